@@ -1,0 +1,211 @@
+/* picard.h - public C API of picard, parallel-in-time Picard iteration for
+ * ensembles of ODE initial-value problems (Korobitsyn & Frolova, 2011).
+ *
+ * Plain C, no CUDA types: usable from any C11 compiler. Every function that
+ * can fail returns 0 or a negative PICARD_E... code; picard_strerror() names
+ * the code and picard_error_detail() says what exactly went wrong.
+ */
+#ifndef PICARD_H
+#define PICARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Error codes and their messages: one list, expanded where needed. */
+#define PICARD_ERRORS(X)                                                       \
+	X(PICARD_OK, 0, "success")                                             \
+	X(PICARD_EINVAL, -1, "invalid argument")                               \
+	X(PICARD_ENOMODEL, -2, "unknown model")                                \
+	X(PICARD_ENODEV, -3, "no CUDA device available")                       \
+	X(PICARD_ENOMEM, -4, "out of memory")                                  \
+	X(PICARD_EBLOCK, -5, "m*n exceeds the device's threads per block")     \
+	X(PICARD_ESHMEM, -6, "shared memory exceeds the device's limit")       \
+	X(PICARD_ECUDA, -7, "CUDA runtime error")                              \
+	X(PICARD_EFAILED, -8, "some trajectories became non-finite or diverged") \
+	X(PICARD_EIO, -9, "input/output error")                                \
+	X(PICARD_EREF, -10, "reference integration failed")
+
+enum picard_error {
+#define PICARD_ERROR_ENUM(name, code, msg) name = code,
+	PICARD_ERRORS(PICARD_ERROR_ENUM)
+#undef PICARD_ERROR_ENUM
+};
+
+/* Short message for an error code ("unknown error" for anything else). */
+const char *picard_strerror(int err);
+/* Detail of the last error raised in this thread ("" if none): which value,
+ * which limit. Valid until the next picard call in the same thread. */
+const char *picard_error_detail(void);
+
+/* ---- Models ---------------------------------------------------------- */
+
+struct picard_model_impl; /* compiled right-hand sides and kernels */
+
+/* A registered model: one file in models/, discovered by the build. */
+typedef struct picard_model {
+	const char *name;                 /* registry key, e.g. "lotka" */
+	const char *summary;              /* one line: the equations */
+	const char *reference;            /* where the model comes from */
+	int dim;                          /* n, components of the state */
+	int nparams;                      /* number of parameters (may be 0) */
+	const char *const *param_names;   /* nparams names */
+	const double *param_defaults;     /* nparams default values */
+	const double *x0;                 /* dim default initial components */
+	double t0, t1;                    /* default time span */
+	/* Exact solution at t from state x0 at t0, or NULL if none is known. */
+	void (*exact)(double t, double t0, const double *x0, const double *params,
+		      double *x);
+	const struct picard_model_impl *impl; /* internal: do not touch */
+} picard_model;
+
+/* Number of registered models and the i-th of them, in name order. */
+int picard_model_count(void);
+const picard_model *picard_model_at(int i);
+/* Model by name, or NULL. */
+const picard_model *picard_model_find(const char *name);
+/* Right-hand side in double on the host: dxdt = f(t, x; params). */
+void picard_model_rhs(const picard_model *model, double t, const double *x,
+		      const double *params, double *dxdt);
+
+/* ---- Solving ---------------------------------------------------------- */
+
+typedef enum picard_precision {
+	PICARD_FLOAT = 0,  /* the paper's choice, the default */
+	PICARD_DOUBLE = 1,
+} picard_precision;
+
+typedef enum picard_backend {
+	PICARD_BACKEND_AUTO = 0, /* CUDA when a device is present, else CPU */
+	PICARD_BACKEND_CUDA = 1,
+	PICARD_BACKEND_CPU = 2,
+} picard_backend;
+
+/* Options of a solve. A zero field means its default. */
+typedef struct picard_options {
+	int m;                      /* nodes per window (default 8) */
+	int K;                      /* Picard sweeps per window (default 2) */
+	double h;                   /* requested node spacing (default 0.06);
+				       shrunk so whole windows end at t1 */
+	double t0, t1;              /* time span (both 0: the model's) */
+	picard_precision precision; /* arithmetic of the sweeps */
+	picard_backend backend;     /* where to run */
+	double bound;               /* |x| above this is divergence (1e12) */
+} picard_options;
+
+/* The discretisation a solver settled on (after defaults and fitting). */
+typedef struct picard_grid {
+	int m, K;       /* nodes per window, sweeps per window */
+	double h;       /* node spacing actually used: (t1-t0)/(windows*(m-1)) */
+	double t0, t1;  /* time span */
+	long windows;   /* stp, number of windows ("big steps") */
+} picard_grid;
+
+/* States to keep at window ends: windows every, every-th, ..., for the
+ * trajectories i with i % traj_stride == 0. The caller owns states, laid out
+ * [record r][trajectory slot s][component k], r = 0 .. windows/every - 1,
+ * s = 0 .. ceil(ntraj/traj_stride) - 1, in double. */
+typedef struct picard_record {
+	long every;       /* window period (>= 1) */
+	int traj_stride;  /* trajectory period (>= 1) */
+	double *states;   /* caller's buffer, see picard_record_size() */
+} picard_record;
+
+/* Per-trajectory outcome. */
+typedef enum picard_traj_status {
+	PICARD_TRAJ_OK = 0,
+	PICARD_TRAJ_NONFINITE = 1, /* NaN or Inf appeared */
+	PICARD_TRAJ_DIVERGED = 2,  /* |x| grew past options.bound */
+} picard_traj_status;
+
+/* What a solve did, for the summary. */
+typedef struct picard_stats {
+	double solve_seconds;   /* the solve alone (CUDA events on the GPU) */
+	long failed;            /* trajectories with a non-OK status */
+	char device[128];       /* "NVIDIA H100 80GB HBM3" or "CPU (N threads)" */
+	picard_backend backend; /* the backend that ran (never AUTO) */
+} picard_stats;
+
+typedef struct picard_solver picard_solver;
+
+/* Make a solver for ntraj trajectories of model; all device memory is
+ * allocated here, once. Fails with EINVAL on bad options, ENODEV, EBLOCK,
+ * ESHMEM, ENOMEM (the ensemble does not fit the device). */
+int picard_solver_create(picard_solver **out, const picard_model *model,
+			 const picard_options *options, long ntraj);
+void picard_solver_free(picard_solver *solver);
+/* The grid in use. */
+const picard_grid *picard_solver_grid(const picard_solver *solver);
+/* Doubles needed by a record of the solver's grid and ensemble. */
+size_t picard_record_size(const picard_solver *solver,
+			  const picard_record *record);
+
+/* Integrate. x0: ntraj*dim initial states, row per trajectory. params:
+ * ntraj*nparams, row per trajectory, or NULL for the model's defaults.
+ * x_final: ntraj*dim end states (may be NULL). status: ntraj entries (may
+ * be NULL), fail_window: ntraj entries, the window where a trajectory
+ * failed, -1 if it did not (may be NULL). records: 0..2 window-end records.
+ * Returns PICARD_EFAILED (results still written) when any trajectory
+ * failed. */
+int picard_solve(picard_solver *solver, const double *x0,
+		 const double *params, double *x_final,
+		 picard_traj_status *status, long *fail_window,
+		 const picard_record *records, int nrecords,
+		 picard_stats *stats);
+
+/* ---- Ensembles -------------------------------------------------------- */
+
+/* ntraj initial states spread uniformly around center (dim components):
+ * x[i][k] = center[k] * (1 + spread * (2u - 1)), u from cuRAND's Philox
+ * generator with seed. The numbers are the same on the device and on the
+ * host generator; backend says which generates them (AUTO: the device if
+ * present). */
+int picard_ensemble_spread(int dim, const double *center, long ntraj,
+			   double spread, unsigned long long seed,
+			   picard_backend backend, double *x0);
+
+/* ---- Checking against a reference ------------------------------------ */
+
+/* GSL gsl_odeiv2 rk8pd in double with rtol = atol = 1e-12, the reference the
+ * paper's Runge-Kutta-Merson played: one trajectory from x0 at t0 to each
+ * of ntimes increasing times; out: ntimes*dim states. */
+int picard_reference(const picard_model *model, const double *params,
+		     const double *x0, double t0, const double *times,
+		     long ntimes, double *out);
+
+/* Agreement of a solve with the reference. */
+typedef struct picard_check_result {
+	double error;       /* the paper's E: max |x - x_ref| over all checked
+			       window ends and components */
+	double rel_error;   /* max over checked points of
+			       max_k |x - x_ref| / max_k |x_ref| */
+	long worst_traj;    /* trajectory where E is reached */
+	long worst_window;  /* window (0-based) at whose end E is reached */
+	long checked_traj;  /* trajectories compared */
+	long points;        /* window-end states compared */
+	long nonfinite;     /* compared states that were NaN/Inf (E is Inf) */
+} picard_check_result;
+
+/* Compare a record of a solve (every-th window ends of grid, trajectories
+ * i % traj_stride == 0) against picard_reference() on the same initial
+ * states (x0, params: as given to picard_solve). Threads over trajectories.
+ */
+int picard_check(const picard_model *model, const picard_grid *grid,
+		 long ntraj, const double *x0, const double *params,
+		 const picard_record *record, picard_check_result *result);
+
+/* ---- Devices ---------------------------------------------------------- */
+
+/* True when a usable CUDA device is present (never aborts without one). */
+bool picard_cuda_available(void);
+/* Name of CUDA device 0 into buf, or an error code. */
+int picard_cuda_device_name(char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PICARD_H */

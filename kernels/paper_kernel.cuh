@@ -1,0 +1,131 @@
+/* paper_kernel.cuh - the paper's Picard kernel: one block per trajectory,
+ * m*n threads, thread (j, k) = (time node, component), the two shared
+ * arrays of states p[m][n] and right-hand sides s[m][n], K trapezoidal
+ * sweeps per window with the serial prefix sum (5), windows one after the
+ * other inside one launch.
+ *
+ * Korobitsyn & Frolova, Omsk Univ. Bulletin 2011 No. 4, pp. 157-163,
+ * equations (4)-(5); ../shared/DESIGN.md. src/cpu_backend.c runs the same
+ * operations in the same order on the host.
+ */
+#ifndef PICARD_PAPER_KERNEL_CUH
+#define PICARD_PAPER_KERNEL_CUH
+
+#include <cuda_runtime.h>
+
+#include "launch.h"
+#include "picard.h"
+
+/* Bits of the block's failure flag. */
+#define PICARD_FAIL_NONFINITE 1
+#define PICARD_FAIL_DIVERGED 2
+
+/* Store the window-end state of component k into a record if window w
+ * (0-based) and the trajectory are among those it keeps. */
+template <typename real>
+__device__ inline void record_window_end(const picard_device_record &rec,
+					 long w, long traj, int k, int n,
+					 real x)
+{
+	if ((w + 1) % rec.every != 0 || traj % rec.traj_stride != 0)
+		return;
+	long r = (w + 1) / rec.every - 1;
+	long slot = traj / rec.traj_stride;
+	((real *)rec.states)[(r * rec.slots + slot) * n + k] = x;
+}
+
+/* ---- kernel ---------------------------------------------------------------- */
+
+template <class Model, typename real>
+__global__ void picard_paper_kernel(const picard_launch L)
+{
+	constexpr int n = Model::dim;
+	extern __shared__ __align__(16) unsigned char shared_raw[];
+	real *states = (real *)shared_raw;  /* p[j][k]: iterate i at node j */
+	real *slopes = states + L.m * n;    /* s[j][k]: f, then increments (4) */
+	__shared__ int failed;              /* PICARD_FAIL_* bits of the block */
+
+	const long traj = blockIdx.x;
+	const int j = threadIdx.x / n, k = threadIdx.x % n;
+	const int m = L.m;
+	const real half_h = (real)(0.5 * L.h);
+
+	real params[Model::nparams > 0 ? Model::nparams : 1];
+	for (int q = 0; q < Model::nparams; q++)
+		params[q] = ((const real *)L.params)[q * L.ntraj + traj];
+
+	real xw = ((const real *)L.x0)[k * L.ntraj + traj]; /* window start */
+	if (threadIdx.x == 0)
+		failed = 0;
+
+	long w;
+	for (w = 0; w < L.windows; w++) {
+		const double tw = L.t0 + (double)w * (m - 1) * L.h;
+		const real tj = (real)(tw + j * L.h);
+
+		states[j * n + k] = xw; /* x_j^0 = x_w */
+		__syncthreads();
+		for (int i = 0; i < L.K; i++) {
+			real x[n], f[n];
+			for (int c = 0; c < n; c++)
+				x[c] = states[j * n + c];
+			Model::rhs(tj, x, params, f);
+			slopes[j * n + k] = f[k];
+			__syncthreads();
+			/* (4): s_j = h/2 (f_j + f_{j+1}), from iterate i-1 only */
+			real incr = j < m - 1 ?
+				half_h * (slopes[j * n + k] + slopes[(j + 1) * n + k]) : (real)0;
+			__syncthreads();
+			slopes[j * n + k] = incr;
+			__syncthreads();
+			/* (5): x_0 = x_w, x_{j+1} = x_j + s_j, one thread per component */
+			if (j == 0) {
+				real acc = xw;
+				for (int jj = 0; jj < m - 1; jj++) {
+					acc += slopes[jj * n + k];
+					states[(jj + 1) * n + k] = acc;
+				}
+			}
+			__syncthreads();
+		}
+		xw = states[(m - 1) * n + k];
+
+		if (!isfinite(xw))
+			atomicOr(&failed, PICARD_FAIL_NONFINITE);
+		else if (fabs(xw) > L.bound)
+			atomicOr(&failed, PICARD_FAIL_DIVERGED);
+		if (j == 0)
+			for (int r = 0; r < L.nrecords; r++)
+				record_window_end(L.records[r], w, traj, k, n, xw);
+		__syncthreads(); /* failed is final; states free for reuse */
+		if (failed)
+			break;
+	}
+
+	if (j == 0)
+		((real *)L.x_final)[k * L.ntraj + traj] = xw;
+	if (threadIdx.x == 0) {
+		L.status[traj] = !failed ? PICARD_TRAJ_OK :
+				 (failed & PICARD_FAIL_NONFINITE) ? PICARD_TRAJ_NONFINITE :
+				 PICARD_TRAJ_DIVERGED;
+		L.fail_window[traj] = failed ? w : -1;
+	}
+}
+
+/* ---- launcher -------------------------------------------------------------- */
+
+/* Launch the kernel for Model in precision real: grid of ntraj blocks, m*n
+ * threads each, 2*m*n reals of shared memory. Limits were checked by the
+ * caller; this reports what the launch itself says. */
+template <class Model, typename real>
+int picard_paper_launch(const picard_launch *L)
+{
+	const int threads = L->m * Model::dim;
+	const size_t shared = 2 * (size_t)threads * sizeof(real);
+
+	picard_paper_kernel<Model, real>
+		<<<(unsigned)L->ntraj, threads, shared, (cudaStream_t)L->stream>>>(*L);
+	return (int)cudaGetLastError();
+}
+
+#endif

@@ -1,0 +1,50 @@
+/* backend.h - the two backends behind picard_solve: what they are given
+ * (checked inputs, a fitted grid) and what they fill in. */
+#ifndef PICARD_BACKEND_H
+#define PICARD_BACKEND_H
+
+#include "picard.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One solve's inputs and outputs as the backends see them. */
+struct picard_job {
+	const picard_model *model;   /* the model */
+	const picard_grid *grid;     /* windows, m, K, fitted h */
+	picard_precision precision;  /* arithmetic of the sweeps */
+	double bound;                /* |x| past this is divergence */
+	long ntraj;                  /* trajectories */
+	const double *x0;            /* ntraj*dim, row per trajectory */
+	const double *params;        /* ntraj*nparams, row per trajectory */
+	double *x_final;             /* ntraj*dim, or NULL */
+	picard_traj_status *status;  /* ntraj, never NULL here */
+	long *fail_window;           /* ntraj, never NULL here */
+	const picard_record *records; /* nrecords window-end records */
+	int nrecords;
+};
+
+/* Slots of a record: trajectories i % traj_stride == 0 of ntraj. */
+static inline long picard_record_slots(long ntraj, int traj_stride)
+{
+	return (ntraj + traj_stride - 1) / traj_stride;
+}
+
+/* CPU backend (src/cpu_backend.c): OpenMP over trajectories. */
+int picard_cpu_solve(const struct picard_job *job, double *seconds);
+
+/* CUDA backend (kernels/cuda_backend.cu). */
+struct picard_cuda_solver;
+int picard_cuda_create(struct picard_cuda_solver **out,
+		       const picard_model *model, const picard_grid *grid,
+		       picard_precision precision, long ntraj);
+int picard_cuda_solve(struct picard_cuda_solver *cuda,
+		      const struct picard_job *job, double *seconds);
+void picard_cuda_free(struct picard_cuda_solver *cuda);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

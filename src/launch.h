@@ -1,0 +1,33 @@
+/* launch.h - everything a Picard kernel launch needs, as plain C, so the
+ * host side (C) fills it and the kernels (CUDA) read it by value. */
+#ifndef PICARD_LAUNCH_H
+#define PICARD_LAUNCH_H
+
+#define PICARD_MAX_RECORDS 2
+
+/* A window-end record on the device: states[r][slot][k] in the solve's
+ * precision, for windows every-th and trajectories i % traj_stride == 0. */
+struct picard_device_record {
+	long every;      /* window period */
+	int traj_stride; /* trajectory period */
+	long slots;      /* trajectories recorded: ceil(ntraj / traj_stride) */
+	void *states;    /* device buffer */
+};
+
+struct picard_launch {
+	long ntraj;          /* trajectories: one block each */
+	int m, K;            /* nodes per window, sweeps per window */
+	double h, t0;        /* node spacing, start time */
+	long windows;        /* number of windows */
+	double bound;        /* |x| past this is divergence */
+	const void *x0;      /* device, real SoA [k][ntraj] */
+	const void *params;  /* device, real SoA [q][ntraj] */
+	void *x_final;       /* device, real SoA [k][ntraj] */
+	int *status;         /* device, picard_traj_status per trajectory */
+	long *fail_window;   /* device, window of failure or -1 */
+	int nrecords;        /* 0..PICARD_MAX_RECORDS */
+	struct picard_device_record records[PICARD_MAX_RECORDS];
+	void *stream;        /* cudaStream_t, NULL for the default stream */
+};
+
+#endif

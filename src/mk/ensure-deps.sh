@@ -1,0 +1,16 @@
+#!/bin/sh
+# ensure-deps.sh - check the system packages the build needs; install the
+# missing ones with apt-get when run as root, else print the command to run.
+need=""
+[ -f /usr/include/gsl/gsl_odeiv2.h ] || need="$need libgsl-dev"
+[ -f /usr/include/criterion/criterion.h ] || need="$need libcriterion-dev"
+[ -z "$need" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+	echo "  DEPS    installing:$need"
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null || {
+		echo "error: apt-get install -y$need failed" >&2; exit 1; }
+else
+	echo "error: missing packages:$need" >&2
+	echo "hint: run  sudo apt-get install -y$need  then make again" >&2
+	exit 1
+fi

@@ -1,0 +1,237 @@
+/* solver.c - picard_solver: checks options, fits the grid to the time span,
+ * picks the backend, and runs picard_solve on it. */
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "errors.h"
+#include "launch.h"
+
+#define DEFAULT_M 8      /* the paper's optimum (Table 1) */
+#define DEFAULT_K 2
+#define DEFAULT_H 0.06   /* Table 1, E* = 1e-3 */
+#define DEFAULT_BOUND 1e12
+
+struct picard_solver {
+	const picard_model *model;  /* what is integrated */
+	picard_grid grid;           /* fitted discretisation */
+	picard_precision precision; /* arithmetic of the sweeps */
+	picard_backend backend;     /* CUDA or CPU, never AUTO */
+	double bound;               /* divergence bound on |x| */
+	long ntraj;                 /* ensemble size */
+	double *default_params;     /* ntraj rows of the model's defaults */
+	struct picard_cuda_solver *cuda; /* device side, CUDA backend only */
+	char device[128];           /* name for the summary */
+};
+
+/* Fill defaults and check every option; a clear detail for each refusal. */
+static int resolve_options(const picard_model *model, const picard_options *in,
+			   picard_options *out)
+{
+	*out = *in;
+	if (!out->m)
+		out->m = DEFAULT_M;
+	if (!out->K)
+		out->K = DEFAULT_K;
+	if (out->h == 0)
+		out->h = DEFAULT_H;
+	if (out->t0 == 0 && out->t1 == 0) {
+		out->t0 = model->t0;
+		out->t1 = model->t1;
+	}
+	if (out->bound == 0)
+		out->bound = DEFAULT_BOUND;
+	if (out->m < 2)
+		return picard_fail(PICARD_EINVAL, "m = %d: a window needs at least 2 nodes", out->m);
+	if (out->K < 1)
+		return picard_fail(PICARD_EINVAL, "K = %d: at least one sweep per window", out->K);
+	if (!isfinite(out->h) || out->h <= 0)
+		return picard_fail(PICARD_EINVAL, "h = %g: must be finite and > 0", out->h);
+	if (!isfinite(out->t0) || !isfinite(out->t1) || out->t1 <= out->t0)
+		return picard_fail(PICARD_EINVAL, "time span [%g, %g]: need finite t0 < t1", out->t0, out->t1);
+	if (!(out->bound > 0))
+		return picard_fail(PICARD_EINVAL, "bound = %g: must be > 0", out->bound);
+	if (out->precision != PICARD_FLOAT && out->precision != PICARD_DOUBLE)
+		return picard_fail(PICARD_EINVAL, "precision %d unknown", (int)out->precision);
+	if (out->backend < PICARD_BACKEND_AUTO || out->backend > PICARD_BACKEND_CPU)
+		return picard_fail(PICARD_EINVAL, "backend %d unknown", (int)out->backend);
+	return PICARD_OK;
+}
+
+/* Whole windows from t0 to t1: stp = ceil(span / ((m-1) h)), then h shrunk
+ * so the last window ends at t1 exactly (up to rounding). */
+static int fit_grid(const picard_options *o, picard_grid *g)
+{
+	double span = o->t1 - o->t0;
+	double windows = ceil(span / ((o->m - 1) * o->h) * (1 - 1e-12));
+
+	if (!(windows <= 1e15))
+		return picard_fail(PICARD_EINVAL, "h = %g over [%g, %g] makes %g windows",
+				   o->h, o->t0, o->t1, windows);
+	g->m = o->m;
+	g->K = o->K;
+	g->t0 = o->t0;
+	g->t1 = o->t1;
+	g->windows = windows < 1 ? 1 : (long)windows;
+	g->h = span / ((double)g->windows * (o->m - 1));
+	return PICARD_OK;
+}
+
+int picard_solver_create(picard_solver **out, const picard_model *model,
+			 const picard_options *options, long ntraj)
+{
+	picard_options opt;
+	picard_solver *s;
+	int err;
+
+	if (!out || !model)
+		return picard_fail(PICARD_EINVAL, "solver: no model");
+	*out = NULL;
+	if (ntraj < 1)
+		return picard_fail(PICARD_EINVAL, "%ld trajectories: need at least one", ntraj);
+	err = resolve_options(model, options, &opt);
+	if (err)
+		return err;
+	if (opt.backend == PICARD_BACKEND_AUTO)
+		opt.backend = picard_cuda_available() ? PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU;
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return picard_fail(PICARD_ENOMEM, "solver");
+	s->model = model;
+	s->precision = opt.precision;
+	s->backend = opt.backend;
+	s->bound = opt.bound;
+	s->ntraj = ntraj;
+	err = fit_grid(&opt, &s->grid);
+	if (err)
+		goto fail;
+	s->default_params = malloc(ntraj * (model->nparams ? model->nparams : 1) * sizeof(double));
+	if (!s->default_params) {
+		err = picard_fail(PICARD_ENOMEM, "parameters of %ld trajectories", ntraj);
+		goto fail;
+	}
+	for (long i = 0; i < ntraj; i++)
+		memcpy(s->default_params + i * model->nparams, model->param_defaults,
+		       model->nparams * sizeof(double));
+	if (s->backend == PICARD_BACKEND_CUDA) {
+		err = picard_cuda_create(&s->cuda, model, &s->grid, s->precision, ntraj);
+		if (err)
+			goto fail;
+		err = picard_cuda_device_name(s->device, sizeof(s->device));
+		if (err)
+			goto fail;
+	} else {
+		snprintf(s->device, sizeof(s->device), "CPU (%d threads)", omp_get_max_threads());
+	}
+	*out = s;
+	return PICARD_OK;
+fail:
+	picard_solver_free(s);
+	return err;
+}
+
+void picard_solver_free(picard_solver *s)
+{
+	if (!s)
+		return;
+	picard_cuda_free(s->cuda);
+	free(s->default_params);
+	free(s);
+}
+
+const picard_grid *picard_solver_grid(const picard_solver *s)
+{
+	return &s->grid;
+}
+
+size_t picard_record_size(const picard_solver *s, const picard_record *rec)
+{
+	if (rec->every < 1 || rec->traj_stride < 1)
+		return 0;
+	return (size_t)(s->grid.windows / rec->every) *
+	       picard_record_slots(s->ntraj, rec->traj_stride) * s->model->dim;
+}
+
+/* Inputs must be finite and records well formed before any backend runs. */
+static int check_inputs(const picard_solver *s, const double *x0,
+			const double *params, const picard_record *records,
+			int nrecords)
+{
+	const int n = s->model->dim, np = s->model->nparams;
+
+	if (!x0)
+		return picard_fail(PICARD_EINVAL, "no initial states");
+	for (long i = 0; i < s->ntraj * n; i++)
+		if (!isfinite(x0[i]))
+			return picard_fail(PICARD_EINVAL, "initial state of trajectory %ld is not finite", i / n);
+	for (long i = 0; params && i < s->ntraj * np; i++)
+		if (!isfinite(params[i]))
+			return picard_fail(PICARD_EINVAL, "parameter %s of trajectory %ld is not finite",
+					   s->model->param_names[i % np], i / np);
+	if (nrecords < 0 || nrecords > PICARD_MAX_RECORDS || (nrecords && !records))
+		return picard_fail(PICARD_EINVAL, "%d records: at most %d", nrecords, PICARD_MAX_RECORDS);
+	for (int r = 0; r < nrecords; r++)
+		if (records[r].every < 1 || records[r].traj_stride < 1 || !records[r].states)
+			return picard_fail(PICARD_EINVAL, "record %d: every %ld, stride %d, buffer %p",
+					   r, records[r].every, records[r].traj_stride, (void *)records[r].states);
+	return PICARD_OK;
+}
+
+int picard_solve(picard_solver *s, const double *x0, const double *params,
+		 double *x_final, picard_traj_status *status, long *fail_window,
+		 const picard_record *records, int nrecords, picard_stats *stats)
+{
+	picard_traj_status *own_status = NULL;
+	long *own_window = NULL;
+	double seconds = 0;
+	long failed = 0;
+	int err;
+
+	err = check_inputs(s, x0, params, records, nrecords);
+	if (err)
+		return err;
+	if (!status)
+		status = own_status = malloc(s->ntraj * sizeof(*status));
+	if (!fail_window)
+		fail_window = own_window = malloc(s->ntraj * sizeof(*fail_window));
+	if (!status || !fail_window) {
+		err = picard_fail(PICARD_ENOMEM, "status of %ld trajectories", s->ntraj);
+		goto out;
+	}
+	for (int r = 0; r < nrecords; r++) {
+		size_t count = picard_record_size(s, &records[r]);
+		for (size_t i = 0; i < count; i++)
+			records[r].states[i] = NAN;
+	}
+
+	struct picard_job job = {
+		.model = s->model, .grid = &s->grid, .precision = s->precision,
+		.bound = s->bound, .ntraj = s->ntraj, .x0 = x0,
+		.params = params ? params : s->default_params, .x_final = x_final,
+		.status = status, .fail_window = fail_window,
+		.records = records, .nrecords = nrecords,
+	};
+	err = s->backend == PICARD_BACKEND_CUDA ? picard_cuda_solve(s->cuda, &job, &seconds) :
+						  picard_cpu_solve(&job, &seconds);
+	if (err)
+		goto out;
+	for (long i = 0; i < s->ntraj; i++)
+		failed += status[i] != PICARD_TRAJ_OK;
+	if (failed)
+		err = picard_fail(PICARD_EFAILED, "%ld of %ld trajectories failed", failed, s->ntraj);
+out:
+	if (stats) {
+		memset(stats, 0, sizeof(*stats));
+		stats->solve_seconds = seconds;
+		stats->failed = failed;
+		stats->backend = s->backend;
+		snprintf(stats->device, sizeof(stats->device), "%s", s->device);
+	}
+	free(own_status);
+	free(own_window);
+	return err;
+}
