@@ -1,0 +1,29 @@
+/* diag.h - how picard-run reports trouble: one line on stderr starting
+ * "picard-run: ", an optional hint line, and the exit status that goes with
+ * the kind of trouble. */
+#ifndef PICARD_CLI_DIAG_H
+#define PICARD_CLI_DIAG_H
+
+#include <stdio.h>
+
+/* Returned by CLI functions for bad user input (flags, --init, --out path),
+ * beside the library's negative PICARD_E... codes. */
+#define CLI_EUSAGE (-100)
+
+/* Exit statuses of picard-run. */
+enum cli_exit {
+	CLI_EXIT_OK = 0,     /* ran, every trajectory fine, check passed */
+	CLI_EXIT_FAILED = 1, /* library error, failed trajectories, check over
+				--tol, output not written */
+	CLI_EXIT_USAGE = 2,  /* bad flags or input files: nothing was solved */
+};
+
+/* Print "picard-run: <message>" on stderr and return err. */
+int cli_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print "hint: <message>" on stderr after an error line. */
+void cli_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Report a library error err as "picard-run: <strerror>: <detail>" and
+ * return err. */
+int cli_library_error(int err);
+
+#endif

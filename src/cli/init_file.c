@@ -1,0 +1,353 @@
+/* init_file.c - reading picard-run --init FILE (formats: init_file.h).
+ * Every problem is reported with the file name and, for text, the line and
+ * column, so a malformed file never becomes a silent garbage ensemble. */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "diag.h"
+#include "init_file.h"
+
+/* Rows of a text file as they are read. */
+struct row_table {
+	double *values;  /* rows*cols numbers, row after row */
+	long rows;       /* rows read */
+	long capacity;   /* rows values has room for */
+	int cols;        /* columns of every row; 0 before the first row */
+	long first_line; /* line of the first row, quoted when a row differs */
+};
+
+/* True when the file name says binary: it ends in ".bin". */
+static bool is_binary_name(const char *path)
+{
+	size_t len = strlen(path);
+
+	return len >= 4 && strcmp(path + len - 4, ".bin") == 0;
+}
+
+/* ---- text ------------------------------------------------------------- */
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+/* Split line in place into fields separated by commas and/or blanks; the
+ * first cap field starts go to fields. Returns the number of fields, or -1
+ * with *empty_col set when a field is empty ("1,,2", a trailing comma). */
+static int split_fields(char *line, char **fields, int cap, int *empty_col)
+{
+	bool need_field = false; /* after a comma, a field must follow */
+	int count = 0;
+	char *p = line;
+
+	for (;;) {
+		char *end;
+
+		while (is_blank(*p))
+			p++;
+		if (*p == ',' || (*p == '\0' && need_field)) {
+			*empty_col = count + 1;
+			return -1;
+		}
+		if (*p == '\0')
+			return count;
+		if (count < cap)
+			fields[count] = p;
+		count++;
+		while (*p && *p != ',' && !is_blank(*p))
+			p++;
+		end = p;
+		while (is_blank(*p))
+			p++;
+		need_field = *p == ',';
+		if (need_field)
+			p++;
+		*end = '\0';
+	}
+}
+
+/* The whole field as a number into *value; false if it is not one. */
+static bool field_number(const char *field, double *value)
+{
+	char *end;
+
+	*value = strtod(field, &end);
+	return end != field && *end == '\0';
+}
+
+/* A first row whose first field starts like a name is a header. */
+static bool is_header(const char *first_field)
+{
+	double value;
+
+	return (isalpha((unsigned char)first_field[0]) || first_field[0] == '_' ||
+		first_field[0] == '"') && !field_number(first_field, &value);
+}
+
+/* Say which column counts the model accepts, after a bad count. */
+static void hint_columns(const picard_model *model)
+{
+	char names[256] = "";
+	size_t used = 0;
+
+	for (int q = 0; q < model->nparams && used < sizeof(names); q++)
+		used += snprintf(names + used, sizeof(names) - used, " %s",
+				 model->param_names[q]);
+	if (model->nparams)
+		cli_hint("%s takes %d columns (the state) or %d (the state, then%s)",
+			 model->name, model->dim, model->dim + model->nparams, names);
+	else
+		cli_hint("%s takes %d columns (the state)", model->name, model->dim);
+}
+
+/* Check a row's column count against the model (first row) or the first
+ * row (later rows). */
+static int check_columns(const char *path, long lineno, int count,
+			 const struct row_table *table, const picard_model *model)
+{
+	if (table->cols) {
+		if (count == table->cols)
+			return 0;
+		return cli_error(CLI_EUSAGE, "%s:%ld: %d column%s, but line %ld has %d",
+				 path, lineno, count, count == 1 ? "" : "s",
+				 table->first_line, table->cols);
+	}
+	if (count == model->dim || count == model->dim + model->nparams)
+		return 0;
+	if (model->nparams)
+		cli_error(CLI_EUSAGE, "%s:%ld: %d column%s, expected %d or %d for model %s",
+			  path, lineno, count, count == 1 ? "" : "s", model->dim,
+			  model->dim + model->nparams, model->name);
+	else
+		cli_error(CLI_EUSAGE, "%s:%ld: %d column%s, expected %d for model %s",
+			  path, lineno, count, count == 1 ? "" : "s", model->dim, model->name);
+	hint_columns(model);
+	return CLI_EUSAGE;
+}
+
+/* Room for one more row in table. */
+static int grow_table(const char *path, struct row_table *table)
+{
+	long capacity = table->capacity ? 2 * table->capacity : 1024;
+	double *values;
+
+	if (table->rows < table->capacity)
+		return 0;
+	values = realloc(table->values, (size_t)capacity * table->cols * sizeof(double));
+	if (!values)
+		return cli_error(CLI_EUSAGE, "%s: out of memory after %ld rows", path, table->rows);
+	table->values = values;
+	table->capacity = capacity;
+	return 0;
+}
+
+/* Convert the fields of one data row and append them to table. */
+static int append_row(const char *path, long lineno, char **fields, int count,
+		      struct row_table *table)
+{
+	double *row;
+	int err;
+
+	err = grow_table(path, table);
+	if (err)
+		return err;
+	row = table->values + (size_t)table->rows * table->cols;
+	for (int c = 0; c < count; c++) {
+		if (!field_number(fields[c], &row[c]))
+			return cli_error(CLI_EUSAGE, "%s:%ld: column %d: '%s' is not a number",
+					 path, lineno, c + 1, fields[c]);
+		if (!isfinite(row[c]))
+			return cli_error(CLI_EUSAGE, "%s:%ld: column %d: '%s' is not finite",
+					 path, lineno, c + 1, fields[c]);
+	}
+	table->rows++;
+	return 0;
+}
+
+/* One line of a text file: skip comments, blanks and a first-row header,
+ * else check and append it. fields has room for dim + nparams + 1. */
+static int read_line(const char *path, long lineno, char *line,
+		     const picard_model *model, char **fields,
+		     bool *header_allowed, struct row_table *table)
+{
+	const int cap = model->dim + model->nparams + 1;
+	char *comment = strchr(line, '#');
+	int count, empty_col = 0, err;
+
+	if (comment)
+		*comment = '\0';
+	count = split_fields(line, fields, cap, &empty_col);
+	if (count < 0)
+		return cli_error(CLI_EUSAGE, "%s:%ld: column %d is empty", path, lineno, empty_col);
+	if (count == 0)
+		return 0;
+	if (*header_allowed && is_header(fields[0])) {
+		*header_allowed = false;
+		return 0;
+	}
+	*header_allowed = false;
+	err = check_columns(path, lineno, count, table, model);
+	if (err)
+		return err;
+	if (!table->cols) {
+		table->cols = count;
+		table->first_line = lineno;
+	}
+	return append_row(path, lineno, fields, count, table);
+}
+
+/* Split the rows of table into data's states and parameters. */
+static int table_to_data(const char *path, const struct row_table *table,
+			 const picard_model *model, struct init_data *data)
+{
+	const int n = model->dim, np = model->nparams;
+	const bool with_params = np > 0 && table->cols == n + np;
+
+	data->ntraj = table->rows;
+	data->x0 = malloc((size_t)table->rows * n * sizeof(double));
+	data->params = with_params ? malloc((size_t)table->rows * np * sizeof(double)) : NULL;
+	if (!data->x0 || (with_params && !data->params))
+		return cli_error(CLI_EUSAGE, "%s: out of memory for %ld trajectories", path, table->rows);
+	for (long i = 0; i < table->rows; i++) {
+		const double *row = table->values + (size_t)i * table->cols;
+
+		memcpy(data->x0 + (size_t)i * n, row, n * sizeof(double));
+		if (with_params)
+			memcpy(data->params + (size_t)i * np, row + n, np * sizeof(double));
+	}
+	return 0;
+}
+
+static int read_text(const char *path, FILE *file, const picard_model *model,
+		     struct init_data *data)
+{
+	struct row_table table = {0};
+	bool header_allowed = true;
+	char **fields, *line = NULL;
+	size_t size = 0;
+	long lineno = 0;
+	int err = 0;
+
+	fields = malloc((model->dim + model->nparams + 1) * sizeof(*fields));
+	if (!fields)
+		return cli_error(CLI_EUSAGE, "%s: out of memory", path);
+	while (!err && getline(&line, &size, file) >= 0)
+		err = read_line(path, ++lineno, line, model, fields, &header_allowed, &table);
+	if (err)
+		goto out;
+	if (ferror(file)) {
+		err = cli_error(CLI_EUSAGE, "%s: read error: %s", path, strerror(errno));
+		goto out;
+	}
+	if (table.rows == 0) {
+		err = cli_error(CLI_EUSAGE, "%s: no trajectories (no data rows)", path);
+		goto out;
+	}
+	err = table_to_data(path, &table, model, data);
+out:
+	free(fields);
+	free(line);
+	free(table.values);
+	return err;
+}
+
+/* ---- binary ------------------------------------------------------------- */
+
+/* The little-endian float64 at bytes, whatever the host's byte order. */
+static double le_double(const unsigned char *bytes)
+{
+	uint64_t bits = 0;
+	double value;
+
+	for (int b = 7; b >= 0; b--)
+		bits = bits << 8 | bytes[b];
+	memcpy(&value, &bits, sizeof(value));
+	return value;
+}
+
+/* The file's size in bytes, which must be a whole number of states. */
+static int binary_size(const char *path, FILE *file, int dim, size_t *size)
+{
+	struct stat st;
+
+	if (fstat(fileno(file), &st) != 0 || !S_ISREG(st.st_mode))
+		return cli_error(CLI_EUSAGE, "%s: not a regular file", path);
+	*size = (size_t)st.st_size;
+	if (*size == 0)
+		return cli_error(CLI_EUSAGE, "%s: empty file: no trajectories", path);
+	if (*size % (8 * (size_t)dim))
+		return cli_error(CLI_EUSAGE, "%s: %zu bytes is not a multiple of %d "
+				 "(%d float64 per trajectory)", path, *size, 8 * dim, dim);
+	return 0;
+}
+
+static int read_binary(const char *path, FILE *file, const picard_model *model,
+		       struct init_data *data)
+{
+	const int n = model->dim;
+	unsigned char *bytes = NULL;
+	size_t size = 0, count;
+	int err;
+
+	err = binary_size(path, file, n, &size);
+	if (err)
+		return err;
+	count = size / 8;
+	bytes = malloc(size);
+	data->x0 = malloc(count * sizeof(double));
+	if (!bytes || !data->x0) {
+		err = cli_error(CLI_EUSAGE, "%s: out of memory for %zu values", path, count);
+		goto out;
+	}
+	if (fread(bytes, 1, size, file) != size) {
+		err = cli_error(CLI_EUSAGE, "%s: read error: %s", path,
+				ferror(file) ? strerror(errno) : "file shrank while read");
+		goto out;
+	}
+	for (size_t i = 0; i < count; i++) {
+		data->x0[i] = le_double(bytes + 8 * i);
+		if (!isfinite(data->x0[i])) {
+			err = cli_error(CLI_EUSAGE, "%s: trajectory %zu, component %zu (byte %zu): not finite",
+					path, i / n, i % n + 1, 8 * i);
+			goto out;
+		}
+	}
+	data->ntraj = (long)(count / n);
+out:
+	free(bytes);
+	return err;
+}
+
+/* ---- both ----------------------------------------------------------------- */
+
+int init_file_read(const char *path, const picard_model *model,
+		   struct init_data *data)
+{
+	FILE *file;
+	int err;
+
+	memset(data, 0, sizeof(*data));
+	file = fopen(path, is_binary_name(path) ? "rb" : "r");
+	if (!file)
+		return cli_error(CLI_EUSAGE, "--init %s: cannot open: %s", path, strerror(errno));
+	err = is_binary_name(path) ? read_binary(path, file, model, data) :
+				     read_text(path, file, model, data);
+	fclose(file);
+	if (err)
+		init_data_free(data);
+	return err;
+}
+
+void init_data_free(struct init_data *data)
+{
+	free(data->x0);
+	free(data->params);
+	memset(data, 0, sizeof(*data));
+}

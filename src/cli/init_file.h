@@ -1,0 +1,32 @@
+/* init_file.h - initial states (and optionally parameters) of an ensemble
+ * from a file, for picard-run --init FILE.
+ *
+ * Text (any name not ending in .bin): one trajectory per row, fields
+ * separated by commas and/or blanks; either n columns (the model's state)
+ * or n + nparams columns (the state, then the parameters in the model's
+ * order). '#' starts a comment; blank lines are skipped; the first row may
+ * be a header of names if its first field is not a number. Every row has the
+ * same number of columns and every value is a finite number.
+ *
+ * Binary (name ending in .bin): raw little-endian float64, n per
+ * trajectory (states only), no header; the size is a multiple of 8n.
+ */
+#ifndef PICARD_CLI_INIT_FILE_H
+#define PICARD_CLI_INIT_FILE_H
+
+#include "picard.h"
+
+/* What an --init file holds. */
+struct init_data {
+	long ntraj;     /* trajectories: rows (text) or records (binary) */
+	double *x0;     /* ntraj*dim initial states, row per trajectory */
+	double *params; /* ntraj*nparams parameters, or NULL: the model's */
+};
+
+/* Read path for model into data (freed with init_data_free()). Returns 0,
+ * or CLI_EUSAGE after printing "picard-run: FILE:LINE: what is wrong". */
+int init_file_read(const char *path, const picard_model *model,
+		   struct init_data *data);
+void init_data_free(struct init_data *data);
+
+#endif

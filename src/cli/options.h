@@ -1,0 +1,62 @@
+/* options.h - the command line of picard-run, parsed into a plain struct.
+ * Every value is checked here (strict numbers, ranges, known names), so the
+ * rest of the program sees only sensible options. */
+#ifndef PICARD_CLI_OPTIONS_H
+#define PICARD_CLI_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "picard.h"
+
+#define RUN_DEFAULT_TRAJ 8192L     /* the paper's ensemble size */
+#define RUN_DEFAULT_M 8            /* Table 1 of the paper, E* = 1e-3 ... */
+#define RUN_DEFAULT_K 2
+#define RUN_DEFAULT_H 0.06         /* ... m = 8, K = 2, h = 0.06 */
+#define RUN_DEFAULT_SPREAD 0.1     /* +-10% around the model's x0 */
+#define RUN_DEFAULT_SEED 1ULL
+#define RUN_DEFAULT_CHECK_TRAJ 1024L
+#define RUN_DEFAULT_BOUND 1e12
+
+/* What picard-run was asked to do. */
+struct run_options {
+	const char *model_name;      /* MODEL, the positional argument */
+	const picard_model *model;   /* that model, or NULL (--list, --help) */
+	long traj;                   /* --traj: ensemble size */
+	bool traj_given;             /* --traj was on the command line */
+	int m;                       /* --m: nodes per window */
+	int K;                       /* --K: Picard sweeps per window */
+	double h;                    /* --h: requested node spacing */
+	double t0, t1;               /* --t0, --t1: time span (model's if absent) */
+	bool t0_given, t1_given;     /* --t0 / --t1 were on the command line */
+	picard_precision precision;  /* --precision float|double */
+	picard_backend backend;      /* --backend auto|cuda|cpu */
+	double spread;               /* --spread: relative uniform spread of x0 */
+	bool spread_given;           /* --spread was on the command line */
+	unsigned long long seed;     /* --seed: cuRAND Philox seed */
+	bool seed_given;             /* --seed was on the command line */
+	const char *init_path;       /* --init FILE, or NULL */
+	const char *out_path;        /* --out FILE, or NULL */
+	long save_every;             /* --save-every W: windows, 0 = final only */
+	bool check;                  /* --check (also implied by --tol) */
+	long check_traj;             /* --check-traj N: at most N checked, 0 = all */
+	bool tol_given;              /* --tol was on the command line */
+	double tol;                  /* --tol E: the check passes when E <= tol */
+	double bound;                /* --bound B: |x| > B is divergence */
+	bool list;                   /* --list: show the models and stop */
+	bool help;                   /* --help / -h: show usage and stop */
+};
+
+/* Parse argv into opts (defaults first, then every argument, then checks
+ * that need the model). Returns 0, or CLI_EUSAGE after printing one line
+ * naming the offending flag and value. */
+int options_parse(int argc, char **argv, struct run_options *opts);
+
+/* The usage text: every flag with its default. */
+void options_usage(FILE *f);
+
+/* Trajectories the check compares: the record stride that keeps at most
+ * check_traj of ntraj (0 = all), evenly spaced. */
+int options_check_stride(const struct run_options *opts, long ntraj);
+
+#endif

@@ -1,0 +1,267 @@
+/* output.c - writing picard-run's results as CSV or .npy (see output.h for
+ * the layouts). Both writers walk the same list of records: the window ends
+ * kept by --save-every (plus the last window), or just the final states. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "output.h"
+
+#define NPY_ALIGN 64 /* NumPy pads its header so the data starts aligned */
+
+const char *output_status_name(picard_traj_status status)
+{
+	switch (status) {
+	case PICARD_TRAJ_OK:
+		return "ok";
+	case PICARD_TRAJ_NONFINITE:
+		return "nonfinite";
+	case PICARD_TRAJ_DIVERGED:
+		return "diverged";
+	}
+	return "unknown";
+}
+
+/* ---- the records written ------------------------------------------------ */
+
+/* Window-end records written: windows/W saved ones, plus the last window
+ * when W does not divide windows; 1 (the final states) without W. */
+long output_record_count(const struct run_results *res)
+{
+	long windows = res->grid->windows, every = res->save_every;
+
+	if (!every)
+		return 1;
+	return windows / every + (windows % every != 0);
+}
+
+/* 0-based window at whose end record r lies. */
+static long record_window(const struct run_results *res, long r)
+{
+	long last = res->grid->windows - 1;
+
+	if (!res->save_every)
+		return last;
+	return (r + 1) * res->save_every - 1 < last ? (r + 1) * res->save_every - 1 : last;
+}
+
+/* Time at the end of window w: t1 exactly for the last one. */
+double window_end_time(const picard_grid *grid, long w)
+{
+	if (w == grid->windows - 1)
+		return grid->t1;
+	return grid->t0 + (double)(w + 1) * (grid->m - 1) * grid->h;
+}
+
+/* True when trajectory i had failed by the end of window w. */
+static bool failed_by(const struct run_results *res, long i, long w)
+{
+	return res->fail_window[i] >= 0 && w >= res->fail_window[i];
+}
+
+/* State of trajectory i at record r (dim values), or NULL once it failed. */
+static const double *record_state(const struct run_results *res, long r, long i)
+{
+	const int n = res->model->dim;
+	long w = record_window(res, r);
+
+	if (failed_by(res, i, w))
+		return NULL;
+	if (!res->save_every || (w + 1) % res->save_every != 0)
+		return res->x_final + (size_t)i * n;
+	return res->saved + ((size_t)r * res->ntraj + i) * n;
+}
+
+/* ---- CSV ------------------------------------------------------------------ */
+
+static void csv_header(FILE *f, const struct run_results *res)
+{
+	fputs(res->save_every ? "window,t,traj,status" : "traj,status", f);
+	for (int k = 0; k < res->model->dim; k++)
+		fprintf(f, ",x%d", k + 1);
+	fputc('\n', f);
+}
+
+/* One row: [window, t,] traj, status, state (nan once failed). */
+static void csv_row(FILE *f, const struct run_results *res, long r, long i)
+{
+	const double *x = record_state(res, r, i);
+	long w = record_window(res, r);
+
+	if (res->save_every)
+		fprintf(f, "%ld,%.17g,", w, window_end_time(res->grid, w));
+	fprintf(f, "%ld,%s", i, output_status_name(x ? PICARD_TRAJ_OK : res->status[i]));
+	for (int k = 0; k < res->model->dim; k++) {
+		if (x)
+			fprintf(f, ",%.17g", x[k]);
+		else
+			fputs(",nan", f);
+	}
+	fputc('\n', f);
+}
+
+static void write_csv(FILE *f, const struct run_results *res)
+{
+	long records = output_record_count(res);
+
+	csv_header(f, res);
+	for (long r = 0; r < records && !ferror(f); r++)
+		for (long i = 0; i < res->ntraj; i++)
+			csv_row(f, res, r, i);
+}
+
+/* ---- NPY ------------------------------------------------------------------ */
+
+/* The .npy preamble: magic, version 1.0, header length, and the header
+ * dictionary padded with blanks to NPY_ALIGN bytes, ending in '\n'. */
+static void npy_header(FILE *f, const struct run_results *res)
+{
+	char dict[160], shape[64];
+	int len;
+
+	if (res->save_every)
+		snprintf(shape, sizeof(shape), "(%ld, %ld, %d)", output_record_count(res),
+			 res->ntraj, res->model->dim);
+	else
+		snprintf(shape, sizeof(shape), "(%ld, %d)", res->ntraj, res->model->dim);
+	len = snprintf(dict, sizeof(dict),
+		       "{'descr': '<f8', 'fortran_order': False, 'shape': %s, }", shape);
+	while ((10 + len + 1) % NPY_ALIGN)
+		dict[len++] = ' ';
+	dict[len++] = '\n';
+	fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+	fputc(len & 0xff, f);
+	fputc(len >> 8, f);
+	fwrite(dict, 1, len, f);
+}
+
+/* value as 8 little-endian bytes, whatever the host's byte order. */
+static void put_le_double(unsigned char *bytes, double value)
+{
+	uint64_t bits;
+
+	memcpy(&bits, &value, sizeof(bits));
+	for (int b = 0; b < 8; b++)
+		bytes[b] = (unsigned char)(bits >> (8 * b));
+}
+
+static void write_npy(FILE *f, const struct run_results *res)
+{
+	const int n = res->model->dim;
+	long records = output_record_count(res);
+	unsigned char bytes[8];
+
+	npy_header(f, res);
+	for (long r = 0; r < records && !ferror(f); r++)
+		for (long i = 0; i < res->ntraj; i++) {
+			const double *x = record_state(res, r, i);
+
+			for (int k = 0; k < n; k++) {
+				put_le_double(bytes, x ? x[k] : NAN);
+				fwrite(bytes, 1, 8, f);
+			}
+		}
+}
+
+/* ---- files ------------------------------------------------------------------ */
+
+/* The format an extension names, or false. */
+static bool format_of(const char *path, enum output_format *format)
+{
+	const char *dot = strrchr(path, '.');
+
+	if (!dot || strchr(dot, '/'))
+		return false;
+	if (strcasecmp(dot, ".csv") == 0)
+		*format = OUTPUT_CSV;
+	else if (strcasecmp(dot, ".npy") == 0)
+		*format = OUTPUT_NPY;
+	else
+		return false;
+	return true;
+}
+
+/* Give the temporary file the mode a new file of fopen() would have. */
+static void set_default_mode(int fd)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+}
+
+int output_open(struct output *out, const char *path)
+{
+	int fd, err = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->path = path;
+	if (!format_of(path, &out->format))
+		return cli_error(CLI_EUSAGE, "--out %s: unknown extension, expected .csv or .npy", path);
+	out->temp_path = malloc(strlen(path) + 8);
+	if (!out->temp_path)
+		return cli_error(CLI_EUSAGE, "--out %s: out of memory", path);
+	sprintf(out->temp_path, "%s.XXXXXX", path);
+	fd = mkstemp(out->temp_path);
+	if (fd < 0) {
+		err = cli_error(CLI_EUSAGE, "--out %s: cannot create: %s", path, strerror(errno));
+		goto fail;
+	}
+	set_default_mode(fd);
+	out->file = fdopen(fd, "wb");
+	if (!out->file) {
+		err = cli_error(CLI_EUSAGE, "--out %s: cannot open: %s", path, strerror(errno));
+		close(fd);
+		unlink(out->temp_path);
+		goto fail;
+	}
+	return 0;
+fail:
+	free(out->temp_path);
+	out->temp_path = NULL;
+	return err;
+}
+
+int output_write(struct output *out, const struct run_results *res)
+{
+	int failed, err = 0;
+
+	errno = 0;
+	if (out->format == OUTPUT_CSV)
+		write_csv(out->file, res);
+	else
+		write_npy(out->file, res);
+	failed = ferror(out->file);
+	failed |= fclose(out->file) != 0;
+	out->file = NULL;
+	if (failed) {
+		err = cli_error(PICARD_EIO, "--out %s: write failed: %s", out->path,
+				errno ? strerror(errno) : "I/O error");
+		unlink(out->temp_path);
+	} else if (rename(out->temp_path, out->path) != 0) {
+		err = cli_error(PICARD_EIO, "--out %s: cannot rename %s into place: %s",
+				out->path, out->temp_path, strerror(errno));
+		unlink(out->temp_path);
+	}
+	free(out->temp_path);
+	out->temp_path = NULL;
+	return err;
+}
+
+void output_discard(struct output *out)
+{
+	if (out->file)
+		fclose(out->file);
+	out->file = NULL;
+	if (out->temp_path)
+		unlink(out->temp_path);
+	free(out->temp_path);
+	out->temp_path = NULL;
+}

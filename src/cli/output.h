@@ -1,0 +1,71 @@
+/* output.h - picard-run --out FILE: the results of a solve as CSV or NumPy
+ * .npy, chosen by the file's extension.
+ *
+ * Final states only (no --save-every):
+ *   .csv  header "traj,status,x1,...,xn", one row per trajectory;
+ *   .npy  float64 array of shape (ntraj, n).
+ * With --save-every W, the states at the ends of windows W-1, 2W-1, ...
+ * (0-based window index) and at the end of the last window when it is not
+ * among them:
+ *   .csv  header "window,t,traj,status,x1,...,xn", one row per recorded
+ *         window end and trajectory, window by window;
+ *   .npy  float64 array of shape (nrecords, ntraj, n).
+ * status is ok, nonfinite or diverged. A trajectory that failed has NaN for
+ * every state from its failing window on (in CSV its status says why; a
+ * .npy holds states only, so NaN is the mark there). Values are written with
+ * 17 significant digits: they read back to the same doubles.
+ */
+#ifndef PICARD_CLI_OUTPUT_H
+#define PICARD_CLI_OUTPUT_H
+
+#include <stdio.h>
+
+#include "picard.h"
+
+enum output_format {
+	OUTPUT_CSV, /* text, one state per row */
+	OUTPUT_NPY, /* NumPy format 1.0, little-endian float64 */
+};
+
+/* An output file, opened before the solve so that a bad path fails early.
+ * It is written under a temporary name beside FILE and renamed to FILE once
+ * complete: a failed run leaves an existing FILE as it was. */
+struct output {
+	const char *path;          /* --out FILE */
+	enum output_format format; /* from the extension */
+	char *temp_path;           /* FILE.XXXXXX being written, or NULL */
+	FILE *file;                /* open for writing, NULL once closed */
+};
+
+/* A solve's results, as the writers read them. */
+struct run_results {
+	const picard_model *model;        /* for the component count */
+	const picard_grid *grid;          /* windows and times of records */
+	long ntraj;                       /* trajectories */
+	const double *x_final;            /* ntraj*dim final states */
+	const picard_traj_status *status; /* ntraj outcomes */
+	const long *fail_window;          /* ntraj failing windows, -1: none */
+	long save_every;                  /* W, or 0: final states only */
+	const double *saved;              /* picard_record states for every=W,
+					     traj_stride=1, or NULL */
+};
+
+/* Check path's extension and open it. Returns 0, or CLI_EUSAGE after a
+ * message (unknown extension, cannot create). */
+int output_open(struct output *out, const char *path);
+/* Write res, close, and rename into place. Returns 0, or PICARD_EIO after
+ * a message. */
+int output_write(struct output *out, const struct run_results *res);
+/* Close and remove the temporary file if results were not written (the run
+ * failed); nothing once output_write() has run. */
+void output_discard(struct output *out);
+
+/* Window-end records the file holds: 1 (final states), or with W the
+ * windows/W saved ones plus the last window when W does not divide them. */
+long output_record_count(const struct run_results *res);
+/* Time at the end of window w (0-based): t1 exactly for the last one. */
+double window_end_time(const picard_grid *grid, long w);
+/* "ok", "nonfinite" or "diverged". */
+const char *output_status_name(picard_traj_status status);
+
+#endif

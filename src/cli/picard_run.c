@@ -1,0 +1,433 @@
+/* picard_run.c - picard-run MODEL [options]: integrate an ensemble of one
+ * model's initial-value problems by parallel-in-time Picard iteration
+ * (Korobitsyn & Frolova 2011), print a short summary, optionally write the
+ * states (--out) and compare them with GSL's rk8pd (--check).
+ *
+ * Exit status (diag.h): 0 all well; 1 a library error, failed trajectories
+ * (non-finite or diverged), a check over --tol, or output not written;
+ * 2 bad command line or --init file, nothing solved.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "init_file.h"
+#include "options.h"
+#include "output.h"
+
+#define FAILURES_SHOWN 5 /* failed trajectories named on stderr */
+
+/* Everything one run holds; run_free() releases it. */
+struct run {
+	struct run_options opts;        /* the command line */
+	struct timespec start;          /* start of main, for the total */
+	const picard_model *model;      /* opts.model */
+	long ntraj;                     /* ensemble size */
+	struct init_data init;          /* --init contents (x0 NULL without) */
+	struct output out;              /* --out file (path NULL without) */
+	picard_solver *solver;          /* the solver, created once */
+	const picard_grid *grid;        /* its fitted grid */
+	double *x0;                     /* ntraj*dim initial states */
+	double *x_final;                /* ntraj*dim final states */
+	picard_traj_status *status;     /* ntraj outcomes */
+	long *fail_window;              /* ntraj failing windows, -1: none */
+	picard_record save;             /* --save-every record (states NULL without) */
+	picard_record check;            /* --check record (states NULL without) */
+	picard_stats stats;             /* what the solve reports */
+};
+
+/* Seconds since the start of main. */
+static double elapsed(const struct run *run)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - run->start.tv_sec) +
+	       1e-9 * (double)(now.tv_nsec - run->start.tv_nsec);
+}
+
+/* "12.3 ms" or "4.56 s" into buf. */
+static const char *format_seconds(char *buf, size_t len, double seconds)
+{
+	if (seconds < 1)
+		snprintf(buf, len, "%.3g ms", seconds * 1e3);
+	else
+		snprintf(buf, len, "%.3g s", seconds);
+	return buf;
+}
+
+/* ---- --list ----------------------------------------------------------------- */
+
+static void print_values(const double *values, int count)
+{
+	for (int i = 0; i < count; i++)
+		printf("%s%g", i ? " " : "", values[i]);
+}
+
+/* One model: name, dimension, equations, defaults, time span, source. */
+static void list_model(const picard_model *model)
+{
+	printf("%s (n=%d): %s\n", model->name, model->dim, model->summary);
+	printf("    parameters  ");
+	for (int q = 0; q < model->nparams; q++)
+		printf("%s%s=%g", q ? " " : "", model->param_names[q], model->param_defaults[q]);
+	printf("%s\n    x0          ", model->nparams ? "" : "(none)");
+	print_values(model->x0, model->dim);
+	printf("\n    time span   [%g, %g]\n", model->t0, model->t1);
+	printf("    reference   %s\n", model->reference);
+}
+
+/* --list: every registered model, or just MODEL when one was given. */
+static int list_models(const struct run_options *opts)
+{
+	if (opts->model) {
+		list_model(opts->model);
+		return CLI_EXIT_OK;
+	}
+	for (int i = 0; i < picard_model_count(); i++) {
+		if (i)
+			putchar('\n');
+		list_model(picard_model_at(i));
+	}
+	return CLI_EXIT_OK;
+}
+
+/* ---- setting up --------------------------------------------------------------- */
+
+/* count*size bytes for what, or NULL after a message: sizes that overflow
+ * or exceed half the machine's memory are refused (rather than the process
+ * being killed when it touches them). */
+static void *alloc_array(size_t count, size_t size, const char *what)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	double bytes = (double)count * (double)size;
+	double limit = pages > 0 && page > 0 ? 0.5 * (double)pages * (double)page : 1e300;
+	void *ptr;
+
+	if (bytes > limit || bytes > (double)SIZE_MAX) {
+		cli_error(PICARD_ENOMEM, "%s: %.3g GB exceed half the memory (%.3g GB)",
+			  what, bytes / 1e9, limit / 1e9);
+		return NULL;
+	}
+	ptr = malloc(count * size > 0 ? count * size : 1);
+	if (!ptr)
+		cli_error(PICARD_ENOMEM, "%s: cannot allocate %.3g GB", what, bytes / 1e9);
+	return ptr;
+}
+
+/* The ensemble size: the --init file's rows, else --traj. */
+static int read_init(struct run *run)
+{
+	const struct run_options *opts = &run->opts;
+	int err;
+
+	run->ntraj = opts->traj;
+	if (!opts->init_path)
+		return 0;
+	err = init_file_read(opts->init_path, run->model, &run->init);
+	if (err)
+		return err;
+	if (opts->traj_given && opts->traj != run->init.ntraj)
+		return cli_error(CLI_EUSAGE, "--traj %ld: but --init %s holds %ld trajectories",
+				 opts->traj, opts->init_path, run->init.ntraj);
+	run->ntraj = run->init.ntraj;
+	return 0;
+}
+
+/* A hint after the library errors a flag can fix. */
+static void hint_library_error(int err)
+{
+	if (err == PICARD_ENODEV)
+		cli_hint("--backend cpu runs on the host");
+	else if (err == PICARD_EBLOCK || err == PICARD_ESHMEM)
+		cli_hint("a smaller --m (m*n threads and 2*m*n reals per block)");
+	else if (err == PICARD_ENOMEM)
+		cli_hint("fewer trajectories (--traj)");
+}
+
+static int create_solver(struct run *run)
+{
+	const struct run_options *opts = &run->opts;
+	const picard_options solver_opts = {
+		.m = opts->m, .K = opts->K, .h = opts->h,
+		.t0 = opts->t0, .t1 = opts->t1,
+		.precision = opts->precision, .backend = opts->backend,
+		.bound = opts->bound,
+	};
+	int err;
+
+	err = picard_solver_create(&run->solver, run->model, &solver_opts, run->ntraj);
+	if (err) {
+		cli_library_error(err);
+		hint_library_error(err);
+		return err;
+	}
+	run->grid = picard_solver_grid(run->solver);
+	if (opts->save_every > run->grid->windows)
+		return cli_error(CLI_EUSAGE, "--save-every %ld: the run has only %ld windows",
+				 opts->save_every, run->grid->windows);
+	return 0;
+}
+
+/* A window-end record of the solver's grid, its buffer allocated. */
+static int make_record(struct run *run, picard_record *rec, long every,
+		       int traj_stride, const char *what)
+{
+	rec->every = every;
+	rec->traj_stride = traj_stride;
+	rec->states = alloc_array(picard_record_size(run->solver, rec), sizeof(double), what);
+	return rec->states ? 0 : PICARD_ENOMEM;
+}
+
+/* Buffers of the solve: states, outcomes, and the records asked for. */
+static int allocate(struct run *run)
+{
+	const size_t states = (size_t)run->ntraj * run->model->dim;
+	int err = 0;
+
+	run->x_final = alloc_array(states, sizeof(double), "final states");
+	if (run->x_final)
+		run->status = alloc_array(run->ntraj, sizeof(*run->status), "trajectory status");
+	if (run->status)
+		run->fail_window = alloc_array(run->ntraj, sizeof(*run->fail_window),
+					       "trajectory status");
+	if (run->fail_window && !run->init.x0)
+		run->x0 = alloc_array(states, sizeof(double), "initial states");
+	if (!run->fail_window || (!run->init.x0 && !run->x0))
+		return PICARD_ENOMEM;
+	if (run->opts.save_every)
+		err = make_record(run, &run->save, run->opts.save_every, 1,
+				  "--save-every states");
+	if (!err && run->opts.check)
+		err = make_record(run, &run->check, 1,
+				  options_check_stride(&run->opts, run->ntraj),
+				  "--check states (lower --check-traj)");
+	return err;
+}
+
+/* Initial states: the --init file's, or spread around the model's x0. */
+static int make_ensemble(struct run *run)
+{
+	const struct run_options *opts = &run->opts;
+	int err;
+
+	if (run->init.x0) {
+		run->x0 = run->init.x0;
+		run->init.x0 = NULL;
+		return 0;
+	}
+	err = picard_ensemble_spread(run->model->dim, run->model->x0, run->ntraj,
+				     opts->spread, opts->seed, opts->backend, run->x0);
+	if (err) {
+		cli_library_error(err);
+		hint_library_error(err);
+	}
+	return err;
+}
+
+/* ---- solving and reporting -------------------------------------------- */
+
+/* Integrate; failed trajectories (PICARD_EFAILED) are reported, not fatal
+ * here: their results are still written. */
+static int solve(struct run *run)
+{
+	picard_record records[2];
+	int nrecords = 0, err;
+
+	if (run->save.states)
+		records[nrecords++] = run->save;
+	if (run->check.states)
+		records[nrecords++] = run->check;
+	err = picard_solve(run->solver, run->x0, run->init.params, run->x_final,
+			   run->status, run->fail_window, records, nrecords, &run->stats);
+	if (err && err != PICARD_EFAILED)
+		return cli_library_error(err);
+	return 0;
+}
+
+static const char *backend_name(picard_backend backend)
+{
+	return backend == PICARD_BACKEND_CUDA ? "cuda" : "cpu";
+}
+
+/* The summary of the solve on stdout, aligned. */
+static void print_summary(const struct run *run)
+{
+	const picard_grid *grid = run->grid;
+	const double steps = (double)run->ntraj * grid->windows * (grid->m - 1);
+	char buf[32];
+
+	printf("%-12s %s (n=%d)\n", "model", run->model->name, run->model->dim);
+	printf("%-12s %s: %s%s\n", "backend", backend_name(run->stats.backend),
+	       run->stats.device,
+	       run->opts.backend == PICARD_BACKEND_AUTO && run->stats.backend == PICARD_BACKEND_CPU ?
+	       " (auto: no CUDA device found)" : "");
+	printf("%-12s %ld%s\n", "trajectories", run->ntraj,
+	       run->opts.init_path ? " (from --init)" : "");
+	printf("%-12s m=%d K=%d h=%.6g", "grid", grid->m, grid->K, grid->h);
+	if (fabs(grid->h - run->opts.h) > 1e-12 * run->opts.h)
+		printf(" (requested %g)", run->opts.h);
+	printf(", %ld windows, t in [%g, %g]\n", grid->windows, grid->t0, grid->t1);
+	printf("%-12s %s\n", "precision", run->opts.precision == PICARD_DOUBLE ? "double" : "float");
+	printf("%-12s %s\n", "solve", format_seconds(buf, sizeof(buf), run->stats.solve_seconds));
+	if (run->stats.solve_seconds > 0)
+		printf("%-12s %.3g trajectory-steps/s\n", "throughput",
+		       steps / run->stats.solve_seconds);
+}
+
+/* Failed trajectories: a count and the first few on stderr. */
+static void report_failures(const struct run *run)
+{
+	char list[512] = "";
+	size_t used = 0;
+	long shown = 0;
+
+	for (long i = 0; i < run->ntraj && shown < FAILURES_SHOWN; i++) {
+		long w = run->fail_window[i];
+
+		if (run->status[i] == PICARD_TRAJ_OK)
+			continue;
+		used += snprintf(list + used, sizeof(list) - used, "%s%ld %s in window %ld (t=%g)",
+				 shown ? ", " : "", i, output_status_name(run->status[i]), w,
+				 window_end_time(run->grid, w));
+		shown++;
+		if (used >= sizeof(list))
+			break;
+	}
+	printf("%-12s %ld of %ld trajectories\n", "failed", run->stats.failed, run->ntraj);
+	cli_error(PICARD_EFAILED, "%ld of %ld trajectories failed: %s%s", run->stats.failed,
+		  run->ntraj, list, run->stats.failed > shown ? ", ..." : "");
+	cli_hint("non-finite or |x| > --bound %g; a smaller --h or a larger --K may converge",
+		 run->opts.bound);
+}
+
+static int write_output(struct run *run)
+{
+	const struct run_results res = {
+		.model = run->model, .grid = run->grid, .ntraj = run->ntraj,
+		.x_final = run->x_final, .status = run->status,
+		.fail_window = run->fail_window, .save_every = run->opts.save_every,
+		.saved = run->save.states,
+	};
+	int err;
+
+	err = output_write(&run->out, &res);
+	if (!err)
+		printf("%-12s %s (%ld records x %ld trajectories)\n", "output", run->out.path,
+		       output_record_count(&res), run->ntraj);
+	return err;
+}
+
+/* --check: E against GSL rk8pd; fails when non-finite or over --tol. */
+static int check(struct run *run)
+{
+	const struct run_options *opts = &run->opts;
+	picard_check_result res;
+	bool pass;
+	int err;
+
+	err = picard_check(run->model, run->grid, run->ntraj, run->x0, run->init.params,
+			   &run->check, &res);
+	if (err)
+		return cli_library_error(err);
+	printf("%-12s E = %.3g (rel %.3g) over %ld trajectories x %ld window ends; "
+	       "worst trajectory %ld at t=%g", "check", res.error, res.rel_error,
+	       res.checked_traj, res.checked_traj ? res.points / res.checked_traj : 0,
+	       res.worst_traj, window_end_time(run->grid, res.worst_window));
+	pass = !opts->tol_given || res.error <= opts->tol;
+	if (opts->tol_given)
+		printf("  [%s: E %s tol %g]", pass ? "PASS" : "FAIL", pass ? "<=" : ">", opts->tol);
+	putchar('\n');
+	if (res.nonfinite || isnan(res.error))
+		return cli_error(PICARD_EFAILED, "check: %ld compared states are not finite",
+				 res.nonfinite);
+	if (!pass)
+		return cli_error(PICARD_EFAILED, "check failed: E = %.3g > --tol %g",
+				 res.error, opts->tol);
+	return 0;
+}
+
+/* Set up and solve; 0 or the error that stopped the run (reported). */
+static int prepare_and_solve(struct run *run)
+{
+	int err;
+
+	run->model = run->opts.model;
+	err = read_init(run);
+	if (!err && run->opts.out_path)
+		err = output_open(&run->out, run->opts.out_path);
+	if (!err)
+		err = create_solver(run);
+	if (!err)
+		err = allocate(run);
+	if (!err)
+		err = make_ensemble(run);
+	if (!err)
+		err = solve(run);
+	return err;
+}
+
+/* Solve, report, write, check: the exit status of a run. */
+static int run_main(struct run *run)
+{
+	int status = CLI_EXIT_OK, err;
+	char buf[32];
+
+	err = prepare_and_solve(run);
+	if (err) {
+		output_discard(&run->out);
+		return err == CLI_EUSAGE ? CLI_EXIT_USAGE : CLI_EXIT_FAILED;
+	}
+	print_summary(run);
+	if (run->stats.failed) {
+		report_failures(run);
+		status = CLI_EXIT_FAILED;
+	}
+	if (run->out.file && write_output(run))
+		status = CLI_EXIT_FAILED;
+	if (run->opts.check && run->stats.failed)
+		printf("%-12s skipped: %ld trajectories failed\n", "check", run->stats.failed);
+	else if (run->opts.check && check(run))
+		status = CLI_EXIT_FAILED;
+	printf("%-12s %s\n", "total", format_seconds(buf, sizeof(buf), elapsed(run)));
+	return status;
+}
+
+static void run_free(struct run *run)
+{
+	output_discard(&run->out);
+	picard_solver_free(run->solver);
+	init_data_free(&run->init);
+	free(run->x0);
+	free(run->x_final);
+	free(run->status);
+	free(run->fail_window);
+	free(run->save.states);
+	free(run->check.states);
+}
+
+int main(int argc, char **argv)
+{
+	struct run run;
+	int status;
+
+	memset(&run, 0, sizeof(run));
+	clock_gettime(CLOCK_MONOTONIC, &run.start);
+	if (options_parse(argc, argv, &run.opts))
+		return CLI_EXIT_USAGE;
+	if (run.opts.help) {
+		options_usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (run.opts.list)
+		return list_models(&run.opts);
+	status = run_main(&run);
+	run_free(&run);
+	return status;
+}

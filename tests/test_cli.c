@@ -1,0 +1,677 @@
+/* test_cli.c - picard-run as a user meets it: the built program is run
+ * (found beside this test binary, both in bin/) with its output captured,
+ * and its exit status, messages and output files are checked. Every bad
+ * input must give exit status 2 and one line on stderr naming the flag;
+ * good runs use --backend cpu only (no GPU on CI, and Criterion forks per
+ * test: this process itself touches no CUDA). */
+#define _XOPEN_SOURCE 700
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "picard.h"
+
+#define MAX_ARGS 32
+
+extern char **environ;
+
+static char workdir[64]; /* this test's temporary directory, /tmp/picard-cli-XXXXXX */
+
+/* What one run of picard-run did. */
+struct cli_run {
+	int status;  /* exit status, or -1 if it did not exit normally */
+	char *out;   /* its stdout */
+	char *err;   /* its stderr */
+};
+
+/* ---- fixtures -------------------------------------------------------------- */
+
+static void make_workdir(void)
+{
+	snprintf(workdir, sizeof(workdir), "/tmp/picard-cli-XXXXXX");
+	cr_assert_not_null(mkdtemp(workdir), "mkdtemp failed");
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void remove_workdir(void)
+{
+	if (workdir[0])
+		nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+TestSuite(cli, .init = make_workdir, .fini = remove_workdir, .timeout = 120);
+
+/* ---- helpers ----------------------------------------------------------------- */
+
+/* A file name, returned by value. */
+struct path {
+	char s[128]; /* the name: the work directory and a short file name */
+};
+
+/* Path of name inside the work directory. */
+static struct path in_workdir(const char *name)
+{
+	struct path path;
+
+	snprintf(path.s, sizeof(path.s), "%s/%s", workdir, name);
+	return path;
+}
+
+/* picard-run beside this test binary. */
+static const char *program(void)
+{
+	static char path[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", path, sizeof(path) - 32);
+
+	cr_assert(len > 0, "cannot read /proc/self/exe");
+	path[len] = '\0';
+	strcpy(strrchr(path, '/') + 1, "picard-run");
+	if (access(path, X_OK) != 0)
+		cr_assert_fail("picard-run not found beside the test binary: %s", path);
+	return path;
+}
+
+/* The whole of a file as a string ("" if it cannot be read). */
+static char *slurp(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	char *text;
+	long len;
+
+	if (size)
+		*size = 0;
+	if (!f)
+		return strdup("");
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	text = calloc(1, len + 1);
+	cr_assert_not_null(text);
+	len = (long)fread(text, 1, len, f);
+	fclose(f);
+	if (size)
+		*size = (size_t)len;
+	return text;
+}
+
+static void write_file(const char *path, const void *data, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+
+	cr_assert_not_null(f, "cannot create %s", path);
+	cr_assert_eq(fwrite(data, 1, size, f), size);
+	fclose(f);
+}
+
+/* Run picard-run with args (NULL-terminated), stdout and stderr captured. */
+static struct cli_run run_argv(const char *const *args)
+{
+	const struct path out_file = in_workdir(".stdout"), err_file = in_workdir(".stderr");
+	const char *out_path = out_file.s, *err_path = err_file.s;
+	char *argv[MAX_ARGS + 2];
+	posix_spawn_file_actions_t actions;
+	struct cli_run run;
+	int argc = 0, wstatus;
+	pid_t pid;
+
+	argv[argc++] = (char *)program();
+	while (*args && argc <= MAX_ARGS)
+		argv[argc++] = (char *)*args++;
+	argv[argc] = NULL;
+	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&actions, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&actions, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	cr_assert_eq(posix_spawn(&pid, argv[0], &actions, NULL, argv, environ), 0,
+		     "cannot start %s", argv[0]);
+	posix_spawn_file_actions_destroy(&actions);
+	cr_assert_eq(waitpid(pid, &wstatus, 0), pid);
+	run.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+	run.out = slurp(out_path, NULL);
+	run.err = slurp(err_path, NULL);
+	unlink(out_path);
+	unlink(err_path);
+	return run;
+}
+
+/* Run picard-run with a blank-separated argument line ("" for none). */
+static struct cli_run run_line(const char *line)
+{
+	char copy[1024], *args[MAX_ARGS + 1], *save = NULL;
+	int argc = 0;
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	for (char *tok = strtok_r(copy, " ", &save); tok && argc < MAX_ARGS;
+	     tok = strtok_r(NULL, " ", &save))
+		args[argc++] = tok;
+	args[argc] = NULL;
+	return run_argv((const char *const *)args);
+}
+
+static void free_run(struct cli_run *run)
+{
+	free(run->out);
+	free(run->err);
+}
+
+/* Lines in text (each ending in '\n'). */
+static long count_lines(const char *text)
+{
+	long lines = 0;
+
+	for (; *text; text++)
+		lines += *text == '\n';
+	return lines;
+}
+
+/* Line number lineno (0-based) of text into buf, without its '\n'. */
+static void nth_line(const char *text, long lineno, char *buf, size_t len)
+{
+	const char *end;
+
+	for (long i = 0; i < lineno && text; i++) {
+		text = strchr(text, '\n');
+		text = text ? text + 1 : NULL;
+	}
+	cr_assert(text && *text, "no line %ld", lineno);
+	end = strchr(text, '\n');
+	snprintf(buf, len, "%.*s", (int)(end ? end - text : (long)strlen(text)), text);
+}
+
+/* A usage error: status 2, one "picard-run: " line first on stderr that
+ * mentions needle, and no summary on stdout. */
+static void expect_usage_error(const char *line, const char *needle)
+{
+	struct cli_run run = run_line(line);
+	char first[512];
+
+	cr_expect_eq(run.status, 2, "'%s': exit status %d, expected 2 (stderr: %s)",
+		     line, run.status, run.err);
+	cr_assert(run.err[0], "'%s': nothing on stderr", line);
+	nth_line(run.err, 0, first, sizeof(first));
+	cr_expect_eq(strncmp(first, "picard-run: ", 12), 0, "'%s': stderr line '%s'", line, first);
+	cr_expect_not_null(strstr(first, needle), "'%s': '%s' does not mention '%s'",
+			   line, first, needle);
+	cr_expect_str_empty(run.out, "'%s': stdout not empty: %s", line, run.out);
+	free_run(&run);
+}
+
+/* ---- bad command lines ------------------------------------------------------------ */
+
+/* One bad command line and what its error line must mention. */
+struct bad_input {
+	char args[160]; /* arguments, blank separated */
+	char needle[40]; /* the flag or value the message names */
+};
+
+ParameterizedTestParameters(cli, bad_input)
+{
+	static struct bad_input cases[] = {
+		{"", "MODEL"},
+		{"--backend cpu", "MODEL"},
+		{"nosuchmodel", "nosuchmodel"},
+		{"nosuchmodel", "lotka"},              /* the known models are listed */
+		{"decay --frobnicate", "--frobnicate"},
+		{"decay --frobnicate=3", "--frobnicate"},
+		{"decay -x", "-x"},
+		{"decay --traj", "--traj"},           /* missing value */
+		{"decay --traj --check", "--traj"},   /* a flag is not a value */
+		{"decay --traj abc", "--traj"},
+		{"decay --traj=abc", "--traj"},
+		{"decay --traj 12x", "--traj"},       /* trailing garbage */
+		{"decay --traj 1.5", "--traj"},
+		{"decay --traj 99999999999999999999999", "--traj"}, /* overflow */
+		{"decay --traj 0", "--traj"},
+		{"decay --traj -4", "--traj"},
+		{"decay --traj=", "--traj"},
+		{"decay --h 0.1x", "--h"},
+		{"decay --h nan", "--h"},
+		{"decay --h NaN", "--h"},
+		{"decay --h inf", "--h"},
+		{"decay --h 1e999", "--h"},           /* overflow */
+		{"decay --h 1e-400", "--h"},          /* underflow */
+		{"decay --h 0", "--h"},
+		{"decay --h -0.1", "--h"},
+		{"decay --h=-1", "--h"},
+		{"decay --t0 inf", "--t0"},
+		{"decay --t1 nan", "--t1"},
+		{"decay --t0 5 --t1 5", "--t1"},
+		{"decay --t0 5 --t1 1", "--t1"},
+		{"decay --t1 -1", "--t1"},            /* below the model's t0 */
+		{"decay --t0 50", "--t0"},            /* beyond the model's t1 */
+		{"decay --K 0", "--K"},
+		{"decay --K -2", "--K"},
+		{"decay --K two", "--K"},
+		{"decay --m 1", "--m"},
+		{"decay --m 0", "--m"},
+		{"decay --m 8.5", "--m"},
+		{"decay --spread -0.1", "--spread"},
+		{"decay --spread nan", "--spread"},
+		{"decay --seed -1", "--seed"},
+		{"decay --seed 1e3", "--seed"},
+		{"decay --check-traj -1", "--check-traj"},
+		{"decay --save-every 0 --out x.csv", "--save-every"},
+		{"decay --save-every -3 --out x.csv", "--save-every"},
+		{"decay --save-every 2", "--save-every"}, /* nowhere to write */
+		{"decay --precision half", "--precision"},
+		{"decay --precision", "--precision"},
+		{"decay --backend opencl", "--backend"},
+		{"decay --tol 0", "--tol"},
+		{"decay --tol abc", "--tol"},
+		{"decay --bound -1", "--bound"},
+		{"decay --bound inf", "--bound"},
+		{"decay --out result.txt", "--out"},  /* unknown extension */
+		{"decay --out result", "--out"},
+		{"decay --out=", "--out"},
+		{"decay --check=yes", "--check"},
+		{"decay lotka", "lotka"},             /* one MODEL only */
+	};
+
+	return cr_make_param_array(struct bad_input, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(struct bad_input *input, cli, bad_input)
+{
+	expect_usage_error(input->args, input->needle);
+}
+
+Test(cli, out_unwritable)
+{
+	expect_usage_error("decay --backend cpu --traj 2 --out /nonexistent-dir/x.csv",
+			   "/nonexistent-dir/x.csv");
+}
+
+/* --save-every past the windows of the run is found once the grid is
+ * known; the --out file must not be created, nor an old one touched. */
+Test(cli, save_every_beyond_windows)
+{
+	char line[512];
+	const struct path out_file = in_workdir("keep.csv");
+	const char *out = out_file.s;
+	char *kept;
+
+	write_file(out, "old\n", 4);
+	snprintf(line, sizeof(line),
+		 "decay --backend cpu --traj 2 --m 5 --h 0.25 --save-every 11 --out %s", out);
+	expect_usage_error(line, "--save-every");
+	kept = slurp(out, NULL);
+	cr_expect_str_eq(kept, "old\n", "a failed run changed the existing --out file");
+	free(kept);
+}
+
+/* A library refusal (here: a grid of 1e20 windows) exits 1 with the
+ * library's message. */
+Test(cli, library_error)
+{
+	struct cli_run run = run_line("decay --backend cpu --traj 2 --h 1e-19");
+
+	cr_expect_eq(run.status, 1, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_eq(strncmp(run.err, "picard-run: invalid argument: ", 30), 0,
+		     "stderr: %s", run.err);
+	free_run(&run);
+}
+
+/* ---- --list, --help ------------------------------------------------------------------ */
+
+Test(cli, list)
+{
+	struct cli_run run = run_line("--list");
+	const char *shipped[] = {"lotka (n=2)", "decay (n=1)", "oscillator (n=2)"};
+	char entry[128];
+
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_str_empty(run.err);
+	for (size_t i = 0; i < sizeof(shipped) / sizeof(shipped[0]); i++)
+		cr_expect_not_null(strstr(run.out, shipped[i]), "--list lacks %s:\n%s",
+				   shipped[i], run.out);
+	/* every registered model, so a new model file is listed with no edit */
+	for (int i = 0; i < picard_model_count(); i++) {
+		snprintf(entry, sizeof(entry), "%s (n=%d)", picard_model_at(i)->name,
+			 picard_model_at(i)->dim);
+		cr_expect_not_null(strstr(run.out, entry), "--list lacks %s", entry);
+	}
+	cr_expect_not_null(strstr(run.out, "a1=0.25"), "lotka's defaults are not shown");
+	cr_expect_not_null(strstr(run.out, "[0, 100]"), "lotka's time span is not shown");
+	free_run(&run);
+}
+
+Test(cli, help)
+{
+	const char *flags[] = {"--traj", "--m", "--K", "--h", "--t0", "--t1", "--precision",
+			       "--backend", "--spread", "--seed", "--init", "--out", "--save-every",
+			       "--check", "--check-traj", "--tol", "--bound", "--list", "--help"};
+	const char *lines[] = {"--help", "-h", "decay --traj 4 --help"};
+	struct cli_run run;
+
+	for (size_t l = 0; l < sizeof(lines) / sizeof(lines[0]); l++) {
+		run = run_line(lines[l]);
+		cr_expect_eq(run.status, 0, "'%s': exit status %d", lines[l], run.status);
+		cr_expect_str_empty(run.err);
+		for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+			cr_expect_not_null(strstr(run.out, flags[i]), "usage lacks %s", flags[i]);
+		cr_expect_not_null(strstr(run.out, "8192"), "usage lacks --traj's default");
+		cr_expect_not_null(strstr(run.out, "0.06"), "usage lacks --h's default");
+		free_run(&run);
+	}
+	/* a bad value before --help is still reported */
+	run = run_line("decay --traj abc --help");
+	cr_expect_eq(run.status, 2);
+	free_run(&run);
+}
+
+/* ---- good runs ---------------------------------------------------------------------- */
+
+Test(cli, small_run)
+{
+	struct cli_run run = run_line("decay --backend cpu --traj 16 --m 5 --h 0.25");
+
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_str_empty(run.err);
+	cr_expect_not_null(strstr(run.out, "model        decay (n=1)"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "backend      cpu: "), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "trajectories 16\n"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "m=5 K=2 h=0.25, 10 windows, t in [0, 10]"),
+			   "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "precision    float"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "solve "), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "total "), "%s", run.out);
+	free_run(&run);
+}
+
+Test(cli, check_pass_and_fail)
+{
+	struct cli_run run = run_line("decay --backend cpu --traj 8 --m 5 --h 0.25 "
+				      "--precision double --tol 1");
+
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.out, "check        E = "), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "over 8 trajectories x 10 window ends"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "PASS"), "%s", run.out);
+	free_run(&run);
+
+	run = run_line("decay --backend cpu --traj 8 --tol 1e-12");
+	cr_expect_eq(run.status, 1, "exit status %d", run.status);
+	cr_expect_not_null(strstr(run.out, "FAIL"), "%s", run.out);
+	cr_expect_not_null(strstr(run.err, "picard-run: check failed"), "%s", run.err);
+	free_run(&run);
+}
+
+/* --check-traj samples the ensemble: at most N trajectories. */
+Test(cli, check_sample)
+{
+	struct cli_run run = run_line("decay --backend cpu --traj 100 --check --check-traj 10");
+
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.out, "over 10 trajectories"), "%s", run.out);
+	free_run(&run);
+	run = run_line("decay --backend cpu --traj 100 --check-traj 0");
+	cr_expect_not_null(strstr(run.out, "over 100 trajectories"), "%s", run.out);
+	free_run(&run);
+}
+
+/* States past --bound: exit 1, the failed trajectories named on stderr. */
+Test(cli, diverged)
+{
+	char line[512];
+	const struct path out_file = in_workdir("div.csv");
+	const char *out = out_file.s;
+	struct cli_run run;
+	char *csv;
+
+	snprintf(line, sizeof(line),
+		 "decay --backend cpu --traj 4 --spread 0 --bound 0.5 --out %s", out);
+	run = run_line(line);
+	cr_expect_eq(run.status, 1, "exit status %d", run.status);
+	cr_expect_not_null(strstr(run.err, "4 of 4 trajectories failed"), "%s", run.err);
+	cr_expect_not_null(strstr(run.err, "diverged in window 0"), "%s", run.err);
+	csv = slurp(out, NULL);
+	cr_expect_eq(count_lines(csv), 5, "%s", csv);
+	cr_expect_not_null(strstr(csv, "\n3,diverged,nan\n"), "%s", csv);
+	free(csv);
+	free_run(&run);
+}
+
+/* Float overflow to Inf: reported as nonfinite. */
+Test(cli, nonfinite)
+{
+	struct cli_run run = run_line("decay --backend cpu --traj 2 --spread 0 --h 1000 "
+				      "--t1 1e6 --bound 1e300");
+
+	cr_expect_eq(run.status, 1, "exit status %d", run.status);
+	cr_expect_not_null(strstr(run.err, "2 of 2 trajectories failed"), "%s", run.err);
+	cr_expect_not_null(strstr(run.err, "nonfinite"), "%s", run.err);
+	free_run(&run);
+}
+
+/* ---- --out --------------------------------------------------------------------------- */
+
+Test(cli, out_csv)
+{
+	char line[512], row[256], status[32];
+	const struct path out_file = in_workdir("final.csv");
+	const char *out = out_file.s;
+	struct cli_run run;
+	long traj;
+	double x;
+	char *csv;
+
+	snprintf(line, sizeof(line), "decay --backend cpu --traj 16 --spread 0 --out %s", out);
+	run = run_line(line);
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	csv = slurp(out, NULL);
+	cr_expect_eq(count_lines(csv), 17, "rows:\n%s", csv);
+	nth_line(csv, 0, row, sizeof(row));
+	cr_expect_str_eq(row, "traj,status,x1");
+	for (long i = 1; i <= 16; i++) {
+		nth_line(csv, i, row, sizeof(row));
+		cr_assert_eq(sscanf(row, "%ld,%31[a-z],%lf", &traj, status, &x), 3, "row '%s'", row);
+		cr_expect_eq(traj, i - 1);
+		cr_expect_str_eq(status, "ok");
+		/* x(10) = exp(-5), to the scheme's accuracy at m=8 K=2 h=0.06 */
+		cr_expect(fabs(x - exp(-5.0)) < 1e-3, "row '%s': x = %g", row, x);
+	}
+	free(csv);
+	free_run(&run);
+}
+
+Test(cli, out_csv_save_every)
+{
+	char line[512], row[256];
+	const struct path out_file = in_workdir("saved.csv");
+	const char *out = out_file.s;
+	const long windows[] = {2, 5, 8, 9}; /* every 3rd of 10, and the last */
+	struct cli_run run;
+	long w, traj;
+	double t;
+	char *csv;
+
+	snprintf(line, sizeof(line), "oscillator --backend cpu --traj 4 --m 5 --h 0.25 --t1 10 "
+		 "--save-every 3 --out %s", out);
+	run = run_line(line);
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	csv = slurp(out, NULL);
+	cr_expect_eq(count_lines(csv), 1 + 4 * 4, "rows:\n%s", csv);
+	nth_line(csv, 0, row, sizeof(row));
+	cr_expect_str_eq(row, "window,t,traj,status,x1,x2");
+	for (long r = 0; r < 4; r++)
+		for (long i = 0; i < 4; i++) {
+			nth_line(csv, 1 + r * 4 + i, row, sizeof(row));
+			cr_assert_eq(sscanf(row, "%ld,%lf,%ld,", &w, &t, &traj), 3, "row '%s'", row);
+			cr_expect_eq(w, windows[r], "row '%s'", row);
+			cr_expect(fabs(t - (w + 1)) < 1e-9, "row '%s': t", row);
+			cr_expect_eq(traj, i, "row '%s'", row);
+		}
+	free(csv);
+	free_run(&run);
+}
+
+/* The .npy preamble: magic, version 1.0, a header dictionary padded to a
+ * multiple of 64 bytes with the given shape, then exactly the data. */
+static void expect_npy(const char *path, const char *shape, size_t values)
+{
+	size_t size, header_len;
+	char *npy = slurp(path, &size);
+	char *dict;
+
+	cr_assert(size > 10, "%s: %zu bytes", path, size);
+	cr_expect_eq(memcmp(npy, "\x93NUMPY\x01\x00", 8), 0, "bad magic or version");
+	header_len = (unsigned char)npy[8] | (size_t)(unsigned char)npy[9] << 8;
+	cr_expect_eq((10 + header_len) % 64, 0, "header of %zu bytes", header_len);
+	cr_expect_eq(npy[10 + header_len - 1], '\n', "header does not end in a newline");
+	dict = strndup(npy + 10, header_len);
+	cr_expect_not_null(strstr(dict, "'descr': '<f8'"), "%s", dict);
+	cr_expect_not_null(strstr(dict, "'fortran_order': False"), "%s", dict);
+	cr_expect_not_null(strstr(dict, shape), "%s lacks %s", dict, shape);
+	cr_expect_eq(size, 10 + header_len + 8 * values, "file of %zu bytes", size);
+	free(dict);
+	free(npy);
+}
+
+Test(cli, out_npy)
+{
+	char line[512];
+	const struct path out_file = in_workdir("final.npy");
+	const char *out = out_file.s;
+	struct cli_run run;
+
+	snprintf(line, sizeof(line), "decay --backend cpu --traj 16 --out %s", out);
+	run = run_line(line);
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	expect_npy(out, "'shape': (16, 1)", 16);
+	free_run(&run);
+
+	snprintf(line, sizeof(line), "oscillator --backend cpu --traj 4 --m 5 --h 0.25 --t1 10 "
+		 "--save-every 3 --out=%s", out);
+	run = run_line(line);
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	expect_npy(out, "'shape': (4, 4, 2)", 4 * 4 * 2);
+	free_run(&run);
+}
+
+/* ---- --init ------------------------------------------------------------------------- */
+
+/* Run MODEL with --init FILE (written with text) and extra arguments. */
+static struct cli_run run_init(const char *model, const char *name, const char *text,
+			       const char *extra)
+{
+	const struct path path = in_workdir(name);
+	char line[1024];
+
+	write_file(path.s, text, strlen(text));
+	snprintf(line, sizeof(line), "%s --backend cpu --init %s %s", model, path.s, extra);
+	return run_line(line);
+}
+
+/* A malformed --init file: exit 2, the error names file and line. */
+static void expect_init_error(const char *model, const char *text, const char *where)
+{
+	struct cli_run run = run_init(model, "init.csv", text, "");
+
+	cr_expect_eq(run.status, 2, "exit status %d for:\n%s", run.status, text);
+	cr_expect_eq(strncmp(run.err, "picard-run: ", 12), 0, "stderr: %s", run.err);
+	cr_expect_not_null(strstr(run.err, where), "stderr '%s' lacks '%s'", run.err, where);
+	cr_expect_str_empty(run.out);
+	free_run(&run);
+}
+
+Test(cli, init_malformed)
+{
+	expect_init_error("decay", "# comment\n1\n0.5\n1 2 3\n", "init.csv:4: 3 columns");
+	expect_init_error("decay", "1 0.5\n2\n", "init.csv:2: 1 column");
+	expect_init_error("lotka", "50,30,1\n", "init.csv:1: 3 columns");
+	expect_init_error("decay", "1\nnan\n", "init.csv:2: column 1: 'nan'");
+	expect_init_error("decay", "1 0.5\n\n3 inf\n", "init.csv:3: column 2: 'inf'");
+	expect_init_error("decay", "1\n2x\n", "init.csv:2: column 1: '2x'");
+	expect_init_error("lotka", "50,,30\n", "init.csv:1: column 2 is empty");
+	expect_init_error("decay", "x\n1\nlambda\n", "init.csv:3");  /* one header only */
+	expect_init_error("decay", "", "init.csv: no trajectories");
+	expect_init_error("decay", "# only a comment\n\n", "init.csv: no trajectories");
+}
+
+Test(cli, init_unreadable)
+{
+	struct cli_run run = run_line("decay --backend cpu --init /nonexistent-dir/x.csv");
+
+	cr_expect_eq(run.status, 2);
+	cr_expect_not_null(strstr(run.err, "/nonexistent-dir/x.csv"), "%s", run.err);
+	free_run(&run);
+}
+
+/* States and parameters from a file: both are used. */
+Test(cli, init_with_params)
+{
+	const char *text = "x,lambda\n1,0.5\n2 0.25  # a comment\n\n";
+	const struct path out_file = in_workdir("init-out.csv");
+	const char *out = out_file.s;
+	const double expected[] = {exp(-5.0), 2 * exp(-2.5)};
+	char extra[512], row[256];
+	struct cli_run run;
+	double x;
+	char *csv;
+
+	snprintf(extra, sizeof(extra), "--out %s", out);
+	run = run_init("decay", "init.csv", text, extra);
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.out, "trajectories 2"), "%s", run.out);
+	csv = slurp(out, NULL);
+	cr_assert_eq(count_lines(csv), 3, "%s", csv);
+	for (int i = 0; i < 2; i++) {
+		nth_line(csv, i + 1, row, sizeof(row));
+		cr_assert_eq(sscanf(row, "%*d,ok,%lf", &x), 1, "row '%s'", row);
+		cr_expect(fabs(x - expected[i]) < 1e-3, "row '%s': expected %g", row, expected[i]);
+	}
+	free(csv);
+	free_run(&run);
+
+	/* --traj that disagrees with the file */
+	run = run_init("decay", "init.csv", text, "--traj 5");
+	cr_expect_eq(run.status, 2);
+	cr_expect_not_null(strstr(run.err, "--traj 5"), "%s", run.err);
+	free_run(&run);
+	/* --spread has no meaning with --init */
+	run = run_init("decay", "init.csv", text, "--spread 0.2");
+	cr_expect_eq(run.status, 2);
+	cr_expect_not_null(strstr(run.err, "--spread"), "%s", run.err);
+	free_run(&run);
+}
+
+Test(cli, init_binary)
+{
+	const struct path path_file = in_workdir("init.bin");
+	const char *path = path_file.s;
+	const double states[3] = {1, 2, 3};
+	char line[512];
+	struct cli_run run;
+
+	write_file(path, states, sizeof(states)); /* little-endian host */
+	snprintf(line, sizeof(line), "decay --backend cpu --init %s", path);
+	run = run_line(line);
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.out, "trajectories 3"), "%s", run.out);
+	free_run(&run);
+
+	/* 24 bytes are not whole states of lotka (16 bytes each) */
+	snprintf(line, sizeof(line), "lotka --backend cpu --init %s", path);
+	run = run_line(line);
+	cr_expect_eq(run.status, 2);
+	cr_expect_not_null(strstr(run.err, "init.bin: 24 bytes"), "%s", run.err);
+	free_run(&run);
+}
