@@ -1,0 +1,590 @@
+/* test_gpu.c - the CUDA backend against the CPU backend and GSL (suite gpu).
+ *
+ * Every test first asks for a device: without one it is skipped, unless
+ * PICARD_REQUIRE_GPU=1, where a missing device is a failure, so a broken
+ * driver cannot hide behind a skip. Criterion forks one process per test;
+ * CUDA is touched only inside test bodies, never in the parent.
+ *
+ * Tolerances. The kernel (kernels/paper_kernel.cuh) and the CPU backend
+ * (src/cpu_sweep.inc) run the same operations in the same order; they part
+ * only where nvcc contracts a*b + c into one fused multiply-add in the
+ * right-hand side (and in t_j), a difference of an ulp or so per evaluation
+ * that the windows carry forward. A host copy of the lotka sweep with and
+ * without those fused multiply-adds, on this file's ensembles and grids
+ * (<= 256 windows), differed by at most 1e-6 in float and 2e-15 in double
+ * (relative). TOL_FLOAT and TOL_DOUBLE leave 100x and 500x above that, and
+ * stay orders below what a real bug gives: a missing barrier or a wrong
+ * index moves states at the percent level, one float slipped into the
+ * double kernel by ~1e-7. Where a model amplifies perturbations (a chaotic
+ * model added later), the bound grows by the amplification measured on the
+ * CPU backend in double.
+ */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "picard.h"
+
+#define NTRAJ 257              /* not a multiple of a warp */
+#define MAX_WINDOWS 256        /* comparisons cut the time span to this */
+#define MAX_BLOCK_THREADS 1024 /* threads per block of every CUDA GPU since sm_20 */
+#define TOL_DOUBLE 1e-12       /* GPU vs CPU, relative, double */
+#define TOL_FLOAT 1e-4         /* GPU vs CPU, relative, float */
+#define PERTURB 1e-7           /* relative nudge of x0 measuring amplification */
+#define SPREAD_X0 0.3          /* ensembles: initial states +-30% */
+#define SPREAD_PARAMS 0.1      /* and parameters +-10% around the defaults */
+
+/* Grids every model is run on; m = 0 stands for the block limit m*n = 1024. */
+static const struct grid_case {
+	int m, K;
+	double h;
+} grid_cases[] = {
+	{ 8, 2, 0.06 },   /* the paper's optimum, Table 1 row E* = 1e-3 */
+	{ 5, 4, 0.05 },   /* m not a power of two */
+	{ 13, 3, 0.01 },  /* m odd, partial warps */
+	{ 16, 3, 0.02 },
+	{ 0, 3, 0.0004 }, /* m*n at the block limit; window H ~ 0.2..0.4 */
+};
+
+/* What one solve returned, with two window-end records: dense (every
+ * window, every trajectory) and sparse (every 3rd window, every 2nd
+ * trajectory), so the record indexing is checked as well. */
+struct solve_out {
+	int err;                     /* picard_solve's return */
+	int dim;                     /* model dimension */
+	long ntraj;                  /* trajectories */
+	picard_grid grid;            /* the solver's grid */
+	double *x_final;             /* ntraj*dim */
+	picard_traj_status *status;  /* ntraj */
+	long *fail_window;           /* ntraj */
+	picard_record dense, sparse; /* the two records */
+	size_t dense_len, sparse_len; /* their lengths in doubles */
+	picard_stats stats;          /* device, backend */
+};
+
+/* Skip the test without a device, or fail it under PICARD_REQUIRE_GPU=1.
+ * Called first in each test body: inside the forked child. */
+static void require_gpu(void)
+{
+	const char *required = getenv("PICARD_REQUIRE_GPU");
+
+	if (picard_cuda_available())
+		return;
+	if (required && strcmp(required, "1") == 0)
+		cr_assert_fail("PICARD_REQUIRE_GPU=1 but no usable CUDA device "
+			       "(no GPU, no driver, or a driver/runtime mismatch)");
+	cr_skip_test("no CUDA device");
+}
+
+static void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size);
+
+	cr_assert_not_null(p, "out of host memory (%zu x %zu bytes)", count, size);
+	return p;
+}
+
+static const char *precision_name(picard_precision precision)
+{
+	return precision == PICARD_DOUBLE ? "double" : "float";
+}
+
+/* Initial states and parameters spread around the model's defaults by the
+ * host generator; params is NULL for a model without parameters. */
+static void make_ensemble(const picard_model *model, long ntraj,
+			  unsigned long long seed, double **x0, double **params)
+{
+	int err;
+
+	*x0 = xcalloc(ntraj * model->dim, sizeof(double));
+	err = picard_ensemble_spread(model->dim, model->x0, ntraj, SPREAD_X0,
+				     seed, PICARD_BACKEND_CPU, *x0);
+	cr_assert_eq(err, PICARD_OK, "ensemble of %s: %s (%s)", model->name,
+		     picard_strerror(err), picard_error_detail());
+	*params = NULL;
+	if (!model->nparams)
+		return;
+	*params = xcalloc(ntraj * model->nparams, sizeof(double));
+	err = picard_ensemble_spread(model->nparams, model->param_defaults, ntraj,
+				     SPREAD_PARAMS, seed + 1, PICARD_BACKEND_CPU,
+				     *params);
+	cr_assert_eq(err, PICARD_OK, "parameters of %s: %s (%s)", model->name,
+		     picard_strerror(err), picard_error_detail());
+}
+
+/* Options for grid case c on model, the time span cut to MAX_WINDOWS. */
+static picard_options case_options(const picard_model *model,
+				   const struct grid_case *c,
+				   picard_precision precision,
+				   picard_backend backend)
+{
+	picard_options opt = { 0 };
+	double span = model->t1 - model->t0;
+
+	opt.m = c->m ? c->m : MAX_BLOCK_THREADS / model->dim;
+	opt.K = c->K;
+	opt.h = c->h;
+	opt.t0 = model->t0;
+	opt.t1 = model->t0 + fmin(span, MAX_WINDOWS * (opt.m - 1) * c->h);
+	opt.precision = precision;
+	opt.backend = backend;
+	return opt;
+}
+
+/* Run one solve with both records; the solve's return goes to out->err,
+ * a refused solver fails the test. */
+static void solve(const picard_model *model, const picard_options *opt,
+		  long ntraj, const double *x0, const double *params,
+		  struct solve_out *out)
+{
+	picard_solver *solver;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = picard_solver_create(&solver, model, opt, ntraj);
+	cr_assert_eq(err, PICARD_OK, "%s on backend %d: solver refused: %s (%s)",
+		     model->name, (int)opt->backend, picard_strerror(err),
+		     picard_error_detail());
+	out->dim = model->dim;
+	out->ntraj = ntraj;
+	out->grid = *picard_solver_grid(solver);
+	out->x_final = xcalloc(ntraj * model->dim, sizeof(double));
+	out->status = xcalloc(ntraj, sizeof(*out->status));
+	out->fail_window = xcalloc(ntraj, sizeof(long));
+	out->dense = (picard_record){ .every = 1, .traj_stride = 1 };
+	out->sparse = (picard_record){ .every = 3, .traj_stride = 2 };
+	out->dense_len = picard_record_size(solver, &out->dense);
+	out->sparse_len = picard_record_size(solver, &out->sparse);
+	out->dense.states = xcalloc(out->dense_len, sizeof(double));
+	out->sparse.states = xcalloc(out->sparse_len, sizeof(double));
+
+	picard_record records[2] = { out->dense, out->sparse };
+	out->err = picard_solve(solver, x0, params, out->x_final, out->status,
+				out->fail_window, records, 2, &out->stats);
+	picard_solver_free(solver);
+}
+
+static void solve_out_free(struct solve_out *out)
+{
+	free(out->x_final);
+	free(out->status);
+	free(out->fail_window);
+	free(out->dense.states);
+	free(out->sparse.states);
+}
+
+/* Relative difference of two states of n components, norm-wise (max_k
+ * |a-b| / max_k |b|) so a component passing through zero does not blow it
+ * up; infinite when either state is not finite. */
+static double state_diff(const double *a, const double *b, int n)
+{
+	double diff = 0, scale = 0;
+
+	for (int k = 0; k < n; k++) {
+		if (!isfinite(a[k]) || !isfinite(b[k]))
+			return INFINITY;
+		diff = fmax(diff, fabs(a[k] - b[k]));
+		scale = fmax(scale, fabs(b[k]));
+	}
+	return diff / fmax(scale, DBL_MIN);
+}
+
+/* Largest state_diff over count states of n components. */
+static double max_diff(const double *a, const double *b, size_t count, int n)
+{
+	double worst = 0;
+
+	for (size_t i = 0; i < count; i++)
+		worst = fmax(worst, state_diff(a + i * n, b + i * n, n));
+	return worst;
+}
+
+/* How much the model amplifies a relative perturbation of x0 over the run,
+ * on the CPU backend in double, at every window end. */
+static double amplification(const picard_model *model,
+			    const picard_options *opt, long ntraj,
+			    const double *x0, const double *params)
+{
+	picard_options cpu = *opt;
+	struct solve_out base, nudged;
+	double *x0_nudged = xcalloc(ntraj * model->dim, sizeof(double));
+	double amp;
+
+	cpu.backend = PICARD_BACKEND_CPU;
+	cpu.precision = PICARD_DOUBLE;
+	for (long i = 0; i < ntraj * model->dim; i++)
+		x0_nudged[i] = x0[i] * (1 + PERTURB);
+	solve(model, &cpu, ntraj, x0, params, &base);
+	solve(model, &cpu, ntraj, x0_nudged, params, &nudged);
+	amp = max_diff(nudged.dense.states, base.dense.states,
+		       base.dense_len / model->dim, model->dim) / PERTURB;
+	solve_out_free(&base);
+	solve_out_free(&nudged);
+	free(x0_nudged);
+	return amp;
+}
+
+/* Within one solve: the sparse record holds exactly the dense record's
+ * entries it should, and the dense record's last row is x_final. */
+static void check_records_consistent(const struct solve_out *out,
+				     const char *what)
+{
+	const int n = out->dim;
+	const long rows = out->sparse_len / n;
+	const long slots = (out->ntraj + 1) / 2;
+	const double *last = out->dense.states +
+			     (out->grid.windows - 1) * out->ntraj * n;
+
+	for (long e = 0; e < rows; e++) {
+		long r = e / slots, traj = (e % slots) * 2, w = (r + 1) * 3 - 1;
+		const double *dense = out->dense.states + (w * out->ntraj + traj) * n;
+
+		cr_assert(memcmp(out->sparse.states + e * n, dense, n * sizeof(double)) == 0,
+			  "%s: sparse record (window %ld, trajectory %ld) differs from the dense one",
+			  what, w, traj);
+	}
+	cr_assert(memcmp(last, out->x_final, out->ntraj * n * sizeof(double)) == 0,
+		  "%s: last dense record row differs from x_final", what);
+}
+
+/* Every trajectory OK, fail_window -1, the solve returned 0. */
+static void check_all_ok(const struct solve_out *out, const char *what)
+{
+	cr_assert_eq(out->err, PICARD_OK, "%s: solve returned %s (%s)", what,
+		     picard_strerror(out->err), picard_error_detail());
+	for (long i = 0; i < out->ntraj; i++) {
+		cr_assert_eq(out->status[i], PICARD_TRAJ_OK,
+			     "%s: trajectory %ld has status %d", what, i, (int)out->status[i]);
+		cr_assert_eq(out->fail_window[i], -1, "%s: trajectory %ld fail_window %ld",
+			     what, i, out->fail_window[i]);
+	}
+}
+
+/* GPU vs CPU on a random ensemble of model, grid case c, one precision:
+ * final states and both records agree to rounding. */
+static void compare_backends(const picard_model *model,
+			     const struct grid_case *c,
+			     picard_precision precision)
+{
+	const double tol = precision == PICARD_DOUBLE ? TOL_DOUBLE : TOL_FLOAT;
+	picard_options gpu_opt = case_options(model, c, precision, PICARD_BACKEND_CUDA);
+	picard_options cpu_opt = case_options(model, c, precision, PICARD_BACKEND_CPU);
+	struct solve_out gpu, cpu;
+	double *x0, *params, amp, bound, d_final, d_dense, d_sparse;
+	char what[160];
+
+	if (gpu_opt.m < 2)
+		return; /* dim > 512: no block-limit case */
+	snprintf(what, sizeof(what), "%s %s m=%d K=%d h=%g", model->name,
+		 precision_name(precision), gpu_opt.m, gpu_opt.K, gpu_opt.h);
+	make_ensemble(model, NTRAJ, 1000 + gpu_opt.m, &x0, &params);
+	solve(model, &gpu_opt, NTRAJ, x0, params, &gpu);
+	solve(model, &cpu_opt, NTRAJ, x0, params, &cpu);
+	check_all_ok(&cpu, what);
+	check_all_ok(&gpu, what);
+	check_records_consistent(&cpu, what);
+	cr_assert_eq(gpu.stats.backend, PICARD_BACKEND_CUDA, "%s: ran on backend %d",
+		     what, (int)gpu.stats.backend);
+	check_records_consistent(&gpu, what);
+
+	amp = amplification(model, &cpu_opt, NTRAJ, x0, params);
+	bound = tol * fmax(1, amp);
+	d_final = max_diff(gpu.x_final, cpu.x_final, NTRAJ, model->dim);
+	d_dense = max_diff(gpu.dense.states, cpu.dense.states,
+			   cpu.dense_len / model->dim, model->dim);
+	d_sparse = max_diff(gpu.sparse.states, cpu.sparse.states,
+			    cpu.sparse_len / model->dim, model->dim);
+	cr_log_info("%s, %ld windows: GPU vs CPU rel. diff final %.2e, records %.2e "
+		    "(bound %.1e, amplification %.2f)", what, cpu.grid.windows,
+		    d_final, d_dense, bound, amp);
+	cr_assert(d_final <= bound, "%s: final states differ by %.3e (relative) > %.1e",
+		  what, d_final, bound);
+	cr_assert(d_dense <= bound, "%s: records (every window) differ by %.3e > %.1e",
+		  what, d_dense, bound);
+	cr_assert(d_sparse <= bound, "%s: records (every 3rd, stride 2) differ by %.3e > %.1e",
+		  what, d_sparse, bound);
+	solve_out_free(&gpu);
+	solve_out_free(&cpu);
+	free(x0);
+	free(params);
+}
+
+/* compare_backends over every registered model and grid case. */
+static void compare_all_models(picard_precision precision)
+{
+	const int count = picard_model_count();
+
+	cr_assert_gt(count, 0, "no registered models");
+	for (int i = 0; i < count; i++)
+		for (size_t c = 0; c < sizeof(grid_cases) / sizeof(grid_cases[0]); c++)
+			compare_backends(picard_model_at(i), &grid_cases[c], precision);
+}
+
+Test(gpu, matches_cpu_double, .timeout = 300)
+{
+	require_gpu();
+	compare_all_models(PICARD_DOUBLE);
+}
+
+Test(gpu, matches_cpu_float, .timeout = 300)
+{
+	require_gpu();
+	compare_all_models(PICARD_FLOAT);
+}
+
+/* The paper's global error E of one backend: lotka at Table 1's E* = 1e-3
+ * settings (m=8, K=2, h=0.06, float), all trajectories checked at every
+ * window end against GSL rk8pd. */
+static picard_check_result lotka_table1_error(picard_backend backend,
+					      const double *x0, long ntraj)
+{
+	const picard_model *lotka = picard_model_find("lotka");
+	picard_options opt = { .m = 8, .K = 2, .h = 0.06,
+			       .precision = PICARD_FLOAT, .backend = backend };
+	picard_check_result result;
+	struct solve_out out;
+	int err;
+
+	solve(lotka, &opt, ntraj, x0, NULL, &out);
+	check_all_ok(&out, backend == PICARD_BACKEND_CUDA ? "lotka GPU" : "lotka CPU");
+	err = picard_check(lotka, &out.grid, ntraj, x0, NULL, &out.dense, &result);
+	cr_assert_eq(err, PICARD_OK, "picard_check: %s (%s)", picard_strerror(err),
+		     picard_error_detail());
+	cr_assert_eq(result.nonfinite, 0, "%ld compared states were not finite",
+		     result.nonfinite);
+	cr_assert_eq(result.checked_traj, ntraj, "picard_check compared %ld of %ld trajectories",
+		     result.checked_traj, ntraj);
+	cr_assert_eq(result.points, out.grid.windows * ntraj,
+		     "picard_check compared %ld window ends, the record holds %ld",
+		     result.points, out.grid.windows * ntraj);
+	solve_out_free(&out);
+	return result;
+}
+
+Test(gpu, lotka_error_like_cpu, .timeout = 300)
+{
+	const long ntraj = 512;
+	const picard_model *lotka;
+	picard_check_result gpu, cpu;
+	double *x0;
+	int err;
+
+	require_gpu();
+	lotka = picard_model_find("lotka");
+	cr_assert_not_null(lotka, "model lotka is not registered");
+	x0 = xcalloc(ntraj * lotka->dim, sizeof(double));
+	err = picard_ensemble_spread(lotka->dim, lotka->x0, ntraj, 0.1, 11,
+				     PICARD_BACKEND_CPU, x0);
+	cr_assert_eq(err, PICARD_OK, "ensemble: %s", picard_error_detail());
+	x0[0] = lotka->x0[0]; /* trajectory 0: the paper's x(0) = (50, 30) */
+	x0[1] = lotka->x0[1];
+
+	gpu = lotka_table1_error(PICARD_BACKEND_CUDA, x0, ntraj);
+	cpu = lotka_table1_error(PICARD_BACKEND_CPU, x0, ntraj);
+	cr_log_info("lotka m=8 K=2 h=0.06 float, %ld trajectories: E GPU %.3e, CPU %.3e; "
+		    "relative %.3e / %.3e (paper: E = 7e-4)", ntraj, gpu.error,
+		    cpu.error, gpu.rel_error, cpu.rel_error);
+	cr_assert(cpu.error > 0 && isfinite(cpu.error), "CPU E = %g", cpu.error);
+	/* Float rounding moves E by well under 10%; a broken kernel by far more. */
+	cr_assert(fabs(gpu.error - cpu.error) <= 0.1 * cpu.error,
+		  "E on the GPU %.4e, on the CPU %.4e: not comparable", gpu.error, cpu.error);
+	cr_assert(fabs(gpu.rel_error - cpu.rel_error) <= 0.1 * cpu.rel_error,
+		  "relative E on the GPU %.4e, on the CPU %.4e", gpu.rel_error, cpu.rel_error);
+	free(x0);
+}
+
+/* The device and host Philox generators give bitwise the same ensemble:
+ * the uniform double is z * 2^-53 + 2^-54 from the same 32-bit words, whose
+ * product is exact, so a fused multiply-add cannot change it. */
+Test(gpu, ensemble_same_on_device)
+{
+	const double center[3] = { 1, -2, 50 };
+	const long ntraj = 1001;
+	double *dev, *host, *other;
+	long same = 0;
+	int err;
+
+	require_gpu();
+	dev = xcalloc(ntraj * 3, sizeof(double));
+	host = xcalloc(ntraj * 3, sizeof(double));
+	other = xcalloc(ntraj * 3, sizeof(double));
+	err = picard_ensemble_spread(3, center, ntraj, 0.3, 42, PICARD_BACKEND_CUDA, dev);
+	cr_assert_eq(err, PICARD_OK, "device: %s (%s)", picard_strerror(err), picard_error_detail());
+	err = picard_ensemble_spread(3, center, ntraj, 0.3, 42, PICARD_BACKEND_CPU, host);
+	cr_assert_eq(err, PICARD_OK, "host: %s (%s)", picard_strerror(err), picard_error_detail());
+	err = picard_ensemble_spread(3, center, ntraj, 0.3, 43, PICARD_BACKEND_CUDA, other);
+	cr_assert_eq(err, PICARD_OK, "device, seed 43: %s", picard_error_detail());
+
+	for (long i = 0; i < ntraj * 3; i++) {
+		double c = center[i % 3];
+
+		cr_assert(dev[i] == host[i], "x0[%ld][%ld]: device %.17g, host %.17g",
+			  i / 3, i % 3, dev[i], host[i]);
+		cr_assert(fabs(dev[i] - c) <= 0.3 * fabs(c) * (1 + 1e-15),
+			  "x0[%ld][%ld] = %g outside the spread around %g", i / 3, i % 3, dev[i], c);
+		same += dev[i] == other[i];
+	}
+	cr_assert_lt(same, 3, "seeds 42 and 43 share %ld of %ld numbers", same, ntraj * 3);
+	free(dev);
+	free(host);
+	free(other);
+}
+
+/* m*n one past the block limit is refused with EBLOCK for every model; at
+ * the limit the solver is made. */
+Test(gpu, block_limit)
+{
+	require_gpu();
+	for (int i = 0; i < picard_model_count(); i++) {
+		const picard_model *model = picard_model_at(i);
+		picard_options opt = { .backend = PICARD_BACKEND_CUDA,
+				       .precision = PICARD_DOUBLE };
+		picard_solver *solver = NULL;
+		int err;
+
+		opt.m = MAX_BLOCK_THREADS / model->dim + 1;
+		err = picard_solver_create(&solver, model, &opt, 16);
+		cr_assert_eq(err, PICARD_EBLOCK, "%s m=%d (m*n = %d): got %s (%s)", model->name,
+			     opt.m, opt.m * model->dim, picard_strerror(err), picard_error_detail());
+		cr_assert_null(solver, "%s: a refused solver must be NULL", model->name);
+		if (opt.m - 1 < 2)
+			continue;
+		opt.m--;
+		err = picard_solver_create(&solver, model, &opt, 16);
+		cr_assert_eq(err, PICARD_OK, "%s m=%d (m*n = %d): %s (%s)", model->name, opt.m,
+			     opt.m * model->dim, picard_strerror(err), picard_error_detail());
+		picard_solver_free(solver);
+	}
+}
+
+/* An ensemble far larger than any device's memory (the most blocks a grid
+ * may have, ~200 GB in double) is refused with ENOMEM, not a crash. */
+Test(gpu, huge_ensemble_enomem, .timeout = 120)
+{
+	const picard_model *lotka = picard_model_find("lotka");
+	picard_options opt = { .backend = PICARD_BACKEND_CUDA, .precision = PICARD_DOUBLE };
+	picard_solver *solver = NULL;
+	int err;
+
+	require_gpu();
+	cr_assert_not_null(lotka, "model lotka is not registered");
+	err = picard_solver_create(&solver, lotka, &opt, INT_MAX);
+	cr_assert_eq(err, PICARD_ENOMEM, "%d trajectories: got %s (%s)", INT_MAX,
+		     picard_strerror(err), picard_error_detail());
+	cr_assert_null(solver);
+}
+
+/* Statuses and failure windows of a solve on both backends agree, both
+ * solves return EFAILED, and the failed ones are those expected. */
+static void check_failures_agree(const picard_model *model,
+				 const picard_options *opt, long ntraj,
+				 const double *x0, const double *params,
+				 picard_traj_status expect_failed,
+				 const bool *should_fail, long window_slack)
+{
+	picard_options gpu_opt = *opt, cpu_opt = *opt;
+	struct solve_out gpu, cpu;
+
+	gpu_opt.backend = PICARD_BACKEND_CUDA;
+	cpu_opt.backend = PICARD_BACKEND_CPU;
+	solve(model, &gpu_opt, ntraj, x0, params, &gpu);
+	solve(model, &cpu_opt, ntraj, x0, params, &cpu);
+	cr_assert_eq(cpu.err, PICARD_EFAILED, "%s %s CPU: got %s", model->name,
+		     precision_name(opt->precision), picard_strerror(cpu.err));
+	cr_assert_eq(gpu.err, PICARD_EFAILED, "%s %s GPU: got %s", model->name,
+		     precision_name(opt->precision), picard_strerror(gpu.err));
+	cr_assert_eq(gpu.stats.failed, cpu.stats.failed, "%s: %ld failed on the GPU, %ld on the CPU",
+		     model->name, gpu.stats.failed, cpu.stats.failed);
+	for (long i = 0; i < ntraj; i++) {
+		picard_traj_status want = should_fail[i] ? expect_failed : PICARD_TRAJ_OK;
+
+		cr_assert_eq(cpu.status[i], want, "%s %s CPU trajectory %ld: status %d, want %d",
+			     model->name, precision_name(opt->precision), i, cpu.status[i], want);
+		cr_assert_eq(gpu.status[i], want, "%s %s GPU trajectory %ld: status %d, want %d",
+			     model->name, precision_name(opt->precision), i, gpu.status[i], want);
+		cr_assert(labs(gpu.fail_window[i] - cpu.fail_window[i]) <= window_slack,
+			  "%s trajectory %ld failed in window %ld on the GPU, %ld on the CPU",
+			  model->name, i, gpu.fail_window[i], cpu.fail_window[i]);
+		cr_assert((gpu.fail_window[i] >= 0) == should_fail[i],
+			  "%s trajectory %ld: fail_window %ld", model->name, i, gpu.fail_window[i]);
+	}
+	solve_out_free(&gpu);
+	solve_out_free(&cpu);
+}
+
+/* Growth past the bound (decay with lambda < 0 on every other trajectory)
+ * is DIVERGED; overflow (lotka far outside its convergence region, bound
+ * out of reach) is NONFINITE; the same trajectories, in the same window,
+ * on both backends, in both precisions. */
+Test(gpu, divergence_flagged, .timeout = 120)
+{
+	const picard_model *decay = picard_model_find("decay");
+	const picard_model *lotka = picard_model_find("lotka");
+	const long ntraj = 64;
+	double x0[2 * 64], lambda[64];
+	bool odd[64], all[64];
+
+	require_gpu();
+	cr_assert_not_null(decay, "model decay is not registered");
+	cr_assert_not_null(lotka, "model lotka is not registered");
+	for (long i = 0; i < ntraj; i++) {
+		x0[i] = 1 + 0.01 * i;
+		lambda[i] = i % 2 ? -8 : 0.5;
+		odd[i] = i % 2;
+		all[i] = true;
+	}
+	for (int p = PICARD_FLOAT; p <= PICARD_DOUBLE; p++) {
+		picard_options opt = { .m = 8, .K = 2, .h = 0.06, .precision = p };
+
+		check_failures_agree(decay, &opt, ntraj, x0, lambda,
+				     PICARD_TRAJ_DIVERGED, odd, 0);
+	}
+	for (long i = 0; i < ntraj; i++) {
+		x0[2 * i] = lotka->x0[0] * (1 + 0.01 * i);
+		x0[2 * i + 1] = lotka->x0[1];
+	}
+	for (int p = PICARD_FLOAT; p <= PICARD_DOUBLE; p++) {
+		picard_options opt = { .m = 8, .K = 4, .h = 3, .bound = 1e300,
+				       .precision = p };
+
+		check_failures_agree(lotka, &opt, ntraj, x0, NULL,
+				     PICARD_TRAJ_NONFINITE, all, 1);
+	}
+}
+
+/* Two solves of one ensemble on the device give bitwise the same states (a
+ * race between threads of a block shows up as a difference), and AUTO
+ * picks the device. */
+Test(gpu, repeatable_and_auto)
+{
+	const picard_model *lotka = picard_model_find("lotka");
+	picard_options opt = { .m = 16, .K = 3, .h = 0.02 };
+	struct solve_out first, second;
+	double *x0, *params;
+
+	require_gpu();
+	cr_assert_not_null(lotka, "model lotka is not registered");
+	make_ensemble(lotka, NTRAJ, 5, &x0, &params);
+	solve(lotka, &opt, NTRAJ, x0, params, &first);
+	solve(lotka, &opt, NTRAJ, x0, params, &second);
+	check_all_ok(&first, "lotka AUTO");
+	cr_assert_eq(first.stats.backend, PICARD_BACKEND_CUDA,
+		     "AUTO ran on backend %d with a device present", (int)first.stats.backend);
+	cr_assert(strncmp(first.stats.device, "CPU", 3) != 0 && first.stats.device[0],
+		  "device name \"%s\"", first.stats.device);
+	cr_assert(memcmp(first.x_final, second.x_final,
+			 NTRAJ * lotka->dim * sizeof(double)) == 0,
+		  "two solves of the same ensemble differ");
+	cr_assert(memcmp(first.dense.states, second.dense.states,
+			 first.dense_len * sizeof(double)) == 0,
+		  "two solves of the same ensemble differ in their records");
+	solve_out_free(&first);
+	solve_out_free(&second);
+	free(x0);
+	free(params);
+}
