@@ -46,7 +46,7 @@ all: deps $(BIN)/picard-run $(BIN)/picard-tests
 
 # ---- system packages: install as root, else say what to run ----------------
 deps:
-	@src/mk/ensure-deps.sh
+	@CUDA_HOME=$(CUDA_HOME) src/mk/ensure-deps.sh
 
 # ---- generated registry -----------------------------------------------------
 # Rewritten only when the model list changes, so adding a file rebuilds it.

@@ -69,7 +69,7 @@ static int check_limits(const picard_model *model, const picard_grid *grid,
 {
 	cudaDeviceProp prop;
 	size_t free_bytes = 0, total_bytes = 0;
-	int count = 0, threads = grid->m * model->dim;
+	int count = 0, threads = grid->m * model->dim, kernel_threads = 0;
 	size_t shared = 2 * (size_t)threads * real_size;
 	cudaError_t e;
 
@@ -83,6 +83,13 @@ static int check_limits(const picard_model *model, const picard_grid *grid,
 	if (threads > prop.maxThreadsPerBlock)
 		return picard_fail(PICARD_EBLOCK, "m*n = %d*%d = %d threads, the device allows %d per block",
 				   grid->m, model->dim, threads, prop.maxThreadsPerBlock);
+	e = (cudaError_t)(real_size == sizeof(double) ? model->impl->prepare_double(&kernel_threads) :
+			  model->impl->prepare_float(&kernel_threads));
+	if (e != cudaSuccess)
+		return cuda_fail(e, "loading the kernel");
+	if (threads > kernel_threads)
+		return picard_fail(PICARD_EBLOCK, "m*n = %d*%d = %d threads, this model's kernel allows %d per block",
+				   grid->m, model->dim, threads, kernel_threads);
 	if (shared > prop.sharedMemPerBlock)
 		return picard_fail(PICARD_ESHMEM, "2*m*n reals = %zu bytes of shared memory, the device allows %zu",
 				   shared, (size_t)prop.sharedMemPerBlock);
@@ -159,17 +166,17 @@ out:
 	return err;
 }
 
-/* Row-major doubles rows[i][c] (ntraj x width) to device SoA reals
- * dev[c][i] of the solver's precision. */
+/* Row-major doubles rows[i*stride + c] (ntraj rows of width; stride 0: one
+ * row for all) to device SoA reals dev[c][i] of the solver's precision. */
 static int upload_soa(struct picard_cuda_solver *cuda, const double *rows,
-		      int width, void *dev)
+		      int width, int stride, void *dev)
 {
 	const long ntraj = cuda->ntraj;
 	int err = PICARD_OK;
 
 	for (long i = 0; i < ntraj; i++)
 		for (int c = 0; c < width; c++) {
-			double v = rows[i * width + c];
+			double v = rows[i * stride + c];
 			if (cuda->precision == PICARD_DOUBLE)
 				((double *)cuda->staging)[c * ntraj + i] = v;
 			else
@@ -268,9 +275,9 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 	L.status = cuda->status;
 	L.fail_window = cuda->fail_window;
 
-	err = upload_soa(cuda, job->x0, model->dim, cuda->x0);
+	err = upload_soa(cuda, job->x0, model->dim, model->dim, cuda->x0);
 	if (!err && model->nparams)
-		err = upload_soa(cuda, job->params, model->nparams, cuda->params);
+		err = upload_soa(cuda, job->params, model->nparams, job->param_stride, cuda->params);
 	if (!err)
 		err = alloc_records(cuda, job, &L);
 	if (err)

@@ -128,4 +128,17 @@ int picard_paper_launch(const picard_launch *L)
 	return (int)cudaGetLastError();
 }
 
+/* Load the kernel for Model in precision real (so module loading stays
+ * out of the timed solve) and say how many threads a block of it may have
+ * (registers can make it fewer than the device's limit). */
+template <class Model, typename real>
+int picard_paper_prepare(int *max_threads)
+{
+	cudaFuncAttributes attr;
+	cudaError_t err = cudaFuncGetAttributes(&attr, picard_paper_kernel<Model, real>);
+
+	*max_threads = err == cudaSuccess ? attr.maxThreadsPerBlock : 0;
+	return (int)err;
+}
+
 #endif

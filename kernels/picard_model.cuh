@@ -71,6 +71,8 @@ void host_rhs(real t, const real *x, const real *p, real *dxdt)
 		picard::host_rhs<name, float>,                                 \
 		picard_paper_launch<name, float>,                              \
 		picard_paper_launch<name, double>,                             \
+		picard_paper_prepare<name, float>,                             \
+		picard_paper_prepare<name, double>,                            \
 	};                                                                     \
 	extern "C" const picard_model picard_model_##name = {                  \
 		#name, name::summary, name::reference, name::dim,              \

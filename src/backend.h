@@ -17,7 +17,8 @@ struct picard_job {
 	double bound;                /* |x| past this is divergence */
 	long ntraj;                  /* trajectories */
 	const double *x0;            /* ntraj*dim, row per trajectory */
-	const double *params;        /* ntraj*nparams, row per trajectory */
+	const double *params;        /* row per trajectory, param_stride apart */
+	int param_stride;            /* nparams, or 0: one row shared by all */
 	double *x_final;             /* ntraj*dim, or NULL */
 	picard_traj_status *status;  /* ntraj, never NULL here */
 	long *fail_window;           /* ntraj, never NULL here */

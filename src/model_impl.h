@@ -23,6 +23,10 @@ struct picard_model_impl {
 	 * once per solve, never on the hot path. */
 	int (*launch_float)(const struct picard_launch *launch);
 	int (*launch_double)(const struct picard_launch *launch);
+	/* Load the float / double kernel and give its threads-per-block limit;
+	 * returns a cudaError_t. */
+	int (*prepare_float)(int *max_threads);
+	int (*prepare_double)(int *max_threads);
 };
 
 #ifdef __cplusplus

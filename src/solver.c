@@ -22,7 +22,6 @@ struct picard_solver {
 	picard_backend backend;     /* CUDA or CPU, never AUTO */
 	double bound;               /* divergence bound on |x| */
 	long ntraj;                 /* ensemble size */
-	double *default_params;     /* ntraj rows of the model's defaults */
 	struct picard_cuda_solver *cuda; /* device side, CUDA backend only */
 	char device[128];           /* name for the summary */
 };
@@ -109,14 +108,6 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 	err = fit_grid(&opt, &s->grid);
 	if (err)
 		goto fail;
-	s->default_params = malloc(ntraj * (model->nparams ? model->nparams : 1) * sizeof(double));
-	if (!s->default_params) {
-		err = picard_fail(PICARD_ENOMEM, "parameters of %ld trajectories", ntraj);
-		goto fail;
-	}
-	for (long i = 0; i < ntraj; i++)
-		memcpy(s->default_params + i * model->nparams, model->param_defaults,
-		       model->nparams * sizeof(double));
 	if (s->backend == PICARD_BACKEND_CUDA) {
 		err = picard_cuda_create(&s->cuda, model, &s->grid, s->precision, ntraj);
 		if (err)
@@ -139,7 +130,6 @@ void picard_solver_free(picard_solver *s)
 	if (!s)
 		return;
 	picard_cuda_free(s->cuda);
-	free(s->default_params);
 	free(s);
 }
 
@@ -211,7 +201,8 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 	struct picard_job job = {
 		.model = s->model, .grid = &s->grid, .precision = s->precision,
 		.bound = s->bound, .ntraj = s->ntraj, .x0 = x0,
-		.params = params ? params : s->default_params, .x_final = x_final,
+		.params = params ? params : s->model->param_defaults,
+		.param_stride = params ? s->model->nparams : 0, .x_final = x_final,
 		.status = status, .fail_window = fail_window,
 		.records = records, .nrecords = nrecords,
 	};

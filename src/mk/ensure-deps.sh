@@ -1,6 +1,12 @@
 #!/bin/sh
 # ensure-deps.sh - check the system packages the build needs; install the
 # missing ones with apt-get when run as root, else print the command to run.
+cuda=${CUDA_HOME:-/usr/local/cuda}
+if [ ! -x "$cuda/bin/nvcc" ] || [ ! -f "$cuda/include/curand.h" ]; then
+	echo "error: no CUDA toolkit (nvcc, cuRAND) under $cuda" >&2
+	echo "hint: install the CUDA Toolkit, or run  make CUDA_HOME=/path/to/cuda" >&2
+	exit 1
+fi
 need=""
 [ -f /usr/include/gsl/gsl_odeiv2.h ] || need="$need libgsl-dev"
 [ -f /usr/include/criterion/criterion.h ] || need="$need libcriterion-dev"
