@@ -37,12 +37,15 @@ MODEL_OBJS   := $(MODELS:%=$(BUILD)/models/%.o)
 KERNEL_OBJS  := $(patsubst kernels/%.cu,$(BUILD)/kernels/%.o,$(wildcard kernels/*.cu))
 LIB_OBJS     := $(patsubst src/%.c,$(BUILD)/src/%.o,$(wildcard src/*.c)) \
 		$(BUILD)/registry.o $(MODEL_OBJS) $(KERNEL_OBJS)
-CLI_OBJS     := $(patsubst src/cli/%.c,$(BUILD)/src/cli/%.o,$(wildcard src/cli/*.c))
+# Programs: src/cli/picard_NAME.c holds the main of bin/picard-NAME; the
+# other src/cli/*.c files are shared by the programs.
+PROGRAMS     := $(patsubst src/cli/picard_%.c,picard-%,$(wildcard src/cli/picard_*.c))
+CLI_COMMON   := $(patsubst src/cli/%.c,$(BUILD)/src/cli/%.o,$(filter-out src/cli/picard_%.c,$(wildcard src/cli/*.c)))
 TEST_OBJS    := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(wildcard tests/*.c))
 LIB          := $(BUILD)/libpicard.a
 
 .PHONY: all test gpu-bundle deps clean
-all: deps $(BIN)/picard-run $(BIN)/picard-tests
+all: deps $(PROGRAMS:%=$(BIN)/%) $(BIN)/picard-tests
 
 # ---- system packages: install as root, else say what to run ----------------
 deps:
@@ -86,10 +89,10 @@ $(LIB): $(LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # ---- programs -----------------------------------------------------------------
-$(BIN)/picard-run: $(CLI_OBJS) $(LIB)
+$(BIN)/picard-%: $(BUILD)/src/cli/picard_%.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(CLI_OBJS) $(LIB) $(LDFLAGS) $(LDLIBS) -o $@
+	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@
 
 $(BIN)/picard-tests: $(TEST_OBJS) $(LIB)
 	@mkdir -p $(@D)

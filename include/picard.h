@@ -27,7 +27,8 @@ extern "C" {
 	X(PICARD_ECUDA, -7, "CUDA runtime error")                              \
 	X(PICARD_EFAILED, -8, "some trajectories became non-finite or diverged") \
 	X(PICARD_EIO, -9, "input/output error")                                \
-	X(PICARD_EREF, -10, "reference integration failed")
+	X(PICARD_EREF, -10, "reference integration failed")                  \
+	X(PICARD_ENOTFOUND, -11, "no configuration meets the tolerance")
 
 enum picard_error {
 #define PICARD_ERROR_ENUM(name, code, msg) name = code,
@@ -196,6 +197,88 @@ typedef struct picard_check_result {
 int picard_check(const picard_model *model, const picard_grid *grid,
 		 long ntraj, const double *x0, const double *params,
 		 const picard_record *record, picard_check_result *result);
+
+/* ---- Tolerance search --------------------------------------------------- */
+
+/* One evaluated configuration of the search. */
+typedef struct picard_tune_point {
+	int m, K;          /* nodes and sweeps per window */
+	double h;          /* node spacing in use (fitted to whole windows) */
+	long windows;      /* windows over the span */
+	double error;      /* E on the sample, at every window end; +Inf when a
+			      trajectory failed (diverged, NaN) */
+	double seconds;    /* median solve time of the whole ensemble, 0 when
+			      not timed */
+	bool meets;        /* error <= tol */
+} picard_tune_point;
+
+#define PICARD_TUNE_MAX_M 16
+
+/* What to search. A zero field means its default. */
+typedef struct picard_tune_options {
+	double tol;                  /* E*, required (> 0) */
+	picard_precision precision;  /* of the solves */
+	picard_backend backend;      /* where to solve and time */
+	double t0, t1;               /* span (both 0: the model's) */
+	long ntraj;                  /* ensemble that is timed (8192) */
+	long sample;                 /* trajectories whose E is measured (32) */
+	double spread;               /* ensemble spread, as picard-run (0.1) */
+	unsigned long long seed;     /* ensemble seed (1) */
+	int kmax;                    /* K = 1 .. kmax (9) */
+	int nms;                     /* number of m candidates (0: 4, 8, ..., 256) */
+	int ms[PICARD_TUNE_MAX_M];   /* the m candidates */
+	int repeats;                 /* timed solves per winner, median (5) */
+	long max_windows;            /* smallest h: span / ((m-1) max_windows)
+					(100000) */
+	/* Called for every evaluated point (progress, CSV), may be NULL. */
+	void (*on_point)(const picard_tune_point *point, void *ctx);
+	void *ctx;                   /* passed to on_point */
+} picard_tune_options;
+
+/* The outcome of a search. */
+typedef struct picard_tune_result {
+	picard_tune_point best;      /* fastest point meeting tol */
+	int nm;                      /* m candidates tried */
+	picard_tune_point per_m[PICARD_TUNE_MAX_M]; /* fastest of each m;
+					meets = false when none met tol */
+	double best_error;           /* smallest E reached by any point */
+	double reference_error;      /* interpolation error of the dense
+					reference, the floor of measurable E */
+	long points;                 /* configurations evaluated */
+} picard_tune_result;
+
+/* Search m, K and h for the fastest configuration whose measured E meets
+ * tol: for each (m, K) the largest h meeting tol (a search on log h that
+ * confirms its neighbours), timed on the whole ensemble. The reference on
+ * the sample is integrated once (GSL rk8pd, dense, cubic Hermite) and
+ * reused for every point. PICARD_ENOTFOUND when nothing meets tol (result
+ * still filled: best_error says how close it came). */
+int picard_tune(const picard_model *model, const picard_tune_options *options,
+		picard_tune_result *result);
+
+/* ---- Tuning cache ---------------------------------------------------------- */
+
+/* What a cached tuning result is valid for. */
+typedef struct picard_tune_key {
+	const char *model;           /* model name */
+	picard_precision precision;  /* of the solves */
+	double tol;                  /* E* */
+	double t0, t1;               /* span */
+	const char *device;          /* device name (picard_stats.device) */
+} picard_tune_key;
+
+/* The cache file: $PICARD_CACHE_DIR/tune.txt, else
+ * $XDG_CACHE_HOME/picard/tune.txt, else ~/.cache/picard/tune.txt. */
+int picard_tune_cache_path(char *buf, size_t len);
+/* Look key up (same build of picard only). 0 and *point filled when found,
+ * PICARD_ENOTFOUND when absent; malformed lines are skipped with a warning
+ * on stderr, never fatal. */
+int picard_tune_cache_load(const picard_tune_key *key, picard_tune_point *point);
+/* Add or replace the entry for key (the file is rewritten atomically). */
+int picard_tune_cache_store(const picard_tune_key *key,
+			    const picard_tune_point *point);
+/* The build identifier stored with cache entries. */
+const char *picard_build_id(void);
 
 /* ---- Devices ---------------------------------------------------------- */
 

@@ -1,0 +1,320 @@
+/* tune.c - the tolerance search: for each m and K the largest h whose
+ * measured error E meets E*, then the fastest of those on the whole
+ * ensemble. The paper did this by brute force over a grid of (m, K, h)
+ * (section 3, Fig. 4, Table 1); here h is found by a search on log h:
+ * halve from one window per span until E meets E*, bisect the last
+ * failing/passing pair, and confirm two smaller neighbours also meet E*
+ * (inside the convergence region E falls with h; past the boundary h* it
+ * explodes and need not be monotone, so a lucky pass is not trusted).
+ *
+ * E is the paper's measure as picard_check computes it (max |x - x_ref| at
+ * every window end over a sample of the ensemble), against one dense rk8pd
+ * reference integrated once for the sample and reused by every point.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dense_reference.h"
+#include "errors.h"
+
+#define TUNE_BISECTIONS 4       /* h to within 2^(1/16), about 4% */
+#define TUNE_CONFIRM 2          /* neighbours h*0.9, h*0.8 must pass too */
+#define TUNE_REF_SHARE 0.05     /* reference interpolation error <= 5% E* */
+
+static const int default_ms[] = {4, 8, 16, 32, 64, 128, 256};
+
+/* The search's fixed inputs. */
+struct tuner {
+	const picard_model *model;   /* what is tuned */
+	picard_tune_options opt;     /* options with defaults filled in */
+	double *x0;                  /* ntraj rows: the timed ensemble */
+	double *sample_x0;           /* sample rows, evenly spaced in x0 */
+	struct dense_reference ref;  /* reference of the sample */
+	picard_tune_result *result;  /* filled as points are evaluated */
+};
+
+/* Fill defaults and check the options. */
+static int tune_defaults(const picard_model *model, const picard_tune_options *in,
+			 picard_tune_options *o)
+{
+	*o = *in;
+	if (!(o->tol > 0) || !isfinite(o->tol))
+		return picard_fail(PICARD_EINVAL, "tolerance %g: must be finite and > 0", o->tol);
+	if (o->t0 == 0 && o->t1 == 0) {
+		o->t0 = model->t0;
+		o->t1 = model->t1;
+	}
+	if (!(o->t1 > o->t0))
+		return picard_fail(PICARD_EINVAL, "time span [%g, %g]", o->t0, o->t1);
+	if (!o->ntraj)
+		o->ntraj = 8192;
+	if (!o->sample)
+		o->sample = 32;
+	if (o->sample > o->ntraj)
+		o->sample = o->ntraj;
+	if (o->spread == 0)
+		o->spread = 0.1;
+	if (!o->seed)
+		o->seed = 1;
+	if (!o->kmax)
+		o->kmax = 9;
+	if (!o->repeats)
+		o->repeats = 5;
+	if (!o->max_windows)
+		o->max_windows = 100000;
+	if (!o->nms) {
+		o->nms = sizeof(default_ms) / sizeof(default_ms[0]);
+		memcpy(o->ms, default_ms, sizeof(default_ms));
+	}
+	if (o->ntraj < 1 || o->sample < 1 || o->kmax < 1 || o->repeats < 1 ||
+	    o->max_windows < 1 || o->nms > PICARD_TUNE_MAX_M || o->spread < 0)
+		return picard_fail(PICARD_EINVAL, "tune options: traj %ld sample %ld kmax %d repeats %d",
+				   o->ntraj, o->sample, o->kmax, o->repeats);
+	for (int i = 0; i < o->nms; i++)
+		if (o->ms[i] < 2)
+			return picard_fail(PICARD_EINVAL, "m = %d: at least 2 nodes", o->ms[i]);
+	return PICARD_OK;
+}
+
+/* Solver options for a point. */
+static picard_options point_options(const struct tuner *t, int m, int K, double h)
+{
+	picard_options o = {
+		.m = m, .K = K, .h = h, .t0 = t->opt.t0, .t1 = t->opt.t1,
+		.precision = t->opt.precision, .backend = t->opt.backend,
+	};
+	return o;
+}
+
+/* E of (m, K, h) on the sample, at every window end, against the dense
+ * reference; +Inf when a trajectory fails. Fills p (not its time). */
+static int measure_error(struct tuner *t, int m, int K, double h,
+			 picard_tune_point *p)
+{
+	const int n = t->model->dim;
+	picard_options o = point_options(t, m, K, h);
+	picard_record rec = {.every = 1, .traj_stride = 1};
+	picard_solver *s = NULL;
+	double x[16];
+	int err;
+
+	err = picard_solver_create(&s, t->model, &o, t->opt.sample);
+	if (err)
+		return err;
+	const picard_grid *g = picard_solver_grid(s);
+	*p = (picard_tune_point){.m = m, .K = K, .h = g->h, .windows = g->windows};
+	rec.states = malloc(picard_record_size(s, &rec) * sizeof(double));
+	if (!rec.states) {
+		err = picard_fail(PICARD_ENOMEM, "record of %ld windows", g->windows);
+		goto out;
+	}
+	err = picard_solve(s, t->sample_x0, NULL, NULL, NULL, NULL, &rec, 1, NULL);
+	p->error = 0;
+	if (err == PICARD_EFAILED) {
+		p->error = INFINITY;
+		err = PICARD_OK;
+	} else if (err) {
+		goto out;
+	}
+	for (long i = 0; i < t->opt.sample && isfinite(p->error); i++)
+		for (long w = 0; w < g->windows; w++) {
+			const double *xs = rec.states + (w * t->opt.sample + i) * n;
+			dense_reference_eval(&t->ref, i, g->t0 + (w + 1) * (m - 1) * g->h, x);
+			for (int k = 0; k < n; k++) {
+				double d = fabs(xs[k] - x[k]);
+				p->error = isfinite(d) ? fmax(p->error, d) : INFINITY;
+			}
+		}
+	p->meets = p->error <= t->opt.tol;
+	t->result->points++;
+	if (p->error < t->result->best_error)
+		t->result->best_error = p->error;
+	if (t->opt.on_point)
+		t->opt.on_point(p, t->opt.ctx);
+out:
+	free(rec.states);
+	picard_solver_free(s);
+	return err;
+}
+
+/* Median solve time of the whole ensemble at p, after one warm-up. */
+static int time_point(struct tuner *t, picard_tune_point *p)
+{
+	picard_options o = point_options(t, p->m, p->K, p->h);
+	double *times = calloc(t->opt.repeats, sizeof(double));
+	picard_solver *s = NULL;
+	picard_stats stats;
+	int err;
+
+	if (!times)
+		return picard_fail(PICARD_ENOMEM, "timings");
+	err = picard_solver_create(&s, t->model, &o, t->opt.ntraj);
+	for (int r = -1; !err && r < t->opt.repeats; r++) {
+		err = picard_solve(s, t->x0, NULL, NULL, NULL, NULL, NULL, 0, &stats);
+		if (r >= 0)
+			times[r] = stats.solve_seconds;
+	}
+	if (err == PICARD_EFAILED) /* the sample met E*, the ensemble did not */
+		p->meets = false;
+	else if (!err) {
+		/* insertion sort: a handful of repeats */
+		for (int i = 1; i < t->opt.repeats; i++)
+			for (int j = i; j > 0 && times[j] < times[j - 1]; j--) {
+				double tmp = times[j];
+				times[j] = times[j - 1];
+				times[j - 1] = tmp;
+			}
+		p->seconds = times[t->opt.repeats / 2];
+		if (t->opt.on_point)
+			t->opt.on_point(p, t->opt.ctx);
+	}
+	picard_solver_free(s);
+	free(times);
+	return err == PICARD_EFAILED ? PICARD_OK : err;
+}
+
+/* A passing h for (m, K) whose smaller neighbours pass too; confirmed stays
+ * false when the search finds none above the smallest h allowed. */
+static int confirm(struct tuner *t, int m, int K, picard_tune_point *best,
+		   bool *confirmed)
+{
+	picard_tune_point q;
+	int err;
+
+	*confirmed = true;
+	for (int c = 1; c <= TUNE_CONFIRM; c++) {
+		err = measure_error(t, m, K, best->h * (1 - 0.1 * c), &q);
+		if (err)
+			return err;
+		if (!q.meets) {
+			*confirmed = false;
+			return PICARD_OK;
+		}
+	}
+	return PICARD_OK;
+}
+
+/* The largest h meeting E* for (m, K), in *best (meets false if none). */
+static int search_h(struct tuner *t, int m, int K, picard_tune_point *best)
+{
+	const double span = t->opt.t1 - t->opt.t0;
+	const double h_min = span / ((m - 1) * (double)t->opt.max_windows);
+	double h_fail = 0, h = span / (m - 1);
+	picard_tune_point p = {.meets = false};
+	bool confirmed = false;
+	int err;
+
+	best->meets = false;
+	while (!confirmed && h >= h_min) {
+		/* halve until a point meets E* */
+		for (; h >= h_min; h_fail = h, h /= 2) {
+			err = measure_error(t, m, K, h, &p);
+			if (err)
+				return err;
+			if (p.meets)
+				break;
+		}
+		if (!p.meets)
+			return PICARD_OK;
+		*best = p;
+		/* bisect on log h between the last failure and the pass */
+		for (int b = 0; h_fail > 0 && b < TUNE_BISECTIONS; b++) {
+			err = measure_error(t, m, K, sqrt(best->h * h_fail), &p);
+			if (err)
+				return err;
+			if (p.meets)
+				*best = p;
+			else
+				h_fail = p.h;
+		}
+		err = confirm(t, m, K, best, &confirmed);
+		if (err)
+			return err;
+		if (!confirmed) { /* not monotone here: go on below */
+			best->meets = false;
+			h_fail = best->h;
+			h = best->h / 2;
+		}
+	}
+	return PICARD_OK;
+}
+
+/* Evaluate every K for one m; the fastest into result->per_m[slot]. */
+static int tune_m(struct tuner *t, int m, int slot)
+{
+	picard_tune_result *res = t->result;
+	picard_tune_point *per_m = &res->per_m[slot];
+	int err;
+
+	*per_m = (picard_tune_point){.m = m, .error = INFINITY};
+	for (int K = 1; K <= t->opt.kmax; K++) {
+		picard_tune_point p;
+
+		err = search_h(t, m, K, &p);
+		if (err == PICARD_EBLOCK || err == PICARD_ESHMEM)
+			return PICARD_OK; /* this m does not fit the device */
+		if (err)
+			return err;
+		if (!p.meets)
+			continue;
+		err = time_point(t, &p);
+		if (err)
+			return err;
+		if (p.meets && (!per_m->meets || p.seconds < per_m->seconds))
+			*per_m = p;
+	}
+	if (per_m->meets && (!res->best.meets || per_m->seconds < res->best.seconds))
+		res->best = *per_m;
+	return PICARD_OK;
+}
+
+/* The ensemble as picard-run would make it, and the evenly spaced sample. */
+static int tune_ensemble(struct tuner *t)
+{
+	const int n = t->model->dim;
+	const long stride = t->opt.ntraj / t->opt.sample;
+	int err;
+
+	t->x0 = malloc(t->opt.ntraj * n * sizeof(double));
+	t->sample_x0 = malloc(t->opt.sample * n * sizeof(double));
+	if (!t->x0 || !t->sample_x0)
+		return picard_fail(PICARD_ENOMEM, "ensemble of %ld", t->opt.ntraj);
+	err = picard_ensemble_spread(n, t->model->x0, t->opt.ntraj, t->opt.spread,
+				     t->opt.seed, t->opt.backend, t->x0);
+	for (long i = 0; !err && i < t->opt.sample; i++)
+		memcpy(t->sample_x0 + i * n, t->x0 + i * stride * n, n * sizeof(double));
+	return err;
+}
+
+int picard_tune(const picard_model *model, const picard_tune_options *options,
+		picard_tune_result *result)
+{
+	struct tuner t = {.model = model, .result = result};
+	int err;
+
+	if (!model || !options || !result)
+		return picard_fail(PICARD_EINVAL, "picard_tune: NULL argument");
+	memset(result, 0, sizeof(*result));
+	result->best_error = INFINITY;
+	result->best.error = INFINITY;
+	err = tune_defaults(model, options, &t.opt);
+	if (err)
+		return err;
+	err = tune_ensemble(&t);
+	if (!err)
+		err = dense_reference_build(&t.ref, model, t.sample_x0, NULL, t.opt.sample,
+					    t.opt.t0, t.opt.t1, TUNE_REF_SHARE * t.opt.tol);
+	result->reference_error = t.ref.interp_error;
+	for (int i = 0; !err && i < t.opt.nms; i++) {
+		err = tune_m(&t, t.opt.ms[i], i);
+		result->nm = i + 1;
+	}
+	if (!err && !result->best.meets)
+		err = picard_fail(PICARD_ENOTFOUND, "no (m, K, h) meets E* = %g; the best E reached was %g",
+				  t.opt.tol, result->best_error);
+	dense_reference_free(&t.ref);
+	free(t.x0);
+	free(t.sample_x0);
+	return err;
+}
