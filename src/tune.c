@@ -21,6 +21,9 @@
 #define TUNE_BISECTIONS 4       /* h to within 2^(1/16), about 4% */
 #define TUNE_CONFIRM 2          /* neighbours h*0.9, h*0.8 must pass too */
 #define TUNE_REF_SHARE 0.05     /* reference interpolation error <= 5% E* */
+#define TUNE_STALL 0.7          /* halving h must cut E below 70% of E */
+#define TUNE_COST_FACTOR 8      /* stop halving past 8x the best's sweeps */
+#define TUNE_WIN_FACTOR 1.5     /* skip refining what cannot win */
 
 static const int default_ms[] = {4, 8, 16, 32, 64, 128, 256};
 
@@ -174,6 +177,17 @@ static int time_point(struct tuner *t, picard_tune_point *p)
 	return err == PICARD_EFAILED ? PICARD_OK : err;
 }
 
+/* Whether a point of windows*K sequential sweeps is hopeless: its serial
+ * chain is factor times longer than that of the fastest point timed so far
+ * (the solve time grows with the chain, and per sweep with m, and m is
+ * searched upwards). */
+static bool too_costly(const struct tuner *t, long windows, int K, double factor)
+{
+	const picard_tune_point *b = &t->result->best;
+
+	return b->meets && (double)windows * K > factor * (double)b->windows * b->K;
+}
+
 /* A passing h for (m, K) whose smaller neighbours pass too; confirmed stays
  * false when the search finds none above the smallest h allowed. */
 static int confirm(struct tuner *t, int m, int K, picard_tune_point *best,
@@ -207,17 +221,30 @@ static int search_h(struct tuner *t, int m, int K, picard_tune_point *best)
 
 	best->meets = false;
 	while (!confirmed && h >= h_min) {
-		/* halve until a point meets E* */
+		/* halve until a point meets E*; stop where E no longer falls
+		 * (the rounding floor) or the point would cost far more
+		 * sweeps than the fastest one timed so far */
+		double prev = INFINITY;
+		int stalls = 0;
 		for (; h >= h_min; h_fail = h, h /= 2) {
 			err = measure_error(t, m, K, h, &p);
 			if (err)
 				return err;
 			if (p.meets)
 				break;
+			stalls = isfinite(p.error) && p.error > TUNE_STALL * prev ? stalls + 1 : 0;
+			prev = p.error;
+			if (stalls >= 2 || too_costly(t, p.windows, K, TUNE_COST_FACTOR))
+				return PICARD_OK;
 		}
 		if (!p.meets)
 			return PICARD_OK;
 		*best = p;
+		/* even the h twice as large could not win: no bisection */
+		if (too_costly(t, p.windows / 2, K, TUNE_WIN_FACTOR)) {
+			best->meets = false;
+			return PICARD_OK;
+		}
 		/* bisect on log h between the last failure and the pass */
 		for (int b = 0; h_fail > 0 && b < TUNE_BISECTIONS; b++) {
 			err = measure_error(t, m, K, sqrt(best->h * h_fail), &p);
@@ -263,9 +290,9 @@ static int tune_m(struct tuner *t, int m, int slot)
 			return err;
 		if (p.meets && (!per_m->meets || p.seconds < per_m->seconds))
 			*per_m = p;
+		if (p.meets && (!res->best.meets || p.seconds < res->best.seconds))
+			res->best = p;
 	}
-	if (per_m->meets && (!res->best.meets || per_m->seconds < res->best.seconds))
-		res->best = *per_m;
 	return PICARD_OK;
 }
 
