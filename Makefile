@@ -69,6 +69,18 @@ $(BUILD)/src/%.o: src/%.c
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
+# The tuning cache keys its entries by build: the git commit, -dirty with
+# uncommitted changes to tracked files, "unknown" outside git. $(BUILD)/build-id
+# changes only when the id does; src/tune_cache.c alone is compiled with it.
+BUILD_ID := $(shell h=$$(git rev-parse --short HEAD 2>/dev/null) && \
+		{ git diff --quiet HEAD -- 2>/dev/null && echo $$h || echo $$h-dirty; } || echo unknown)
+$(BUILD)/build-id: FORCE
+	@mkdir -p $(@D)
+	@echo '$(BUILD_ID)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; echo "  GEN     $@ ($(BUILD_ID))"; fi
+$(BUILD)/src/tune_cache.o: $(BUILD)/build-id
+$(BUILD)/src/tune_cache.o: CFLAGS += -DPICARD_BUILD_ID='"$(BUILD_ID)"'
+
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
@@ -89,6 +101,9 @@ $(LIB): $(LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # ---- programs -----------------------------------------------------------------
+# Objects reached only through the pattern rule are kept, not deleted as
+# intermediate files.
+.SECONDARY: $(CLI_COMMON) $(PROGRAMS:picard-%=$(BUILD)/src/cli/picard_%.o)
 $(BIN)/picard-%: $(BUILD)/src/cli/picard_%.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"

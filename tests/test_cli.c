@@ -36,10 +36,12 @@ struct cli_run {
 
 /* ---- fixtures -------------------------------------------------------------- */
 
+/* The work directory, also the tuning cache's (never the user's). */
 static void make_workdir(void)
 {
 	snprintf(workdir, sizeof(workdir), "/tmp/picard-cli-XXXXXX");
 	cr_assert_not_null(mkdtemp(workdir), "mkdtemp failed");
+	setenv("PICARD_CACHE_DIR", workdir, 1);
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag,
@@ -407,7 +409,8 @@ Test(cli, check_pass_and_fail)
 	cr_expect_not_null(strstr(run.out, "PASS"), "%s", run.out);
 	free_run(&run);
 
-	run = run_line("decay --backend cpu --traj 8 --tol 1e-12");
+	/* the grid given: --tol alone would tune m, K, h (test_tune_cli.c) */
+	run = run_line("decay --backend cpu --traj 8 --m 8 --K 2 --h 0.06 --tol 1e-12");
 	cr_expect_eq(run.status, 1, "exit status %d", run.status);
 	cr_expect_not_null(strstr(run.out, "FAIL"), "%s", run.out);
 	cr_expect_not_null(strstr(run.err, "picard-run: check failed"), "%s", run.err);

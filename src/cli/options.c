@@ -1,156 +1,91 @@
 /* options.c - picard-run's command line: a table of flags, each with a
- * setter that parses its value strictly and checks its range, then the
- * checks that need the model or several flags at once. Both "--flag value"
- * and "--flag=value" are accepted; "--" ends the flags. */
-#include <errno.h>
+ * setter that parses its value strictly and checks its range (parse.h walks
+ * the table), then the checks that need the model or several flags at once.
+ * Both "--flag value" and "--flag=value" are accepted; "--" ends the flags. */
 #include <limits.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
 #include "options.h"
+#include "parse.h"
 
 #define TRAJ_MAX (1L << 40)   /* more could not fit any memory */
 #define M_MAX (1 << 20)       /* keeps m*n and scratch sizes in range */
 #define K_MAX 1000000
 
-/* One flag of the table: its name, how its value reads in the usage text
- * (NULL for a switch), the setter, and one line of help with its default. */
-struct flag {
-	const char *name;    /* "--traj" */
-	const char *metavar; /* "N", or NULL: the flag takes no value */
-	int (*set)(struct run_options *opts, const char *flag, const char *value);
-	const char *help;    /* usage line, default included */
-};
-
-/* ---- strict numbers --------------------------------------------------- */
-
-/* A whole decimal integer in [min, max] from text, or a usage error naming
- * flag and text: no blanks, no trailing characters, no overflow. */
-static int parse_long(const char *flag, const char *text, long min, long max,
-		      long *out)
-{
-	char *end;
-	long value;
-
-	if (!*text || *text == ' ' || *text == '\t')
-		return cli_error(CLI_EUSAGE, "%s '%s': expected an integer", flag, text);
-	errno = 0;
-	value = strtol(text, &end, 10);
-	if (*end)
-		return cli_error(CLI_EUSAGE, "%s '%s': expected an integer", flag, text);
-	if (errno == ERANGE)
-		return cli_error(CLI_EUSAGE, "%s %s: out of range", flag, text);
-	if (value < min)
-		return cli_error(CLI_EUSAGE, "%s %s: must be at least %ld", flag, text, min);
-	if (value > max)
-		return cli_error(CLI_EUSAGE, "%s %s: must be at most %ld", flag, text, max);
-	*out = value;
-	return 0;
-}
-
-/* A finite real from text, or a usage error naming flag and text: no
- * blanks, no trailing characters, no NaN or Inf, no overflow or underflow
- * to zero. */
-static int parse_double(const char *flag, const char *text, double *out)
-{
-	char *end;
-	double value;
-
-	if (!*text || *text == ' ' || *text == '\t')
-		return cli_error(CLI_EUSAGE, "%s '%s': expected a number", flag, text);
-	errno = 0;
-	value = strtod(text, &end);
-	if (*end)
-		return cli_error(CLI_EUSAGE, "%s '%s': expected a number", flag, text);
-	if (!isfinite(value))
-		return cli_error(CLI_EUSAGE, "%s %s: must be finite", flag, text);
-	if (errno == ERANGE)
-		return cli_error(CLI_EUSAGE, "%s %s: out of range for a double", flag, text);
-	*out = value;
-	return 0;
-}
-
-/* A real that must be > 0 (h, tol, bound). */
-static int parse_positive(const char *flag, const char *text, double *out)
-{
-	int err = parse_double(flag, text, out);
-
-	if (!err && !(*out > 0))
-		return cli_error(CLI_EUSAGE, "%s %s: must be > 0", flag, text);
-	return err;
-}
-
 /* ---- setters, one per flag ---------------------------------------------- */
 
-static int set_traj(struct run_options *opts, const char *flag, const char *value)
+static int set_traj(void *ctx, const char *flag, const char *value)
 {
+	struct run_options *opts = ctx;
+
 	opts->traj_given = true;
 	return parse_long(flag, value, 1, TRAJ_MAX, &opts->traj);
 }
 
-static int set_m(struct run_options *opts, const char *flag, const char *value)
+static int set_m(void *ctx, const char *flag, const char *value)
 {
+	struct run_options *opts = ctx;
 	long m = 0;
 	int err = parse_long(flag, value, 2, M_MAX, &m);
 
 	opts->m = (int)m;
+	opts->m_given = true;
 	return err;
 }
 
-static int set_K(struct run_options *opts, const char *flag, const char *value)
+static int set_K(void *ctx, const char *flag, const char *value)
 {
+	struct run_options *opts = ctx;
 	long K = 0;
 	int err = parse_long(flag, value, 1, K_MAX, &K);
 
 	opts->K = (int)K;
+	opts->K_given = true;
 	return err;
 }
 
-static int set_h(struct run_options *opts, const char *flag, const char *value)
+static int set_h(void *ctx, const char *flag, const char *value)
 {
+	struct run_options *opts = ctx;
+
+	opts->h_given = true;
 	return parse_positive(flag, value, &opts->h);
 }
 
-static int set_t0(struct run_options *opts, const char *flag, const char *value)
+static int set_t0(void *ctx, const char *flag, const char *value)
 {
+	struct run_options *opts = ctx;
+
 	opts->t0_given = true;
 	return parse_double(flag, value, &opts->t0);
 }
 
-static int set_t1(struct run_options *opts, const char *flag, const char *value)
+static int set_t1(void *ctx, const char *flag, const char *value)
 {
+	struct run_options *opts = ctx;
+
 	opts->t1_given = true;
 	return parse_double(flag, value, &opts->t1);
 }
 
-static int set_precision(struct run_options *opts, const char *flag, const char *value)
+static int set_precision(void *ctx, const char *flag, const char *value)
 {
-	if (strcmp(value, "float") == 0)
-		opts->precision = PICARD_FLOAT;
-	else if (strcmp(value, "double") == 0)
-		opts->precision = PICARD_DOUBLE;
-	else
-		return cli_error(CLI_EUSAGE, "%s '%s': expected float or double", flag, value);
-	return 0;
+	struct run_options *opts = ctx;
+
+	return parse_precision(flag, value, &opts->precision);
 }
 
-static int set_backend(struct run_options *opts, const char *flag, const char *value)
+static int set_backend(void *ctx, const char *flag, const char *value)
 {
-	if (strcmp(value, "auto") == 0)
-		opts->backend = PICARD_BACKEND_AUTO;
-	else if (strcmp(value, "cuda") == 0)
-		opts->backend = PICARD_BACKEND_CUDA;
-	else if (strcmp(value, "cpu") == 0)
-		opts->backend = PICARD_BACKEND_CPU;
-	else
-		return cli_error(CLI_EUSAGE, "%s '%s': expected auto, cuda or cpu", flag, value);
-	return 0;
+	struct run_options *opts = ctx;
+
+	return parse_backend(flag, value, &opts->backend);
 }
 
-static int set_spread(struct run_options *opts, const char *flag, const char *value)
+static int set_spread(void *ctx, const char *flag, const char *value)
 {
+	struct run_options *opts = ctx;
 	int err = parse_double(flag, value, &opts->spread);
 
 	opts->spread_given = true;
@@ -159,95 +94,94 @@ static int set_spread(struct run_options *opts, const char *flag, const char *va
 	return err;
 }
 
-/* The seed is unsigned 64-bit: strtoull would wrap "-1" silently, so a
- * sign is refused before it is called. */
-static int set_seed(struct run_options *opts, const char *flag, const char *value)
+static int set_seed(void *ctx, const char *flag, const char *value)
 {
-	char *end;
+	struct run_options *opts = ctx;
 
 	opts->seed_given = true;
-	if (*value < '0' || *value > '9')
-		return cli_error(CLI_EUSAGE, "%s '%s': expected an integer >= 0", flag, value);
-	errno = 0;
-	opts->seed = strtoull(value, &end, 10);
-	if (*end)
-		return cli_error(CLI_EUSAGE, "%s '%s': expected an integer >= 0", flag, value);
-	if (errno == ERANGE)
-		return cli_error(CLI_EUSAGE, "%s %s: out of range", flag, value);
-	return 0;
+	return parse_seed(flag, value, &opts->seed);
 }
 
-/* A path must name something: an empty one is a usage error. */
-static int set_path(const char **path, const char *flag, const char *value)
+static int set_init(void *ctx, const char *flag, const char *value)
 {
-	if (!*value)
-		return cli_error(CLI_EUSAGE, "%s '': expected a file name", flag);
-	*path = value;
-	return 0;
+	struct run_options *opts = ctx;
+
+	return parse_path(flag, value, &opts->init_path);
 }
 
-static int set_init(struct run_options *opts, const char *flag, const char *value)
+static int set_out(void *ctx, const char *flag, const char *value)
 {
-	return set_path(&opts->init_path, flag, value);
+	struct run_options *opts = ctx;
+
+	return parse_path(flag, value, &opts->out_path);
 }
 
-static int set_out(struct run_options *opts, const char *flag, const char *value)
+static int set_save_every(void *ctx, const char *flag, const char *value)
 {
-	return set_path(&opts->out_path, flag, value);
-}
+	struct run_options *opts = ctx;
 
-static int set_save_every(struct run_options *opts, const char *flag, const char *value)
-{
 	return parse_long(flag, value, 1, LONG_MAX, &opts->save_every);
 }
 
-static int set_check(struct run_options *opts, const char *flag, const char *value)
+static int set_check(void *ctx, const char *flag, const char *value)
 {
+	struct run_options *opts = ctx;
+
 	(void)flag;
 	(void)value;
 	opts->check = true;
 	return 0;
 }
 
-static int set_check_traj(struct run_options *opts, const char *flag, const char *value)
+static int set_check_traj(void *ctx, const char *flag, const char *value)
 {
+	struct run_options *opts = ctx;
+
 	opts->check = true;
 	return parse_long(flag, value, 0, LONG_MAX, &opts->check_traj);
 }
 
-static int set_tol(struct run_options *opts, const char *flag, const char *value)
+static int set_tol(void *ctx, const char *flag, const char *value)
 {
+	struct run_options *opts = ctx;
+
 	opts->check = true;
 	opts->tol_given = true;
 	return parse_positive(flag, value, &opts->tol);
 }
 
-static int set_bound(struct run_options *opts, const char *flag, const char *value)
+static int set_bound(void *ctx, const char *flag, const char *value)
 {
+	struct run_options *opts = ctx;
+
 	return parse_positive(flag, value, &opts->bound);
 }
 
-static int set_list(struct run_options *opts, const char *flag, const char *value)
+static int set_list(void *ctx, const char *flag, const char *value)
 {
+	struct run_options *opts = ctx;
+
 	(void)flag;
 	(void)value;
 	opts->list = true;
 	return 0;
 }
 
-static int set_help(struct run_options *opts, const char *flag, const char *value)
+static int set_help(void *ctx, const char *flag, const char *value)
 {
+	struct run_options *opts = ctx;
+
 	(void)flag;
 	(void)value;
 	opts->help = true;
 	return 0;
 }
 
-static const struct flag flags[] = {
+static const struct cli_flag flags[] = {
 	{"--traj", "N", set_traj, "trajectories in the ensemble (default 8192; with --init: the file's rows)"},
-	{"--m", "M", set_m, "nodes per window, >= 2 (default 8)"},
-	{"--K", "K", set_K, "Picard sweeps per window, >= 1 (default 2)"},
-	{"--h", "H", set_h, "node spacing, > 0; shrunk so whole windows end at t1 (default 0.06)"},
+	{"--m", "M", set_m, "nodes per window, >= 2 (default 8, or tuned with --tol)"},
+	{"--K", "K", set_K, "Picard sweeps per window, >= 1 (default 2, or tuned with --tol)"},
+	{"--h", "H", set_h, "node spacing, > 0; shrunk so whole windows end at t1 (default 0.06, or tuned with --tol)"},
 	{"--t0", "T", set_t0, "start time (default: the model's)"},
 	{"--t1", "T", set_t1, "end time, > t0 (default: the model's)"},
 	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float)"},
@@ -259,24 +193,13 @@ static const struct flag flags[] = {
 	{"--save-every", "W", set_save_every, "with --out: also states at every W-th window end and the last"},
 	{"--check", NULL, set_check, "compare with GSL rk8pd (rtol = atol = 1e-12) at every window end"},
 	{"--check-traj", "N", set_check_traj, "check at most N trajectories, evenly spaced; 0: all (default 1024; implies --check)"},
-	{"--tol", "E", set_tol, "fail (exit 1) when the check's global error exceeds E (implies --check)"},
+	{"--tol", "E", set_tol, "fail (exit 1) when the check's E exceeds E (implies --check); tunes m, K, h (below)"},
 	{"--bound", "B", set_bound, "a state with |x| > B has diverged (default 1e12)"},
 	{"--list", NULL, set_list, "list the registered models and exit"},
 	{"--help", NULL, set_help, "this text (also -h)"},
 };
 
 #define NFLAGS (sizeof(flags) / sizeof(flags[0]))
-
-/* The flag whose name is the first len characters of arg, or NULL. */
-static const struct flag *find_flag(const char *arg, size_t len)
-{
-	if (len == 2 && strncmp(arg, "-h", 2) == 0)
-		return find_flag("--help", 6);
-	for (size_t i = 0; i < NFLAGS; i++)
-		if (strlen(flags[i].name) == len && strncmp(flags[i].name, arg, len) == 0)
-			return &flags[i];
-	return NULL;
-}
 
 void options_usage(FILE *f)
 {
@@ -285,16 +208,15 @@ void options_usage(FILE *f)
 		   "Integrate an ensemble of MODEL's initial-value problems by parallel-in-time\n"
 		   "Picard iteration (Korobitsyn & Frolova 2011) on the GPU or the CPU.\n\n"
 		   "options (--flag VALUE or --flag=VALUE):\n");
-	for (size_t i = 0; i < NFLAGS; i++) {
-		char left[32];
-
-		snprintf(left, sizeof(left), "%s%s%s", flags[i].name,
-			 flags[i].metavar ? " " : "", flags[i].metavar ? flags[i].metavar : "");
-		fprintf(f, "  %-16s %s\n", left, flags[i].help);
-	}
-	fprintf(f, "\nexit status: 0 success; 1 a library error, failed (non-finite or\n"
-		   "diverged) trajectories, a check over --tol or an unwritten --out;\n"
-		   "2 bad command line or --init file (nothing was solved).\n");
+	cli_print_flags(f, flags, NFLAGS);
+	fprintf(f, "\nWith --tol E and not all of --m, --K, --h given, the others come from the\n"
+		   "tuning cache entry of picard-tune for this model, precision, E, time span\n"
+		   "and device; without one a quick search (8 trajectories sampled, m in\n"
+		   "{4, 8, 16, 32}, K <= 4) picks them. Given --m, --K or --h always win.\n"
+		   "\nexit status: 0 success; 1 a library error, failed (non-finite or\n"
+		   "diverged) trajectories, a check over --tol, no configuration meeting\n"
+		   "--tol, or an unwritten --out; 2 bad command line or --init file (nothing\n"
+		   "was solved).\n");
 }
 
 /* ---- the command line ---------------------------------------------------- */
@@ -314,96 +236,16 @@ static void set_defaults(struct run_options *opts)
 	opts->bound = RUN_DEFAULT_BOUND;
 }
 
-/* True when arg is a long flag ("--x..."), so it cannot be a value. */
-static bool looks_like_flag(const char *arg)
-{
-	return arg[0] == '-' && arg[1] == '-' && arg[2] != '\0';
-}
-
 /* The positional MODEL: there is exactly one. */
-static int set_model_name(struct run_options *opts, const char *arg)
+static int set_model_name(void *ctx, const char *arg)
 {
+	struct run_options *opts = ctx;
+
 	if (opts->model_name)
 		return cli_error(CLI_EUSAGE, "unexpected argument '%s': MODEL is already '%s'",
 				 arg, opts->model_name);
 	opts->model_name = arg;
 	return 0;
-}
-
-/* Apply the flag at argv[*i] (its value may be argv[*i + 1]: *i moves on). */
-static int apply_flag(struct run_options *opts, int argc, char **argv, int *i)
-{
-	const char *arg = argv[*i];
-	const char *eq = arg[1] == '-' ? strchr(arg, '=') : NULL;
-	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-	const struct flag *flag = find_flag(arg, len);
-
-	if (!flag) {
-		cli_error(CLI_EUSAGE, "unknown flag '%.*s'", (int)len, arg);
-		cli_hint("'picard-run --help' lists the flags");
-		return CLI_EUSAGE;
-	}
-	if (!flag->metavar) {
-		if (eq)
-			return cli_error(CLI_EUSAGE, "%s takes no value (got '%s')", flag->name, eq + 1);
-		return flag->set(opts, flag->name, NULL);
-	}
-	if (eq)
-		return flag->set(opts, flag->name, eq + 1);
-	if (*i + 1 >= argc || looks_like_flag(argv[*i + 1]))
-		return cli_error(CLI_EUSAGE, "%s: missing value %s", flag->name, flag->metavar);
-	*i += 1;
-	return flag->set(opts, flag->name, argv[*i]);
-}
-
-/* The registered model names, comma separated, into buf. */
-static void model_names(char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < picard_model_count() && used < len; i++)
-		used += snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-				 picard_model_at(i)->name);
-}
-
-/* MODEL must name a registered model. */
-static int find_model(struct run_options *opts)
-{
-	char names[256];
-
-	model_names(names, sizeof(names));
-	if (!opts->model_name) {
-		cli_error(CLI_EUSAGE, "no MODEL given (known: %s)", names);
-		cli_hint("'picard-run --list' describes the models");
-		return CLI_EUSAGE;
-	}
-	opts->model = picard_model_find(opts->model_name);
-	if (!opts->model)
-		return cli_error(CLI_EUSAGE, "unknown model '%s' (known: %s)",
-				 opts->model_name, names);
-	return 0;
-}
-
-/* The time span: flags over the model's defaults, and t0 < t1. */
-static int resolve_span(struct run_options *opts)
-{
-	const picard_model *model = opts->model;
-
-	if (!opts->t0_given)
-		opts->t0 = model->t0;
-	if (!opts->t1_given)
-		opts->t1 = model->t1;
-	if (opts->t1 > opts->t0)
-		return 0;
-	if (opts->t0_given && opts->t1_given)
-		return cli_error(CLI_EUSAGE, "--t1 %.15g: must be greater than --t0 %.15g",
-				 opts->t1, opts->t0);
-	if (opts->t1_given)
-		return cli_error(CLI_EUSAGE, "--t1 %.15g: must be greater than t0 = %.15g (%s's start)",
-				 opts->t1, opts->t0, model->name);
-	return cli_error(CLI_EUSAGE, "--t0 %.15g: must be less than t1 = %.15g (%s's end; give --t1)",
-			 opts->t0, opts->t1, model->name);
 }
 
 /* Checks that involve several flags. */
@@ -423,31 +265,23 @@ static int check_combinations(const struct run_options *opts)
 
 int options_parse(int argc, char **argv, struct run_options *opts)
 {
-	bool flags_done = false;
+	static const struct cli_command command = {
+		.program = "picard-run", .flags = flags, .nflags = NFLAGS,
+		.positional = set_model_name,
+	};
 	int err;
 
 	set_defaults(opts);
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-
-		err = 0;
-		if (!flags_done && strcmp(arg, "--") == 0)
-			flags_done = true;
-		else if (flags_done || arg[0] != '-' || arg[1] == '\0')
-			err = set_model_name(opts, arg);
-		else
-			err = apply_flag(opts, argc, argv, &i);
-		if (err)
-			return err;
-		if (opts->help)
-			return 0;
-	}
+	err = cli_parse_args(&command, argc, argv, opts, &opts->help);
+	if (err || opts->help)
+		return err;
 	if (opts->list && !opts->model_name)
 		return 0;
-	err = find_model(opts);
+	err = cli_find_model(opts->model_name, &opts->model);
 	if (err || opts->list)
 		return err;
-	err = resolve_span(opts);
+	err = cli_resolve_span(opts->model, opts->t0_given, &opts->t0,
+			       opts->t1_given, &opts->t1);
 	if (err)
 		return err;
 	return check_combinations(opts);

@@ -27,6 +27,8 @@ struct run_options {
 	int m;                       /* --m: nodes per window */
 	int K;                       /* --K: Picard sweeps per window */
 	double h;                    /* --h: requested node spacing */
+	bool m_given, K_given, h_given; /* --m / --K / --h were on the command
+					   line (they win over --tol's tuning) */
 	double t0, t1;               /* --t0, --t1: time span (model's if absent) */
 	bool t0_given, t1_given;     /* --t0 / --t1 were on the command line */
 	picard_precision precision;  /* --precision float|double */
@@ -41,7 +43,8 @@ struct run_options {
 	bool check;                  /* --check (also implied by --tol) */
 	long check_traj;             /* --check-traj N: at most N checked, 0 = all */
 	bool tol_given;              /* --tol was on the command line */
-	double tol;                  /* --tol E: the check passes when E <= tol */
+	double tol;                  /* --tol E: the check passes when E <= tol;
+					m, K, h not given are tuned for it */
 	double bound;                /* --bound B: |x| > B is divergence */
 	bool list;                   /* --list: show the models and stop */
 	bool help;                   /* --help / -h: show usage and stop */

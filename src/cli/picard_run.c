@@ -1,10 +1,13 @@
 /* picard_run.c - picard-run MODEL [options]: integrate an ensemble of one
  * model's initial-value problems by parallel-in-time Picard iteration
  * (Korobitsyn & Frolova 2011), print a short summary, optionally write the
- * states (--out) and compare them with GSL's rk8pd (--check).
+ * states (--out) and compare them with GSL's rk8pd (--check). With --tol E,
+ * m, K and h not given come from the tuning cache (picard-tune) or a quick
+ * search (tuning.h).
  *
  * Exit status (diag.h): 0 all well; 1 a library error, failed trajectories
- * (non-finite or diverged), a check over --tol, or output not written;
+ * (non-finite or diverged), a check over --tol, no configuration meeting
+ * --tol, or output not written;
  * 2 bad command line or --init file, nothing solved.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -20,6 +23,7 @@
 #include "init_file.h"
 #include "options.h"
 #include "output.h"
+#include "tuning.h"
 
 #define FAILURES_SHOWN 5 /* failed trajectories named on stderr */
 
@@ -362,6 +366,8 @@ static int prepare_and_solve(struct run *run)
 	err = read_init(run);
 	if (!err && run->opts.out_path)
 		err = output_open(&run->out, run->opts.out_path);
+	if (!err)
+		err = tuning_for_run(&run->opts, run->ntraj);
 	if (!err)
 		err = create_solver(run);
 	if (!err)

@@ -1,0 +1,271 @@
+/* parse.c - strict values, the flag-table parser, MODEL and the time span,
+ * shared by picard-run and picard-tune (see parse.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "parse.h"
+
+/* ---- strict values ------------------------------------------------------- */
+
+int parse_long(const char *flag, const char *text, long min, long max, long *out)
+{
+	char *end;
+	long value;
+
+	if (!*text || *text == ' ' || *text == '\t')
+		return cli_error(CLI_EUSAGE, "%s '%s': expected an integer", flag, text);
+	errno = 0;
+	value = strtol(text, &end, 10);
+	if (*end)
+		return cli_error(CLI_EUSAGE, "%s '%s': expected an integer", flag, text);
+	if (errno == ERANGE)
+		return cli_error(CLI_EUSAGE, "%s %s: out of range", flag, text);
+	if (value < min)
+		return cli_error(CLI_EUSAGE, "%s %s: must be at least %ld", flag, text, min);
+	if (value > max)
+		return cli_error(CLI_EUSAGE, "%s %s: must be at most %ld", flag, text, max);
+	*out = value;
+	return 0;
+}
+
+int parse_double(const char *flag, const char *text, double *out)
+{
+	char *end;
+	double value;
+
+	if (!*text || *text == ' ' || *text == '\t')
+		return cli_error(CLI_EUSAGE, "%s '%s': expected a number", flag, text);
+	errno = 0;
+	value = strtod(text, &end);
+	if (*end)
+		return cli_error(CLI_EUSAGE, "%s '%s': expected a number", flag, text);
+	if (!isfinite(value))
+		return cli_error(CLI_EUSAGE, "%s %s: must be finite", flag, text);
+	if (errno == ERANGE)
+		return cli_error(CLI_EUSAGE, "%s %s: out of range for a double", flag, text);
+	*out = value;
+	return 0;
+}
+
+int parse_positive(const char *flag, const char *text, double *out)
+{
+	int err = parse_double(flag, text, out);
+
+	if (!err && !(*out > 0))
+		return cli_error(CLI_EUSAGE, "%s %s: must be > 0", flag, text);
+	return err;
+}
+
+int parse_precision(const char *flag, const char *text, picard_precision *out)
+{
+	if (strcmp(text, "float") == 0)
+		*out = PICARD_FLOAT;
+	else if (strcmp(text, "double") == 0)
+		*out = PICARD_DOUBLE;
+	else
+		return cli_error(CLI_EUSAGE, "%s '%s': expected float or double", flag, text);
+	return 0;
+}
+
+int parse_backend(const char *flag, const char *text, picard_backend *out)
+{
+	if (strcmp(text, "auto") == 0)
+		*out = PICARD_BACKEND_AUTO;
+	else if (strcmp(text, "cuda") == 0)
+		*out = PICARD_BACKEND_CUDA;
+	else if (strcmp(text, "cpu") == 0)
+		*out = PICARD_BACKEND_CPU;
+	else
+		return cli_error(CLI_EUSAGE, "%s '%s': expected auto, cuda or cpu", flag, text);
+	return 0;
+}
+
+int parse_seed(const char *flag, const char *text, unsigned long long *out)
+{
+	char *end;
+
+	if (*text < '0' || *text > '9')
+		return cli_error(CLI_EUSAGE, "%s '%s': expected an integer >= 0", flag, text);
+	errno = 0;
+	*out = strtoull(text, &end, 10);
+	if (*end)
+		return cli_error(CLI_EUSAGE, "%s '%s': expected an integer >= 0", flag, text);
+	if (errno == ERANGE)
+		return cli_error(CLI_EUSAGE, "%s %s: out of range", flag, text);
+	return 0;
+}
+
+int parse_path(const char *flag, const char *text, const char **out)
+{
+	if (!*text)
+		return cli_error(CLI_EUSAGE, "%s '': expected a file name", flag);
+	*out = text;
+	return 0;
+}
+
+int parse_int_list(const char *flag, const char *text, int min, int max,
+		   int *out, int maxcount, int *count)
+{
+	const char *item = text;
+	char buf[32];
+	long value;
+	int n = 0, err;
+
+	for (;;) {
+		size_t len = strcspn(item, ",");
+
+		if (n == maxcount)
+			return cli_error(CLI_EUSAGE, "%s '%s': at most %d values", flag, text, maxcount);
+		if (len == 0 || len >= sizeof(buf))
+			return cli_error(CLI_EUSAGE, "%s '%s': expected integers separated by commas",
+					 flag, text);
+		memcpy(buf, item, len);
+		buf[len] = '\0';
+		err = parse_long(flag, buf, min, max, &value);
+		if (err)
+			return err;
+		for (int i = 0; i < n; i++)
+			if (out[i] == value)
+				return cli_error(CLI_EUSAGE, "%s '%s': %ld is repeated", flag, text, value);
+		out[n++] = (int)value;
+		if (!item[len])
+			break;
+		item += len + 1;
+	}
+	*count = n;
+	return 0;
+}
+
+/* ---- the flag table ------------------------------------------------------- */
+
+/* The flag whose name is the first len characters of arg, or NULL. */
+static const struct cli_flag *find_flag(const struct cli_command *cmd,
+					const char *arg, size_t len)
+{
+	if (len == 2 && strncmp(arg, "-h", 2) == 0)
+		return find_flag(cmd, "--help", 6);
+	for (size_t i = 0; i < cmd->nflags; i++)
+		if (strlen(cmd->flags[i].name) == len &&
+		    strncmp(cmd->flags[i].name, arg, len) == 0)
+			return &cmd->flags[i];
+	return NULL;
+}
+
+/* True when arg is a long flag ("--x..."), so it cannot be a value. */
+static bool looks_like_flag(const char *arg)
+{
+	return arg[0] == '-' && arg[1] == '-' && arg[2] != '\0';
+}
+
+/* Apply the flag at argv[*i] (its value may be argv[*i + 1]: *i moves on). */
+static int apply_flag(const struct cli_command *cmd, void *opts, int argc,
+		      char **argv, int *i)
+{
+	const char *arg = argv[*i];
+	const char *eq = arg[1] == '-' ? strchr(arg, '=') : NULL;
+	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+	const struct cli_flag *flag = find_flag(cmd, arg, len);
+
+	if (!flag) {
+		cli_error(CLI_EUSAGE, "unknown flag '%.*s'", (int)len, arg);
+		cli_hint("'%s --help' lists the flags", cmd->program);
+		return CLI_EUSAGE;
+	}
+	if (!flag->metavar) {
+		if (eq)
+			return cli_error(CLI_EUSAGE, "%s takes no value (got '%s')", flag->name, eq + 1);
+		return flag->set(opts, flag->name, NULL);
+	}
+	if (eq)
+		return flag->set(opts, flag->name, eq + 1);
+	if (*i + 1 >= argc || looks_like_flag(argv[*i + 1]))
+		return cli_error(CLI_EUSAGE, "%s: missing value %s", flag->name, flag->metavar);
+	*i += 1;
+	return flag->set(opts, flag->name, argv[*i]);
+}
+
+int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
+		   void *opts, const bool *stop)
+{
+	bool flags_done = false;
+	int err;
+
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		err = 0;
+		if (!flags_done && strcmp(arg, "--") == 0)
+			flags_done = true;
+		else if (flags_done || arg[0] != '-' || arg[1] == '\0')
+			err = cmd->positional(opts, arg);
+		else
+			err = apply_flag(cmd, opts, argc, argv, &i);
+		if (err)
+			return err;
+		if (*stop)
+			return 0;
+	}
+	return 0;
+}
+
+void cli_print_flags(FILE *f, const struct cli_flag *flags, size_t nflags)
+{
+	for (size_t i = 0; i < nflags; i++) {
+		char left[32];
+
+		snprintf(left, sizeof(left), "%s%s%s", flags[i].name,
+			 flags[i].metavar ? " " : "", flags[i].metavar ? flags[i].metavar : "");
+		fprintf(f, "  %-16s %s\n", left, flags[i].help);
+	}
+}
+
+/* ---- model and span --------------------------------------------------------- */
+
+/* The registered model names, comma separated, into buf. */
+static void model_names(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < picard_model_count() && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+				 picard_model_at(i)->name);
+}
+
+int cli_find_model(const char *name, const picard_model **model)
+{
+	char names[256];
+
+	model_names(names, sizeof(names));
+	if (!name) {
+		cli_error(CLI_EUSAGE, "no MODEL given (known: %s)", names);
+		cli_hint("'picard-run --list' describes the models");
+		return CLI_EUSAGE;
+	}
+	*model = picard_model_find(name);
+	if (!*model)
+		return cli_error(CLI_EUSAGE, "unknown model '%s' (known: %s)", name, names);
+	return 0;
+}
+
+int cli_resolve_span(const picard_model *model, bool t0_given, double *t0,
+		     bool t1_given, double *t1)
+{
+	if (!t0_given)
+		*t0 = model->t0;
+	if (!t1_given)
+		*t1 = model->t1;
+	if (*t1 > *t0)
+		return 0;
+	if (t0_given && t1_given)
+		return cli_error(CLI_EUSAGE, "--t1 %.15g: must be greater than --t0 %.15g",
+				 *t1, *t0);
+	if (t1_given)
+		return cli_error(CLI_EUSAGE, "--t1 %.15g: must be greater than t0 = %.15g (%s's start)",
+				 *t1, *t0, model->name);
+	return cli_error(CLI_EUSAGE, "--t0 %.15g: must be less than t1 = %.15g (%s's end; give --t1)",
+			 *t0, *t1, model->name);
+}

@@ -1,0 +1,473 @@
+/* picard_tune.c - picard-tune MODEL --tol E [options]: find the fastest
+ * (m, K, h) whose error E against GSL's rk8pd meets E* (picard_tune), the
+ * brute-force search behind the paper's Table 1 done by a search on h;
+ * print one row per m and the winner, and store the winner in the tuning
+ * cache, where picard-run --tol finds it.
+ *
+ * Exit status (diag.h): 0 found (and stored); 1 no configuration meets E*,
+ * a library error, or the cache or --csv file not written; 2 bad command
+ * line, nothing searched.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "diag.h"
+#include "parse.h"
+#include "tuning.h"
+
+#define TRAJ_MAX (1L << 40)     /* as picard-run --traj */
+#define M_MAX (1 << 20)         /* as picard-run --m */
+#define KMAX_MAX 1000
+#define REPEATS_MAX 1000
+
+/* What picard-tune was asked to do; 0 in a numeric field means
+ * picard_tune's default. */
+struct tune_cli_options {
+	const char *model_name;      /* MODEL */
+	const picard_model *model;   /* that model */
+	double tol;                  /* --tol E*: required */
+	bool tol_given;              /* --tol was on the command line */
+	picard_precision precision;  /* --precision */
+	picard_backend backend;      /* --backend */
+	long traj;                   /* --traj: timed ensemble (8192) */
+	long sample;                 /* --sample: trajectories measured (32) */
+	int kmax;                    /* --kmax: K = 1..kmax (9) */
+	int nms;                     /* --m: number of m candidates, 0: default */
+	int ms[PICARD_TUNE_MAX_M];   /* --m: the candidates */
+	double t0, t1;               /* --t0, --t1: span (model's if absent) */
+	bool t0_given, t1_given;     /* --t0 / --t1 were given */
+	double spread;               /* --spread (0.1) */
+	bool spread_given;           /* --spread was given (0 means 0) */
+	unsigned long long seed;     /* --seed (1) */
+	int repeats;                 /* --repeats: timed solves, median (5) */
+	long max_windows;            /* --max-windows: smallest h (100000) */
+	const char *csv_path;        /* --csv FILE, or NULL */
+	bool no_cache;               /* --no-cache: do not store the winner */
+	bool help;                   /* --help / -h */
+};
+
+/* ---- setters, one per flag ------------------------------------------------- */
+
+static int set_tol(void *ctx, const char *flag, const char *value)
+{
+	struct tune_cli_options *opts = ctx;
+
+	opts->tol_given = true;
+	return parse_positive(flag, value, &opts->tol);
+}
+
+static int set_precision(void *ctx, const char *flag, const char *value)
+{
+	struct tune_cli_options *opts = ctx;
+
+	return parse_precision(flag, value, &opts->precision);
+}
+
+static int set_backend(void *ctx, const char *flag, const char *value)
+{
+	struct tune_cli_options *opts = ctx;
+
+	return parse_backend(flag, value, &opts->backend);
+}
+
+static int set_traj(void *ctx, const char *flag, const char *value)
+{
+	struct tune_cli_options *opts = ctx;
+
+	return parse_long(flag, value, 1, TRAJ_MAX, &opts->traj);
+}
+
+static int set_sample(void *ctx, const char *flag, const char *value)
+{
+	struct tune_cli_options *opts = ctx;
+
+	return parse_long(flag, value, 1, TRAJ_MAX, &opts->sample);
+}
+
+static int set_kmax(void *ctx, const char *flag, const char *value)
+{
+	struct tune_cli_options *opts = ctx;
+	long kmax = 0;
+	int err = parse_long(flag, value, 1, KMAX_MAX, &kmax);
+
+	opts->kmax = (int)kmax;
+	return err;
+}
+
+static int set_m(void *ctx, const char *flag, const char *value)
+{
+	struct tune_cli_options *opts = ctx;
+
+	return parse_int_list(flag, value, 2, M_MAX, opts->ms, PICARD_TUNE_MAX_M, &opts->nms);
+}
+
+static int set_t0(void *ctx, const char *flag, const char *value)
+{
+	struct tune_cli_options *opts = ctx;
+
+	opts->t0_given = true;
+	return parse_double(flag, value, &opts->t0);
+}
+
+static int set_t1(void *ctx, const char *flag, const char *value)
+{
+	struct tune_cli_options *opts = ctx;
+
+	opts->t1_given = true;
+	return parse_double(flag, value, &opts->t1);
+}
+
+static int set_spread(void *ctx, const char *flag, const char *value)
+{
+	struct tune_cli_options *opts = ctx;
+	int err = parse_double(flag, value, &opts->spread);
+
+	opts->spread_given = true;
+	if (!err && opts->spread < 0)
+		return cli_error(CLI_EUSAGE, "%s %s: must be >= 0", flag, value);
+	return err;
+}
+
+/* picard_tune reads seed 0 as its default (1), so 0 cannot be asked for. */
+static int set_seed(void *ctx, const char *flag, const char *value)
+{
+	struct tune_cli_options *opts = ctx;
+	int err = parse_seed(flag, value, &opts->seed);
+
+	if (!err && opts->seed == 0)
+		return cli_error(CLI_EUSAGE, "%s 0: must be at least 1", flag);
+	return err;
+}
+
+static int set_repeats(void *ctx, const char *flag, const char *value)
+{
+	struct tune_cli_options *opts = ctx;
+	long repeats = 0;
+	int err = parse_long(flag, value, 1, REPEATS_MAX, &repeats);
+
+	opts->repeats = (int)repeats;
+	return err;
+}
+
+static int set_max_windows(void *ctx, const char *flag, const char *value)
+{
+	struct tune_cli_options *opts = ctx;
+
+	return parse_long(flag, value, 1, 1000000000L, &opts->max_windows);
+}
+
+static int set_csv(void *ctx, const char *flag, const char *value)
+{
+	struct tune_cli_options *opts = ctx;
+
+	return parse_path(flag, value, &opts->csv_path);
+}
+
+static int set_no_cache(void *ctx, const char *flag, const char *value)
+{
+	struct tune_cli_options *opts = ctx;
+
+	(void)flag;
+	(void)value;
+	opts->no_cache = true;
+	return 0;
+}
+
+static int set_help(void *ctx, const char *flag, const char *value)
+{
+	struct tune_cli_options *opts = ctx;
+
+	(void)flag;
+	(void)value;
+	opts->help = true;
+	return 0;
+}
+
+static const struct cli_flag flags[] = {
+	{"--tol", "E", set_tol, "the error bound E*, > 0 (required): E = max |x - x_rk8pd| at every window end"},
+	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float)"},
+	{"--backend", "B", set_backend, "auto, cuda or cpu: where to solve and time (default auto)"},
+	{"--traj", "N", set_traj, "trajectories of the timed ensemble (default 8192)"},
+	{"--sample", "N", set_sample, "trajectories whose E is measured, evenly spaced (default 32)"},
+	{"--kmax", "K", set_kmax, "sweeps per window tried: K = 1..K (default 9)"},
+	{"--m", "LIST", set_m, "nodes per window tried, e.g. 4,8,16 (default 4,8,...,256 as the device fits)"},
+	{"--t0", "T", set_t0, "start time (default: the model's)"},
+	{"--t1", "T", set_t1, "end time, > t0 (default: the model's)"},
+	{"--spread", "S", set_spread, "initial states x0*(1 + S*(2u-1)) as picard-run (default 0.1)"},
+	{"--seed", "N", set_seed, "seed of the ensemble, >= 1 (default 1)"},
+	{"--repeats", "R", set_repeats, "timed solves per candidate, median after a warm-up (default 5)"},
+	{"--max-windows", "W", set_max_windows, "smallest h tried: (t1-t0)/((m-1) W) (default 100000)"},
+	{"--csv", "FILE", set_csv, "write every evaluated point: m,K,h,windows,E,seconds,meets"},
+	{"--no-cache", NULL, set_no_cache, "do not store the winner in the tuning cache"},
+	{"--help", NULL, set_help, "this text (also -h)"},
+};
+
+#define NFLAGS (sizeof(flags) / sizeof(flags[0]))
+
+static void usage(FILE *f)
+{
+	char path[4096];
+
+	fprintf(f, "usage: picard-tune MODEL --tol E [options]\n\n"
+		   "Find the fastest m (nodes per window), K (sweeps) and h (node spacing)\n"
+		   "whose error E against GSL rk8pd, on a sample of the ensemble at every\n"
+		   "window end, is at most E*: for each m and K the largest h meeting E*\n"
+		   "(a search on log h, its neighbours confirmed), timed on the ensemble.\n"
+		   "The winner is stored in the tuning cache for picard-run MODEL --tol E.\n\n"
+		   "options (--flag VALUE or --flag=VALUE):\n");
+	cli_print_flags(f, flags, NFLAGS);
+	if (picard_tune_cache_path(path, sizeof(path)))
+		snprintf(path, sizeof(path), "(none: set PICARD_CACHE_DIR)");
+	fprintf(f, "\ntuning cache: %s\n"
+		   "  ($PICARD_CACHE_DIR/tune.txt, else $XDG_CACHE_HOME/picard/tune.txt, else\n"
+		   "  ~/.cache/picard/tune.txt), one line per model, precision, E*, time span,\n"
+		   "  device and build of picard.\n"
+		   "\nexit status: 0 found and stored; 1 no configuration meets E*, a library\n"
+		   "error, or the cache or --csv not written; 2 bad command line.\n", path);
+}
+
+/* ---- the command line ----------------------------------------------------------- */
+
+static int set_model_name(void *ctx, const char *arg)
+{
+	struct tune_cli_options *opts = ctx;
+
+	if (opts->model_name)
+		return cli_error(CLI_EUSAGE, "unexpected argument '%s': MODEL is already '%s'",
+				 arg, opts->model_name);
+	opts->model_name = arg;
+	return 0;
+}
+
+static int parse_options(int argc, char **argv, struct tune_cli_options *opts)
+{
+	static const struct cli_command command = {
+		.program = "picard-tune", .flags = flags, .nflags = NFLAGS,
+		.positional = set_model_name,
+	};
+	int err;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->precision = PICARD_FLOAT;
+	opts->backend = PICARD_BACKEND_AUTO;
+	err = cli_parse_args(&command, argc, argv, opts, &opts->help);
+	if (err || opts->help)
+		return err;
+	err = cli_find_model(opts->model_name, &opts->model);
+	if (err)
+		return err;
+	if (!opts->tol_given)
+		return cli_error(CLI_EUSAGE, "--tol E: the error bound is required");
+	return cli_resolve_span(opts->model, opts->t0_given, &opts->t0,
+				opts->t1_given, &opts->t1);
+}
+
+/* ---- the search ---------------------------------------------------------------- */
+
+/* One search: options, what picard_tune returned, and the reporting. */
+struct tune_run {
+	struct tune_cli_options opts;  /* the command line */
+	struct tuning_key key;         /* cache key, resolved backend, device */
+	picard_tune_options tune;      /* what picard_tune is given */
+	picard_tune_result result;     /* what it returned */
+	struct tuning_progress progress; /* CSV and terminal line */
+	FILE *csv;                     /* --csv file, or NULL */
+	double seconds;                /* wall time of the search */
+};
+
+/* The library's options from the command line (0: picard_tune's default). */
+static void make_tune_options(struct tune_run *run)
+{
+	const struct tune_cli_options *opts = &run->opts;
+	picard_tune_options *tune = &run->tune;
+
+	*tune = (picard_tune_options){
+		.tol = opts->tol, .precision = opts->precision,
+		.backend = run->key.backend, .t0 = opts->t0, .t1 = opts->t1,
+		.ntraj = opts->traj, .sample = opts->sample, .spread = opts->spread,
+		.seed = opts->seed, .kmax = opts->kmax, .nms = opts->nms,
+		.repeats = opts->repeats, .max_windows = opts->max_windows,
+		.on_point = tuning_on_point, .ctx = &run->progress,
+	};
+	/* picard_tune reads spread 0 as its default; DBL_MIN makes every
+	 * 1 + S (2u - 1) round to 1: the states of spread 0. */
+	if (opts->spread_given && opts->spread == 0)
+		tune->spread = DBL_MIN;
+	memcpy(tune->ms, opts->ms, sizeof(tune->ms));
+}
+
+/* What is searched, before the search starts. */
+static void print_header(const struct tune_run *run)
+{
+	const struct tune_cli_options *opts = &run->opts;
+	long traj = opts->traj ? opts->traj : 8192;
+	long sample = opts->sample ? opts->sample : 32;
+
+	printf("%-12s %s (n=%d), %s, E* = %g, t in [%g, %g]\n", "picard-tune",
+	       opts->model->name, opts->model->dim, tuning_precision_name(opts->precision),
+	       opts->tol, opts->t0, opts->t1);
+	printf("%-12s %s: %s\n", "backend", tuning_backend_name(run->key.backend), run->key.device);
+	printf("%-12s m in {", "search");
+	if (opts->nms)
+		for (int i = 0; i < opts->nms; i++)
+			printf("%s%d", i ? ", " : "", opts->ms[i]);
+	else
+		printf("4, 8, ..., 256");
+	printf("}, K = 1..%d, %ld trajectories sampled, %ld timed (median of %d)\n",
+	       opts->kmax ? opts->kmax : 9, sample < traj ? sample : traj, traj,
+	       opts->repeats ? opts->repeats : 5);
+	fflush(stdout);
+}
+
+/* One row per m tried: its fastest point meeting E*, or none. */
+static void print_table(const struct tune_run *run)
+{
+	const picard_tune_result *res = &run->result;
+
+	printf("\n%6s %4s %14s %9s %10s %10s\n", "m", "K", "h", "windows", "E", "time ms");
+	for (int i = 0; i < res->nm; i++) {
+		const picard_tune_point *p = &res->per_m[i];
+
+		if (p->meets)
+			printf("%6d %4d %14.6g %9ld %10.3g %10.4g\n", p->m, p->K, p->h,
+			       p->windows, p->error, p->seconds * 1e3);
+		else
+			printf("%6d %4s %14s %9s %10s    none meets E*\n", p->m, "-", "-", "-", "-");
+	}
+	putchar('\n');
+}
+
+/* The winner and the search's cost. */
+static void print_best(const struct tune_run *run)
+{
+	const picard_tune_point *best = &run->result.best;
+
+	printf("%-12s m=%d K=%d h=%.6g (%ld windows): E = %.3g, %.4g ms for %ld trajectories\n",
+	       "best", best->m, best->K, best->h, best->windows, best->error,
+	       best->seconds * 1e3, run->opts.traj ? run->opts.traj : 8192);
+}
+
+static void print_cost(const struct tune_run *run)
+{
+	printf("%-12s %ld points in %.3g s; reference error %.2g (the floor of measurable E)\n",
+	       "searched", run->result.points, run->seconds, run->result.reference_error);
+}
+
+/* Store the winner; say where (or why not). */
+static int store(const struct tune_run *run)
+{
+	char path[4096];
+	int err;
+
+	if (run->opts.no_cache) {
+		printf("%-12s not stored (--no-cache)\n", "cache");
+		return 0;
+	}
+	err = picard_tune_cache_path(path, sizeof(path));
+	if (!err)
+		err = picard_tune_cache_store(&run->key.key, &run->result.best);
+	if (err) {
+		cli_library_error(err);
+		cli_hint("PICARD_CACHE_DIR=DIR names a writable directory for the cache");
+		return err;
+	}
+	printf("%-12s stored in %s\n", "cache", path);
+	printf("%-12s picard-run %s --tol %g%s%s uses it\n", "", run->opts.model->name,
+	       run->opts.tol, run->opts.precision == PICARD_DOUBLE ? " --precision double" : "",
+	       run->opts.t0_given || run->opts.t1_given ? " (same --t0/--t1)" : "");
+	return 0;
+}
+
+/* Close the CSV; EIO after a message when a row was lost. */
+static int close_csv(struct tune_run *run)
+{
+	int failed;
+
+	if (!run->csv)
+		return 0;
+	failed = run->progress.csv_failed | (fclose(run->csv) != 0);
+	run->csv = NULL;
+	if (failed)
+		return cli_error(PICARD_EIO, "--csv %s: write failed", run->opts.csv_path);
+	printf("%-12s %s\n", "csv", run->opts.csv_path);
+	return 0;
+}
+
+/* Key, CSV, search; 0 or the error that stopped it (reported). */
+static int search(struct tune_run *run)
+{
+	struct timespec start, end;
+	int err;
+
+	err = tuning_key_init(&run->key, run->opts.model, run->opts.precision,
+			      run->opts.backend, run->opts.tol, run->opts.t0, run->opts.t1);
+	if (err) {
+		cli_library_error(err);
+		if (err == PICARD_ENODEV)
+			cli_hint("--backend cpu runs on the host");
+		return err;
+	}
+	if (run->opts.csv_path) {
+		run->csv = fopen(run->opts.csv_path, "w");
+		if (!run->csv)
+			return cli_error(CLI_EUSAGE, "--csv %s: cannot create: %s",
+					 run->opts.csv_path, strerror(errno));
+	}
+	make_tune_options(run);
+	tuning_progress_init(&run->progress, run->csv);
+	print_header(run);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	err = picard_tune(run->opts.model, &run->tune, &run->result);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	tuning_progress_done(&run->progress);
+	run->seconds = (double)(end.tv_sec - start.tv_sec) +
+		       1e-9 * (double)(end.tv_nsec - start.tv_nsec);
+	if (err && err != PICARD_ENOTFOUND)
+		return cli_library_error(err);
+	return err;
+}
+
+static int tune_main(struct tune_run *run)
+{
+	int err = search(run), status = CLI_EXIT_OK;
+
+	if (err && err != PICARD_ENOTFOUND) {
+		if (run->csv)
+			fclose(run->csv);
+		return err == CLI_EUSAGE ? CLI_EXIT_USAGE : CLI_EXIT_FAILED;
+	}
+	print_table(run);
+	if (err == PICARD_ENOTFOUND) {
+		print_cost(run);
+		close_csv(run);
+		tuning_report_not_found(&run->result, run->opts.tol, run->opts.precision, false);
+		return CLI_EXIT_FAILED;
+	}
+	print_best(run);
+	print_cost(run);
+	if (close_csv(run))
+		status = CLI_EXIT_FAILED;
+	if (store(run))
+		status = CLI_EXIT_FAILED;
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct tune_run run;
+
+	cli_set_program("picard-tune");
+	memset(&run, 0, sizeof(run));
+	if (parse_options(argc, argv, &run.opts))
+		return CLI_EXIT_USAGE;
+	if (run.opts.help) {
+		usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	return tune_main(&run);
+}

@@ -1,0 +1,267 @@
+/* tuning.c - the tolerance search as the programs use it: the cache key,
+ * progress, the report when nothing meets E*, and picard-run --tol (see
+ * tuning.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "tuning.h"
+
+#define QUICK_SAMPLE 32        /* picard-run's quick search: trajectories measured */
+#define QUICK_TRAJ_MAX 1024L  /* at most this many timed */
+#define QUICK_KMAX 4          /* K = 1 .. 4 */
+#define QUICK_REPEATS 3       /* timed solves per candidate, median */
+
+static const int quick_ms[] = {4, 8, 16, 32};
+
+#define NQUICK_MS ((int)(sizeof(quick_ms) / sizeof(quick_ms[0])))
+
+/* ---- the key ------------------------------------------------------------------ */
+
+int tuning_key_init(struct tuning_key *tk, const picard_model *model,
+		    picard_precision precision, picard_backend backend,
+		    double tol, double t0, double t1)
+{
+	int err = 0;
+
+	memset(tk, 0, sizeof(*tk));
+	if (backend == PICARD_BACKEND_AUTO)
+		backend = picard_cuda_available() ? PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU;
+	tk->backend = backend;
+	if (backend == PICARD_BACKEND_CUDA)
+		err = picard_cuda_device_name(tk->device, sizeof(tk->device));
+	else
+		snprintf(tk->device, sizeof(tk->device), "CPU");
+	tk->key = (picard_tune_key){
+		.model = model->name, .precision = precision, .tol = tol,
+		.t0 = t0, .t1 = t1, .device = tk->device,
+	};
+	return err;
+}
+
+const char *tuning_precision_name(picard_precision precision)
+{
+	return precision == PICARD_DOUBLE ? "double" : "float";
+}
+
+const char *tuning_backend_name(picard_backend backend)
+{
+	return backend == PICARD_BACKEND_CUDA ? "cuda" : "cpu";
+}
+
+/* ---- progress ------------------------------------------------------------------- */
+
+void tuning_progress_init(struct tuning_progress *progress, FILE *csv)
+{
+	memset(progress, 0, sizeof(*progress));
+	progress->csv = csv;
+	progress->tty = isatty(STDERR_FILENO);
+	if (csv && fputs("m,K,h,windows,E,seconds,meets\n", csv) == EOF)
+		progress->csv_failed = true;
+}
+
+/* One CSV row: reals with 17 digits, so they read back exactly; E is inf
+ * where a trajectory failed; seconds 0 where the point was not timed. */
+static void write_csv_row(struct tuning_progress *progress, const picard_tune_point *p)
+{
+	if (fprintf(progress->csv, "%d,%d,%.17g,%ld,%.17g,%.17g,%d\n", p->m, p->K, p->h,
+		    p->windows, p->error, p->seconds, p->meets ? 1 : 0) < 0 ||
+	    fflush(progress->csv) != 0)
+		progress->csv_failed = true;
+}
+
+/* picard_tune reports each point once when its E is measured (seconds 0)
+ * and once more, with its time, when it is timed on the ensemble. */
+void tuning_on_point(const picard_tune_point *p, void *ctx)
+{
+	struct tuning_progress *progress = ctx;
+	char line[160];
+	int len;
+
+	if (progress->csv && !progress->csv_failed)
+		write_csv_row(progress, p);
+	if (p->seconds == 0)
+		progress->points++;
+	if (!progress->tty)
+		return;
+	if (p->seconds == 0)
+		len = snprintf(line, sizeof(line), "m=%d K=%d h=%.3g E=%.2g%s (%ld points)",
+			       p->m, p->K, p->h, p->error, p->meets ? " meets" : "",
+			       progress->points);
+	else
+		len = snprintf(line, sizeof(line), "m=%d K=%d h=%.3g timed: %.3g ms (%ld points)",
+			       p->m, p->K, p->h, p->seconds * 1e3, progress->points);
+	fprintf(stderr, "\r%s%*s", line, progress->shown > len ? progress->shown - len : 0, "");
+	fflush(stderr);
+	progress->shown = len;
+}
+
+void tuning_progress_done(struct tuning_progress *progress)
+{
+	if (progress->tty && progress->shown) {
+		fprintf(stderr, "\r%*s\r", progress->shown, "");
+		fflush(stderr);
+	}
+	progress->shown = 0;
+}
+
+/* ---- nothing meets E* --------------------------------------------------------------- */
+
+int tuning_report_not_found(const picard_tune_result *result, double tol,
+			    picard_precision precision, bool quick)
+{
+	const char *what = quick ? "quick search: no configuration" : "no configuration";
+
+	if (!isfinite(result->best_error)) {
+		cli_error(PICARD_ENOTFOUND, "%s reaches E* = %g: every one tried failed "
+			  "(non-finite or diverged)", what, tol);
+		cli_hint("a longer search (--max-windows) reaches smaller h");
+		return PICARD_ENOTFOUND;
+	}
+	if (result->reference_error >= tol) {
+		cli_error(PICARD_ENOTFOUND, "%s reaches E* = %g; the best E was %.2g "
+			  "(the reference's own error, %.2g, is not below E*)", what, tol,
+			  result->best_error, result->reference_error);
+		return PICARD_ENOTFOUND;
+	}
+	if (precision == PICARD_FLOAT) {
+		cli_error(PICARD_ENOTFOUND, "%s reaches E* = %g; the best E was %.2g "
+			  "(float rounding may be the limit: 6e-8 of |x| per operation, "
+			  "accumulated over the windows)",
+			  what, tol, result->best_error);
+		cli_hint("--precision double%s", quick ? "" : ", or a larger --kmax or --max-windows");
+		return PICARD_ENOTFOUND;
+	}
+	cli_error(PICARD_ENOTFOUND, "%s reaches E* = %g; the best E was %.2g", what, tol,
+		  result->best_error);
+	if (quick)
+		cli_hint("picard-tune searches more (m up to 256, K up to 9) and stores the result");
+	else
+		cli_hint("a larger --kmax or --max-windows searches further");
+	return PICARD_ENOTFOUND;
+}
+
+/* ---- picard-run --tol ----------------------------------------------------------------- */
+
+/* Seconds since start. */
+static double seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
+}
+
+/* Take m, K, h from p where they were not given; print where they come
+ * from, and which were given. */
+static void apply_point(struct run_options *opts, const picard_tune_point *p,
+			const char *source)
+{
+	char given[32] = "";
+	size_t used = 0;
+
+	if (!opts->m_given)
+		opts->m = p->m;
+	else
+		used += snprintf(given + used, sizeof(given) - used, "%s--m", used ? ", " : "");
+	if (!opts->K_given)
+		opts->K = p->K;
+	else
+		used += snprintf(given + used, sizeof(given) - used, "%s--K", used ? ", " : "");
+	if (!opts->h_given)
+		opts->h = p->h;
+	else
+		snprintf(given + used, sizeof(given) - used, "%s--h", used ? ", " : "");
+	printf("%-12s m=%d K=%d h=%.6g from %s%s%s%s\n", "parameters", opts->m, opts->K,
+	       opts->h, source, given[0] ? "; " : "", given, given[0] ? " as given" : "");
+}
+
+/* The picard-tune command line that runs the full search for opts. */
+static void print_full_search(const struct run_options *opts)
+{
+	printf("%-12s the full search, stored for later runs: picard-tune %s --tol %g", "",
+	       opts->model->name, opts->tol);
+	if (opts->precision != PICARD_FLOAT)
+		printf(" --precision %s", tuning_precision_name(opts->precision));
+	if (opts->backend != PICARD_BACKEND_AUTO)
+		printf(" --backend %s", tuning_backend_name(opts->backend));
+	if (opts->t0_given)
+		printf(" --t0 %.17g", opts->t0);
+	if (opts->t1_given)
+		printf(" --t1 %.17g", opts->t1);
+	putchar('\n');
+}
+
+/* The quick search of picard-run: small sample, grid and ensemble. A run's
+ * --spread 0 cannot be passed as 0 (picard_tune reads it as its default):
+ * DBL_MIN makes every 1 + S (2u - 1) round to 1, the same states. */
+static int quick_search(struct run_options *opts, const struct tuning_key *tk, long ntraj)
+{
+	picard_tune_options tune = {
+		.tol = opts->tol, .precision = opts->precision, .backend = tk->backend,
+		.t0 = opts->t0, .t1 = opts->t1,
+		.ntraj = ntraj < QUICK_TRAJ_MAX ? ntraj : QUICK_TRAJ_MAX,
+		.sample = QUICK_SAMPLE, .spread = opts->spread > 0 ? opts->spread : DBL_MIN,
+		.seed = opts->seed, .kmax = QUICK_KMAX, .nms = NQUICK_MS,
+		.repeats = QUICK_REPEATS, .on_point = tuning_on_point,
+	};
+	struct tuning_progress progress;
+	picard_tune_result result;
+	struct timespec start;
+	char source[160];
+	int err;
+
+	memcpy(tune.ms, quick_ms, sizeof(quick_ms));
+	tuning_progress_init(&progress, NULL);
+	tune.ctx = &progress;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	err = picard_tune(opts->model, &tune, &result);
+	tuning_progress_done(&progress);
+	if (err == PICARD_ENOTFOUND)
+		return tuning_report_not_found(&result, opts->tol, opts->precision, true);
+	if (err)
+		return cli_library_error(err);
+	snprintf(source, sizeof(source), "a quick search (%d trajectories sampled, "
+		 "m in {4, 8, 16, 32}, K <= %d: %ld points, %.3g s; not cached)",
+		 QUICK_SAMPLE, QUICK_KMAX, result.points, seconds_since(&start));
+	apply_point(opts, &result.best, source);
+	print_full_search(opts);
+	return 0;
+}
+
+int tuning_for_run(struct run_options *opts, long ntraj)
+{
+	struct tuning_key tk;
+	picard_tune_point point;
+	char path[4096], source[4200];
+	int err;
+
+	if (!opts->tol_given || (opts->m_given && opts->K_given && opts->h_given))
+		return 0;
+	err = tuning_key_init(&tk, opts->model, opts->precision, opts->backend,
+			      opts->tol, opts->t0, opts->t1);
+	if (err) {
+		cli_library_error(err);
+		if (err == PICARD_ENODEV)
+			cli_hint("--backend cpu runs on the host");
+		return err;
+	}
+	err = picard_tune_cache_path(path, sizeof(path));
+	if (!err)
+		err = picard_tune_cache_load(&tk.key, &point);
+	if (!err) {
+		snprintf(source, sizeof(source), "the tuning cache (%s)", path);
+		apply_point(opts, &point, source);
+		return 0;
+	}
+	if (err != PICARD_ENOTFOUND)
+		cli_warning("tuning cache not read: %s: %s", picard_strerror(err),
+			    picard_error_detail());
+	fflush(stdout);
+	return quick_search(opts, &tk, ntraj);
+}

@@ -1,0 +1,69 @@
+/* tuning.h - what picard-tune and picard-run share about the tolerance
+ * search (picard_tune) and its cache: the key, built one way for both so
+ * that picard-run finds what picard-tune stored; the progress of a search
+ * (a CSV row per point, one updating line on a terminal); the report when
+ * no configuration meets E*; and picard-run --tol's choice of m, K, h.
+ */
+#ifndef PICARD_CLI_TUNING_H
+#define PICARD_CLI_TUNING_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "options.h"
+#include "picard.h"
+
+/* A tuning-cache key with the storage its strings point into. Holds
+ * pointers into itself: fill it in place, do not copy it. */
+struct tuning_key {
+	picard_tune_key key;     /* the key; key.device points to device */
+	char device[128];        /* the device's name, see tuning_key_init() */
+	picard_backend backend;  /* the backend that runs (never AUTO) */
+};
+
+/* The key of model, precision, tol and span [t0, t1] on backend (AUTO:
+ * CUDA when a device is present, as picard_solver_create() decides). The
+ * device is named as picard_stats.device names it on CUDA (the device's
+ * name), and "CPU" on the CPU backend, without the thread count: which (m,
+ * K, h) meets E* does not depend on the threads, and a key that changed
+ * with OMP_NUM_THREADS would lose the entry for a run on another thread
+ * count. Returns 0 or the library error (ENODEV: CUDA asked, none there). */
+int tuning_key_init(struct tuning_key *tk, const picard_model *model,
+		    picard_precision precision, picard_backend backend,
+		    double tol, double t0, double t1);
+
+/* What picard_tune's on_point callback feeds. */
+struct tuning_progress {
+	FILE *csv;        /* CSV of every point (header written), or NULL */
+	bool csv_failed;  /* a row could not be written */
+	bool tty;         /* stderr is a terminal: show one updating line */
+	int shown;        /* characters of the line on the terminal now */
+	long points;      /* points evaluated so far */
+};
+
+/* Start progress reporting (csv: open file or NULL; the header is written
+ * here). */
+void tuning_progress_init(struct tuning_progress *progress, FILE *csv);
+/* The on_point callback: ctx is a struct tuning_progress. */
+void tuning_on_point(const picard_tune_point *point, void *ctx);
+/* Blank the terminal line, if one is shown. */
+void tuning_progress_done(struct tuning_progress *progress);
+
+/* "float" or "double". */
+const char *tuning_precision_name(picard_precision precision);
+/* "cuda" or "cpu". */
+const char *tuning_backend_name(picard_backend backend);
+
+/* Report picard_tune's PICARD_ENOTFOUND: an error line with the best E
+ * reached and why it may fall short, a hint; returns PICARD_ENOTFOUND. */
+int tuning_report_not_found(const picard_tune_result *result, double tol,
+			    picard_precision precision, bool quick);
+
+/* picard-run --tol: when not all of --m, --K, --h were given, set the
+ * others from the tuning cache, or else from a quick search on ntraj
+ * trajectories (at most 1024 timed, 8 sampled; not stored), and say which
+ * on stdout. Returns 0, or an error already reported (PICARD_ENOTFOUND when
+ * no configuration met --tol). */
+int tuning_for_run(struct run_options *opts, long ntraj);
+
+#endif

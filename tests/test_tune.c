@@ -1,0 +1,652 @@
+/* test_tune.c - the tolerance search (picard_tune) and its cache (suite
+ * tune), on the CPU backend only.
+ *
+ * The cache: entries round-trip exactly (reals are written so that they
+ * read back to the same doubles), a store replaces the entry of its key and
+ * keeps the others, and a file that is garbage, cut short or holds wrong
+ * numbers is skipped line by line with one warning on stderr, never a
+ * crash; entries of another build are ignored silently. Each test points
+ * PICARD_CACHE_DIR at its own temporary directory (Criterion forks per
+ * test, so setenv in the fixture stays inside the test's process).
+ *
+ * The search: on decay (exact solution, E falls as h^2 once K sweeps have
+ * converged) the chosen h must meet E*, checked independently with
+ * picard_solve + picard_check on the same trajectories, and 2h must not;
+ * a float tolerance of 1e-14, far below float rounding, must give
+ * PICARD_ENOTFOUND with the best E reached above it.
+ */
+#define _XOPEN_SOURCE 700
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "picard.h"
+
+#define SEARCH_TOL 1e-6      /* decay in double: reached with K <= 3 */
+#define SEARCH_TRAJ 16L      /* ensemble = sample: the check sees the same states */
+#define SEARCH_SPREAD 0.1    /* picard_tune's default spread */
+#define SEARCH_SEED 1ULL     /* and seed */
+
+static char workdir[64]; /* this test's directory, /tmp/picard-tune-XXXXXX */
+
+/* ---- fixtures ------------------------------------------------------------------ */
+
+static void make_workdir(void)
+{
+	char cache[128];
+
+	snprintf(workdir, sizeof(workdir), "/tmp/picard-tune-XXXXXX");
+	cr_assert_not_null(mkdtemp(workdir), "mkdtemp failed");
+	snprintf(cache, sizeof(cache), "%s/cache", workdir);
+	setenv("PICARD_CACHE_DIR", cache, 1);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void remove_workdir(void)
+{
+	if (workdir[0])
+		nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+TestSuite(tune, .init = make_workdir, .fini = remove_workdir, .timeout = 120);
+
+/* ---- helpers ---------------------------------------------------------------------- */
+
+/* The cache file this test uses. */
+static const char *cache_file(void)
+{
+	static char path[4096];
+	int err = picard_tune_cache_path(path, sizeof(path));
+
+	cr_assert_eq(err, 0, "cache path: %s (%s)", picard_strerror(err), picard_error_detail());
+	return path;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *text;
+	long len;
+
+	if (!f)
+		return strdup("");
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	text = calloc(1, len + 1);
+	cr_assert_not_null(text);
+	len = (long)fread(text, 1, len, f);
+	fclose(f);
+	return text;
+}
+
+static void write_file(const char *path, const char *mode, const void *data, size_t size)
+{
+	FILE *f = fopen(path, mode);
+
+	cr_assert_not_null(f, "cannot write %s", path);
+	cr_assert_eq(fwrite(data, 1, size, f), size);
+	fclose(f);
+}
+
+/* stderr of the calls between capture_begin() and capture_end(). */
+struct capture {
+	int saved_fd;   /* the real stderr */
+	char path[128]; /* where it went meanwhile */
+};
+
+static void capture_begin(struct capture *c)
+{
+	int fd;
+
+	snprintf(c->path, sizeof(c->path), "%s/stderr.txt", workdir);
+	fflush(stderr);
+	c->saved_fd = dup(STDERR_FILENO);
+	fd = open(c->path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	cr_assert(fd >= 0 && c->saved_fd >= 0, "cannot redirect stderr");
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+}
+
+static char *capture_end(struct capture *c)
+{
+	fflush(stderr);
+	dup2(c->saved_fd, STDERR_FILENO);
+	close(c->saved_fd);
+	return slurp(c->path);
+}
+
+static long count_lines(const char *text)
+{
+	long lines = 0;
+
+	for (; *text; text++)
+		lines += *text == '\n';
+	return lines;
+}
+
+/* Lines of text that are entries (not comments, not blank). */
+static long count_entries(const char *text)
+{
+	long entries = 0;
+
+	while (*text) {
+		const char *end = strchr(text, '\n');
+
+		entries += *text != '#' && *text != '\n';
+		if (!end)
+			break;
+		text = end + 1;
+	}
+	return entries;
+}
+
+/* A key of lotka with a device name that needs quoting. */
+static picard_tune_key lotka_key(void)
+{
+	picard_tune_key key = {
+		.model = "lotka", .precision = PICARD_FLOAT, .tol = 1e-3,
+		.t0 = 0, .t1 = 100, .device = "NVIDIA \"H100\" \\ 80GB HBM3",
+	};
+	return key;
+}
+
+/* A point that covers [key.t0, key.t1] with windows windows of m nodes. */
+static picard_tune_point point_for(const picard_tune_key *key, int m, int K,
+				   long windows, double error)
+{
+	picard_tune_point p = {
+		.m = m, .K = K, .windows = windows, .error = error,
+		.h = (key->t1 - key->t0) / ((double)windows * (m - 1)),
+		.seconds = 1.234e-3, .meets = true,
+	};
+	return p;
+}
+
+static void store_ok(const picard_tune_key *key, const picard_tune_point *p)
+{
+	int err = picard_tune_cache_store(key, p);
+
+	cr_assert_eq(err, 0, "store: %s (%s)", picard_strerror(err), picard_error_detail());
+}
+
+static void expect_same_point(const picard_tune_point *got, const picard_tune_point *want)
+{
+	cr_expect_eq(got->m, want->m);
+	cr_expect_eq(got->K, want->K);
+	cr_expect_eq(got->h, want->h, "h %.17g, stored %.17g", got->h, want->h);
+	cr_expect_eq(got->windows, want->windows);
+	cr_expect_eq(got->error, want->error, "E %.17g, stored %.17g", got->error, want->error);
+	cr_expect_eq(got->seconds, want->seconds);
+	cr_expect(got->meets);
+}
+
+/* ---- the cache ---------------------------------------------------------------------- */
+
+Test(tune, cache_path_from_environment)
+{
+	char path[256];
+
+	setenv("PICARD_CACHE_DIR", "/some/dir", 1);
+	cr_assert_eq(picard_tune_cache_path(path, sizeof(path)), 0);
+	cr_expect_str_eq(path, "/some/dir/tune.txt");
+	unsetenv("PICARD_CACHE_DIR");
+	setenv("XDG_CACHE_HOME", "/xdg", 1);
+	cr_assert_eq(picard_tune_cache_path(path, sizeof(path)), 0);
+	cr_expect_str_eq(path, "/xdg/picard/tune.txt");
+	setenv("XDG_CACHE_HOME", "relative", 1); /* ignored, as the XDG spec says */
+	setenv("HOME", "/home/someone", 1);
+	cr_assert_eq(picard_tune_cache_path(path, sizeof(path)), 0);
+	cr_expect_str_eq(path, "/home/someone/.cache/picard/tune.txt");
+	cr_expect_eq(picard_tune_cache_path(path, 8), PICARD_EINVAL, "a short buffer is refused");
+	unsetenv("XDG_CACHE_HOME");
+	unsetenv("HOME");
+	cr_expect_eq(picard_tune_cache_path(path, sizeof(path)), PICARD_EINVAL);
+}
+
+Test(tune, build_id_is_one_word)
+{
+	const char *id = picard_build_id();
+
+	cr_assert(id && *id, "empty build id");
+	cr_expect_null(strpbrk(id, " \t\n\"\\"), "build id '%s' has blanks or quotes", id);
+}
+
+/* Store, load: the same numbers; the directory is made as needed. */
+Test(tune, cache_round_trip)
+{
+	picard_tune_key key = lotka_key();
+	picard_tune_point stored = point_for(&key, 8, 2, 238, 8.1e-4), loaded;
+	char dir[128], *text;
+
+	snprintf(dir, sizeof(dir), "%s/deep/er/cache", workdir);
+	setenv("PICARD_CACHE_DIR", dir, 1);
+	cr_assert_eq(picard_tune_cache_load(&key, &loaded), PICARD_ENOTFOUND, "empty cache");
+	store_ok(&key, &stored);
+	memset(&loaded, 0, sizeof(loaded));
+	cr_assert_eq(picard_tune_cache_load(&key, &loaded), 0, "load: %s", picard_error_detail());
+	expect_same_point(&loaded, &stored);
+
+	text = slurp(cache_file());
+	cr_expect_eq(text[0], '#', "no header comment:\n%s", text);
+	cr_expect_not_null(strstr(text, "model=lotka precision=float tol=0.001 t0=0 t1=100 "
+				  "device=\"NVIDIA \\\"H100\\\" \\\\ 80GB HBM3\" build="), "%s", text);
+	cr_expect_not_null(strstr(text, " m=8 K=2 h="), "%s", text);
+	cr_expect_not_null(strstr(text, " windows=238 E=0.00081 "), "%s", text);
+	cr_expect_not_null(strstr(text, " date=20"), "%s", text);
+	cr_expect_eq(count_entries(text), 1, "%s", text);
+	free(text);
+}
+
+/* Every part of the key must match. */
+Test(tune, cache_key_must_match)
+{
+	picard_tune_key key = lotka_key(), other;
+	picard_tune_point p = point_for(&key, 8, 2, 238, 8.1e-4), loaded;
+
+	store_ok(&key, &p);
+	other = key;
+	other.tol = nextafter(key.tol, 1);
+	cr_expect_eq(picard_tune_cache_load(&other, &loaded), PICARD_ENOTFOUND, "tol");
+	other = key;
+	other.precision = PICARD_DOUBLE;
+	cr_expect_eq(picard_tune_cache_load(&other, &loaded), PICARD_ENOTFOUND, "precision");
+	other = key;
+	other.t1 = 50;
+	cr_expect_eq(picard_tune_cache_load(&other, &loaded), PICARD_ENOTFOUND, "t1");
+	other = key;
+	other.t0 = -1;
+	cr_expect_eq(picard_tune_cache_load(&other, &loaded), PICARD_ENOTFOUND, "t0");
+	other = key;
+	other.device = "CPU";
+	cr_expect_eq(picard_tune_cache_load(&other, &loaded), PICARD_ENOTFOUND, "device");
+	other = key;
+	other.model = "decay";
+	cr_expect_eq(picard_tune_cache_load(&other, &loaded), PICARD_ENOTFOUND, "model");
+	cr_expect_eq(picard_tune_cache_load(&key, &loaded), 0);
+}
+
+/* A second store of a key replaces its entry; other keys stay. */
+Test(tune, cache_replace_on_store)
+{
+	picard_tune_key a = lotka_key(), b = lotka_key();
+	picard_tune_point first = point_for(&a, 8, 2, 238, 8.1e-4);
+	picard_tune_point second = point_for(&a, 16, 3, 100, 5e-4);
+	picard_tune_point pb, loaded;
+	char *text;
+
+	b.precision = PICARD_DOUBLE;
+	b.tol = 1e-6;
+	pb = point_for(&b, 4, 5, 3000, 9e-7);
+	store_ok(&a, &first);
+	store_ok(&b, &pb);
+	store_ok(&a, &second);
+	cr_assert_eq(picard_tune_cache_load(&a, &loaded), 0);
+	expect_same_point(&loaded, &second);
+	cr_assert_eq(picard_tune_cache_load(&b, &loaded), 0);
+	expect_same_point(&loaded, &pb);
+	text = slurp(cache_file());
+	cr_expect_eq(count_entries(text), 2, "one entry per key:\n%s", text);
+	free(text);
+}
+
+/* What one bad cache file does: load finds (or not) the good entry, prints
+ * exactly one warning line naming line bad_line, and does not crash. */
+static void expect_warned_load(const char *content, size_t size, bool found, long bad_line)
+{
+	picard_tune_key key = lotka_key();
+	picard_tune_point loaded;
+	struct capture cap;
+	char want[4200], *err_text;
+	int err;
+
+	mkdir(getenv("PICARD_CACHE_DIR"), 0755);
+	write_file(cache_file(), "wb", content, size);
+	capture_begin(&cap);
+	err = picard_tune_cache_load(&key, &loaded);
+	err_text = capture_end(&cap);
+	cr_expect_eq(err, found ? 0 : PICARD_ENOTFOUND, "load returned %d (%s)", err,
+		     picard_error_detail());
+	snprintf(want, sizeof(want), "picard: warning: ignoring malformed line %ld of %s",
+		 bad_line, cache_file());
+	cr_expect_eq(strncmp(err_text, want, strlen(want)), 0, "stderr '%s', expected '%s'",
+		     err_text, want);
+	cr_expect_eq(count_lines(err_text), 1, "one warning line, got:\n%s", err_text);
+	free(err_text);
+}
+
+/* The text of a good entry for lotka_key(), from a store. */
+static char *good_entry(void)
+{
+	picard_tune_key key = lotka_key();
+	picard_tune_point p = point_for(&key, 8, 2, 238, 8.1e-4);
+	char *text, *entry;
+
+	store_ok(&key, &p);
+	text = slurp(cache_file());
+	entry = strstr(text, "model=");
+	cr_assert_not_null(entry);
+	entry = strdup(entry);
+	free(text);
+	return entry;
+}
+
+Test(tune, cache_garbage_is_ignored)
+{
+	unsigned char garbage[3000];
+
+	srand(7);
+	for (size_t i = 0; i < sizeof(garbage); i++)
+		garbage[i] = (unsigned char)rand();
+	garbage[10] = '\0';
+	garbage[20] = '\n';
+	expect_warned_load((const char *)garbage, sizeof(garbage), false, 1);
+}
+
+/* An entry cut short (no final newline, as a crash mid-write would leave
+ * it without the rename) is not trusted, even where its fields parse. */
+Test(tune, cache_truncated_line_is_ignored)
+{
+	char *entry = good_entry();
+	size_t len = strlen(entry);
+
+	expect_warned_load(entry, len - 1, false, 1);      /* only the newline lost */
+	expect_warned_load(entry, len / 2, false, 1);      /* cut in the middle */
+	free(entry);
+}
+
+/* Lines whose numbers are wrong, each before a good entry: the good one is
+ * still found, one warning names the first bad line. */
+Test(tune, cache_wrong_numbers_are_ignored)
+{
+	static const struct {
+		const char *from, *to; /* replace in the good entry */
+	} edits[] = {
+		{" m=8 ", " m=abc "},
+		{" m=8 ", " m=1 "},
+		{" K=2 ", " K=0 "},
+		{" K=2 ", " K=2.5 "},
+		{" h=", " h=-"},
+		{" windows=238 ", " windows=239 "},  /* does not cover the span */
+		{" E=0.00081 ", " E=nan "},
+		{" E=0.00081 ", " E=0.5 "},          /* over tol */
+		{" tol=0.001 ", " tol=0.001x "},
+		{" t1=100 ", " t1=-5 "},
+		{" precision=float ", " precision=half "},
+		{" seconds=", " seconds=-"},
+		{" date=", " nodate="},              /* a field missing */
+		{"device=\"NVIDIA", "device=NVIDIA"}, /* quotes do not match */
+		{" m=8 ", " m=8 m=8 "},              /* a field twice */
+		{" K=2 ", " K=1e999 "},
+	};
+	char *entry = good_entry();
+
+	for (size_t i = 0; i < sizeof(edits) / sizeof(edits[0]); i++) {
+		char bad[4096], content[8192];
+		const char *at = strstr(entry, edits[i].from);
+
+		cr_assert_not_null(at, "'%s' not in %s", edits[i].from, entry);
+		snprintf(bad, sizeof(bad), "%.*s%s%s", (int)(at - entry), entry, edits[i].to,
+			 at + strlen(edits[i].from));
+		snprintf(content, sizeof(content), "# comment\n\n%s%s", bad, entry);
+		cr_log_info("bad line: %s", bad);
+		expect_warned_load(content, strlen(content), true, 3);
+	}
+	free(entry);
+}
+
+/* A store over a corrupt file keeps the good entries and drops the rest,
+ * so the next load is quiet. */
+Test(tune, cache_store_cleans_corrupt_file)
+{
+	picard_tune_key key = lotka_key(), other = lotka_key();
+	picard_tune_point p, loaded;
+	char *entry = good_entry(), content[8192], *err_text;
+	struct capture cap;
+
+	other.tol = 1e-2;
+	snprintf(content, sizeof(content), "garbage line\n%s\x01\x02 truncated", entry);
+	write_file(cache_file(), "wb", content, strlen(content));
+	p = point_for(&other, 4, 1, 10000, 5e-3);
+	capture_begin(&cap);
+	store_ok(&other, &p);
+	free(capture_end(&cap));
+	capture_begin(&cap);
+	cr_expect_eq(picard_tune_cache_load(&key, &loaded), 0, "the good entry was lost");
+	cr_expect_eq(picard_tune_cache_load(&other, &loaded), 0);
+	err_text = capture_end(&cap);
+	cr_expect_str_empty(err_text, "a warning after the rewrite: %s", err_text);
+	free(err_text);
+	free(entry);
+}
+
+/* An entry of another build is stale: not returned, no warning, and kept
+ * by a store (it may belong to another installed build). */
+Test(tune, cache_other_build_is_ignored)
+{
+	picard_tune_key key = lotka_key();
+	picard_tune_point p = point_for(&key, 8, 2, 238, 8.1e-4), loaded;
+	char *entry = good_entry(), *build, *rest, content[8192], *err_text, *text;
+	struct capture cap;
+
+	build = strstr(entry, " build=");
+	cr_assert_not_null(build);
+	rest = strchr(build + 1, ' ');
+	snprintf(content, sizeof(content), "%.*s build=0000000-other%s",
+		 (int)(build - entry), entry, rest);
+	write_file(cache_file(), "wb", content, strlen(content));
+	capture_begin(&cap);
+	cr_expect_eq(picard_tune_cache_load(&key, &loaded), PICARD_ENOTFOUND);
+	err_text = capture_end(&cap);
+	cr_expect_str_empty(err_text, "stale entries are ignored silently: %s", err_text);
+	free(err_text);
+
+	store_ok(&key, &p);
+	cr_expect_eq(picard_tune_cache_load(&key, &loaded), 0);
+	text = slurp(cache_file());
+	cr_expect_not_null(strstr(text, "build=0000000-other"), "stale entry dropped:\n%s", text);
+	cr_expect_eq(count_entries(text), 2, "%s", text);
+	free(text);
+	free(entry);
+}
+
+/* Only an entry that picard could run and that meets its tol is stored. */
+Test(tune, cache_store_refuses_bad_entries)
+{
+	picard_tune_key key = lotka_key(), bad_key;
+	picard_tune_point good = point_for(&key, 8, 2, 238, 8.1e-4), bad;
+	picard_tune_point loaded;
+
+	bad = good;
+	bad.error = 2e-3;
+	cr_expect_eq(picard_tune_cache_store(&key, &bad), PICARD_EINVAL, "E over tol");
+	bad = good;
+	bad.h = -bad.h;
+	cr_expect_eq(picard_tune_cache_store(&key, &bad), PICARD_EINVAL, "h < 0");
+	bad = good;
+	bad.windows = 100;
+	cr_expect_eq(picard_tune_cache_store(&key, &bad), PICARD_EINVAL, "windows");
+	bad = good;
+	bad.m = 1;
+	cr_expect_eq(picard_tune_cache_store(&key, &bad), PICARD_EINVAL, "m = 1");
+	bad_key = key;
+	bad_key.model = "two words";
+	cr_expect_eq(picard_tune_cache_store(&bad_key, &good), PICARD_EINVAL, "model");
+	bad_key = key;
+	bad_key.device = "line\nbreak";
+	cr_expect_eq(picard_tune_cache_store(&bad_key, &good), PICARD_EINVAL, "device");
+	bad_key = key;
+	bad_key.device = NULL;
+	cr_expect_eq(picard_tune_cache_store(&bad_key, &good), PICARD_EINVAL, "no device");
+	bad_key = key;
+	bad_key.tol = 0;
+	cr_expect_eq(picard_tune_cache_store(&bad_key, &good), PICARD_EINVAL, "tol 0");
+	cr_expect_eq(picard_tune_cache_store(NULL, &good), PICARD_EINVAL);
+	cr_expect_eq(picard_tune_cache_store(&key, NULL), PICARD_EINVAL);
+	cr_expect_eq(picard_tune_cache_load(&key, NULL), PICARD_EINVAL);
+	cr_expect_eq(picard_tune_cache_load(&key, &loaded), PICARD_ENOTFOUND, "nothing stored");
+}
+
+/* ---- the search -------------------------------------------------------------------- */
+
+/* Callback counts: measured points (seconds 0) and timings. */
+struct point_count {
+	long measured; /* on_point calls for an E measurement */
+	long timed;    /* on_point calls for a timing */
+};
+
+static void count_point(const picard_tune_point *p, void *ctx)
+{
+	struct point_count *count = ctx;
+
+	if (p->seconds == 0)
+		count->measured++;
+	else
+		count->timed++;
+}
+
+/* E of decay at (m, K, h) on the search's ensemble, by picard_solve and
+ * picard_check on every trajectory, every window end; the grid used goes
+ * to *grid. */
+static double check_error(int m, int K, double h, picard_grid *grid)
+{
+	const picard_model *model = picard_model_find("decay");
+	picard_options opt = {
+		.m = m, .K = K, .h = h, .precision = PICARD_DOUBLE,
+		.backend = PICARD_BACKEND_CPU,
+	};
+	picard_record rec = {.every = 1, .traj_stride = 1};
+	picard_check_result check;
+	picard_solver *solver;
+	double x0[SEARCH_TRAJ];
+	int err;
+
+	cr_assert(model && model->dim == 1, "decay: one component expected");
+	err = picard_ensemble_spread(model->dim, model->x0, SEARCH_TRAJ, SEARCH_SPREAD,
+				     SEARCH_SEED, PICARD_BACKEND_CPU, x0);
+	cr_assert_eq(err, 0, "ensemble: %s", picard_error_detail());
+	err = picard_solver_create(&solver, model, &opt, SEARCH_TRAJ);
+	cr_assert_eq(err, 0, "solver: %s (%s)", picard_strerror(err), picard_error_detail());
+	*grid = *picard_solver_grid(solver);
+	rec.states = malloc(picard_record_size(solver, &rec) * sizeof(double));
+	cr_assert_not_null(rec.states);
+	err = picard_solve(solver, x0, NULL, NULL, NULL, NULL, &rec, 1, NULL);
+	cr_assert_eq(err, 0, "solve: %s (%s)", picard_strerror(err), picard_error_detail());
+	err = picard_check(model, grid, SEARCH_TRAJ, x0, NULL, &rec, &check);
+	cr_assert_eq(err, 0, "check: %s (%s)", picard_strerror(err), picard_error_detail());
+	cr_assert_eq(check.checked_traj, SEARCH_TRAJ);
+	free(rec.states);
+	picard_solver_free(solver);
+	return check.error;
+}
+
+/* decay in double, E* = 1e-6, m in {4, 8}, K <= 3, the ensemble its own
+ * sample: the winner meets E* by picard_check (within the dense
+ * reference's own error), 2h does not. */
+Test(tune, search_decay_meets_tol_and_2h_does_not)
+{
+	const picard_model *model = picard_model_find("decay");
+	struct point_count count = {0};
+	picard_tune_options opt = {
+		.tol = SEARCH_TOL, .precision = PICARD_DOUBLE, .backend = PICARD_BACKEND_CPU,
+		.ntraj = SEARCH_TRAJ, .sample = SEARCH_TRAJ, .spread = SEARCH_SPREAD,
+		.seed = SEARCH_SEED, .kmax = 3, .nms = 2, .ms = {4, 8}, .repeats = 1,
+		.on_point = count_point, .ctx = &count,
+	};
+	picard_tune_result res;
+	picard_tune_point *best = &res.best;
+	picard_grid grid;
+	double e, e2;
+	int err;
+
+	cr_assert_not_null(model);
+	err = picard_tune(model, &opt, &res);
+	cr_assert_eq(err, 0, "picard_tune: %s (%s)", picard_strerror(err), picard_error_detail());
+	cr_log_info("best m=%d K=%d h=%.6g windows=%ld E=%.3g (%ld points, reference %.2g)",
+		    best->m, best->K, best->h, best->windows, best->error, res.points,
+		    res.reference_error);
+	cr_expect(best->meets);
+	cr_expect_leq(best->error, SEARCH_TOL);
+	cr_expect(best->m == 4 || best->m == 8, "m = %d not a candidate", best->m);
+	cr_expect(best->K >= 1 && best->K <= 3, "K = %d", best->K);
+	cr_expect_gt(best->seconds, 0, "the winner was not timed");
+	cr_expect_eq(res.nm, 2);
+	cr_expect_leq(res.best_error, best->error);
+	cr_expect_lt(res.reference_error, SEARCH_TOL);
+	cr_expect_eq(count.measured, res.points, "on_point: %ld measurements, %ld points",
+		     count.measured, res.points);
+	for (int i = 0; i < res.nm; i++)
+		if (res.per_m[i].meets)
+			cr_expect_leq(best->seconds, res.per_m[i].seconds,
+				      "m = %d is faster than the winner", res.per_m[i].m);
+
+	e = check_error(best->m, best->K, best->h, &grid);
+	cr_expect_eq(grid.windows, best->windows, "h %.17g fits %ld windows, not %ld",
+		     best->h, grid.windows, best->windows);
+	cr_expect_leq(e, SEARCH_TOL + res.reference_error,
+		      "picard_check E = %.3g at the chosen h (search said %.3g)", e, best->error);
+	if (best->windows == 1) {
+		cr_log_info("one window per span meets E*: no larger h exists");
+		return;
+	}
+	e2 = check_error(best->m, best->K, 2 * best->h, &grid);
+	cr_expect_gt(e2, SEARCH_TOL, "2h = %.6g (%ld windows) meets E* too: E = %.3g",
+		     2 * best->h, grid.windows, e2);
+}
+
+/* 1e-14 in float is far below rounding: nothing meets it, and the search
+ * says how close it came. */
+Test(tune, search_unreachable_tolerance)
+{
+	const picard_model *model = picard_model_find("decay");
+	picard_tune_options opt = {
+		.tol = 1e-14, .precision = PICARD_FLOAT, .backend = PICARD_BACKEND_CPU,
+		.ntraj = 8, .sample = 8, .kmax = 2, .nms = 1, .ms = {4},
+		.repeats = 1, .max_windows = 2000,
+	};
+	picard_tune_result res;
+	int err;
+
+	cr_assert_not_null(model);
+	err = picard_tune(model, &opt, &res);
+	cr_assert_eq(err, PICARD_ENOTFOUND, "picard_tune returned %d (%s)", err,
+		     picard_error_detail());
+	cr_expect(!res.best.meets);
+	cr_expect_gt(res.best_error, opt.tol);
+	cr_expect(isfinite(res.best_error), "best E %g", res.best_error);
+	cr_expect_gt(res.points, 0);
+	cr_expect_eq(res.nm, 1);
+	cr_expect(!res.per_m[0].meets);
+}
+
+Test(tune, search_rejects_bad_options)
+{
+	const picard_model *model = picard_model_find("decay");
+	picard_tune_options opt = {.backend = PICARD_BACKEND_CPU};
+	picard_tune_result res;
+
+	cr_assert_not_null(model);
+	cr_expect_eq(picard_tune(model, &opt, &res), PICARD_EINVAL, "tol 0");
+	opt.tol = 1e-3;
+	cr_expect_eq(picard_tune(NULL, &opt, &res), PICARD_EINVAL);
+	cr_expect_eq(picard_tune(model, NULL, &res), PICARD_EINVAL);
+	cr_expect_eq(picard_tune(model, &opt, NULL), PICARD_EINVAL);
+	opt.nms = 1;
+	opt.ms[0] = 1;
+	cr_expect_eq(picard_tune(model, &opt, &res), PICARD_EINVAL, "m = 1");
+}

@@ -1,0 +1,467 @@
+/* test_tune_cli.c - picard-tune and picard-run --tol as a user meets them
+ * (suite tune_cli; one GPU test in suite gpu). The built programs are run
+ * from beside this test binary with stdout and stderr captured; the tuning
+ * cache is the test's own directory (PICARD_CACHE_DIR, set in the fixture,
+ * inside the forked test process). Bad input: exit status 2 and one
+ * "picard-tune: " line naming the flag. Good runs use --backend cpu and
+ * small grids, except the GPU test, which skips without a device and fails
+ * under PICARD_REQUIRE_GPU=1 (as test_gpu.c).
+ */
+#define _XOPEN_SOURCE 700
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <criterion/parameterized.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "picard.h"
+
+#define MAX_ARGS 32
+
+extern char **environ;
+
+static char workdir[64]; /* this test's directory, /tmp/picard-tcli-XXXXXX */
+
+/* What one run of a program did. */
+struct cli_run {
+	int status; /* exit status, or -1 if it did not exit normally */
+	char *out;  /* its stdout */
+	char *err;  /* its stderr */
+};
+
+/* ---- fixtures ------------------------------------------------------------------ */
+
+static void make_workdir(void)
+{
+	char cache[128];
+
+	snprintf(workdir, sizeof(workdir), "/tmp/picard-tcli-XXXXXX");
+	cr_assert_not_null(mkdtemp(workdir), "mkdtemp failed");
+	snprintf(cache, sizeof(cache), "%s/cache", workdir);
+	setenv("PICARD_CACHE_DIR", cache, 1);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void remove_workdir(void)
+{
+	if (workdir[0])
+		nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+TestSuite(tune_cli, .init = make_workdir, .fini = remove_workdir, .timeout = 300);
+
+/* ---- helpers -------------------------------------------------------------------------- */
+
+/* A file name in the work directory, returned by value. */
+struct path {
+	char s[128]; /* the name */
+};
+
+static struct path in_workdir(const char *name)
+{
+	struct path path;
+
+	snprintf(path.s, sizeof(path.s), "%s/%s", workdir, name);
+	return path;
+}
+
+/* The cache file of this test. */
+static struct path cache_file(void)
+{
+	return in_workdir("cache/tune.txt");
+}
+
+/* The program called name beside this test binary. */
+static const char *program(const char *name)
+{
+	static char path[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", path, sizeof(path) - 32);
+
+	cr_assert(len > 0, "cannot read /proc/self/exe");
+	path[len] = '\0';
+	strcpy(strrchr(path, '/') + 1, name);
+	if (access(path, X_OK) != 0)
+		cr_assert_fail("%s not found beside the test binary: %s", name, path);
+	return path;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *text;
+	long len;
+
+	if (!f)
+		return strdup("");
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	text = calloc(1, len + 1);
+	cr_assert_not_null(text);
+	len = (long)fread(text, 1, len, f);
+	fclose(f);
+	return text;
+}
+
+static bool exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+/* Run program name with a blank-separated argument line, output captured. */
+static struct cli_run run_line(const char *name, const char *line)
+{
+	const struct path out_file = in_workdir(".stdout"), err_file = in_workdir(".stderr");
+	char copy[1024], *argv[MAX_ARGS + 2], *save = NULL;
+	posix_spawn_file_actions_t actions;
+	struct cli_run run;
+	int argc = 0, wstatus;
+	pid_t pid;
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	argv[argc++] = (char *)program(name);
+	for (char *tok = strtok_r(copy, " ", &save); tok && argc <= MAX_ARGS;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&actions, 1, out_file.s, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&actions, 2, err_file.s, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	cr_assert_eq(posix_spawn(&pid, argv[0], &actions, NULL, argv, environ), 0,
+		     "cannot start %s", argv[0]);
+	posix_spawn_file_actions_destroy(&actions);
+	cr_assert_eq(waitpid(pid, &wstatus, 0), pid);
+	run.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+	run.out = slurp(out_file.s);
+	run.err = slurp(err_file.s);
+	unlink(out_file.s);
+	unlink(err_file.s);
+	return run;
+}
+
+static void free_run(struct cli_run *run)
+{
+	free(run->out);
+	free(run->err);
+}
+
+/* m, K, h after "prefix" in text ("best         m=4 K=3 h=0.0295"). */
+static void find_grid(const char *text, const char *prefix, int *m, int *K, double *h)
+{
+	const char *at = strstr(text, prefix);
+
+	cr_assert_not_null(at, "no '%s' in:\n%s", prefix, text);
+	cr_assert_eq(sscanf(at + strlen(prefix), " m=%d K=%d h=%lf", m, K, h), 3,
+		     "cannot read m, K, h after '%s' in:\n%s", prefix, text);
+}
+
+/* ---- bad command lines -------------------------------------------------------------- */
+
+/* One bad command line of picard-tune and what its error line must name. */
+struct bad_input {
+	char args[160];  /* arguments, blank separated */
+	char needle[40]; /* the flag or value the message names */
+};
+
+ParameterizedTestParameters(tune_cli, bad_input)
+{
+	static struct bad_input cases[] = {
+		{"", "MODEL"},
+		{"--tol 1e-3", "MODEL"},
+		{"nosuchmodel --tol 1e-3", "nosuchmodel"},
+		{"decay", "--tol"},                        /* the bound is required */
+		{"decay --tol", "--tol"},
+		{"decay --tol 0", "--tol"},
+		{"decay --tol -1e-3", "--tol"},
+		{"decay --tol abc", "--tol"},
+		{"decay --tol nan", "--tol"},
+		{"decay --tol 1e-3x", "--tol"},
+		{"decay --tol 1e-3 --m 4,,8", "--m"},
+		{"decay --tol 1e-3 --m 4,x", "--m"},
+		{"decay --tol 1e-3 --m 4,", "--m"},
+		{"decay --tol 1e-3 --m 1", "--m"},
+		{"decay --tol 1e-3 --m 4,4", "--m"},
+		{"decay --tol 1e-3 --m 2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18", "--m"},
+		{"decay --tol 1e-3 --kmax 0", "--kmax"},
+		{"decay --tol 1e-3 --kmax 2.5", "--kmax"},
+		{"decay --tol 1e-3 --traj 0", "--traj"},
+		{"decay --tol 1e-3 --sample -1", "--sample"},
+		{"decay --tol 1e-3 --repeats 0", "--repeats"},
+		{"decay --tol 1e-3 --max-windows 0", "--max-windows"},
+		{"decay --tol 1e-3 --precision half", "--precision"},
+		{"decay --tol 1e-3 --backend opencl", "--backend"},
+		{"decay --tol 1e-3 --spread -0.1", "--spread"},
+		{"decay --tol 1e-3 --seed -1", "--seed"},
+		{"decay --tol 1e-3 --seed 0", "--seed"},
+		{"decay --tol 1e-3 --t0 5 --t1 1", "--t1"},
+		{"decay --tol 1e-3 --t1 inf", "--t1"},
+		{"decay --tol 1e-3 --csv=", "--csv"},
+		{"decay --tol 1e-3 --no-cache=1", "--no-cache"},
+		{"decay --tol 1e-3 --frobnicate", "--frobnicate"},
+		{"decay lotka --tol 1e-3", "lotka"},
+	};
+
+	return cr_make_param_array(struct bad_input, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(struct bad_input *input, tune_cli, bad_input)
+{
+	struct cli_run run = run_line("picard-tune", input->args);
+
+	cr_expect_eq(run.status, 2, "'%s': exit status %d, expected 2 (stderr: %s)",
+		     input->args, run.status, run.err);
+	cr_expect_eq(strncmp(run.err, "picard-tune: ", 13), 0, "'%s': stderr '%s'",
+		     input->args, run.err);
+	cr_expect_not_null(strstr(run.err, input->needle), "'%s': '%s' does not mention '%s'",
+			   input->args, run.err, input->needle);
+	cr_expect_str_empty(run.out, "'%s': stdout not empty: %s", input->args, run.out);
+	cr_expect(!exists(cache_file().s), "'%s': the cache was written", input->args);
+	free_run(&run);
+}
+
+Test(tune_cli, csv_unwritable)
+{
+	struct cli_run run = run_line("picard-tune", "decay --tol 1e-3 --backend cpu "
+				      "--csv /nonexistent-dir/points.csv");
+
+	cr_expect_eq(run.status, 2, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.err, "picard-tune: --csv /nonexistent-dir/points.csv"),
+			   "%s", run.err);
+	free_run(&run);
+}
+
+Test(tune_cli, help)
+{
+	struct cli_run run = run_line("picard-tune", "--help");
+	static const char *const flags[] = {"--tol", "--precision", "--backend", "--traj",
+		"--sample", "--kmax", "--m", "--t0", "--t1", "--spread", "--seed", "--repeats",
+		"--max-windows", "--csv", "--no-cache", "--help"};
+
+	cr_expect_eq(run.status, 0);
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		cr_expect_not_null(strstr(run.out, flags[i]), "--help lacks %s", flags[i]);
+	cr_expect_not_null(strstr(run.out, cache_file().s), "--help names the cache:\n%s", run.out);
+	free_run(&run);
+}
+
+/* ---- searching, storing, using ------------------------------------------------------ */
+
+/* picard-tune prints a table and stores its winner; picard-run --tol then
+ * takes m, K, h from the cache and its check passes. --sample 64 = --traj:
+ * the search measures E on the very trajectories picard-run checks. */
+Test(tune_cli, tune_then_run_uses_cache)
+{
+	const struct path csv = in_workdir("points.csv");
+	char line[512], *text;
+	struct cli_run run;
+	int m, K, run_m, run_K;
+	double h, run_h;
+
+	snprintf(line, sizeof(line), "decay --tol 1e-5 --backend cpu --m 4,8 --kmax 3 --traj 64 "
+		 "--sample 64 --repeats 2 --csv %s", csv.s);
+	run = run_line("picard-tune", line);
+	cr_assert_eq(run.status, 0, "picard-tune: exit status %d\n%s%s", run.status, run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "windows"), "no table:\n%s", run.out);
+	cr_expect_not_null(strstr(run.out, "\n     4 "), "no row for m = 4:\n%s", run.out);
+	cr_expect_not_null(strstr(run.out, "\n     8 "), "no row for m = 8:\n%s", run.out);
+	cr_expect_not_null(strstr(run.out, cache_file().s), "cache not named:\n%s", run.out);
+	find_grid(run.out, "best", &m, &K, &h);
+	cr_expect(m == 4 || m == 8, "m = %d", m);
+	cr_expect(K >= 1 && K <= 3, "K = %d", K);
+	free_run(&run);
+
+	text = slurp(cache_file().s);
+	cr_expect_not_null(strstr(text, "model=decay precision=float tol=1e-05 t0=0 t1=10 "
+				  "device=\"CPU\" build="), "cache:\n%s", text);
+	free(text);
+	text = slurp(csv.s);
+	cr_expect_eq(strncmp(text, "m,K,h,windows,E,seconds,meets\n", 30), 0, "csv:\n%s", text);
+	cr_expect_not_null(strstr(text, "\n4,1,"), "csv lacks m = 4, K = 1:\n%s", text);
+	cr_expect_not_null(strstr(text, "\n8,3,"), "csv lacks m = 8, K = 3:\n%s", text);
+	free(text);
+
+	run = run_line("picard-run", "decay --tol 1e-5 --backend cpu --traj 64");
+	cr_expect_eq(run.status, 0, "picard-run: exit status %d\n%s%s", run.status, run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "from the tuning cache"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "PASS"), "%s", run.out);
+	find_grid(run.out, "parameters", &run_m, &run_K, &run_h);
+	cr_expect(run_m == m && run_K == K && run_h == h, "picard-run m=%d K=%d h=%g, "
+		  "picard-tune m=%d K=%d h=%g", run_m, run_K, run_h, m, K, h);
+	free_run(&run);
+
+	/* another tolerance, precision or span is another key */
+	run = run_line("picard-run", "decay --tol 1e-5 --backend cpu --traj 16 --t1 5");
+	cr_expect_not_null(strstr(run.out, "quick search"), "%s", run.out);
+	free_run(&run);
+}
+
+/* Given --m, --K, --h win over the cache, one at a time or all. */
+Test(tune_cli, explicit_parameters_win)
+{
+	struct cli_run run = run_line("picard-tune", "decay --tol 1e-5 --backend cpu --m 4,8 "
+				      "--kmax 3 --traj 16 --repeats 1");
+	int m, K;
+	double h;
+
+	cr_assert_eq(run.status, 0, "picard-tune: %s%s", run.out, run.err);
+	free_run(&run);
+	run = run_line("picard-run", "decay --tol 1e-5 --backend cpu --traj 16 --K 7");
+	find_grid(run.out, "parameters", &m, &K, &h);
+	cr_expect_eq(K, 7, "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "from the tuning cache"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "--K as given"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, " K=7 "), "%s", run.out);
+	free_run(&run);
+	run = run_line("picard-run", "decay --tol 1 --backend cpu --traj 16 --m 5 --K 2 --h 0.25");
+	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);
+	cr_expect_null(strstr(run.out, "parameters"), "all given, nothing tuned:\n%s", run.out);
+	cr_expect_not_null(strstr(run.out, "grid         m=5 K=2 h=0.25,"), "%s", run.out);
+	free_run(&run);
+}
+
+/* No cache entry: a quick search, said so, with the full search suggested,
+ * and nothing stored. Its 8 sampled trajectories need not bound E over the
+ * 64 checked (they did not here: 1.02e-5 against 1e-5), so the check may
+ * fail; it must say so and exit 1 then. */
+Test(tune_cli, run_quick_search_without_cache)
+{
+	struct cli_run run = run_line("picard-run", "decay --tol 1e-5 --backend cpu --traj 64 "
+				      "--precision double");
+
+	cr_expect_not_null(strstr(run.out, "from a quick search"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "picard-tune decay --tol 1e-05 --precision double "
+				  "--backend cpu"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "check        E = "), "%s", run.out);
+	if (strstr(run.out, "PASS"))
+		cr_expect_eq(run.status, 0, "exit status %d\n%s%s", run.status, run.out, run.err);
+	else
+		cr_expect(run.status == 1 && strstr(run.err, "check failed"),
+			  "exit status %d\n%s%s", run.status, run.out, run.err);
+	cr_expect(!exists(cache_file().s), "the quick search was stored");
+	free_run(&run);
+}
+
+/* A corrupt cache: one warning, then the quick search; never a crash. */
+Test(tune_cli, run_with_corrupt_cache)
+{
+	FILE *f;
+	struct cli_run run;
+
+	mkdir(in_workdir("cache").s, 0755);
+	f = fopen(cache_file().s, "w");
+	cr_assert_not_null(f);
+	fputs("\x7f" "ELF garbage\nmodel=decay precision=float tol=1e-05 t0=0 t1=10 "
+	      "device=\"CPU\" build=", f);
+	fputs(picard_build_id(), f);
+	fputs(" m=4 K=x\n", f);
+	fclose(f);
+	run = run_line("picard-run", "decay --tol 1e-5 --backend cpu --traj 16");
+	cr_expect_eq(run.status, 0, "exit status %d\n%s%s", run.status, run.out, run.err);
+	cr_expect_not_null(strstr(run.err, "picard: warning: ignoring malformed line 1 of "),
+			   "%s", run.err);
+	cr_expect_not_null(strstr(run.err, "(and 1 more)"), "%s", run.err);
+	cr_expect_not_null(strstr(run.out, "from a quick search"), "%s", run.out);
+	free_run(&run);
+}
+
+/* Nothing meets E*: a clear message with the best E, exit 1, no entry. */
+Test(tune_cli, unreachable_tolerance)
+{
+	struct cli_run run = run_line("picard-tune", "decay --tol 1e-14 --backend cpu --m 4 "
+				      "--kmax 2 --traj 8 --max-windows 1000");
+
+	cr_expect_eq(run.status, 1, "exit status %d\n%s%s", run.status, run.out, run.err);
+	cr_expect_not_null(strstr(run.err, "picard-tune: no configuration reaches E* = 1e-14; "
+				  "the best E was "), "%s", run.err);
+	cr_expect_not_null(strstr(run.err, "float"), "no word on float rounding: %s", run.err);
+	cr_expect_not_null(strstr(run.out, "none meets E*"), "%s", run.out);
+	cr_expect(!exists(cache_file().s), "a failed search was stored");
+	free_run(&run);
+
+	run = run_line("picard-run", "decay --tol 1e-14 --backend cpu --traj 8");
+	cr_expect_eq(run.status, 1, "exit status %d\n%s%s", run.status, run.out, run.err);
+	cr_expect_not_null(strstr(run.err, "picard-run: quick search: no configuration reaches "
+				  "E* = 1e-14"), "%s", run.err);
+	free_run(&run);
+}
+
+Test(tune_cli, no_cache)
+{
+	struct cli_run run = run_line("picard-tune", "decay --tol 1e-4 --backend cpu --m 4 "
+				      "--kmax 2 --traj 8 --repeats 1 --no-cache");
+
+	cr_expect_eq(run.status, 0, "exit status %d\n%s%s", run.status, run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "not stored (--no-cache)"), "%s", run.out);
+	cr_expect(!exists(cache_file().s), "--no-cache stored");
+	free_run(&run);
+}
+
+/* ---- on the GPU ---------------------------------------------------------------------- */
+
+/* Skip without a device, fail under PICARD_REQUIRE_GPU=1 (as test_gpu.c). */
+static void require_gpu(void)
+{
+	const char *required = getenv("PICARD_REQUIRE_GPU");
+
+	if (picard_cuda_available())
+		return;
+	if (required && strcmp(required, "1") == 0)
+		cr_assert_fail("PICARD_REQUIRE_GPU=1 but no usable CUDA device "
+			       "(no GPU, no driver, or a driver/runtime mismatch)");
+	cr_skip_test("no CUDA device");
+}
+
+/* picard-tune lotka --tol 1e-3 on the device (m up to 32, K up to 4 to
+ * keep it short); picard-run then meets 1e-3 with --check, both from the
+ * cache and with the winner's m, K, h given. The ensemble is 1024 and the
+ * sample 128 of it, the same trajectories picard-run --check-traj 128
+ * compares: the search promises E* on its sample, not beyond. */
+Test(gpu, tune_lotka_cli, .timeout = 600)
+{
+	struct cli_run run;
+	char line[256];
+	int m, K;
+	double h;
+
+	require_gpu();
+	make_workdir();
+	run = run_line("picard-tune", "lotka --tol 1e-3 --backend cuda --m 4,8,16,32 --kmax 4 "
+		       "--traj 1024 --sample 128");
+	cr_log_info("picard-tune:\n%s%s", run.out, run.err);
+	cr_assert_eq(run.status, 0, "picard-tune: exit status %d\n%s%s", run.status, run.out, run.err);
+	find_grid(run.out, "best", &m, &K, &h);
+	free_run(&run);
+
+	run = run_line("picard-run", "lotka --tol 1e-3 --backend cuda --traj 1024 --check-traj 128");
+	cr_log_info("picard-run from the cache:\n%s%s", run.out, run.err);
+	cr_expect_eq(run.status, 0, "picard-run: exit status %d\n%s%s", run.status, run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "from the tuning cache"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "PASS"), "%s", run.out);
+	free_run(&run);
+
+	snprintf(line, sizeof(line), "lotka --backend cuda --traj 1024 --check-traj 128 "
+		 "--m %d --K %d --h %.17g --tol 1e-3", m, K, h);
+	run = run_line("picard-run", line);
+	cr_expect_eq(run.status, 0, "picard-run %s: exit status %d\n%s%s", line, run.status,
+		     run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "PASS"), "%s", run.out);
+	free_run(&run);
+	remove_workdir();
+}
