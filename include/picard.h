@@ -209,7 +209,8 @@ typedef struct picard_tune_point {
 			      trajectory failed (diverged, NaN) */
 	double seconds;    /* median solve time of the whole ensemble, 0 when
 			      not timed */
-	bool meets;        /* error <= tol */
+	bool meets;        /* error <= 0.8 tol: a margin, since trajectories
+			      outside the sample may do a little worse */
 } picard_tune_point;
 
 #define PICARD_TUNE_MAX_M 16
@@ -230,7 +231,9 @@ typedef struct picard_tune_options {
 	int repeats;                 /* timed solves per winner, median (5) */
 	long max_windows;            /* smallest h: span / ((m-1) max_windows)
 					(100000) */
-	/* Called for every evaluated point (progress, CSV), may be NULL. */
+	/* Called for every evaluated point (progress, CSV), may be NULL:
+	 * once when its E is measured (seconds 0), and once more with its
+	 * time when it is timed on the ensemble. */
 	void (*on_point)(const picard_tune_point *point, void *ctx);
 	void *ctx;                   /* passed to on_point */
 } picard_tune_options;
