@@ -124,20 +124,20 @@ int tuning_report_not_found(const picard_tune_result *result, double tol,
 		return PICARD_ENOTFOUND;
 	}
 	if (result->reference_error >= tol) {
-		cli_error(PICARD_ENOTFOUND, "%s reaches E* = %g; the best E was %.2g "
+		cli_error(PICARD_ENOTFOUND, "%s reaches E* = %g; the best E was %.3g "
 			  "(the reference's own error, %.2g, is not below E*)", what, tol,
 			  result->best_error, result->reference_error);
 		return PICARD_ENOTFOUND;
 	}
 	if (precision == PICARD_FLOAT) {
-		cli_error(PICARD_ENOTFOUND, "%s reaches E* = %g; the best E was %.2g "
+		cli_error(PICARD_ENOTFOUND, "%s reaches E* = %g; the best E was %.3g "
 			  "(float rounding may be the limit: 6e-8 of |x| per operation, "
 			  "accumulated over the windows)",
 			  what, tol, result->best_error);
 		cli_hint("--precision double%s", quick ? "" : ", or a larger --kmax or --max-windows");
 		return PICARD_ENOTFOUND;
 	}
-	cli_error(PICARD_ENOTFOUND, "%s reaches E* = %g; the best E was %.2g", what, tol,
+	cli_error(PICARD_ENOTFOUND, "%s reaches E* = %g; the best E was %.3g", what, tol,
 		  result->best_error);
 	if (quick)
 		cli_hint("picard-tune searches more (m up to 256, K up to 9) and stores the result");
