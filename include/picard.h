@@ -88,7 +88,12 @@ typedef enum picard_backend {
 /* Options of a solve. A zero field means its default. */
 typedef struct picard_options {
 	int m;                      /* nodes per window (default 8) */
-	int K;                      /* Picard sweeps per window (default 2) */
+	int K;                      /* fixed Picard sweeps per window (default 2) */
+	int K_max;                  /* > 0: adaptive, sweep until converged, at
+				       most K_max times (K must then be 0) */
+	double iter_rtol, iter_atol; /* convergence of a window: scaled change
+				       |dx|/(atol + rtol |x|) <= 1 (defaults
+				       1e-5 float, 1e-9 double; atol = rtol) */
 	double h;                   /* requested node spacing (default 0.06);
 				       shrunk so whole windows end at t1 */
 	double t0, t1;              /* time span (both 0: the model's) */
@@ -99,7 +104,9 @@ typedef struct picard_options {
 
 /* The discretisation a solver settled on (after defaults and fitting). */
 typedef struct picard_grid {
-	int m, K;       /* nodes per window, sweeps per window */
+	int m, K;       /* nodes per window, sweeps per window (at most) */
+	bool adaptive;  /* K is K_max: sweeps stop once a window converged */
+	double iter_rtol, iter_atol; /* the convergence test's tolerances */
 	double h;       /* node spacing actually used: (t1-t0)/(windows*(m-1)) */
 	double t0, t1;  /* time span */
 	long windows;   /* stp, number of windows ("big steps") */
@@ -120,12 +127,19 @@ typedef enum picard_traj_status {
 	PICARD_TRAJ_OK = 0,
 	PICARD_TRAJ_NONFINITE = 1, /* NaN or Inf appeared */
 	PICARD_TRAJ_DIVERGED = 2,  /* |x| grew past options.bound */
+	PICARD_TRAJ_NOT_CONVERGED = 3, /* a window's iteration did not converge
+					  (adaptive: within K_max; fixed K: not
+					  contracting); it went on */
 } picard_traj_status;
 
 /* What a solve did, for the summary. */
 typedef struct picard_stats {
 	double solve_seconds;   /* the solve alone (CUDA events on the GPU) */
 	long failed;            /* trajectories with a non-OK status */
+	long windows;           /* windows per trajectory */
+	double sweeps_mean;     /* sweeps per window, mean over the ensemble */
+	int sweeps_max;         /* most sweeps any window took */
+	double rhs_evals;       /* right-hand side evaluations, all together */
 	char device[128];       /* "NVIDIA H100 80GB HBM3" or "CPU (N threads)" */
 	picard_backend backend; /* the backend that ran (never AUTO) */
 } picard_stats;
@@ -148,7 +162,8 @@ size_t picard_record_size(const picard_solver *solver,
  * ntraj*nparams, row per trajectory, or NULL for the model's defaults.
  * x_final: ntraj*dim end states (may be NULL). status: ntraj entries (may
  * be NULL), fail_window: ntraj entries, the window where a trajectory
- * failed, -1 if it did not (may be NULL). records: 0..2 window-end records.
+ * failed (for NOT_CONVERGED: the first window that did not converge), -1
+ * if it did not (may be NULL). records: 0..2 window-end records.
  * Returns PICARD_EFAILED (results still written) when any trajectory
  * failed. */
 int picard_solve(picard_solver *solver, const double *x0,

@@ -22,6 +22,8 @@ struct picard_cuda_solver {
 	void *x0, *params, *x_final; /* device, real SoA [component][traj] */
 	int *status;                /* device, per trajectory */
 	long *fail_window;          /* device, per trajectory */
+	long *sweeps;               /* device, sweeps per trajectory */
+	int *sweeps_max;            /* device, most sweeps in a window */
 	void *staging;              /* host, reals for the SoA conversions */
 	int *staging_status;        /* host, status as the device wrote it */
 	cudaEvent_t start, stop;    /* timing of the kernel alone */
@@ -114,6 +116,8 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 	cudaFree(cuda->x_final);
 	cudaFree(cuda->status);
 	cudaFree(cuda->fail_window);
+	cudaFree(cuda->sweeps);
+	cudaFree(cuda->sweeps_max);
 	if (cuda->start)
 		cudaEventDestroy(cuda->start);
 	if (cuda->stop)
@@ -132,7 +136,7 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	const int n = model->dim, np = model->nparams;
 	const size_t rs = precision == PICARD_DOUBLE ? sizeof(double) : sizeof(float);
 	const size_t width = n > np ? n : np;
-	const size_t bytes = ntraj * ((2 * n + np) * rs + sizeof(int) + sizeof(long));
+	const size_t bytes = ntraj * ((2 * n + np) * rs + 2 * (sizeof(int) + sizeof(long)));
 	int err;
 
 	err = check_limits(model, grid, rs, ntraj, bytes);
@@ -157,6 +161,8 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	CUDA_TRY(cudaMalloc(&cuda->x_final, ntraj * n * rs), "device memory for final states");
 	CUDA_TRY(cudaMalloc(&cuda->status, ntraj * sizeof(int)), "device memory for status");
 	CUDA_TRY(cudaMalloc(&cuda->fail_window, ntraj * sizeof(long)), "device memory for status");
+	CUDA_TRY(cudaMalloc(&cuda->sweeps, ntraj * sizeof(long)), "device memory for sweep counts");
+	CUDA_TRY(cudaMalloc(&cuda->sweeps_max, ntraj * sizeof(int)), "device memory for sweep counts");
 	CUDA_TRY(cudaEventCreate(&cuda->start), "cudaEventCreate");
 	CUDA_TRY(cudaEventCreate(&cuda->stop), "cudaEventCreate");
 	*out = cuda;
@@ -265,6 +271,9 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 	L.ntraj = cuda->ntraj;
 	L.m = cuda->grid.m;
 	L.K = cuda->grid.K;
+	L.adaptive = cuda->grid.adaptive;
+	L.iter_atol = cuda->grid.iter_atol;
+	L.iter_rtol = cuda->grid.iter_rtol;
 	L.h = cuda->grid.h;
 	L.t0 = cuda->grid.t0;
 	L.windows = cuda->grid.windows;
@@ -274,6 +283,8 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 	L.x_final = cuda->x_final;
 	L.status = cuda->status;
 	L.fail_window = cuda->fail_window;
+	L.sweeps = cuda->sweeps;
+	L.sweeps_max = cuda->sweeps_max;
 
 	err = upload_soa(cuda, job->x0, model->dim, model->dim, cuda->x0);
 	if (!err && model->nparams)
@@ -301,6 +312,10 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 			    cudaMemcpyDeviceToHost), "copy status from device");
 	CUDA_TRY(cudaMemcpy(job->fail_window, cuda->fail_window, cuda->ntraj * sizeof(long),
 			    cudaMemcpyDeviceToHost), "copy status from device");
+	CUDA_TRY(cudaMemcpy(job->sweeps, cuda->sweeps, cuda->ntraj * sizeof(long),
+			    cudaMemcpyDeviceToHost), "copy sweep counts from device");
+	CUDA_TRY(cudaMemcpy(job->sweeps_max, cuda->sweeps_max, cuda->ntraj * sizeof(int),
+			    cudaMemcpyDeviceToHost), "copy sweep counts from device");
 	for (long i = 0; i < cuda->ntraj; i++)
 		job->status[i] = (picard_traj_status)cuda->staging_status[i];
 	for (int r = 0; r < job->nrecords && !err; r++)

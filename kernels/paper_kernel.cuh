@@ -13,6 +13,7 @@
 
 #include <cuda_runtime.h>
 
+#include "convergence.h"
 #include "launch.h"
 #include "picard.h"
 
@@ -44,11 +45,15 @@ __global__ void picard_paper_kernel(const picard_launch L)
 	real *states = (real *)shared_raw;  /* p[j][k]: iterate i at node j */
 	real *slopes = states + L.m * n;    /* s[j][k]: f, then increments (4) */
 	__shared__ int failed;              /* PICARD_FAIL_* bits of the block */
+	__shared__ unsigned change_bits[2][2]; /* [sweep parity][scaled, plain]
+						  largest change, float bits */
 
 	const long traj = blockIdx.x;
 	const int j = threadIdx.x / n, k = threadIdx.x % n;
 	const int m = L.m;
 	const real half_h = (real)(0.5 * L.h);
+	long sweeps = 0, unconverged_window = -1;
+	int sweeps_max = 0;
 
 	real params[Model::nparams > 0 ? Model::nparams : 1];
 	for (int q = 0; q < Model::nparams; q++)
@@ -62,10 +67,15 @@ __global__ void picard_paper_kernel(const picard_launch L)
 	for (w = 0; w < L.windows; w++) {
 		const double tw = L.t0 + (double)w * (m - 1) * L.h;
 		const real tj = (real)(tw + j * L.h);
+		float prev_plain = INFINITY;
+		int i, verdict = PICARD_SWEEP_GO_ON;
 
 		states[j * n + k] = xw; /* x_j^0 = x_w */
+		if (threadIdx.x == 0)
+			change_bits[0][0] = change_bits[0][1] = change_bits[1][0] =
+				change_bits[1][1] = 0;
 		__syncthreads();
-		for (int i = 0; i < L.K; i++) {
+		for (i = 0; i < L.K && verdict == PICARD_SWEEP_GO_ON; i++) {
 			real x[n], f[n];
 			for (int c = 0; c < n; c++)
 				x[c] = states[j * n + c];
@@ -87,7 +97,28 @@ __global__ void picard_paper_kernel(const picard_launch L)
 				}
 			}
 			__syncthreads();
+			if (!picard_sweep_measured(i, L.K, L.adaptive))
+				continue;
+			/* the block's largest change: non-negative floats order
+			 * like their bits; the other buffer is reset for the next
+			 * sweep (nobody reads it any more) */
+			const real x_new = states[j * n + k];
+			atomicMax(&change_bits[i & 1][0], __float_as_uint(picard_scaled_change(
+					  x_new, x[k], L.iter_atol, L.iter_rtol)));
+			atomicMax(&change_bits[i & 1][1], __float_as_uint((float)fabs(x_new - x[k])));
+			if (threadIdx.x == 0)
+				change_bits[(i + 1) & 1][0] = change_bits[(i + 1) & 1][1] = 0;
+			__syncthreads();
+			const float plain = __uint_as_float(change_bits[i & 1][1]);
+			verdict = picard_sweep_verdict(i, L.K, L.adaptive,
+						       __uint_as_float(change_bits[i & 1][0]),
+						       plain, prev_plain);
+			prev_plain = plain;
 		}
+		sweeps += i;
+		sweeps_max = max(sweeps_max, i);
+		if (verdict == PICARD_SWEEP_NOT_CONVERGED && unconverged_window < 0)
+			unconverged_window = w;
 		xw = states[(m - 1) * n + k];
 
 		if (!isfinite(xw))
@@ -105,10 +136,13 @@ __global__ void picard_paper_kernel(const picard_launch L)
 	if (j == 0)
 		((real *)L.x_final)[k * L.ntraj + traj] = xw;
 	if (threadIdx.x == 0) {
-		L.status[traj] = !failed ? PICARD_TRAJ_OK :
-				 (failed & PICARD_FAIL_NONFINITE) ? PICARD_TRAJ_NONFINITE :
-				 PICARD_TRAJ_DIVERGED;
-		L.fail_window[traj] = failed ? w : -1;
+		L.status[traj] = failed & PICARD_FAIL_NONFINITE ? PICARD_TRAJ_NONFINITE :
+				 failed ? PICARD_TRAJ_DIVERGED :
+				 unconverged_window >= 0 ? PICARD_TRAJ_NOT_CONVERGED :
+				 PICARD_TRAJ_OK;
+		L.fail_window[traj] = failed ? w : unconverged_window;
+		L.sweeps[traj] = sweeps;
+		L.sweeps_max[traj] = sweeps_max;
 	}
 }
 

@@ -22,6 +22,8 @@ struct picard_job {
 	double *x_final;             /* ntraj*dim, or NULL */
 	picard_traj_status *status;  /* ntraj, never NULL here */
 	long *fail_window;           /* ntraj, never NULL here */
+	long *sweeps;                /* ntraj: sweeps over all windows */
+	int *sweeps_max;             /* ntraj: most sweeps in one window */
 	const picard_record *records; /* nrecords window-end records */
 	int nrecords;
 };

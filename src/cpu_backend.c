@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "backend.h"
+#include "convergence.h"
 #include "errors.h"
 #include "model_impl.h"
 

@@ -16,7 +16,9 @@ struct picard_device_record {
 
 struct picard_launch {
 	long ntraj;          /* trajectories: one block each */
-	int m, K;            /* nodes per window, sweeps per window */
+	int m, K;            /* nodes per window, sweeps (at most, if adaptive) */
+	int adaptive;        /* stop sweeping once converged (convergence.h) */
+	double iter_atol, iter_rtol; /* scaled change = |dx| / (atol + rtol |x|) */
 	double h, t0;        /* node spacing, start time */
 	long windows;        /* number of windows */
 	double bound;        /* |x| past this is divergence */
@@ -25,6 +27,8 @@ struct picard_launch {
 	void *x_final;       /* device, real SoA [k][ntraj] */
 	int *status;         /* device, picard_traj_status per trajectory */
 	long *fail_window;   /* device, window of failure or -1 */
+	long *sweeps;        /* device, sweeps done over all windows */
+	int *sweeps_max;     /* device, most sweeps in one window */
 	int nrecords;        /* 0..PICARD_MAX_RECORDS */
 	struct picard_device_record records[PICARD_MAX_RECORDS];
 	void *stream;        /* cudaStream_t, NULL for the default stream */

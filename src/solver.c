@@ -14,6 +14,8 @@
 #define DEFAULT_K 2
 #define DEFAULT_H 0.06   /* Table 1, E* = 1e-3 */
 #define DEFAULT_BOUND 1e12
+#define DEFAULT_RTOL_FLOAT 1e-5   /* a few hundred float roundings */
+#define DEFAULT_RTOL_DOUBLE 1e-9
 
 struct picard_solver {
 	const picard_model *model;  /* what is integrated */
@@ -24,6 +26,8 @@ struct picard_solver {
 	long ntraj;                 /* ensemble size */
 	struct picard_cuda_solver *cuda; /* device side, CUDA backend only */
 	char device[128];           /* name for the summary */
+	long *sweeps;               /* per trajectory, of the last solve */
+	int *sweeps_max;            /* per trajectory, of the last solve */
 };
 
 /* Fill defaults and check every option; a clear detail for each refusal. */
@@ -33,8 +37,21 @@ static int resolve_options(const picard_model *model, const picard_options *in,
 	*out = *in;
 	if (!out->m)
 		out->m = DEFAULT_M;
-	if (!out->K)
+	if (out->K_max && out->K)
+		return picard_fail(PICARD_EINVAL, "K = %d and K_max = %d: a fixed K or an adaptive K_max, not both",
+				   out->K, out->K_max);
+	if (out->K_max < 0)
+		return picard_fail(PICARD_EINVAL, "K_max = %d: at least one sweep per window", out->K_max);
+	if (!out->K && !out->K_max)
 		out->K = DEFAULT_K;
+	if (out->iter_rtol == 0)
+		out->iter_rtol = out->precision == PICARD_DOUBLE ? DEFAULT_RTOL_DOUBLE : DEFAULT_RTOL_FLOAT;
+	if (out->iter_atol == 0)
+		out->iter_atol = out->iter_rtol;
+	if (!(out->iter_rtol >= 0) || !(out->iter_atol > 0) || !isfinite(out->iter_rtol) ||
+	    !isfinite(out->iter_atol))
+		return picard_fail(PICARD_EINVAL, "iteration tolerances rtol %g, atol %g: need rtol >= 0, atol > 0",
+				   out->iter_rtol, out->iter_atol);
 	if (out->h == 0)
 		out->h = DEFAULT_H;
 	if (out->t0 == 0 && out->t1 == 0) {
@@ -45,7 +62,7 @@ static int resolve_options(const picard_model *model, const picard_options *in,
 		out->bound = DEFAULT_BOUND;
 	if (out->m < 2)
 		return picard_fail(PICARD_EINVAL, "m = %d: a window needs at least 2 nodes", out->m);
-	if (out->K < 1)
+	if (!out->K_max && out->K < 1)
 		return picard_fail(PICARD_EINVAL, "K = %d: at least one sweep per window", out->K);
 	if (!isfinite(out->h) || out->h <= 0)
 		return picard_fail(PICARD_EINVAL, "h = %g: must be finite and > 0", out->h);
@@ -71,7 +88,10 @@ static int fit_grid(const picard_options *o, picard_grid *g)
 		return picard_fail(PICARD_EINVAL, "h = %g over [%g, %g] makes %g windows",
 				   o->h, o->t0, o->t1, windows);
 	g->m = o->m;
-	g->K = o->K;
+	g->adaptive = o->K_max > 0;
+	g->K = g->adaptive ? o->K_max : o->K;
+	g->iter_rtol = o->iter_rtol;
+	g->iter_atol = o->iter_atol;
 	g->t0 = o->t0;
 	g->t1 = o->t1;
 	g->windows = windows < 1 ? 1 : (long)windows;
@@ -118,6 +138,13 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 	} else {
 		snprintf(s->device, sizeof(s->device), "CPU (%d threads)", omp_get_max_threads());
 	}
+	/* after the device has accepted the ensemble */
+	s->sweeps = malloc(ntraj * sizeof(*s->sweeps));
+	s->sweeps_max = malloc(ntraj * sizeof(*s->sweeps_max));
+	if (!s->sweeps || !s->sweeps_max) {
+		err = picard_fail(PICARD_ENOMEM, "sweep counts of %ld trajectories", ntraj);
+		goto fail;
+	}
 	*out = s;
 	return PICARD_OK;
 fail:
@@ -130,6 +157,8 @@ void picard_solver_free(picard_solver *s)
 	if (!s)
 		return;
 	picard_cuda_free(s->cuda);
+	free(s->sweeps);
+	free(s->sweeps_max);
 	free(s);
 }
 
@@ -171,6 +200,22 @@ static int check_inputs(const picard_solver *s, const double *x0,
 	return PICARD_OK;
 }
 
+/* Sweeps per window and right-hand side evaluations of the last solve. */
+static void sweep_stats(const picard_solver *s, picard_stats *stats)
+{
+	double total = 0;
+	int most = 0;
+
+	for (long i = 0; i < s->ntraj; i++) {
+		total += s->sweeps[i];
+		most = s->sweeps_max[i] > most ? s->sweeps_max[i] : most;
+	}
+	stats->windows = s->grid.windows;
+	stats->sweeps_mean = total / ((double)s->ntraj * s->grid.windows);
+	stats->sweeps_max = most;
+	stats->rhs_evals = total * s->grid.m;
+}
+
 int picard_solve(picard_solver *s, const double *x0, const double *params,
 		 double *x_final, picard_traj_status *status, long *fail_window,
 		 const picard_record *records, int nrecords, picard_stats *stats)
@@ -204,6 +249,7 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 		.params = params ? params : s->model->param_defaults,
 		.param_stride = params ? s->model->nparams : 0, .x_final = x_final,
 		.status = status, .fail_window = fail_window,
+		.sweeps = s->sweeps, .sweeps_max = s->sweeps_max,
 		.records = records, .nrecords = nrecords,
 	};
 	err = s->backend == PICARD_BACKEND_CUDA ? picard_cuda_solve(s->cuda, &job, &seconds) :
@@ -217,6 +263,8 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 out:
 	if (stats) {
 		memset(stats, 0, sizeof(*stats));
+		if (!err || err == PICARD_EFAILED)
+			sweep_stats(s, stats);
 		stats->solve_seconds = seconds;
 		stats->failed = failed;
 		stats->backend = s->backend;

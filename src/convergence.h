@@ -1,0 +1,63 @@
+/* convergence.h - when a window's Picard iteration has converged, shared
+ * by the CUDA kernel and the CPU backend so both decide alike.
+ *
+ * After each sweep the block takes the largest scaled change
+ * max_j,k |x_j^i - x_j^(i-1)| / (atol + rtol |x_j^i|). Adaptive K stops at
+ * the first sweep where it is <= 1 and flags the window when K-max sweeps
+ * did not get there. A fixed K runs all K sweeps and flags the window only
+ * when the iteration is not contracting: its last change is still above
+ * the tolerance and, in the plain max norm max |dx| (weights would make
+ * the comparison depend on which node holds the maximum), no smaller than
+ * the one before: past the convergence boundary h* of the paper the
+ * changes grow. */
+#ifndef PICARD_CONVERGENCE_H
+#define PICARD_CONVERGENCE_H
+
+#include <math.h>
+#include <stdbool.h>
+
+#ifdef __CUDACC__
+#define PICARD_HOST_DEVICE __host__ __device__
+#else
+#define PICARD_HOST_DEVICE
+#endif
+
+enum picard_sweep_verdict {
+	PICARD_SWEEP_GO_ON = 0,      /* sweep again */
+	PICARD_SWEEP_CONVERGED,      /* window done */
+	PICARD_SWEEP_NOT_CONVERGED,  /* window done, flagged */
+};
+
+/* Scaled change of one component between two iterates. */
+static inline PICARD_HOST_DEVICE float picard_scaled_change(double x_new, double x_old,
+							     double atol, double rtol)
+{
+	return (float)(fabs(x_new - x_old) / (atol + rtol * fabs(x_new)));
+}
+
+/* Whether the sweep count measures the change after sweep i (0-based):
+ * every sweep when adaptive, the last two of a fixed K. */
+static inline PICARD_HOST_DEVICE bool picard_sweep_measured(int i, int K, bool adaptive)
+{
+	return adaptive || i >= K - 2;
+}
+
+/* Verdict after sweep i of at most K, with this sweep's largest scaled
+ * change, its largest plain change and the previous sweep's plain change
+ * (prev_plain, +Inf when not measured). */
+static inline PICARD_HOST_DEVICE enum picard_sweep_verdict
+picard_sweep_verdict(int i, int K, bool adaptive, float scaled, float plain,
+		     float prev_plain)
+{
+	if (adaptive) {
+		if (scaled <= 1)
+			return PICARD_SWEEP_CONVERGED;
+		return i + 1 >= K ? PICARD_SWEEP_NOT_CONVERGED : PICARD_SWEEP_GO_ON;
+	}
+	if (i + 1 < K)
+		return PICARD_SWEEP_GO_ON;
+	return !(scaled <= 1) && i > 0 && !(plain < prev_plain) ?
+		PICARD_SWEEP_NOT_CONVERGED : PICARD_SWEEP_CONVERGED;
+}
+
+#endif
