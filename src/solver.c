@@ -200,18 +200,24 @@ static int check_inputs(const picard_solver *s, const double *x0,
 	return PICARD_OK;
 }
 
-/* Sweeps per window and right-hand side evaluations of the last solve. */
-static void sweep_stats(const picard_solver *s, picard_stats *stats)
+/* Sweeps per window (over the windows run: a trajectory that became
+ * non-finite or diverged stopped there) and right-hand side evaluations. */
+static void sweep_stats(const picard_solver *s, const picard_traj_status *status,
+			const long *fail_window, picard_stats *stats)
 {
-	double total = 0;
+	double total = 0, windows_run = 0;
 	int most = 0;
 
 	for (long i = 0; i < s->ntraj; i++) {
+		bool stopped = status[i] == PICARD_TRAJ_NONFINITE ||
+			       status[i] == PICARD_TRAJ_DIVERGED;
+
 		total += s->sweeps[i];
+		windows_run += stopped ? fail_window[i] + 1 : s->grid.windows;
 		most = s->sweeps_max[i] > most ? s->sweeps_max[i] : most;
 	}
 	stats->windows = s->grid.windows;
-	stats->sweeps_mean = total / ((double)s->ntraj * s->grid.windows);
+	stats->sweeps_mean = total / windows_run;
 	stats->sweeps_max = most;
 	stats->rhs_evals = total * s->grid.m;
 }
@@ -264,7 +270,7 @@ out:
 	if (stats) {
 		memset(stats, 0, sizeof(*stats));
 		if (!err || err == PICARD_EFAILED)
-			sweep_stats(s, stats);
+			sweep_stats(s, status, fail_window, stats);
 		stats->solve_seconds = seconds;
 		stats->failed = failed;
 		stats->backend = s->backend;

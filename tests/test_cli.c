@@ -260,6 +260,11 @@ ParameterizedTestParameters(cli, bad_input)
 		{"decay --t1 -1", "--t1"},            /* below the model's t0 */
 		{"decay --t0 50", "--t0"},            /* beyond the model's t1 */
 		{"decay --K 0", "--K"},
+		{"decay --K 3 --K-max 4", "--K-max"},
+		{"decay --K-max 4 --K 3", "--K"},
+		{"decay --K-max 0", "--K-max"},
+		{"decay --iter-rtol -1", "--iter-rtol"},
+		{"decay --iter-atol nan", "--iter-atol"},
 		{"decay --K -2", "--K"},
 		{"decay --K two", "--K"},
 		{"decay --m 1", "--m"},

@@ -40,9 +40,36 @@ static int set_K(void *ctx, const char *flag, const char *value)
 	long K = 0;
 	int err = parse_long(flag, value, 1, K_MAX, &K);
 
+	if (opts->K_max)
+		return cli_error(CLI_EUSAGE, "%s %s: a fixed --K or an adaptive --K-max, not both",
+				 flag, value);
 	opts->K = (int)K;
 	opts->K_given = true;
 	return err;
+}
+
+static int set_K_max(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+	long K = 0;
+	int err = parse_long(flag, value, 1, K_MAX, &K);
+
+	if (opts->K_given && !opts->K_max)
+		return cli_error(CLI_EUSAGE, "%s %s: a fixed --K or an adaptive --K-max, not both",
+				 flag, value);
+	opts->K_max = (int)K;
+	opts->K_given = true; /* the tuned K gives way to it too */
+	return err;
+}
+
+static int set_iter_rtol(void *ctx, const char *flag, const char *value)
+{
+	return parse_positive(flag, value, &((struct run_options *)ctx)->iter_rtol);
+}
+
+static int set_iter_atol(void *ctx, const char *flag, const char *value)
+{
+	return parse_positive(flag, value, &((struct run_options *)ctx)->iter_atol);
 }
 
 static int set_h(void *ctx, const char *flag, const char *value)
@@ -181,6 +208,9 @@ static const struct cli_flag flags[] = {
 	{"--traj", "N", set_traj, "trajectories in the ensemble (default 8192; with --init: the file's rows)"},
 	{"--m", "M", set_m, "nodes per window, >= 2 (default 8, or tuned with --tol)"},
 	{"--K", "K", set_K, "Picard sweeps per window, >= 1 (default 2, or tuned with --tol)"},
+	{"--K-max", "K", set_K_max, "adaptive: sweep each window until it converges, at most K times"},
+	{"--iter-rtol", "R", set_iter_rtol, "a window has converged when max |dx|/(A + R|x|) <= 1 (default 1e-5 float, 1e-9 double)"},
+	{"--iter-atol", "A", set_iter_atol, "absolute part of that test (default: R)"},
 	{"--h", "H", set_h, "node spacing, > 0; shrunk so whole windows end at t1 (default 0.06, or tuned with --tol)"},
 	{"--t0", "T", set_t0, "start time (default: the model's)"},
 	{"--t1", "T", set_t1, "end time, > t0 (default: the model's)"},

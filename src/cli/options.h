@@ -26,6 +26,9 @@ struct run_options {
 	bool traj_given;             /* --traj was on the command line */
 	int m;                       /* --m: nodes per window */
 	int K;                       /* --K: Picard sweeps per window */
+	int K_max;                   /* --K-max: adaptive sweeps, 0 = fixed K */
+	double iter_rtol, iter_atol; /* --iter-rtol/--iter-atol: window convergence
+					(0 = the library's default) */
 	double h;                    /* --h: requested node spacing */
 	bool m_given, K_given, h_given; /* --m / --K / --h were on the command
 					   line (they win over --tol's tuning) */

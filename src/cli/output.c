@@ -25,6 +25,8 @@ const char *output_status_name(picard_traj_status status)
 		return "nonfinite";
 	case PICARD_TRAJ_DIVERGED:
 		return "diverged";
+	case PICARD_TRAJ_NOT_CONVERGED:
+		return "not-converged";
 	}
 	return "unknown";
 }

@@ -159,7 +159,8 @@ static int create_solver(struct run *run)
 {
 	const struct run_options *opts = &run->opts;
 	const picard_options solver_opts = {
-		.m = opts->m, .K = opts->K, .h = opts->h,
+		.m = opts->m, .K = opts->K_max ? 0 : opts->K, .K_max = opts->K_max,
+		.iter_rtol = opts->iter_rtol, .iter_atol = opts->iter_atol, .h = opts->h,
 		.t0 = opts->t0, .t1 = opts->t1,
 		.precision = opts->precision, .backend = opts->backend,
 		.bound = opts->bound,
@@ -274,7 +275,8 @@ static void print_summary(const struct run *run)
 	       " (auto: no CUDA device found)" : "");
 	printf("%-12s %ld%s\n", "trajectories", run->ntraj,
 	       run->opts.init_path ? " (from --init)" : "");
-	printf("%-12s m=%d K=%d h=%.6g", "grid", grid->m, grid->K, grid->h);
+	printf("%-12s m=%d K%s%d h=%.6g", "grid", grid->m, grid->adaptive ? "<=" : "=",
+	       grid->K, grid->h);
 	if (fabs(grid->h - run->opts.h) > 1e-12 * run->opts.h)
 		printf(" (requested %g)", run->opts.h);
 	printf(", %ld windows, t in [%g, %g]\n", grid->windows, grid->t0, grid->t1);
@@ -283,6 +285,8 @@ static void print_summary(const struct run *run)
 	if (run->stats.solve_seconds > 0)
 		printf("%-12s %.3g trajectory-steps/s\n", "throughput",
 		       steps / run->stats.solve_seconds);
+	printf("%-12s %.3g per window (max %d), %.3g right-hand side evaluations\n", "sweeps",
+	       run->stats.sweeps_mean, run->stats.sweeps_max, run->stats.rhs_evals);
 }
 
 /* Failed trajectories: a count and the first few on stderr. */
