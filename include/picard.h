@@ -91,6 +91,9 @@ typedef struct picard_options {
 	int K;                      /* fixed Picard sweeps per window (default 2) */
 	int K_max;                  /* > 0: adaptive, sweep until converged, at
 				       most K_max times (K must then be 0) */
+	bool warm_start;            /* first iterate of a window: the previous
+				       window's increments added to its start
+				       state, instead of the constant x_w */
 	double iter_rtol, iter_atol; /* convergence of a window: scaled change
 				       |dx|/(atol + rtol |x|) <= 1 (defaults
 				       1e-5 float, 1e-9 double; atol = rtol) */
@@ -106,6 +109,7 @@ typedef struct picard_options {
 typedef struct picard_grid {
 	int m, K;       /* nodes per window, sweeps per window (at most) */
 	bool adaptive;  /* K is K_max: sweeps stop once a window converged */
+	bool warm_start; /* windows start from the previous one's shape */
 	double iter_rtol, iter_atol; /* the convergence test's tolerances */
 	double h;       /* node spacing actually used: (t1-t0)/(windows*(m-1)) */
 	double t0, t1;  /* time span */

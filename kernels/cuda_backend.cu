@@ -272,6 +272,7 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 	L.m = cuda->grid.m;
 	L.K = cuda->grid.K;
 	L.adaptive = cuda->grid.adaptive;
+	L.warm_start = cuda->grid.warm_start;
 	L.iter_atol = cuda->grid.iter_atol;
 	L.iter_rtol = cuda->grid.iter_rtol;
 	L.h = cuda->grid.h;

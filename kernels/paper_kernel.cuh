@@ -60,6 +60,7 @@ __global__ void picard_paper_kernel(const picard_launch L)
 		params[q] = ((const real *)L.params)[q * L.ntraj + traj];
 
 	real xw = ((const real *)L.x0)[k * L.ntraj + traj]; /* window start */
+	real xw_prev = xw;                  /* the previous window's start */
 	if (threadIdx.x == 0)
 		failed = 0;
 
@@ -70,7 +71,11 @@ __global__ void picard_paper_kernel(const picard_launch L)
 		float prev_plain = INFINITY;
 		int i, verdict = PICARD_SWEEP_GO_ON;
 
-		states[j * n + k] = xw; /* x_j^0 = x_w */
+		/* x_j^0 = x_w, or warm: x_w plus the previous window's
+		 * increments, still in states (each thread its own node) */
+		states[j * n + k] = L.warm_start && w > 0 ?
+			xw + (states[j * n + k] - xw_prev) : xw;
+		xw_prev = xw;
 		if (threadIdx.x == 0)
 			change_bits[0][0] = change_bits[0][1] = change_bits[1][0] =
 				change_bits[1][1] = 0;

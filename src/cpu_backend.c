@@ -32,7 +32,7 @@ static size_t picard_cpu_scratch_len(const struct picard_job *job)
 {
 	const int n = job->model->dim;
 
-	return 2 * (size_t)job->grid->m * n + 3 * (size_t)n + job->model->nparams;
+	return 2 * (size_t)job->grid->m * n + 4 * (size_t)n + job->model->nparams;
 }
 
 #define REAL float

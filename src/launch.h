@@ -18,6 +18,7 @@ struct picard_launch {
 	long ntraj;          /* trajectories: one block each */
 	int m, K;            /* nodes per window, sweeps (at most, if adaptive) */
 	int adaptive;        /* stop sweeping once converged (convergence.h) */
+	int warm_start;      /* x_j^0 = x_w + (previous window's x_j - its x_w) */
 	double iter_atol, iter_rtol; /* scaled change = |dx| / (atol + rtol |x|) */
 	double h, t0;        /* node spacing, start time */
 	long windows;        /* number of windows */

@@ -89,6 +89,7 @@ static int fit_grid(const picard_options *o, picard_grid *g)
 				   o->h, o->t0, o->t1, windows);
 	g->m = o->m;
 	g->adaptive = o->K_max > 0;
+	g->warm_start = o->warm_start;
 	g->K = g->adaptive ? o->K_max : o->K;
 	g->iter_rtol = o->iter_rtol;
 	g->iter_atol = o->iter_atol;

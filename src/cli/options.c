@@ -62,6 +62,14 @@ static int set_K_max(void *ctx, const char *flag, const char *value)
 	return err;
 }
 
+static int set_warm_start(void *ctx, const char *flag, const char *value)
+{
+	(void)flag;
+	(void)value;
+	((struct run_options *)ctx)->warm_start = true;
+	return 0;
+}
+
 static int set_iter_rtol(void *ctx, const char *flag, const char *value)
 {
 	return parse_positive(flag, value, &((struct run_options *)ctx)->iter_rtol);
@@ -211,6 +219,7 @@ static const struct cli_flag flags[] = {
 	{"--K-max", "K", set_K_max, "adaptive: sweep each window until it converges, at most K times"},
 	{"--iter-rtol", "R", set_iter_rtol, "a window has converged when max |dx|/(A + R|x|) <= 1 (default 1e-5 float, 1e-9 double)"},
 	{"--iter-atol", "A", set_iter_atol, "absolute part of that test (default: R)"},
+	{"--warm-start", NULL, set_warm_start, "start each window from the previous one's increments, not a constant"},
 	{"--h", "H", set_h, "node spacing, > 0; shrunk so whole windows end at t1 (default 0.06, or tuned with --tol)"},
 	{"--t0", "T", set_t0, "start time (default: the model's)"},
 	{"--t1", "T", set_t1, "end time, > t0 (default: the model's)"},

@@ -161,6 +161,7 @@ static int create_solver(struct run *run)
 	const picard_options solver_opts = {
 		.m = opts->m, .K = opts->K_max ? 0 : opts->K, .K_max = opts->K_max,
 		.iter_rtol = opts->iter_rtol, .iter_atol = opts->iter_atol, .h = opts->h,
+		.warm_start = opts->warm_start,
 		.t0 = opts->t0, .t1 = opts->t1,
 		.precision = opts->precision, .backend = opts->backend,
 		.bound = opts->bound,
