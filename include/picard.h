@@ -103,6 +103,9 @@ typedef struct picard_options {
 	picard_precision precision; /* arithmetic of the sweeps */
 	picard_backend backend;     /* where to run */
 	double bound;               /* |x| above this is divergence (1e12) */
+	size_t device_memory;       /* device bytes the ensemble may use (0: what
+				       is free); larger ensembles are solved
+				       in chunks that fit */
 } picard_options;
 
 /* The discretisation a solver settled on (after defaults and fitting). */
@@ -144,6 +147,8 @@ typedef struct picard_stats {
 	double sweeps_mean;     /* sweeps per window, mean over the ensemble */
 	int sweeps_max;         /* most sweeps any window took */
 	double rhs_evals;       /* right-hand side evaluations, all together */
+	long chunks;            /* device launches the ensemble took (1 unless
+				   it did not fit device memory at once) */
 	char device[128];       /* "NVIDIA H100 80GB HBM3" or "CPU (N threads)" */
 	picard_backend backend; /* the backend that ran (never AUTO) */
 } picard_stats;

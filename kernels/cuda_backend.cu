@@ -18,6 +18,8 @@ struct picard_cuda_solver {
 	picard_grid grid;           /* the fitted grid */
 	picard_precision precision; /* float or double kernels */
 	long ntraj;                 /* trajectories, one block each */
+	long chunk;                 /* trajectories the device buffers hold:
+				       larger ensembles are solved in chunks */
 	size_t real_size;           /* sizeof(float) or sizeof(double) */
 	void *x0, *params, *x_final; /* device, real SoA [component][traj] */
 	int *status;                /* device, per trajectory */
@@ -64,10 +66,13 @@ extern "C" int picard_cuda_device_name(char *buf, size_t len)
 	return PICARD_OK;
 }
 
-/* Check the launch shape against the device: m*n threads per block,
- * 2*m*n reals of shared memory, ntraj blocks, memory for the ensemble. */
+/* Check the launch shape against the device (m*n threads per block, 2*m*n
+ * reals of shared memory) and choose how many of the ntraj trajectories,
+ * per_traj bytes each, one chunk holds: as many as fit in the free memory
+ * (or device_limit bytes, if lower) and in one grid. */
 static int check_limits(const picard_model *model, const picard_grid *grid,
-			size_t real_size, long ntraj, size_t bytes)
+			size_t real_size, long ntraj, size_t per_traj,
+			size_t device_limit, long *chunk)
 {
 	cudaDeviceProp prop;
 	size_t free_bytes = 0, total_bytes = 0;
@@ -95,15 +100,18 @@ static int check_limits(const picard_model *model, const picard_grid *grid,
 	if (shared > prop.sharedMemPerBlock)
 		return picard_fail(PICARD_ESHMEM, "2*m*n reals = %zu bytes of shared memory, the device allows %zu",
 				   shared, (size_t)prop.sharedMemPerBlock);
-	if (ntraj > prop.maxGridSize[0])
-		return picard_fail(PICARD_EINVAL, "%ld trajectories: one block each, the device allows %d blocks",
-				   ntraj, prop.maxGridSize[0]);
 	e = cudaMemGetInfo(&free_bytes, &total_bytes);
 	if (e != cudaSuccess)
 		return cuda_fail(e, "cudaMemGetInfo");
-	if (bytes > free_bytes)
-		return picard_fail(PICARD_ENOMEM, "the ensemble needs %.1f MiB of device memory, %.1f MiB are free",
-				   bytes / 1048576.0, free_bytes / 1048576.0);
+	if (device_limit && device_limit < free_bytes)
+		free_bytes = device_limit;
+	/* 90% of what is free, the rest for records and the runtime */
+	*chunk = (long)fmin((double)ntraj, 0.9 * free_bytes / per_traj);
+	if (*chunk > prop.maxGridSize[0])
+		*chunk = prop.maxGridSize[0];
+	if (*chunk < 1)
+		return picard_fail(PICARD_ENOMEM, "one trajectory needs %zu bytes of device memory, %.1f MiB are free",
+				   per_traj, free_bytes / 1048576.0);
 	return PICARD_OK;
 }
 
@@ -130,16 +138,18 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 				  const picard_model *model,
 				  const picard_grid *grid,
-				  picard_precision precision, long ntraj)
+				  picard_precision precision, long ntraj,
+				  size_t device_limit)
 {
 	struct picard_cuda_solver *cuda;
 	const int n = model->dim, np = model->nparams;
 	const size_t rs = precision == PICARD_DOUBLE ? sizeof(double) : sizeof(float);
 	const size_t width = n > np ? n : np;
-	const size_t bytes = ntraj * ((2 * n + np) * rs + 2 * (sizeof(int) + sizeof(long)));
+	const size_t per_traj = (2 * n + np) * rs + 2 * (sizeof(int) + sizeof(long));
+	long chunk = 0;
 	int err;
 
-	err = check_limits(model, grid, rs, ntraj, bytes);
+	err = check_limits(model, grid, rs, ntraj, per_traj, device_limit, &chunk);
 	if (err)
 		return err;
 	cuda = (struct picard_cuda_solver *)calloc(1, sizeof(*cuda));
@@ -149,7 +159,9 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	cuda->grid = *grid;
 	cuda->precision = precision;
 	cuda->ntraj = ntraj;
+	cuda->chunk = chunk;
 	cuda->real_size = rs;
+	ntraj = chunk; /* the buffers below hold one chunk */
 	cuda->staging = malloc(ntraj * width * rs);
 	cuda->staging_status = (int *)malloc(ntraj * sizeof(int));
 	if (!cuda->staging || !cuda->staging_status) {
@@ -175,9 +187,8 @@ out:
 /* Row-major doubles rows[i*stride + c] (ntraj rows of width; stride 0: one
  * row for all) to device SoA reals dev[c][i] of the solver's precision. */
 static int upload_soa(struct picard_cuda_solver *cuda, const double *rows,
-		      int width, int stride, void *dev)
+		      int width, int stride, void *dev, long ntraj)
 {
-	const long ntraj = cuda->ntraj;
 	int err = PICARD_OK;
 
 	for (long i = 0; i < ntraj; i++)
@@ -194,11 +205,11 @@ out:
 	return err;
 }
 
-/* Device SoA reals of the solver's precision to row-major doubles. */
+/* Device SoA reals of the solver's precision (ntraj of them) to
+ * row-major doubles. */
 static int download_soa(struct picard_cuda_solver *cuda, const void *dev,
-			int width, double *rows)
+			int width, double *rows, long ntraj)
 {
-	const long ntraj = cuda->ntraj;
 	int err = PICARD_OK;
 
 	CUDA_TRY(cudaMemcpy(cuda->staging, dev, ntraj * width * cuda->real_size,
@@ -212,8 +223,7 @@ out:
 	return err;
 }
 
-/* Device buffers for the job's records, poisoned with NaN (all bits set)
- * so a window end that was never reached reads as NaN, never as zero. */
+/* Device buffers for the job's records, one chunk's slots each. */
 static int alloc_records(struct picard_cuda_solver *cuda,
 			 const struct picard_job *job, picard_launch *L)
 {
@@ -223,26 +233,48 @@ static int alloc_records(struct picard_cuda_solver *cuda,
 	for (int r = 0; r < job->nrecords; r++) {
 		const picard_record *rec = &job->records[r];
 		picard_device_record *dr = &L->records[r];
-		size_t bytes;
 
 		dr->every = rec->every;
 		dr->traj_stride = rec->traj_stride;
-		dr->slots = picard_record_slots(cuda->ntraj, rec->traj_stride);
-		bytes = (cuda->grid.windows / rec->every) * dr->slots *
-			cuda->model->dim * cuda->real_size;
-		CUDA_TRY(cudaMalloc(&dr->states, bytes ? bytes : 1), "device memory for a record");
-		CUDA_TRY(cudaMemset(dr->states, 0xff, bytes), "cudaMemset");
+		dr->slots = picard_record_slots(cuda->chunk, rec->traj_stride) + 1;
+		CUDA_TRY(cudaMalloc(&dr->states, (cuda->grid.windows / rec->every) * dr->slots *
+				    cuda->model->dim * cuda->real_size + 1),
+			 "device memory for a record");
 	}
 out:
 	return err;
 }
 
-/* Copy a device record back into the caller's doubles. */
+/* Set a chunk's records up: trajectories offset .. offset+count-1 keep the
+ * global slots first .. first+slots-1; NaN (all bits set) everywhere, so a
+ * window end never reached reads as NaN, never as zero. */
+static int start_records(struct picard_cuda_solver *cuda, picard_launch *L,
+			 long offset, long count)
+{
+	int err = PICARD_OK;
+
+	for (int r = 0; r < L->nrecords; r++) {
+		picard_device_record *dr = &L->records[r];
+		long first = picard_record_slots(offset, dr->traj_stride);
+
+		dr->first_slot = first;
+		dr->slots = picard_record_slots(offset + count, dr->traj_stride) - first;
+		CUDA_TRY(cudaMemset(dr->states, 0xff, (cuda->grid.windows / dr->every) * dr->slots *
+				    cuda->model->dim * cuda->real_size), "cudaMemset");
+	}
+out:
+	return err;
+}
+
+/* Copy a chunk's record into its slots of the caller's doubles. */
 static int download_record(struct picard_cuda_solver *cuda,
 			   const picard_device_record *dr,
 			   const picard_record *rec)
 {
-	size_t count = (cuda->grid.windows / rec->every) * dr->slots * cuda->model->dim;
+	const int n = cuda->model->dim;
+	const long nrec = cuda->grid.windows / rec->every;
+	const long all_slots = picard_record_slots(cuda->ntraj, rec->traj_stride);
+	const size_t count = nrec * dr->slots * n;
 	void *host = malloc(count * cuda->real_size + 1);
 	int err = PICARD_OK;
 
@@ -250,25 +282,86 @@ static int download_record(struct picard_cuda_solver *cuda,
 		return picard_fail(PICARD_ENOMEM, "host memory for a record of %zu states", count);
 	CUDA_TRY(cudaMemcpy(host, dr->states, count * cuda->real_size,
 			    cudaMemcpyDeviceToHost), "copy record from device");
-	for (size_t i = 0; i < count; i++)
-		rec->states[i] = cuda->precision == PICARD_DOUBLE ?
-			((double *)host)[i] : (double)((float *)host)[i];
+	for (long r = 0; r < nrec; r++)
+		for (long s = 0; s < dr->slots * n; s++) {
+			size_t from = (r * dr->slots) * n + s;
+			rec->states[(r * all_slots + dr->first_slot) * n + s] =
+				cuda->precision == PICARD_DOUBLE ? ((double *)host)[from] :
+				(double)((float *)host)[from];
+		}
 out:
 	free(host);
+	return err;
+}
+
+/* Per-trajectory results of a chunk into the job's arrays at offset. */
+static int download_chunk(struct picard_cuda_solver *cuda, const struct picard_job *job,
+			  const picard_launch *L, long offset, long count)
+{
+	const int n = cuda->model->dim;
+	int err = PICARD_OK;
+
+	if (job->x_final) {
+		err = download_soa(cuda, cuda->x_final, n, job->x_final + offset * n, count);
+		if (err)
+			return err;
+	}
+	CUDA_TRY(cudaMemcpy(cuda->staging_status, cuda->status, count * sizeof(int),
+			    cudaMemcpyDeviceToHost), "copy status from device");
+	CUDA_TRY(cudaMemcpy(job->fail_window + offset, cuda->fail_window, count * sizeof(long),
+			    cudaMemcpyDeviceToHost), "copy status from device");
+	CUDA_TRY(cudaMemcpy(job->sweeps + offset, cuda->sweeps, count * sizeof(long),
+			    cudaMemcpyDeviceToHost), "copy sweep counts from device");
+	CUDA_TRY(cudaMemcpy(job->sweeps_max + offset, cuda->sweeps_max, count * sizeof(int),
+			    cudaMemcpyDeviceToHost), "copy sweep counts from device");
+	for (long i = 0; i < count; i++)
+		job->status[offset + i] = (picard_traj_status)cuda->staging_status[i];
+	for (int r = 0; r < L->nrecords && !err; r++)
+		err = download_record(cuda, &L->records[r], &job->records[r]);
+out:
+	return err;
+}
+
+/* Upload, solve and download trajectories offset .. offset+count-1; the
+ * kernel's time is added to *seconds. */
+static int solve_chunk(struct picard_cuda_solver *cuda, const struct picard_job *job,
+		       picard_launch *L, long offset, long count, double *seconds)
+{
+	const picard_model *model = cuda->model;
+	float ms = 0;
+	int err;
+
+	L->ntraj = count;
+	L->traj_offset = offset;
+	err = upload_soa(cuda, job->x0 + offset * model->dim, model->dim, model->dim,
+			 cuda->x0, count);
+	if (!err && model->nparams)
+		err = upload_soa(cuda, job->params + offset * job->param_stride, model->nparams,
+				 job->param_stride, cuda->params, count);
+	if (!err)
+		err = start_records(cuda, L, offset, count);
+	if (err)
+		return err;
+	CUDA_TRY(cudaEventRecord(cuda->start, 0), "cudaEventRecord");
+	CUDA_TRY((cudaError_t)(cuda->precision == PICARD_DOUBLE ?
+			       model->impl->launch_double(L) : model->impl->launch_float(L)),
+		 "kernel launch");
+	CUDA_TRY(cudaEventRecord(cuda->stop, 0), "cudaEventRecord");
+	CUDA_TRY(cudaEventSynchronize(cuda->stop), "kernel execution");
+	CUDA_TRY(cudaEventElapsedTime(&ms, cuda->start, cuda->stop), "cudaEventElapsedTime");
+	*seconds += ms * 1e-3;
+	err = download_chunk(cuda, job, L, offset, count);
+out:
 	return err;
 }
 
 extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 				 const struct picard_job *job, double *seconds)
 {
-	const picard_model *model = cuda->model;
-	const struct picard_model_impl *impl = model->impl;
 	picard_launch L;
-	float ms = 0;
 	int err;
 
 	memset(&L, 0, sizeof(L));
-	L.ntraj = cuda->ntraj;
 	L.m = cuda->grid.m;
 	L.K = cuda->grid.K;
 	L.adaptive = cuda->grid.adaptive;
@@ -287,42 +380,18 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 	L.sweeps = cuda->sweeps;
 	L.sweeps_max = cuda->sweeps_max;
 
-	err = upload_soa(cuda, job->x0, model->dim, model->dim, cuda->x0);
-	if (!err && model->nparams)
-		err = upload_soa(cuda, job->params, model->nparams, job->param_stride, cuda->params);
-	if (!err)
-		err = alloc_records(cuda, job, &L);
-	if (err)
-		goto out;
-
-	CUDA_TRY(cudaEventRecord(cuda->start, 0), "cudaEventRecord");
-	CUDA_TRY((cudaError_t)(cuda->precision == PICARD_DOUBLE ?
-			       impl->launch_double(&L) : impl->launch_float(&L)),
-		 "kernel launch");
-	CUDA_TRY(cudaEventRecord(cuda->stop, 0), "cudaEventRecord");
-	CUDA_TRY(cudaEventSynchronize(cuda->stop), "kernel execution");
-	CUDA_TRY(cudaEventElapsedTime(&ms, cuda->start, cuda->stop), "cudaEventElapsedTime");
-	*seconds = ms * 1e-3;
-
-	if (job->x_final) {
-		err = download_soa(cuda, cuda->x_final, model->dim, job->x_final);
-		if (err)
-			goto out;
-	}
-	CUDA_TRY(cudaMemcpy(cuda->staging_status, cuda->status, cuda->ntraj * sizeof(int),
-			    cudaMemcpyDeviceToHost), "copy status from device");
-	CUDA_TRY(cudaMemcpy(job->fail_window, cuda->fail_window, cuda->ntraj * sizeof(long),
-			    cudaMemcpyDeviceToHost), "copy status from device");
-	CUDA_TRY(cudaMemcpy(job->sweeps, cuda->sweeps, cuda->ntraj * sizeof(long),
-			    cudaMemcpyDeviceToHost), "copy sweep counts from device");
-	CUDA_TRY(cudaMemcpy(job->sweeps_max, cuda->sweeps_max, cuda->ntraj * sizeof(int),
-			    cudaMemcpyDeviceToHost), "copy sweep counts from device");
-	for (long i = 0; i < cuda->ntraj; i++)
-		job->status[i] = (picard_traj_status)cuda->staging_status[i];
-	for (int r = 0; r < job->nrecords && !err; r++)
-		err = download_record(cuda, &L.records[r], &job->records[r]);
-out:
+	*seconds = 0;
+	err = alloc_records(cuda, job, &L);
+	for (long offset = 0; !err && offset < cuda->ntraj; offset += cuda->chunk)
+		err = solve_chunk(cuda, job, &L, offset,
+				  cuda->ntraj - offset < cuda->chunk ? cuda->ntraj - offset : cuda->chunk,
+				  seconds);
 	for (int r = 0; r < L.nrecords; r++)
 		cudaFree(L.records[r].states);
 	return err;
+}
+
+extern "C" long picard_cuda_chunks(const struct picard_cuda_solver *cuda)
+{
+	return (cuda->ntraj + cuda->chunk - 1) / cuda->chunk;
 }

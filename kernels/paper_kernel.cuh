@@ -22,7 +22,7 @@
 #define PICARD_FAIL_DIVERGED 2
 
 /* Store the window-end state of component k into a record if window w
- * (0-based) and the trajectory are among those it keeps. */
+ * (0-based) and the trajectory (global index) are among those it keeps. */
 template <typename real>
 __device__ inline void record_window_end(const picard_device_record &rec,
 					 long w, long traj, int k, int n,
@@ -31,7 +31,7 @@ __device__ inline void record_window_end(const picard_device_record &rec,
 	if ((w + 1) % rec.every != 0 || traj % rec.traj_stride != 0)
 		return;
 	long r = (w + 1) / rec.every - 1;
-	long slot = traj / rec.traj_stride;
+	long slot = traj / rec.traj_stride - rec.first_slot;
 	((real *)rec.states)[(r * rec.slots + slot) * n + k] = x;
 }
 
@@ -132,7 +132,7 @@ __global__ void picard_paper_kernel(const picard_launch L)
 			atomicOr(&failed, PICARD_FAIL_DIVERGED);
 		if (j == 0)
 			for (int r = 0; r < L.nrecords; r++)
-				record_window_end(L.records[r], w, traj, k, n, xw);
+				record_window_end(L.records[r], w, L.traj_offset + traj, k, n, xw);
 		__syncthreads(); /* failed is final; states free for reuse */
 		if (failed)
 			break;

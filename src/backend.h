@@ -41,7 +41,10 @@ int picard_cpu_solve(const struct picard_job *job, double *seconds);
 struct picard_cuda_solver;
 int picard_cuda_create(struct picard_cuda_solver **out,
 		       const picard_model *model, const picard_grid *grid,
-		       picard_precision precision, long ntraj);
+		       picard_precision precision, long ntraj,
+		       size_t device_limit);
+/* Chunks the ensemble is solved in (1 when it fits the device at once). */
+long picard_cuda_chunks(const struct picard_cuda_solver *cuda);
 int picard_cuda_solve(struct picard_cuda_solver *cuda,
 		      const struct picard_job *job, double *seconds);
 void picard_cuda_free(struct picard_cuda_solver *cuda);

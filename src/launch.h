@@ -10,12 +10,14 @@
 struct picard_device_record {
 	long every;      /* window period */
 	int traj_stride; /* trajectory period */
-	long slots;      /* trajectories recorded: ceil(ntraj / traj_stride) */
+	long slots;      /* slots in this buffer (this chunk's) */
+	long first_slot; /* global slot of the buffer's first */
 	void *states;    /* device buffer */
 };
 
 struct picard_launch {
-	long ntraj;          /* trajectories: one block each */
+	long ntraj;          /* trajectories of this chunk: one block each */
+	long traj_offset;    /* global index of the chunk's first trajectory */
 	int m, K;            /* nodes per window, sweeps (at most, if adaptive) */
 	int adaptive;        /* stop sweeping once converged (convergence.h) */
 	int warm_start;      /* x_j^0 = x_w + (previous window's x_j - its x_w) */

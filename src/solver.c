@@ -130,7 +130,8 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 	if (err)
 		goto fail;
 	if (s->backend == PICARD_BACKEND_CUDA) {
-		err = picard_cuda_create(&s->cuda, model, &s->grid, s->precision, ntraj);
+		err = picard_cuda_create(&s->cuda, model, &s->grid, s->precision, ntraj,
+					 opt.device_memory);
 		if (err)
 			goto fail;
 		err = picard_cuda_device_name(s->device, sizeof(s->device));
@@ -274,6 +275,7 @@ out:
 			sweep_stats(s, status, fail_window, stats);
 		stats->solve_seconds = seconds;
 		stats->failed = failed;
+		stats->chunks = s->cuda ? picard_cuda_chunks(s->cuda) : 1;
 		stats->backend = s->backend;
 		snprintf(stats->device, sizeof(stats->device), "%s", s->device);
 	}

@@ -466,21 +466,47 @@ Test(gpu, block_limit)
 	}
 }
 
-/* An ensemble far larger than any device's memory (the most blocks a grid
- * may have, ~200 GB in double) is refused with ENOMEM, not a crash. */
-Test(gpu, huge_ensemble_enomem, .timeout = 120)
+/* An ensemble that does not fit the device memory it may use is solved in
+ * chunks, with the same results bit for bit (records included) as in one
+ * launch; one that cannot fit even a single trajectory is refused with
+ * ENOMEM, not a crash. */
+Test(gpu, chunks_when_memory_is_short, .timeout = 120)
 {
 	const picard_model *lotka = picard_model_find("lotka");
-	picard_options opt = { .backend = PICARD_BACKEND_CUDA, .precision = PICARD_DOUBLE };
+	picard_options opt = { .m = 8, .K_max = 10, .h = 0.06, .t1 = 20,
+			       .backend = PICARD_BACKEND_CUDA };
+	const long ntraj = 1000;
+	struct solve_out whole, parts;
 	picard_solver *solver = NULL;
+	double *x0, *params;
 	int err;
 
 	require_gpu();
 	cr_assert_not_null(lotka, "model lotka is not registered");
-	err = picard_solver_create(&solver, lotka, &opt, INT_MAX);
-	cr_assert_eq(err, PICARD_ENOMEM, "%d trajectories: got %s (%s)", INT_MAX,
-		     picard_strerror(err), picard_error_detail());
+	make_ensemble(lotka, ntraj, 77, &x0, &params);
+	solve(lotka, &opt, ntraj, x0, params, &whole);
+	opt.device_memory = 300 * (2 * 2 + 6) * sizeof(float); /* ~270 trajectories */
+	solve(lotka, &opt, ntraj, x0, params, &parts);
+	cr_log_info("%ld trajectories in %ld chunks", ntraj, parts.stats.chunks);
+	cr_assert_eq(whole.stats.chunks, 1);
+	cr_assert_geq(parts.stats.chunks, 3, "%ld chunks", parts.stats.chunks);
+	cr_assert_eq(memcmp(whole.x_final, parts.x_final, ntraj * 2 * sizeof(double)), 0,
+		     "final states differ between one launch and chunks");
+	cr_assert_eq(memcmp(whole.dense.states, parts.dense.states,
+			    whole.dense_len * sizeof(double)), 0, "dense records differ");
+	cr_assert_eq(memcmp(whole.sparse.states, parts.sparse.states,
+			    whole.sparse_len * sizeof(double)), 0, "sparse records differ");
+	cr_assert_eq(memcmp(whole.status, parts.status, ntraj * sizeof(*whole.status)), 0);
+	cr_assert_eq(whole.stats.sweeps_mean, parts.stats.sweeps_mean);
+	solve_out_free(&whole);
+	solve_out_free(&parts);
+
+	opt.device_memory = 16; /* not one trajectory */
+	err = picard_solver_create(&solver, lotka, &opt, ntraj);
+	cr_assert_eq(err, PICARD_ENOMEM, "got %s (%s)", picard_strerror(err), picard_error_detail());
 	cr_assert_null(solver);
+	free(x0);
+	free(params);
 }
 
 /* Statuses and failure windows of a solve on both backends agree, both

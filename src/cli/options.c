@@ -70,6 +70,14 @@ static int set_warm_start(void *ctx, const char *flag, const char *value)
 	return 0;
 }
 
+static int set_verbose(void *ctx, const char *flag, const char *value)
+{
+	(void)flag;
+	(void)value;
+	((struct run_options *)ctx)->verbose = true;
+	return 0;
+}
+
 static int set_iter_rtol(void *ctx, const char *flag, const char *value)
 {
 	return parse_positive(flag, value, &((struct run_options *)ctx)->iter_rtol);
@@ -234,6 +242,7 @@ static const struct cli_flag flags[] = {
 	{"--check-traj", "N", set_check_traj, "check at most N trajectories, evenly spaced; 0: all (default 1024; implies --check)"},
 	{"--tol", "E", set_tol, "fail (exit 1) when the check's E exceeds E (implies --check); tunes m, K, h (below)"},
 	{"--bound", "B", set_bound, "a state with |x| > B has diverged (default 1e12)"},
+	{"--verbose", NULL, set_verbose, "say more: e.g. when the ensemble was solved in chunks to fit device memory"},
 	{"--list", NULL, set_list, "list the registered models and exit"},
 	{"--help", NULL, set_help, "this text (also -h)"},
 };

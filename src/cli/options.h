@@ -28,6 +28,7 @@ struct run_options {
 	int K;                       /* --K: Picard sweeps per window */
 	int K_max;                   /* --K-max: adaptive sweeps, 0 = fixed K */
 	bool warm_start;             /* --warm-start */
+	bool verbose;                /* --verbose: also how the solve was split */
 	double iter_rtol, iter_atol; /* --iter-rtol/--iter-atol: window convergence
 					(0 = the library's default) */
 	double h;                    /* --h: requested node spacing */

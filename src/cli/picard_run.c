@@ -288,6 +288,9 @@ static void print_summary(const struct run *run)
 		       steps / run->stats.solve_seconds);
 	printf("%-12s %.3g per window (max %d), %.3g right-hand side evaluations\n", "sweeps",
 	       run->stats.sweeps_mean, run->stats.sweeps_max, run->stats.rhs_evals);
+	if (run->opts.verbose && run->stats.chunks > 1)
+		printf("%-12s %ld launches: the ensemble did not fit device memory at once\n",
+		       "chunks", run->stats.chunks);
 }
 
 /* Failed trajectories: a count and the first few on stderr. */
