@@ -132,9 +132,11 @@ static picard_options case_options(const picard_model *model,
 	opt.m = c->m ? c->m : MAX_BLOCK_THREADS / model->dim;
 	opt.K = c->K;
 	opt.K_max = c->K_max;
-	opt.h = c->h;
+	/* the cases' h are for lotka's span of 100: scale them to the model's,
+	 * so a fast model (lorenz, span 2) stays inside its convergence region */
+	opt.h = c->h * span / 100;
 	opt.t0 = model->t0;
-	opt.t1 = model->t0 + fmin(span, MAX_WINDOWS * (opt.m - 1) * c->h);
+	opt.t1 = model->t0 + fmin(span, MAX_WINDOWS * (opt.m - 1) * opt.h);
 	opt.precision = precision;
 	opt.backend = backend;
 	return opt;
