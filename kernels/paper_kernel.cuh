@@ -105,12 +105,17 @@ __global__ void picard_paper_kernel(const picard_launch L)
 			if (!picard_sweep_measured(i, L.K, L.adaptive))
 				continue;
 			/* the block's largest change: non-negative floats order
-			 * like their bits; the other buffer is reset for the next
-			 * sweep (nobody reads it any more) */
+			 * like their bits */
 			const real x_new = states[j * n + k];
 			atomicMax(&change_bits[i & 1][0], __float_as_uint(picard_scaled_change(
 					  x_new, x[k], L.iter_atol, L.iter_rtol)));
 			atomicMax(&change_bits[i & 1][1], __float_as_uint((float)fabs(x_new - x[k])));
+			/* a fixed K needs no barrier here: thread 0 judges its last
+			 * two sweeps after the window's closing barrier. Adaptive:
+			 * decide now; the other buffer is reset for the next sweep
+			 * (nobody reads it any more) */
+			if (!L.adaptive)
+				continue;
 			if (threadIdx.x == 0)
 				change_bits[(i + 1) & 1][0] = change_bits[(i + 1) & 1][1] = 0;
 			__syncthreads();
@@ -134,6 +139,13 @@ __global__ void picard_paper_kernel(const picard_launch L)
 			for (int r = 0; r < L.nrecords; r++)
 				record_window_end(L.records[r], w, L.traj_offset + traj, k, n, xw);
 		__syncthreads(); /* failed is final; states free for reuse */
+		if (!L.adaptive && threadIdx.x == 0 &&
+		    picard_sweep_verdict(L.K - 1, L.K, false,
+					 __uint_as_float(change_bits[(L.K - 1) & 1][0]),
+					 __uint_as_float(change_bits[(L.K - 1) & 1][1]),
+					 L.K > 1 ? __uint_as_float(change_bits[L.K & 1][1]) : INFINITY) ==
+			    PICARD_SWEEP_NOT_CONVERGED && unconverged_window < 0)
+			unconverged_window = w;
 		if (failed)
 			break;
 	}
