@@ -3,6 +3,8 @@
 #   make              library, picard-run, the test binary
 #   make test         Criterion suite (GPU tests skip without a device)
 #   make gpu-bundle   bin/ + lib/ folder to carry to a GPU machine
+#   make test-asan    the suite built with ASan + UBSan (build-asan/, bin-asan/)
+#   make fuzz         libFuzzer targets of tests/fuzz/, FUZZ_SECONDS each (clang)
 #   make V=1          show full commands
 #
 # Every models/*.cu is a model: the build discovers it and generates the
@@ -26,6 +28,19 @@ LDFLAGS  += -fopenmp -L$(CUDA_HOME)/lib64 \
 	    -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/lib:$$ORIGIN/../lib:$(CUDA_HOME)/lib64'
 LDLIBS   += -lgsl -lgslcblas -lcurand -lcudart_static -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic -lm -ldl -lpthread -lrt
 
+# SANITIZE=address,undefined builds everything with those sanitizers (gcc;
+# nvcc passes them to its host compiler): what make test-asan does, adding
+# float-cast-overflow (a real out of an integer's range converted to it),
+# which gcc leaves out of "undefined".
+ifneq ($(SANITIZE),)
+comma    := ,
+SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+CFLAGS   += $(SANFLAGS)
+NVFLAGS  += $(foreach s,$(subst $(comma), ,$(SANITIZE)),-Xcompiler -fsanitize=$(s)) \
+	    -Xcompiler -fno-omit-frame-pointer
+LDFLAGS  += $(SANFLAGS)
+endif
+
 ifeq ($(V),1)
 Q :=
 else
@@ -44,7 +59,7 @@ CLI_COMMON   := $(patsubst src/cli/%.c,$(BUILD)/src/cli/%.o,$(filter-out src/cli
 TEST_OBJS    := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(wildcard tests/*.c))
 LIB          := $(BUILD)/libpicard.a
 
-.PHONY: all test gpu-bundle deps clean
+.PHONY: all test test-asan fuzz gpu-bundle deps clean
 all: deps $(PROGRAMS:%=$(BIN)/%) $(BIN)/picard-tests
 
 # ---- system packages: install as root, else say what to run ----------------
@@ -109,15 +124,93 @@ $(BIN)/picard-%: $(BUILD)/src/cli/picard_%.o $(CLI_COMMON) $(LIB)
 	@echo "  LD      $@"
 	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@
 
-$(BIN)/picard-tests: $(TEST_OBJS) $(LIB)
+# The tests also call the programs' shared code directly (the option parser
+# and the --init reader in test_fuzz_regress.c).
+$(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(TEST_OBJS) $(LIB) $(LDFLAGS) $(LDLIBS) -lcriterion -o $@
+	$(Q)$(CC) $(TEST_OBJS) $(CLI_COMMON) $(LIB) $(LDFLAGS) $(LDLIBS) -lcriterion -o $@
 
 # ---- tests ------------------------------------------------------------------
 # The CLI tests find picard-run beside the test binary.
 test: all
 	$(BIN)/picard-tests $(TEST_ARGS)
+
+# ---- sanitizers ---------------------------------------------------------------
+# The whole suite built with AddressSanitizer and UndefinedBehaviorSanitizer
+# into build-asan/ and bin-asan/ (the normal build is left alone), then run.
+# ASan and LSan reports of every process (the test binary, the test
+# processes Criterion forks, the picard-run it spawns) go to files
+# build-asan/sanitizer/log.PID; gcc's UBSan ignores log_path when combined
+# with ASan and prints on stderr, so it halts at its first report with exit
+# status 97, which no test expects, and its "runtime error:" lines are looked
+# for in the suite's output. Any report fails the target. tests/lsan.supp
+# silences leaks inside third-party libraries only; protect_shadow_gap=0
+# lets the CUDA driver map its memory on a GPU machine; a malloc too large
+# returns NULL, as without ASan, so the out-of-memory paths are what runs.
+SAN_DIR := build-asan/sanitizer
+test-asan:
+	$(Q)$(MAKE) --no-print-directory BUILD=build-asan BIN=bin-asan SANITIZE=address,undefined,float-cast-overflow all
+	$(Q)rm -rf $(SAN_DIR) && mkdir -p $(SAN_DIR)/reports
+	$(Q){ ASAN_OPTIONS=protect_shadow_gap=0:allocator_may_return_null=1:detect_leaks=1:exitcode=97:log_path=$(CURDIR)/$(SAN_DIR)/reports/log \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=97 \
+	  bin-asan/picard-tests $(TEST_ARGS); echo $$? > $(SAN_DIR)/status; } 2>&1 | tee $(SAN_DIR)/output.txt
+	$(Q)if [ -n "$$(ls -A $(SAN_DIR)/reports)" ] || grep -q 'runtime error:' $(SAN_DIR)/output.txt; then \
+		cat $(SAN_DIR)/reports/* 2>/dev/null; grep -A20 'runtime error:' $(SAN_DIR)/output.txt; \
+		echo "test-asan: sanitizer reports (in $(SAN_DIR)/)"; exit 1; \
+	fi; \
+	status=$$(cat $(SAN_DIR)/status); [ "$$status" = 0 ] || exit $$status; \
+	echo "test-asan: passed, no sanitizer reports"
+
+# ---- fuzzing --------------------------------------------------------------------
+# libFuzzer targets tests/fuzz/fuzz_NAME.c (clang, with ASan and UBSan) on
+# the CLI sources they test, linked against the normal $(LIB). Each runs for
+# FUZZ_SECONDS from its committed seeds tests/fuzz/corpus/NAME/ (and the
+# dictionary tests/fuzz/NAME.dict if there is one); the inputs it finds
+# accumulate in $(BUILD)/fuzz/corpus/NAME/ and a crashing input lands in
+# $(BUILD)/fuzz/crashes/, failing the target.
+FUZZ_CC       ?= clang
+FUZZ_SECONDS  ?= 60
+FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS   := -g -O1 -std=c11 -Wall -Wextra -Iinclude -Isrc -Isrc/cli \
+		 -fsanitize=fuzzer-no-link $(FUZZ_SAN) -MMD -MP
+FUZZ_TARGETS  := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS     := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+FUZZ_CLI_OBJS := $(patsubst src/cli/%.c,$(BUILD)/fuzz/obj/cli/%.o,\
+		 src/cli/diag.c src/cli/parse.c src/cli/options.c src/cli/init_file.c)
+.SECONDARY: $(FUZZ_CLI_OBJS) $(FUZZ_TARGETS:%=$(BUILD)/fuzz/obj/fuzz_%.o)
+
+$(BUILD)/fuzz/obj/%.o: tests/fuzz/%.c
+	@mkdir -p $(@D)
+	@echo "  CLANG   $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(BUILD)/fuzz/obj/cli/%.o: src/cli/%.c
+	@mkdir -p $(@D)
+	@echo "  CLANG   $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+# The gcc-built $(LIB) needs gcc's OpenMP runtime, not clang's.
+$(FUZZ_BINS): $(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/fuzz_%.o $(FUZZ_CLI_OBJS) $(LIB)
+	@echo "  LD      $@"
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) $^ $(filter-out -fopenmp,$(LDFLAGS)) \
+		-lgomp $(LDLIBS) -o $@
+
+fuzz: deps $(FUZZ_BINS)
+	$(Q)for t in $(FUZZ_TARGETS); do \
+		dict=; [ -f tests/fuzz/$$t.dict ] && dict=-dict=tests/fuzz/$$t.dict; \
+		mkdir -p $(BUILD)/fuzz/corpus/$$t $(BUILD)/fuzz/crashes; \
+		echo "  FUZZ    $$t for $(FUZZ_SECONDS) s (log: $(BUILD)/fuzz/$$t.log)"; \
+		if ! $(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+			-print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/crashes/$$t- $$dict \
+			$(BUILD)/fuzz/corpus/$$t tests/fuzz/corpus/$$t > $(BUILD)/fuzz/$$t.log 2>&1; then \
+			tail -n 60 $(BUILD)/fuzz/$$t.log; echo "fuzz: $$t failed (input in $(BUILD)/fuzz/crashes/)"; \
+			exit 1; \
+		fi; \
+		grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added)' $(BUILD)/fuzz/$$t.log \
+			| sed 's/^/          /'; \
+	done
 
 # ---- device bundle --------------------------------------------------------
 # The GPU machine has the CUDA toolkit but no GSL or Criterion: unpack their

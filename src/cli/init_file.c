@@ -171,16 +171,24 @@ static int append_row(const char *path, long lineno, char **fields, int count,
 	return 0;
 }
 
-/* One line of a text file: skip comments, blanks and a first-row header,
- * else check and append it. fields has room for dim + nparams + 1. */
-static int read_line(const char *path, long lineno, char *line,
+/* One line of a text file (len bytes): skip comments, blanks and a
+ * first-row header, else check and append it. fields has room for dim +
+ * nparams + 1. A NUL byte is refused: the C string would end there and the
+ * rest of the line be dropped unseen (a raw file not named .bin). */
+static int read_line(const char *path, long lineno, char *line, size_t len,
 		     const picard_model *model, char **fields,
 		     bool *header_allowed, struct row_table *table)
 {
 	const int cap = model->dim + model->nparams + 1;
-	char *comment = strchr(line, '#');
+	char *comment;
 	int count, empty_col = 0, err;
 
+	if (memchr(line, '\0', len)) {
+		cli_error(CLI_EUSAGE, "%s:%ld: a NUL byte: not a text file", path, lineno);
+		cli_hint("raw float64 files are read as such when their name ends in .bin");
+		return CLI_EUSAGE;
+	}
+	comment = strchr(line, '#');
 	if (comment)
 		*comment = '\0';
 	count = split_fields(line, fields, cap, &empty_col);
@@ -233,13 +241,15 @@ static int read_text(const char *path, FILE *file, const picard_model *model,
 	char **fields, *line = NULL;
 	size_t size = 0;
 	long lineno = 0;
+	ssize_t len;
 	int err = 0;
 
 	fields = malloc((model->dim + model->nparams + 1) * sizeof(*fields));
 	if (!fields)
 		return cli_error(CLI_EUSAGE, "%s: out of memory", path);
-	while (!err && getline(&line, &size, file) >= 0)
-		err = read_line(path, ++lineno, line, model, fields, &header_allowed, &table);
+	while (!err && (len = getline(&line, &size, file)) >= 0)
+		err = read_line(path, ++lineno, line, (size_t)len, model, fields,
+				&header_allowed, &table);
 	if (err)
 		goto out;
 	if (ferror(file)) {
@@ -272,20 +282,53 @@ static double le_double(const unsigned char *bytes)
 	return value;
 }
 
-/* The file's size in bytes, which must be a whole number of states. */
-static int binary_size(const char *path, FILE *file, int dim, size_t *size)
+/* Room for the whole of file: its size when it is a regular file (one read),
+ * else a first guess that read_all() doubles. */
+static size_t size_hint(FILE *file)
 {
 	struct stat st;
+	int fd = fileno(file);
 
-	if (fstat(fileno(file), &st) != 0 || !S_ISREG(st.st_mode))
-		return cli_error(CLI_EUSAGE, "%s: not a regular file", path);
-	*size = (size_t)st.st_size;
-	if (*size == 0)
-		return cli_error(CLI_EUSAGE, "%s: empty file: no trajectories", path);
-	if (*size % (8 * (size_t)dim))
-		return cli_error(CLI_EUSAGE, "%s: %zu bytes is not a multiple of %d "
-				 "(%d float64 per trajectory)", path, *size, 8 * dim, dim);
-	return 0;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		return (size_t)st.st_size + 1;
+	return 1 << 16;
+}
+
+/* The whole of file into *bytes (malloc'ed) and *size, whatever kind of
+ * stream it is (a file, or memory for the fuzz target). */
+static int read_all(const char *path, FILE *file, unsigned char **bytes, size_t *size)
+{
+	size_t capacity = size_hint(file), used = 0;
+	unsigned char *buf = NULL;
+
+	for (;;) {
+		unsigned char *grown;
+
+		if (used == capacity) {
+			if (capacity > SIZE_MAX / 2)
+				break;
+			capacity *= 2;
+		}
+		grown = realloc(buf, capacity);
+		if (!grown)
+			break;
+		buf = grown;
+		used += fread(buf + used, 1, capacity - used, file);
+		if (used < capacity) {
+			if (ferror(file)) {
+				free(buf);
+				return cli_error(CLI_EUSAGE, "%s: read error: %s", path,
+						 strerror(errno));
+			}
+			if (feof(file)) {
+				*bytes = buf;
+				*size = used;
+				return 0;
+			}
+		}
+	}
+	free(buf);
+	return cli_error(CLI_EUSAGE, "%s: out of memory after %zu bytes", path, used);
 }
 
 static int read_binary(const char *path, FILE *file, const picard_model *model,
@@ -296,19 +339,22 @@ static int read_binary(const char *path, FILE *file, const picard_model *model,
 	size_t size = 0, count;
 	int err;
 
-	err = binary_size(path, file, n, &size);
+	err = read_all(path, file, &bytes, &size);
 	if (err)
 		return err;
-	count = size / 8;
-	bytes = malloc(size);
-	data->x0 = malloc(count * sizeof(double));
-	if (!bytes || !data->x0) {
-		err = cli_error(CLI_EUSAGE, "%s: out of memory for %zu values", path, count);
+	if (size == 0) {
+		err = cli_error(CLI_EUSAGE, "%s: empty file: no trajectories", path);
 		goto out;
 	}
-	if (fread(bytes, 1, size, file) != size) {
-		err = cli_error(CLI_EUSAGE, "%s: read error: %s", path,
-				ferror(file) ? strerror(errno) : "file shrank while read");
+	if (size % (8 * (size_t)n)) {
+		err = cli_error(CLI_EUSAGE, "%s: %zu bytes is not a multiple of %d "
+				"(%d float64 per trajectory)", path, size, 8 * n, n);
+		goto out;
+	}
+	count = size / 8;
+	data->x0 = malloc(count * sizeof(double));
+	if (!data->x0) {
+		err = cli_error(CLI_EUSAGE, "%s: out of memory for %zu values", path, count);
 		goto out;
 	}
 	for (size_t i = 0; i < count; i++) {
@@ -327,21 +373,37 @@ out:
 
 /* ---- both ----------------------------------------------------------------- */
 
+int init_stream_read(const char *path, FILE *file, bool binary,
+		     const picard_model *model, struct init_data *data)
+{
+	int err;
+
+	memset(data, 0, sizeof(*data));
+	err = binary ? read_binary(path, file, model, data) :
+		       read_text(path, file, model, data);
+	if (err)
+		init_data_free(data);
+	return err;
+}
+
 int init_file_read(const char *path, const picard_model *model,
 		   struct init_data *data)
 {
+	const bool binary = is_binary_name(path);
+	struct stat st;
 	FILE *file;
 	int err;
 
 	memset(data, 0, sizeof(*data));
-	file = fopen(path, is_binary_name(path) ? "rb" : "r");
+	file = fopen(path, binary ? "rb" : "r");
 	if (!file)
 		return cli_error(CLI_EUSAGE, "--init %s: cannot open: %s", path, strerror(errno));
-	err = is_binary_name(path) ? read_binary(path, file, model, data) :
-				     read_text(path, file, model, data);
+	/* Raw data is read whole, from a regular file (a known size). */
+	if (binary && (fstat(fileno(file), &st) != 0 || !S_ISREG(st.st_mode)))
+		err = cli_error(CLI_EUSAGE, "%s: not a regular file", path);
+	else
+		err = init_stream_read(path, file, binary, model, data);
 	fclose(file);
-	if (err)
-		init_data_free(data);
 	return err;
 }
 

@@ -9,10 +9,14 @@
  * same number of columns and every value is a finite number.
  *
  * Binary (name ending in .bin): raw little-endian float64, n per
- * trajectory (states only), no header; the size is a multiple of 8n.
+ * trajectory (states only), no header; the size is a multiple of 8n. It
+ * must be a regular file.
  */
 #ifndef PICARD_CLI_INIT_FILE_H
 #define PICARD_CLI_INIT_FILE_H
+
+#include <stdbool.h>
+#include <stdio.h>
 
 #include "picard.h"
 
@@ -27,6 +31,11 @@ struct init_data {
  * or CLI_EUSAGE after printing "picard-run: FILE:LINE: what is wrong". */
 int init_file_read(const char *path, const picard_model *model,
 		   struct init_data *data);
+/* The same from an open stream: binary (raw float64) or text, path only
+ * named in the messages. Reads memory through fmemopen() in the fuzz target
+ * (tests/fuzz/fuzz_init_file.c), so it never touches the file system. */
+int init_stream_read(const char *path, FILE *file, bool binary,
+		     const picard_model *model, struct init_data *data);
 void init_data_free(struct init_data *data);
 
 #endif

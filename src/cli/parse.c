@@ -1,5 +1,6 @@
 /* parse.c - strict values, the flag-table parser, MODEL and the time span,
  * shared by picard-run and picard-tune (see parse.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -10,12 +11,15 @@
 
 /* ---- strict values ------------------------------------------------------- */
 
+/* strtol() and strtod() skip leading white space, "\r" and "\v" included:
+ * any such character is refused first, so " 5" and "\r5" are not numbers. */
+
 int parse_long(const char *flag, const char *text, long min, long max, long *out)
 {
 	char *end;
 	long value;
 
-	if (!*text || *text == ' ' || *text == '\t')
+	if (!*text || isspace((unsigned char)*text))
 		return cli_error(CLI_EUSAGE, "%s '%s': expected an integer", flag, text);
 	errno = 0;
 	value = strtol(text, &end, 10);
@@ -36,7 +40,7 @@ int parse_double(const char *flag, const char *text, double *out)
 	char *end;
 	double value;
 
-	if (!*text || *text == ' ' || *text == '\t')
+	if (!*text || isspace((unsigned char)*text))
 		return cli_error(CLI_EUSAGE, "%s '%s': expected a number", flag, text);
 	errno = 0;
 	value = strtod(text, &end);
