@@ -59,7 +59,7 @@ CLI_COMMON   := $(patsubst src/cli/%.c,$(BUILD)/src/cli/%.o,$(filter-out src/cli
 TEST_OBJS    := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(wildcard tests/*.c))
 LIB          := $(BUILD)/libpicard.a
 
-.PHONY: all test test-asan fuzz gpu-bundle deps clean
+.PHONY: all test test-asan fuzz fuzz-cc gpu-bundle deps clean
 all: deps $(PROGRAMS:%=$(BIN)/%) $(BIN)/picard-tests
 
 # ---- system packages: install as root, else say what to run ----------------
@@ -145,14 +145,15 @@ test: all
 # with ASan and prints on stderr, so it halts at its first report with exit
 # status 97, which no test expects, and its "runtime error:" lines are looked
 # for in the suite's output. Any report fails the target. tests/lsan.supp
-# silences leaks inside third-party libraries only; protect_shadow_gap=0
+# silences leaks inside third-party libraries only (its Criterion entry
+# needs the full stacks of fast_unwind_on_malloc=0); protect_shadow_gap=0
 # lets the CUDA driver map its memory on a GPU machine; a malloc too large
 # returns NULL, as without ASan, so the out-of-memory paths are what runs.
 SAN_DIR := build-asan/sanitizer
 test-asan:
 	$(Q)$(MAKE) --no-print-directory BUILD=build-asan BIN=bin-asan SANITIZE=address,undefined,float-cast-overflow all
 	$(Q)rm -rf $(SAN_DIR) && mkdir -p $(SAN_DIR)/reports
-	$(Q){ ASAN_OPTIONS=protect_shadow_gap=0:allocator_may_return_null=1:detect_leaks=1:exitcode=97:log_path=$(CURDIR)/$(SAN_DIR)/reports/log \
+	$(Q){ ASAN_OPTIONS=protect_shadow_gap=0:allocator_may_return_null=1:detect_leaks=1:fast_unwind_on_malloc=0:exitcode=97:log_path=$(CURDIR)/$(SAN_DIR)/reports/log \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=97 \
 	  bin-asan/picard-tests $(TEST_ARGS); echo $$? > $(SAN_DIR)/status; } 2>&1 | tee $(SAN_DIR)/output.txt
@@ -181,12 +182,19 @@ FUZZ_CLI_OBJS := $(patsubst src/cli/%.c,$(BUILD)/fuzz/obj/cli/%.o,\
 		 src/cli/diag.c src/cli/parse.c src/cli/options.c src/cli/init_file.c)
 .SECONDARY: $(FUZZ_CLI_OBJS) $(FUZZ_TARGETS:%=$(BUILD)/fuzz/obj/fuzz_%.o)
 
-$(BUILD)/fuzz/obj/%.o: tests/fuzz/%.c
+# clang with libFuzzer's runtime, or what to install.
+fuzz-cc:
+	@echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' | \
+		$(FUZZ_CC) -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null || { \
+		echo "make fuzz: $(FUZZ_CC) cannot link -fsanitize=fuzzer; on Debian 12:" \
+		     "apt-get install clang libclang-rt-14-dev (or FUZZ_CC=clang-NN)"; exit 1; }
+
+$(BUILD)/fuzz/obj/%.o: tests/fuzz/%.c | fuzz-cc
 	@mkdir -p $(@D)
 	@echo "  CLANG   $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
 
-$(BUILD)/fuzz/obj/cli/%.o: src/cli/%.c
+$(BUILD)/fuzz/obj/cli/%.o: src/cli/%.c | fuzz-cc
 	@mkdir -p $(@D)
 	@echo "  CLANG   $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
