@@ -54,6 +54,11 @@ void host_rhs(real t, const real *x, const real *p, real *dxdt)
 #define PICARD_MODEL_RULE(cond, name, rule) \
 	static_assert(cond, "models/" #name ".cu: " rule)
 
+/* A program that only wants the model structs (bench/'s per-thread
+ * baselines) defines PICARD_MODEL_STRUCT_ONLY before including a model. */
+#ifdef PICARD_MODEL_STRUCT_ONLY
+#define PICARD_REGISTER_MODEL(name)
+#else
 #define PICARD_REGISTER_MODEL(name)                                            \
 	PICARD_MODEL_RULE(name::dim >= 1, name, "dim must be at least 1");    \
 	PICARD_MODEL_RULE(name::nparams >= 0, name, "nparams must be >= 0");  \
@@ -80,5 +85,6 @@ void host_rhs(real t, const real *x, const real *p, real *dxdt)
 		name::x0, name::t0, name::t1, picard::exact_of<name>::fn,      \
 		&picard_impl_##name,                                           \
 	};
+#endif
 
 #endif

@@ -1,0 +1,42 @@
+/* kepler.cu - the planar two-body problem in relative coordinates, the
+ * classic long-horizon test of orbit integrators (E. Hairer, C. Lubich,
+ * G. Wanner, Geometric Numerical Integration, 2nd ed., Springer 2006,
+ * section I.2.3):
+ *
+ *	q'' = -mu q / |q|^3,   state (q1, q2, p1, p2) with p = q'
+ *
+ * The default start is the periapsis of the orbit of semi-major axis 1 and
+ * eccentricity e = 0.5 with mu = 1: q = (1 - e, 0), p = (0, sqrt(mu (1 + e)
+ * / (1 - e))), period 2 pi; the span is 100 periods. Energy
+ * |p|^2/2 - mu/|q| and angular momentum q1 p2 - q2 p1 are invariants.
+ */
+#include <math.h>
+
+#include "picard_model.cuh"
+
+struct kepler {
+	static constexpr int dim = 4, nparams = 2;
+	static constexpr const char *param_names[nparams] = {"mu", "e"};
+	static constexpr double param_defaults[nparams] = {1, 0.5};
+	static constexpr double x0[dim] = {0.5, 0, 0, 1.7320508075688772};
+	static constexpr double t0 = 0, t1 = 200 * 3.14159265358979323846;
+	static constexpr const char *summary =
+		"q1' = p1, q2' = p2, p' = -mu q / |q|^3 (start: periapsis of eccentricity e)";
+	static constexpr const char *reference =
+		"Hairer, Lubich & Wanner, Geometric Numerical Integration (2006) I.2.3";
+
+	template <typename real>
+	__host__ __device__ static void rhs(real, const real *x, const real *p,
+					    real *dxdt)
+	{
+		real r2 = x[0] * x[0] + x[1] * x[1];
+		real c = -p[0] / (r2 * sqrt(r2));
+
+		dxdt[0] = x[2];
+		dxdt[1] = x[3];
+		dxdt[2] = c * x[0];
+		dxdt[3] = c * x[1];
+	}
+};
+
+PICARD_REGISTER_MODEL(kepler)
