@@ -101,10 +101,11 @@ $(BUILD)/tests/%.o: tests/%.c
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
+# A model file that breaks the contract gets a message naming the rule.
 $(BUILD)/models/%.o: models/%.cu
 	@mkdir -p $(@D)
 	@echo "  NVCC    $@"
-	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
+	$(Q)src/mk/compile-model.sh $@ $< $(NVCC) $(NVFLAGS)
 
 $(BUILD)/kernels/%.o: kernels/%.cu
 	@mkdir -p $(@D)

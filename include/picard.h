@@ -60,6 +60,17 @@ typedef struct picard_model {
 	/* Exact solution at t from state x0 at t0, or NULL if none is known. */
 	void (*exact)(double t, double t0, const double *x0, const double *params,
 		      double *x);
+	/* Start state from the parameters (kepler: the periapsis of the orbit
+	 * of eccentricity e), or NULL: x0 is the start state for any. */
+	void (*initial)(const double *params, double *x0);
+	/* Quantities the exact flow conserves (energy, ...), or none. */
+	int ninvariants;
+	const char *const *invariant_names;
+	void (*invariants)(const double *x, const double *params, double *out);
+	/* Node spacing at which picard-run's default grid (the paper's scheme,
+	 * m = 8, K = 2) comes within about 1% of the reference over the
+	 * model's span, or 0: picard-run's default (0.06, the paper's). */
+	double default_h;
 	const struct picard_model_impl *impl; /* internal: do not touch */
 } picard_model;
 
@@ -71,6 +82,12 @@ const picard_model *picard_model_find(const char *name);
 /* Right-hand side in double on the host: dxdt = f(t, x; params). */
 void picard_model_rhs(const picard_model *model, double t, const double *x,
 		      const double *params, double *dxdt);
+/* The model file's header comment: its equations, source and notes. */
+const char *picard_model_description(const picard_model *model);
+/* The default start state for params (NULL: the defaults): model->initial
+ * when the model has one, else model->x0. */
+void picard_model_start(const picard_model *model, const double *params,
+			double *x0);
 
 /* ---- Solving ---------------------------------------------------------- */
 
@@ -191,6 +208,17 @@ int picard_solve(picard_solver *solver, const double *x0,
 int picard_ensemble_spread(int dim, const double *center, long ntraj,
 			   double spread, unsigned long long seed,
 			   picard_backend backend, double *x0);
+
+/* An ensemble of model: parameters and start states per trajectory.
+ * Parameter q is spread like the states by param_spreads[q] (a 0 entry, or
+ * param_spreads NULL: every trajectory at the default), drawing with seed
+ * + 1 + q; each start state is then picard_model_start() of the
+ * trajectory's own parameters, spread by `spread` with seed (the numbers
+ * picard_ensemble_spread gives). x0: ntraj*dim; params: ntraj*nparams, or
+ * NULL when no parameter is spread (the defaults apply). */
+int picard_ensemble_model(const picard_model *model, long ntraj, double spread,
+			  const double *param_spreads, unsigned long long seed,
+			  picard_backend backend, double *x0, double *params);
 
 /* ---- Checking against a reference ------------------------------------ */
 

@@ -31,6 +31,80 @@
 
 namespace picard {
 
+/* ---- the contract: what a model struct must declare ------------------------ */
+
+/* has_X<Model>: Model declares a member X (of any type). Used by the
+ * contract's static_asserts so that a missing member gives one message
+ * naming the file and the rule, not a cascade of template errors. */
+#define PICARD_MEMBER_TRAIT(member)                                            \
+	template <class M, class = void>                                       \
+	struct has_##member : std::false_type {};                              \
+	template <class M>                                                     \
+	struct has_##member<M, std::void_t<decltype(&M::member)>>              \
+		: std::true_type {};
+PICARD_MEMBER_TRAIT(dim)
+PICARD_MEMBER_TRAIT(nparams)
+PICARD_MEMBER_TRAIT(param_names)
+PICARD_MEMBER_TRAIT(param_defaults)
+PICARD_MEMBER_TRAIT(x0)
+PICARD_MEMBER_TRAIT(t0)
+PICARD_MEMBER_TRAIT(t1)
+PICARD_MEMBER_TRAIT(summary)
+PICARD_MEMBER_TRAIT(reference)
+PICARD_MEMBER_TRAIT(exact)
+PICARD_MEMBER_TRAIT(initial)
+PICARD_MEMBER_TRAIT(invariants)
+PICARD_MEMBER_TRAIT(default_h)
+#undef PICARD_MEMBER_TRAIT
+
+/* Model::rhs<real>(t, x, p, dxdt) can be called in float and double. */
+template <class M, class = void>
+struct has_rhs : std::false_type {};
+template <class M>
+struct has_rhs<M, std::void_t<
+	decltype(M::template rhs<float>(0.0f, (const float *)0, (const float *)0, (float *)0)),
+	decltype(M::template rhs<double>(0.0, (const double *)0, (const double *)0, (double *)0))>>
+	: std::true_type {};
+
+/* Entries of a static array member, 0 when M lacks it. */
+template <class M, class = void>
+struct x0_count { static constexpr size_t value = 0; };
+template <class M>
+struct x0_count<M, std::enable_if_t<has_x0<M>::value>> {
+	static constexpr size_t value = sizeof(M::x0) / sizeof(M::x0[0]);
+};
+template <class M, class = void>
+struct defaults_count { static constexpr size_t value = 0; };
+template <class M>
+struct defaults_count<M, std::enable_if_t<has_param_defaults<M>::value>> {
+	static constexpr size_t value = sizeof(M::param_defaults) / sizeof(M::param_defaults[0]);
+};
+template <class M, class = void>
+struct names_count { static constexpr size_t value = 0; };
+template <class M>
+struct names_count<M, std::enable_if_t<has_param_names<M>::value>> {
+	static constexpr size_t value = sizeof(M::param_names) / sizeof(M::param_names[0]);
+};
+
+template <class M, class = void>
+struct dim_of { static constexpr long value = 0; };
+template <class M>
+struct dim_of<M, std::enable_if_t<has_dim<M>::value>> { static constexpr long value = M::dim; };
+template <class M, class = void>
+struct nparams_of { static constexpr long value = -1; };
+template <class M>
+struct nparams_of<M, std::enable_if_t<has_nparams<M>::value>> {
+	static constexpr long value = M::nparams;
+};
+template <class M, class = void>
+struct span_ok { static constexpr bool value = false; };
+template <class M>
+struct span_ok<M, std::enable_if_t<has_t0<M>::value && has_t1<M>::value>> {
+	static constexpr bool value = M::t1 > M::t0;
+};
+
+/* ---- optional parts, or what stands in for them ------------------------------ */
+
 /* Model::exact when the model declares one, else NULL. */
 template <class Model, class = void>
 struct exact_of {
@@ -43,6 +117,53 @@ struct exact_of<Model, std::void_t<decltype(&Model::exact)>> {
 				     const double *, double *) = &Model::exact;
 };
 
+/* Model::initial (start state from the parameters) or NULL. */
+template <class Model, class = void>
+struct initial_of {
+	static constexpr void (*fn)(const double *, double *) = nullptr;
+};
+template <class Model>
+struct initial_of<Model, std::void_t<decltype(&Model::initial)>> {
+	static constexpr void (*fn)(const double *, double *) = &Model::initial;
+};
+
+/* Model::invariants with their count and names, or none. */
+template <class Model, class = void>
+struct invariants_of {
+	static constexpr int count = 0;
+	static constexpr const char *const *names = nullptr;
+	static constexpr void (*fn)(const double *, const double *, double *) = nullptr;
+};
+template <class Model>
+struct invariants_of<Model, std::void_t<decltype(&Model::invariants)>> {
+	static constexpr int count = Model::ninvariants;
+	static constexpr const char *const *names = Model::invariant_names;
+	static constexpr void (*fn)(const double *, const double *, double *) =
+		&Model::invariants;
+};
+
+/* Model::default_h, or 0 (picard-run's own default then). */
+template <class Model, class = void>
+struct default_h_of { static constexpr double value = 0; };
+template <class Model>
+struct default_h_of<Model, std::void_t<decltype(&Model::default_h)>> {
+	static constexpr double value = Model::default_h;
+};
+
+/* The parameter arrays, NULL for a model without parameters (which need
+ * not declare them: a C++ array cannot be empty). */
+template <class Model, class = void>
+struct params_of {
+	static constexpr const char *const *names = nullptr;
+	static constexpr const double *defaults = nullptr;
+};
+template <class Model>
+struct params_of<Model, std::enable_if_t<has_param_names<Model>::value &&
+					 has_param_defaults<Model>::value>> {
+	static constexpr const char *const *names = Model::param_names;
+	static constexpr const double *defaults = Model::param_defaults;
+};
+
 template <class Model, typename real>
 void host_rhs(real t, const real *x, const real *p, real *dxdt)
 {
@@ -52,25 +173,52 @@ void host_rhs(real t, const real *x, const real *p, real *dxdt)
 } /* namespace picard */
 
 #define PICARD_MODEL_RULE(cond, name, rule) \
-	static_assert(cond, "models/" #name ".cu: " rule)
+	static_assert(cond, "models/" #name ".cu: " rule " (docs/models.md, the contract)")
 
-/* A program that only wants the model structs (bench/'s per-thread
- * baselines) defines PICARD_MODEL_STRUCT_ONLY before including a model. */
-#ifdef PICARD_MODEL_STRUCT_ONLY
+/* The contract, one rule per message. Each test goes through a trait, so a
+ * broken rule fails only its own assertion. */
+#define PICARD_MODEL_CONTRACT(name)                                            \
+	PICARD_MODEL_RULE(picard::has_dim<name>::value, name,                   \
+			  "struct " #name " must declare static constexpr int dim"); \
+	PICARD_MODEL_RULE(picard::dim_of<name>::value >= 1, name,               \
+			  "dim must be at least 1");                           \
+	PICARD_MODEL_RULE(picard::has_nparams<name>::value, name,               \
+			  "struct " #name " must declare static constexpr int nparams (0 if none)"); \
+	PICARD_MODEL_RULE(picard::nparams_of<name>::value >= 0, name,           \
+			  "nparams must be >= 0");                             \
+	PICARD_MODEL_RULE(picard::has_x0<name>::value, name,                    \
+			  "struct " #name " must declare static constexpr double x0[dim]"); \
+	PICARD_MODEL_RULE(picard::x0_count<name>::value ==                      \
+				  (size_t)picard::dim_of<name>::value,         \
+			  name, "x0 must have dim entries");                   \
+	PICARD_MODEL_RULE(picard::nparams_of<name>::value == 0 ||               \
+				  picard::defaults_count<name>::value ==       \
+					  (size_t)picard::nparams_of<name>::value, \
+			  name, "param_defaults must have nparams entries");   \
+	PICARD_MODEL_RULE(picard::nparams_of<name>::value == 0 ||               \
+				  picard::names_count<name>::value ==          \
+					  (size_t)picard::nparams_of<name>::value, \
+			  name, "param_names must have nparams entries");      \
+	PICARD_MODEL_RULE(picard::span_ok<name>::value, name,                   \
+			  "declare static constexpr double t0, t1 with t1 > t0"); \
+	PICARD_MODEL_RULE(picard::has_summary<name>::value &&                   \
+				  picard::has_reference<name>::value,          \
+			  name, "declare static constexpr const char *summary and *reference"); \
+	PICARD_MODEL_RULE(picard::has_rhs<name>::value, name,                   \
+			  "declare template <typename real> __host__ __device__ static void " \
+			  "rhs(real t, const real *x, const real *p, real *dxdt)");
+
+/* PICARD_MODEL_CONTRACT_ONLY: the build's second look at a model file
+ * that failed to compile, checking the contract alone (src/mk/
+ * compile-model.sh). PICARD_MODEL_STRUCT_ONLY: a program that only wants
+ * the model structs (bench/'s per-thread baselines). */
+#if defined(PICARD_MODEL_CONTRACT_ONLY)
+#define PICARD_REGISTER_MODEL(name) PICARD_MODEL_CONTRACT(name)
+#elif defined(PICARD_MODEL_STRUCT_ONLY)
 #define PICARD_REGISTER_MODEL(name)
 #else
 #define PICARD_REGISTER_MODEL(name)                                            \
-	PICARD_MODEL_RULE(name::dim >= 1, name, "dim must be at least 1");    \
-	PICARD_MODEL_RULE(name::nparams >= 0, name, "nparams must be >= 0");  \
-	PICARD_MODEL_RULE(sizeof(name::x0) == name::dim * sizeof(double), name, \
-			  "x0 must have dim entries");                         \
-	PICARD_MODEL_RULE(sizeof(name::param_defaults) ==                      \
-				  name::nparams * sizeof(double),              \
-			  name, "param_defaults must have nparams entries");   \
-	PICARD_MODEL_RULE(sizeof(name::param_names) ==                         \
-				  name::nparams * sizeof(const char *),        \
-			  name, "param_names must have nparams entries");      \
-	PICARD_MODEL_RULE(name::t1 > name::t0, name, "t1 must exceed t0");    \
+	PICARD_MODEL_CONTRACT(name)                                            \
 	static const struct picard_model_impl picard_impl_##name = {           \
 		picard::host_rhs<name, double>,                                \
 		picard::host_rhs<name, float>,                                 \
@@ -81,8 +229,14 @@ void host_rhs(real t, const real *x, const real *p, real *dxdt)
 	};                                                                     \
 	extern "C" const picard_model picard_model_##name = {                  \
 		#name, name::summary, name::reference, name::dim,              \
-		name::nparams, name::param_names, name::param_defaults,        \
+		name::nparams, picard::params_of<name>::names,                 \
+		picard::params_of<name>::defaults,                             \
 		name::x0, name::t0, name::t1, picard::exact_of<name>::fn,      \
+		picard::initial_of<name>::fn,                                  \
+		picard::invariants_of<name>::count,                            \
+		picard::invariants_of<name>::names,                            \
+		picard::invariants_of<name>::fn,                               \
+		picard::default_h_of<name>::value,                             \
 		&picard_impl_##name,                                           \
 	};
 #endif

@@ -6,9 +6,9 @@
 
 struct decay {
 	static constexpr int dim = 1, nparams = 1;
-	static constexpr const char *param_names[nparams] = {"lambda"};
-	static constexpr double param_defaults[nparams] = {0.5};
-	static constexpr double x0[dim] = {1};
+	static constexpr const char *param_names[] = {"lambda"};
+	static constexpr double param_defaults[] = {0.5};
+	static constexpr double x0[] = {1};
 	static constexpr double t0 = 0, t1 = 10;
 	static constexpr const char *summary = "x' = -lambda x";
 	static constexpr const char *reference = "exact: x(t) = x0 exp(-lambda (t - t0))";

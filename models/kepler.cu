@@ -7,8 +7,10 @@
  *
  * The default start is the periapsis of the orbit of semi-major axis 1 and
  * eccentricity e = 0.5 with mu = 1: q = (1 - e, 0), p = (0, sqrt(mu (1 + e)
- * / (1 - e))), period 2 pi; the span is 100 periods. Energy
- * |p|^2/2 - mu/|q| and angular momentum q1 p2 - q2 p1 are invariants.
+ * / (1 - e))), period 2 pi; the span is 100 periods. A trajectory's start
+ * is the periapsis of its own e (picard-run --spread-param e=S sweeps the
+ * eccentricity). Energy |p|^2/2 - mu/|q| and angular momentum
+ * q1 p2 - q2 p1 are invariants.
  */
 #include <math.h>
 
@@ -16,14 +18,17 @@
 
 struct kepler {
 	static constexpr int dim = 4, nparams = 2;
-	static constexpr const char *param_names[nparams] = {"mu", "e"};
-	static constexpr double param_defaults[nparams] = {1, 0.5};
-	static constexpr double x0[dim] = {0.5, 0, 0, 1.7320508075688772};
+	static constexpr const char *param_names[] = {"mu", "e"};
+	static constexpr double param_defaults[] = {1, 0.5};
+	static constexpr double x0[] = {0.5, 0, 0, 1.7320508075688772};
 	static constexpr double t0 = 0, t1 = 200 * 3.14159265358979323846;
+	static constexpr double default_h = 0.001;
 	static constexpr const char *summary =
 		"q1' = p1, q2' = p2, p' = -mu q / |q|^3 (start: periapsis of eccentricity e)";
 	static constexpr const char *reference =
 		"Hairer, Lubich & Wanner, Geometric Numerical Integration (2006) I.2.3";
+	static constexpr int ninvariants = 2;
+	static constexpr const char *invariant_names[] = {"energy", "angular_momentum"};
 
 	template <typename real>
 	__host__ __device__ static void rhs(real, const real *x, const real *p,
@@ -36,6 +41,23 @@ struct kepler {
 		dxdt[1] = x[3];
 		dxdt[2] = c * x[0];
 		dxdt[3] = c * x[1];
+	}
+
+	/* periapsis of the orbit of semi-major axis 1 and eccentricity e */
+	static void initial(const double *p, double *x)
+	{
+		double mu = p[0], e = p[1];
+
+		x[0] = 1 - e;
+		x[1] = 0;
+		x[2] = 0;
+		x[3] = sqrt(mu * (1 + e) / (1 - e));
+	}
+
+	static void invariants(const double *x, const double *p, double *out)
+	{
+		out[0] = 0.5 * (x[2] * x[2] + x[3] * x[3]) - p[0] / sqrt(x[0] * x[0] + x[1] * x[1]);
+		out[1] = x[0] * x[3] - x[1] * x[2];
 	}
 };
 

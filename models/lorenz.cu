@@ -7,10 +7,11 @@
 
 struct lorenz {
 	static constexpr int dim = 3, nparams = 3;
-	static constexpr const char *param_names[nparams] = {"sigma", "rho", "beta"};
-	static constexpr double param_defaults[nparams] = {10, 28, 8.0 / 3};
-	static constexpr double x0[dim] = {1, 1, 1};
+	static constexpr const char *param_names[] = {"sigma", "rho", "beta"};
+	static constexpr double param_defaults[] = {10, 28, 8.0 / 3};
+	static constexpr double x0[] = {1, 1, 1};
 	static constexpr double t0 = 0, t1 = 2;
+	static constexpr double default_h = 0.00125;
 	static constexpr const char *summary =
 		"x' = sigma (y - x), y' = x (rho - z) - y, z' = x y - beta z";
 	static constexpr const char *reference =

@@ -11,11 +11,11 @@
 
 struct lotka {
 	static constexpr int dim = 2, nparams = 6;
-	static constexpr const char *param_names[nparams] = {
+	static constexpr const char *param_names[] = {
 		"a1", "b1", "c1", "a2", "b2", "c2"};
-	static constexpr double param_defaults[nparams] = {
+	static constexpr double param_defaults[] = {
 		0.25, 0.01, 0.001, -0.3, 0.01, 0.002};
-	static constexpr double x0[dim] = {50, 30};
+	static constexpr double x0[] = {50, 30};
 	static constexpr double t0 = 0, t1 = 100;
 	static constexpr const char *summary =
 		"x1' = a1 x1 - b1 x1 x2 - c1 x1^2, x2' = a2 x2 + b2 x1 x2 - c2 x2^2";

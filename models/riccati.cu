@@ -6,9 +6,9 @@
 
 struct riccati {
 	static constexpr int dim = 1, nparams = 1;
-	static constexpr const char *param_names[nparams] = {"a"};
-	static constexpr double param_defaults[nparams] = {1};
-	static constexpr double x0[dim] = {0.1};
+	static constexpr const char *param_names[] = {"a"};
+	static constexpr double param_defaults[] = {1};
+	static constexpr double x0[] = {0.1};
 	static constexpr double t0 = 0, t1 = 2;
 	static constexpr const char *summary = "x' = a x^2";
 	static constexpr const char *reference =

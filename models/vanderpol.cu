@@ -6,10 +6,11 @@
 
 struct vanderpol {
 	static constexpr int dim = 2, nparams = 1;
-	static constexpr const char *param_names[nparams] = {"mu"};
-	static constexpr double param_defaults[nparams] = {1};
-	static constexpr double x0[dim] = {2, 0};
+	static constexpr const char *param_names[] = {"mu"};
+	static constexpr double param_defaults[] = {1};
+	static constexpr double x0[] = {2, 0};
 	static constexpr double t0 = 0, t1 = 20;
+	static constexpr double default_h = 0.0025;
 	static constexpr const char *summary = "x1' = x2, x2' = mu (1 - x1^2) x2 - x1";
 	static constexpr const char *reference =
 		"van der Pol, Phil. Mag. 2 (1926) 978-992";

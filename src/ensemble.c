@@ -78,3 +78,57 @@ int picard_ensemble_spread(int dim, const double *center, long ntraj,
 	free(u);
 	return err;
 }
+
+int picard_ensemble_model(const picard_model *model, long ntraj, double spread,
+			  const double *param_spreads, unsigned long long seed,
+			  picard_backend backend, double *x0, double *params)
+{
+	const int n = model ? model->dim : 0, np = model ? model->nparams : 0;
+	double *column = NULL, *start = NULL, *ones = NULL;
+	bool per_traj = false;
+	int err = PICARD_OK;
+
+	if (!model || ntraj < 1 || !x0)
+		return picard_fail(PICARD_EINVAL, "ensemble: model %p, ntraj %ld",
+				   (const void *)model, ntraj);
+	for (int q = 0; param_spreads && q < np; q++) {
+		if (!(param_spreads[q] >= 0))
+			return picard_fail(PICARD_EINVAL, "ensemble: spread %g of %s",
+					   param_spreads[q], model->param_names[q]);
+		per_traj |= param_spreads[q] > 0;
+	}
+	if (per_traj && !params)
+		return picard_fail(PICARD_EINVAL, "ensemble: parameters spread, no buffer for them");
+	column = malloc((size_t)ntraj * sizeof(double));
+	start = malloc((size_t)n * sizeof(double));
+	ones = calloc((size_t)n, sizeof(double));
+	if (!column || !start || !ones) {
+		err = picard_fail(PICARD_ENOMEM, "ensemble: %ld trajectories", ntraj);
+		goto out;
+	}
+	/* parameters, one column at a time */
+	for (int q = 0; per_traj && !err && q < np; q++) {
+		err = picard_ensemble_spread(1, &model->param_defaults[q], ntraj,
+					     param_spreads[q], seed + 1 + q, backend, column);
+		for (long i = 0; !err && i < ntraj; i++)
+			params[i * np + q] = column[i];
+	}
+	/* states: factors 1 + spread (2u - 1) times each trajectory's start */
+	for (int k = 0; k < n; k++)
+		ones[k] = 1;
+	if (!err)
+		err = picard_ensemble_spread(n, ones, ntraj, spread, seed, backend, x0);
+	if (!err && !per_traj)
+		picard_model_start(model, NULL, start);
+	for (long i = 0; !err && i < ntraj; i++) {
+		if (per_traj)
+			picard_model_start(model, params + i * np, start);
+		for (int k = 0; k < n; k++)
+			x0[i * n + k] *= start[k];
+	}
+out:
+	free(column);
+	free(start);
+	free(ones);
+	return err;
+}

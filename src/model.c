@@ -32,3 +32,21 @@ void picard_model_rhs(const picard_model *model, double t, const double *x,
 {
 	model->impl->rhs_double(t, x, params ? params : model->param_defaults, dxdt);
 }
+
+const char *picard_model_description(const picard_model *model)
+{
+	for (int i = 0; model && picard_registry[i]; i++)
+		if (picard_registry[i] == model)
+			return picard_registry_descriptions[i];
+	return "";
+}
+
+void picard_model_start(const picard_model *model, const double *params,
+			double *x0)
+{
+	if (model->initial)
+		model->initial(params ? params : model->param_defaults, x0);
+	else
+		for (int k = 0; k < model->dim; k++)
+			x0[k] = model->x0[k];
+}

@@ -145,6 +145,21 @@ static int set_seed(void *ctx, const char *flag, const char *value)
 	return parse_seed(flag, value, &opts->seed);
 }
 
+static int set_spread_param(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+
+	if (opts->nspread_params == RUN_MAX_SPREAD_PARAMS)
+		return cli_error(CLI_EUSAGE, "%s %s: at most %d of them", flag, value,
+				 RUN_MAX_SPREAD_PARAMS);
+	if (!strchr(value, '='))
+		return cli_error(CLI_EUSAGE, "%s %s: expected NAME=S, e.g. %s e=0.2",
+				 flag, value, flag);
+	/* NAME is looked up once the model is known */
+	opts->spread_params[opts->nspread_params++].arg = value;
+	return 0;
+}
+
 static int set_init(void *ctx, const char *flag, const char *value)
 {
 	struct run_options *opts = ctx;
@@ -210,6 +225,16 @@ static int set_list(void *ctx, const char *flag, const char *value)
 	return 0;
 }
 
+static int set_describe(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+
+	(void)flag;
+	(void)value;
+	opts->describe = true;
+	return 0;
+}
+
 static int set_help(void *ctx, const char *flag, const char *value)
 {
 	struct run_options *opts = ctx;
@@ -228,12 +253,13 @@ static const struct cli_flag flags[] = {
 	{"--iter-rtol", "R", set_iter_rtol, "a window has converged when max |dx|/(A + R|x|) <= 1 (default 1e-5 float, 1e-9 double)"},
 	{"--iter-atol", "A", set_iter_atol, "absolute part of that test (default: R)"},
 	{"--warm-start", NULL, set_warm_start, "start each window from the previous one's increments, not a constant"},
-	{"--h", "H", set_h, "node spacing, > 0; shrunk so whole windows end at t1 (default 0.06, or tuned with --tol)"},
+	{"--h", "H", set_h, "node spacing, > 0; shrunk so whole windows end at t1 (default: the model's, else 0.06; or tuned with --tol)"},
 	{"--t0", "T", set_t0, "start time (default: the model's)"},
 	{"--t1", "T", set_t1, "end time, > t0 (default: the model's)"},
 	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float)"},
 	{"--backend", "B", set_backend, "auto, cuda or cpu; auto uses CUDA when a device is present (default auto)"},
 	{"--spread", "S", set_spread, "initial states x0*(1 + S*(2u-1)), u uniform; 0: all equal to x0 (default 0.1)"},
+	{"--spread-param", "NAME=S", set_spread_param, "parameter NAME per trajectory: default*(1 + S*(2u-1)) (repeatable; default: all at the defaults)"},
 	{"--seed", "N", set_seed, "seed of cuRAND's Philox generator for --spread (default 1)"},
 	{"--init", "FILE", set_init, "initial states [and parameters] per row: CSV/whitespace text, or raw float64 .bin"},
 	{"--out", "FILE", set_out, "write final states to FILE.csv or FILE.npy"},
@@ -243,7 +269,8 @@ static const struct cli_flag flags[] = {
 	{"--tol", "E", set_tol, "fail (exit 1) when the check's E exceeds E (implies --check); tunes m, K, h (below)"},
 	{"--bound", "B", set_bound, "a state with |x| > B has diverged (default 1e12)"},
 	{"--verbose", NULL, set_verbose, "say more: e.g. when the ensemble was solved in chunks to fit device memory"},
-	{"--list", NULL, set_list, "list the registered models and exit"},
+	{"--list", NULL, set_list, "list the registered models (or MODEL) and exit"},
+	{"--describe", NULL, set_describe, "print MODEL's description (equations, source, notes) and exit"},
 	{"--help", NULL, set_help, "this text (also -h)"},
 };
 
@@ -252,7 +279,8 @@ static const struct cli_flag flags[] = {
 void options_usage(FILE *f)
 {
 	fprintf(f, "usage: picard-run MODEL [options]\n"
-		   "       picard-run --list\n\n"
+		   "       picard-run --list\n"
+		   "       picard-run MODEL --describe\n\n"
 		   "Integrate an ensemble of MODEL's initial-value problems by parallel-in-time\n"
 		   "Picard iteration (Korobitsyn & Frolova 2011) on the GPU or the CPU.\n\n"
 		   "options (--flag VALUE or --flag=VALUE):\n");
@@ -296,6 +324,48 @@ static int set_model_name(void *ctx, const char *arg)
 	return 0;
 }
 
+/* --spread-param NAME=S: NAME a parameter of the model, S >= 0, each NAME
+ * once. */
+static int resolve_spread_params(struct run_options *opts)
+{
+	const picard_model *model = opts->model;
+
+	for (int i = 0; i < opts->nspread_params; i++) {
+		struct spread_param *sp = &opts->spread_params[i];
+		const char *eq = strchr(sp->arg, '=');
+		size_t len = (size_t)(eq - sp->arg);
+		int err;
+
+		sp->index = -1;
+		for (int q = 0; q < model->nparams; q++)
+			if (strlen(model->param_names[q]) == len &&
+			    strncmp(model->param_names[q], sp->arg, len) == 0)
+				sp->index = q;
+		if (sp->index < 0) {
+			char names[256] = "";
+			size_t used = 0;
+
+			for (int q = 0; q < model->nparams && used < sizeof(names); q++)
+				used += snprintf(names + used, sizeof(names) - used, "%s%s",
+						 q ? ", " : "", model->param_names[q]);
+			return cli_error(CLI_EUSAGE, "--spread-param %s: %s has no parameter '%.*s' "
+					 "(its parameters: %s)", sp->arg, model->name, (int)len,
+					 sp->arg, model->nparams ? names : "none");
+		}
+		for (int j = 0; j < i; j++)
+			if (opts->spread_params[j].index == sp->index)
+				return cli_error(CLI_EUSAGE, "--spread-param %s: %.*s given twice",
+						 sp->arg, (int)len, sp->arg);
+		err = parse_double("--spread-param", eq + 1, &sp->spread);
+		if (err)
+			return err;
+		if (sp->spread < 0)
+			return cli_error(CLI_EUSAGE, "--spread-param %s: the spread must be >= 0",
+					 sp->arg);
+	}
+	return 0;
+}
+
 /* Checks that involve several flags. */
 static int check_combinations(const struct run_options *opts)
 {
@@ -304,6 +374,10 @@ static int check_combinations(const struct run_options *opts)
 				 opts->save_every);
 	if (opts->init_path && opts->spread_given)
 		return cli_error(CLI_EUSAGE, "--spread: not used with --init %s (the file gives the initial states)",
+				 opts->init_path);
+	if (opts->init_path && opts->nspread_params)
+		return cli_error(CLI_EUSAGE, "--spread-param %s: not used with --init %s (give the "
+				 "parameters as columns of the file)", opts->spread_params[0].arg,
 				 opts->init_path);
 	if (opts->init_path && opts->seed_given)
 		return cli_error(CLI_EUSAGE, "--seed: not used with --init %s (the file gives the initial states)",
@@ -326,7 +400,13 @@ int options_parse(int argc, char **argv, struct run_options *opts)
 	if (opts->list && !opts->model_name)
 		return 0;
 	err = cli_find_model(opts->model_name, &opts->model);
-	if (err || opts->list)
+	if (err || opts->list || opts->describe)
+		return err;
+	/* the model's own spacing unless --h (or --tol's tuning) sets one */
+	if (!opts->h_given && opts->model->default_h > 0)
+		opts->h = opts->model->default_h;
+	err = resolve_spread_params(opts);
+	if (err)
 		return err;
 	err = cli_resolve_span(opts->model, opts->t0_given, &opts->t0,
 			       opts->t1_given, &opts->t1);

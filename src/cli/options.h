@@ -17,6 +17,14 @@
 #define RUN_DEFAULT_SEED 1ULL
 #define RUN_DEFAULT_CHECK_TRAJ 1024L
 #define RUN_DEFAULT_BOUND 1e12
+#define RUN_MAX_SPREAD_PARAMS 16   /* --spread-param flags */
+
+/* --spread-param NAME=S: parameter NAME spread by S. */
+struct spread_param {
+	const char *arg;  /* NAME=S as given */
+	int index;        /* the parameter's index in the model */
+	double spread;    /* S */
+};
 
 /* What picard-run was asked to do. */
 struct run_options {
@@ -42,6 +50,8 @@ struct run_options {
 	bool spread_given;           /* --spread was on the command line */
 	unsigned long long seed;     /* --seed: cuRAND Philox seed */
 	bool seed_given;             /* --seed was on the command line */
+	struct spread_param spread_params[RUN_MAX_SPREAD_PARAMS]; /* --spread-param */
+	int nspread_params;
 	const char *init_path;       /* --init FILE, or NULL */
 	const char *out_path;        /* --out FILE, or NULL */
 	long save_every;             /* --save-every W: windows, 0 = final only */
@@ -52,6 +62,7 @@ struct run_options {
 					m, K, h not given are tuned for it */
 	double bound;                /* --bound B: |x| > B is divergence */
 	bool list;                   /* --list: show the models and stop */
+	bool describe;               /* --describe: show MODEL's description */
 	bool help;                   /* --help / -h: show usage and stop */
 };
 

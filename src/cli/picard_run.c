@@ -38,6 +38,8 @@ struct run {
 	picard_solver *solver;          /* the solver, created once */
 	const picard_grid *grid;        /* its fitted grid */
 	double *x0;                     /* ntraj*dim initial states */
+	double *params;                 /* ntraj*nparams (--init's columns or
+					   --spread-param), NULL: the defaults */
 	double *x_final;                /* ntraj*dim final states */
 	picard_traj_status *status;     /* ntraj outcomes */
 	long *fail_window;              /* ntraj failing windows, -1: none */
@@ -83,8 +85,27 @@ static void list_model(const picard_model *model)
 		printf("%s%s=%g", q ? " " : "", model->param_names[q], model->param_defaults[q]);
 	printf("%s\n    x0          ", model->nparams ? "" : "(none)");
 	print_values(model->x0, model->dim);
+	if (model->initial)
+		printf(" (at the defaults: the start depends on the parameters)");
 	printf("\n    time span   [%g, %g]\n", model->t0, model->t1);
+	if (model->default_h > 0)
+		printf("    default h   %g\n", model->default_h);
+	if (model->ninvariants) {
+		printf("    invariants  ");
+		for (int i = 0; i < model->ninvariants; i++)
+			printf("%s%s", i ? ", " : "", model->invariant_names[i]);
+		putchar('\n');
+	}
 	printf("    reference   %s\n", model->reference);
+}
+
+/* --describe: the model file's header comment, then the list entry. */
+static int describe_model(const picard_model *model)
+{
+	fputs(picard_model_description(model), stdout);
+	putchar('\n');
+	list_model(model);
+	return CLI_EXIT_OK;
 }
 
 /* --list: every registered model, or just MODEL when one was given. */
@@ -217,19 +238,36 @@ static int allocate(struct run *run)
 	return err;
 }
 
-/* Initial states: the --init file's, or spread around the model's x0. */
+/* Initial states and parameters: the --init file's, or spread around the
+ * model's start (from each trajectory's parameters where --spread-param
+ * spreads them and the model's start depends on them). */
 static int make_ensemble(struct run *run)
 {
 	const struct run_options *opts = &run->opts;
+	const picard_model *model = run->model;
+	double *spreads = NULL;
 	int err;
 
 	if (run->init.x0) {
 		run->x0 = run->init.x0;
-		run->init.x0 = NULL;
+		run->params = run->init.params;
+		run->init.x0 = run->init.params = NULL;
 		return 0;
 	}
-	err = picard_ensemble_spread(run->model->dim, run->model->x0, run->ntraj,
-				     opts->spread, opts->seed, opts->backend, run->x0);
+	if (opts->nspread_params) {
+		spreads = calloc(model->nparams, sizeof(double));
+		run->params = alloc_array((size_t)run->ntraj * model->nparams, sizeof(double),
+					  "parameters");
+		if (!spreads || !run->params) {
+			free(spreads);
+			return cli_error(PICARD_ENOMEM, "--spread-param: out of memory");
+		}
+		for (int i = 0; i < opts->nspread_params; i++)
+			spreads[opts->spread_params[i].index] = opts->spread_params[i].spread;
+	}
+	err = picard_ensemble_model(model, run->ntraj, opts->spread, spreads, opts->seed,
+				    opts->backend, run->x0, run->params);
+	free(spreads);
 	if (err) {
 		cli_library_error(err);
 		hint_library_error(err);
@@ -250,7 +288,7 @@ static int solve(struct run *run)
 		records[nrecords++] = run->save;
 	if (run->check.states)
 		records[nrecords++] = run->check;
-	err = picard_solve(run->solver, run->x0, run->init.params, run->x_final,
+	err = picard_solve(run->solver, run->x0, run->params, run->x_final,
 			   run->status, run->fail_window, records, nrecords, &run->stats);
 	if (err && err != PICARD_EFAILED)
 		return cli_library_error(err);
@@ -344,7 +382,7 @@ static int check(struct run *run)
 	bool pass;
 	int err;
 
-	err = picard_check(run->model, run->grid, run->ntraj, run->x0, run->init.params,
+	err = picard_check(run->model, run->grid, run->ntraj, run->x0, run->params,
 			   &run->check, &res);
 	if (err)
 		return cli_library_error(err);
@@ -419,6 +457,7 @@ static void run_free(struct run *run)
 	picard_solver_free(run->solver);
 	init_data_free(&run->init);
 	free(run->x0);
+	free(run->params);
 	free(run->x_final);
 	free(run->status);
 	free(run->fail_window);
@@ -441,6 +480,8 @@ int main(int argc, char **argv)
 	}
 	if (run.opts.list)
 		return list_models(&run.opts);
+	if (run.opts.describe)
+		return describe_model(run.opts.model);
 	status = run_main(&run);
 	run_free(&run);
 	return status;
