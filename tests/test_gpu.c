@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_grid.h"
 #include "picard.h"
 
 #define NTRAJ 257              /* not a multiple of a warp */
@@ -127,16 +128,15 @@ static picard_options case_options(const picard_model *model,
 				   picard_backend backend)
 {
 	picard_options opt = { 0 };
-	double span = model->t1 - model->t0;
 
 	opt.m = c->m ? c->m : MAX_BLOCK_THREADS / model->dim;
 	opt.K = c->K;
 	opt.K_max = c->K_max;
-	/* the cases' h are for lotka's span of 100: scale them to the model's,
-	 * so a fast model (lorenz, span 2) stays inside its convergence region */
-	opt.h = c->h * span / 100;
+	/* the cases' h are for lotka: scaled so a fast model (lorenz) stays
+	 * inside its convergence region */
+	opt.h = model_h(model, c->h);
 	opt.t0 = model->t0;
-	opt.t1 = model->t0 + fmin(span, MAX_WINDOWS * (opt.m - 1) * opt.h);
+	opt.t1 = model_t1(model, opt.m, opt.h, MAX_WINDOWS);
 	opt.precision = precision;
 	opt.backend = backend;
 	return opt;
