@@ -290,6 +290,13 @@ ParameterizedTestParameters(cli, bad_input)
 		{"decay --out=", "--out"},
 		{"decay --check=yes", "--check"},
 		{"decay lotka", "lotka"},             /* one MODEL only */
+		{"decay --spread-param lambda", "--spread-param lambda"}, /* no =S */
+		{"decay --spread-param mu=0.1", "mu"},          /* no such parameter */
+		{"decay --spread-param mu=0.1", "lambda"},      /* the known ones listed */
+		{"decay --spread-param lambda=-1", "lambda=-1"},
+		{"decay --spread-param lambda=x", "--spread-param"},
+		{"decay --spread-param lambda=0.1 --spread-param lambda=0.2", "given twice"},
+		{"decay --spread-param =0.1", "--spread-param =0.1"},
 	};
 
 	return cr_make_param_array(struct bad_input, cases, sizeof(cases) / sizeof(cases[0]));
@@ -658,6 +665,74 @@ Test(cli, init_with_params)
 	run = run_init("decay", "init.csv", text, "--spread 0.2");
 	cr_expect_eq(run.status, 2);
 	cr_expect_not_null(strstr(run.err, "--spread"), "%s", run.err);
+	free_run(&run);
+}
+
+/* --spread-param: each trajectory's parameter reaches its solve (decay's
+ * final states are exp(-lambda_i t1), lambda_i as picard_ensemble_model
+ * draws them); kepler starts at the periapsis of its own e. */
+Test(cli, spread_param)
+{
+	const picard_model *decay = picard_model_find("decay"), *kepler = picard_model_find("kepler");
+	const struct path out_file = in_workdir("spread-param.csv");
+	const double spreads[] = {0.5}, kspreads[] = {0, 0.4};
+	double x0[64], lambda[64], kx0[8 * 4], kparams[8 * 2], x;
+	char line[512], row[256];
+	struct cli_run run;
+	char *csv;
+
+	cr_assert_eq(picard_ensemble_model(decay, 64, 0, spreads, 1, PICARD_BACKEND_CPU,
+					   x0, lambda), 0);
+	snprintf(line, sizeof(line), "decay --backend cpu --traj 64 --spread 0 "
+		 "--spread-param lambda=0.5 --precision double --h 0.01 --K 6 --out %s", out_file.s);
+	run = run_line(line);
+	cr_assert_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	csv = slurp(out_file.s, NULL);
+	cr_assert_eq(count_lines(csv), 65, "%s", csv);
+	for (int i = 0; i < 64; i++) {
+		nth_line(csv, i + 1, row, sizeof(row));
+		cr_assert_eq(sscanf(row, "%*d,ok,%lf", &x), 1, "row '%s'", row);
+		cr_expect(fabs(x - exp(-lambda[i] * 10)) < 1e-6, "trajectory %d: x(10) = %.9g, "
+			  "lambda %.6f gives %.9g", i, x, lambda[i], exp(-lambda[i] * 10));
+	}
+	cr_expect(lambda[0] != lambda[1], "lambda was not spread");
+	free(csv);
+	free_run(&run);
+
+	cr_assert_eq(picard_ensemble_model(kepler, 8, 0, kspreads, 1, PICARD_BACKEND_CPU,
+					   kx0, kparams), 0);
+	snprintf(line, sizeof(line), "kepler --backend cpu --traj 8 --spread 0 --spread-param e=0.4 "
+		 "--t1 1e-6 --h 1e-7 --precision double --out %s", out_file.s);
+	run = run_line(line);
+	cr_assert_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	csv = slurp(out_file.s, NULL);
+	for (int i = 0; i < 8; i++) {
+		double e = kparams[i * 2 + 1];
+
+		nth_line(csv, i + 1, row, sizeof(row));
+		cr_assert_eq(sscanf(row, "%*d,ok,%lf", &x), 1, "row '%s'", row);
+		cr_expect(e >= 0.3 && e <= 0.7, "e = %g outside 0.5 (1 +- 0.4)", e);
+		cr_expect(fabs(x - (1 - e)) < 1e-6, "trajectory %d: q1 = %.9g, periapsis of e = %g "
+			  "is %.9g", i, x, e, 1 - e);
+	}
+	free(csv);
+	free_run(&run);
+}
+
+/* --describe prints the model file's header comment and its list entry. */
+Test(cli, describe)
+{
+	struct cli_run run = run_line("kepler --describe");
+
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_str_empty(run.err);
+	cr_expect(strncmp(run.out, "kepler.cu - the planar two-body problem", 39) == 0, "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "q'' = -mu q / |q|^3"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "invariants  energy, angular_momentum"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "parameters  mu=1 e=0.5"), "%s", run.out);
+	free_run(&run);
+	run = run_line("--describe");
+	cr_expect_eq(run.status, 2, "--describe without MODEL: exit status %d", run.status);
 	free_run(&run);
 }
 

@@ -20,6 +20,7 @@
 #include <criterion/logging.h>
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,16 @@ Test(conformance, descriptions_are_well_formed)
 			  "%s: non-finite default parameter", model->name);
 		cr_assert(all_finite(model->x0, model->dim), "%s: non-finite x0",
 			  model->name);
+		{
+			/* the header comment, as docs/models.md asks: "NAME.cu - ..." */
+			const char *about = picard_model_description(model);
+			char head[64];
+
+			snprintf(head, sizeof(head), "%s.cu - ", model->name);
+			cr_assert(strncmp(about, head, strlen(head)) == 0,
+				  "%s: the file's header comment should start with '%s': '%.60s'",
+				  model->name, head, about);
+		}
 		cr_assert(isfinite(model->t0) && isfinite(model->t1) &&
 			  model->t1 > model->t0, "%s: span [%g, %g]", model->name,
 			  model->t0, model->t1);
