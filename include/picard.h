@@ -113,7 +113,8 @@ typedef struct picard_options {
 				       state, instead of the constant x_w */
 	double iter_rtol, iter_atol; /* convergence of a window: scaled change
 				       |dx|/(atol + rtol |x|) <= 1 (defaults
-				       1e-5 float, 1e-9 double; atol = rtol) */
+				       1e-5 float, 1e-9 double, at least 4 m eps,
+				       the rounding of a sweep; atol = rtol) */
 	double h;                   /* requested node spacing (default 0.06);
 				       shrunk so whole windows end at t1 */
 	double t0, t1;              /* time span (both 0: the model's) */
