@@ -132,6 +132,24 @@ $(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(LIB)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(TEST_OBJS) $(CLI_COMMON) $(LIB) $(LDFLAGS) $(LDLIBS) -lcriterion -o $@
 
+# ---- benchmarks -----------------------------------------------------------------
+# bench/NAME/*.c: the programs of bench/ (bin/bench-NAME), on the library
+# and the programs' shared code; see bench/README.md.
+BENCH_C      := $(wildcard bench/*/bench_*.c)
+BENCH_PROGS  := $(patsubst bench/%/,%,$(sort $(dir $(BENCH_C))))
+.PHONY: bench
+bench: all $(BENCH_PROGS:%=$(BIN)/bench-%)
+
+$(BUILD)/bench/%.o: bench/%.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(CFLAGS) -Isrc/cli -c $< -o $@
+
+$(BIN)/bench-paper: $(BUILD)/bench/paper/bench_paper.o $(CLI_COMMON) $(LIB)
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@
+
 # ---- tests ------------------------------------------------------------------
 # The CLI tests find picard-run beside the test binary.
 test: all
