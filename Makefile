@@ -5,6 +5,8 @@
 #   make gpu-bundle   bin/ + lib/ folder to carry to a GPU machine
 #   make test-asan    the suite built with ASan + UBSan (build-asan/, bin-asan/)
 #   make fuzz         libFuzzer targets of tests/fuzz/, FUZZ_SECONDS each (clang)
+#   make bench        the benchmark programs (bin/bench-*, see bench/README.md)
+#   make plots        PNG figures of a benchmark run (RESULTS=bench/results/DIR)
 #   make V=1          show full commands
 #
 # Every models/*.cu is a model: the build discovers it and generates the
@@ -149,6 +151,15 @@ $(BIN)/bench-paper: $(BUILD)/bench/paper/bench_paper.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@
+
+# ---- plots ------------------------------------------------------------------------
+# The figures of a benchmark run from its CSVs (plots/*.gp, gnuplot):
+# make plots RESULTS=bench/results/DIR (default: the newest H100 run).
+RESULTS ?= $(lastword $(sort $(wildcard bench/results/h100-*)))
+.PHONY: plots
+plots:
+	@src/mk/ensure-deps.sh plots
+	@plots/make-plots.sh $(RESULTS)
 
 # ---- tests ------------------------------------------------------------------
 # The CLI tests find picard-run beside the test binary.

@@ -1,6 +1,7 @@
 #!/bin/sh
-# ensure-deps.sh - check the system packages the build needs; install the
-# missing ones with apt-get when run as root, else print the command to run.
+# ensure-deps.sh [plots] - check the system packages the build (and with
+# "plots", make plots) needs; install the missing ones with apt-get when run
+# as root, else print the command to run.
 cuda=${CUDA_HOME:-/usr/local/cuda}
 if [ ! -x "$cuda/bin/nvcc" ] || [ ! -f "$cuda/include/curand.h" ]; then
 	echo "error: no CUDA toolkit (nvcc, cuRAND) under $cuda" >&2
@@ -10,6 +11,8 @@ fi
 need=""
 [ -f /usr/include/gsl/gsl_odeiv2.h ] || need="$need libgsl-dev"
 [ -f /usr/include/criterion/criterion.h ] || need="$need libcriterion-dev"
+# make plots asks for gnuplot too (ensure-deps.sh plots)
+[ "$1" = plots ] && ! command -v gnuplot >/dev/null && need="$need gnuplot-nox"
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	echo "  DEPS    installing:$need"
