@@ -176,34 +176,49 @@ void host_rhs(real t, const real *x, const real *p, real *dxdt)
 	static_assert(cond, "models/" #name ".cu: " rule " (docs/models.md, the contract)")
 
 /* The contract, one rule per message. Each test goes through a trait, so a
- * broken rule fails only its own assertion. */
+ * broken rule fails only its own assertion, and a rule on a member's value
+ * holds vacuously when the member is missing (its own rule says so). */
 #define PICARD_MODEL_CONTRACT(name)                                            \
 	PICARD_MODEL_RULE(picard::has_dim<name>::value, name,                   \
 			  "struct " #name " must declare static constexpr int dim"); \
-	PICARD_MODEL_RULE(picard::dim_of<name>::value >= 1, name,               \
-			  "dim must be at least 1");                           \
+	PICARD_MODEL_RULE(!picard::has_dim<name>::value ||                      \
+				  picard::dim_of<name>::value >= 1,            \
+			  name, "dim must be at least 1");                     \
 	PICARD_MODEL_RULE(picard::has_nparams<name>::value, name,               \
 			  "struct " #name " must declare static constexpr int nparams (0 if none)"); \
-	PICARD_MODEL_RULE(picard::nparams_of<name>::value >= 0, name,           \
-			  "nparams must be >= 0");                             \
+	PICARD_MODEL_RULE(!picard::has_nparams<name>::value ||                  \
+				  picard::nparams_of<name>::value >= 0,        \
+			  name, "nparams must be >= 0");                       \
 	PICARD_MODEL_RULE(picard::has_x0<name>::value, name,                    \
-			  "struct " #name " must declare static constexpr double x0[dim]"); \
-	PICARD_MODEL_RULE(picard::x0_count<name>::value ==                      \
-				  (size_t)picard::dim_of<name>::value,         \
+			  "struct " #name " must declare static constexpr double x0[] (dim values)"); \
+	PICARD_MODEL_RULE(!picard::has_x0<name>::value ||                       \
+				  !picard::has_dim<name>::value ||             \
+				  picard::x0_count<name>::value ==              \
+					  (size_t)picard::dim_of<name>::value, \
 			  name, "x0 must have dim entries");                   \
-	PICARD_MODEL_RULE(picard::nparams_of<name>::value == 0 ||               \
+	PICARD_MODEL_RULE(picard::nparams_of<name>::value <= 0 ||               \
+				  picard::has_param_names<name>::value,        \
+			  name, "struct " #name " must declare static constexpr const char *param_names[] (nparams names)"); \
+	PICARD_MODEL_RULE(picard::nparams_of<name>::value <= 0 ||               \
+				  picard::has_param_defaults<name>::value,     \
+			  name, "struct " #name " must declare static constexpr double param_defaults[] (nparams values)"); \
+	PICARD_MODEL_RULE(!picard::has_param_defaults<name>::value ||           \
 				  picard::defaults_count<name>::value ==       \
 					  (size_t)picard::nparams_of<name>::value, \
 			  name, "param_defaults must have nparams entries");   \
-	PICARD_MODEL_RULE(picard::nparams_of<name>::value == 0 ||               \
+	PICARD_MODEL_RULE(!picard::has_param_names<name>::value ||              \
 				  picard::names_count<name>::value ==          \
 					  (size_t)picard::nparams_of<name>::value, \
 			  name, "param_names must have nparams entries");      \
-	PICARD_MODEL_RULE(picard::span_ok<name>::value, name,                   \
-			  "declare static constexpr double t0, t1 with t1 > t0"); \
-	PICARD_MODEL_RULE(picard::has_summary<name>::value &&                   \
-				  picard::has_reference<name>::value,          \
-			  name, "declare static constexpr const char *summary and *reference"); \
+	PICARD_MODEL_RULE(picard::has_t0<name>::value && picard::has_t1<name>::value, \
+			  name, "struct " #name " must declare static constexpr double t0, t1"); \
+	PICARD_MODEL_RULE(!picard::has_t0<name>::value || !picard::has_t1<name>::value || \
+				  picard::span_ok<name>::value,                \
+			  name, "t1 must exceed t0");                          \
+	PICARD_MODEL_RULE(picard::has_summary<name>::value, name,               \
+			  "struct " #name " must declare static constexpr const char *summary"); \
+	PICARD_MODEL_RULE(picard::has_reference<name>::value, name,             \
+			  "struct " #name " must declare static constexpr const char *reference"); \
 	PICARD_MODEL_RULE(picard::has_rhs<name>::value, name,                   \
 			  "declare template <typename real> __host__ __device__ static void " \
 			  "rhs(real t, const real *x, const real *p, real *dxdt)");

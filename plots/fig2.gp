@@ -14,4 +14,4 @@ set title 'lotka, 8192 trajectories, float, K = 3 (paper Fig. 2)'
 src = dir.'/fig2.csv'
 sel(m) = sprintf("< awk -F, '$1==\"picard\" && $2==%d && $6!=\"inf\"' %s", m, src)
 plot for [m in "4 16 64 256"] sel(m+0) using 4:6 with linespoints title 'm = '.m, \
-     sprintf("< awk -F, '$1==\"euler\" && $6!=\"inf\"' %s", src) using 4:6 with linespoints dt 2 lc rgb 'black' title 'explicit Euler'
+     sprintf("< awk -F, '$1==\"euler\" && $6!=\"inf\"' %s", src) using 4:6 with linespoints dt 2 lc rgb 'black' title 'explicit Euler (double)'

@@ -227,8 +227,10 @@ Test(conformance, cpu_matches_reference)
 			    coarse.rel_error, windows, fine.error, fine.rel_error,
 			    2 * windows, ratio, model->t0, t1);
 		cr_assert_lt(fine.rel_error, MAX_REL_FINE,
-			     "%s: relative error %.3e at %ld windows (m=%d, K=%d)",
-			     model->name, fine.rel_error, 2 * windows, M_NODES, K_SWEEPS);
+			     "%s: relative error %.3e at %ld windows (m=%d, K=%d, h=%g) over "
+			     "the limit %g: is the model's default_h too large for it?",
+			     model->name, fine.rel_error, 2 * windows, M_NODES, K_SWEEPS,
+			     h / 2, MAX_REL_FINE);
 		if (coarse.rel_error > REF_FLOOR)
 			cr_assert_gt(ratio, MIN_RATIO,
 				     "%s: halving h took E from %.3e to %.3e (ratio "

@@ -75,7 +75,8 @@ Test(convergence, adaptive_matches_many_sweeps)
 
 		solve(model, many, x0, &a);
 		solve(model, adaptive, x0, &b);
-		cr_assert_eq(a.err, 0, "%s: fixed K=40 failed", model->name);
+		cr_assert_eq(a.err, 0, "%s: fixed K=40 failed at h = %g (the model's default_h "
+			     "scaled by 4.2): is default_h too large for it?", model->name, h);
 		cr_assert_eq(b.err, 0, "%s: adaptive failed", model->name);
 		/* norm-wise per trajectory: kepler's components pass through 0 */
 		for (int t = 0; t < NTRAJ; t++) {
