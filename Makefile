@@ -61,8 +61,11 @@ CLI_COMMON   := $(patsubst src/cli/%.c,$(BUILD)/src/cli/%.o,$(filter-out src/cli
 TEST_OBJS    := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(wildcard tests/*.c))
 LIB          := $(BUILD)/libpicard.a
 
+# Benchmark programs: bench/NAME.c is bin/picard-bench-NAME.
+BENCHES      := $(patsubst bench/%.c,picard-bench-%,$(wildcard bench/*.c))
+
 .PHONY: all test test-asan fuzz fuzz-cc gpu-bundle deps clean
-all: deps $(PROGRAMS:%=$(BIN)/%) $(BIN)/picard-tests
+all: deps $(PROGRAMS:%=$(BIN)/%) $(BENCHES:%=$(BIN)/%) $(BIN)/picard-tests
 
 # ---- system packages: install as root, else say what to run ----------------
 deps:
@@ -123,6 +126,17 @@ $(LIB): $(LIB_OBJS)
 # intermediate files.
 .SECONDARY: $(CLI_COMMON) $(PROGRAMS:picard-%=$(BUILD)/src/cli/picard_%.o)
 $(BIN)/picard-%: $(BUILD)/src/cli/picard_%.o $(CLI_COMMON) $(LIB)
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@
+
+$(BUILD)/bench/%.o: bench/%.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+.SECONDARY: $(BENCHES:picard-bench-%=$(BUILD)/bench/%.o)
+$(BIN)/picard-bench-%: $(BUILD)/bench/%.o $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@

@@ -102,6 +102,32 @@ typedef enum picard_backend {
 	PICARD_BACKEND_CPU = 2,
 } picard_backend;
 
+/* How the CUDA backend maps a trajectory onto threads (the CPU backend has
+ * one algorithm and ignores it). All layouts run the same trapezoid scheme
+ * with the same convergence test; their results agree to rounding. */
+typedef enum picard_layout {
+	PICARD_LAYOUT_AUTO = 0,   /* by m and the ensemble size, a rule measured
+				     on an H100 (kernels/cuda_backend.cu) */
+	PICARD_LAYOUT_PAPER = 1,  /* the paper's: one block of m*n threads per
+				     trajectory, shared memory, barriers */
+	PICARD_LAYOUT_WARP = 2,   /* a group of G = m rounded up to a power of
+				     two lanes per trajectory, lane = node,
+				     shuffles, no barriers (m <= 32) */
+	PICARD_LAYOUT_THREAD = 3, /* one thread per trajectory, the window's
+				     nodes in registers (m <= 32) */
+} picard_layout;
+
+/* Prefix sum (5) of the warp layout. */
+typedef enum picard_scan {
+	PICARD_SCAN_AUTO = 0,     /* the faster for m, as measured */
+	PICARD_SCAN_PARALLEL = 1, /* Kogge-Stone over the group, log2 G steps */
+	PICARD_SCAN_SERIAL = 2,   /* the sum in node order, m - 1 steps, the
+				     CPU backend's order of additions */
+} picard_scan;
+
+/* Largest m of the warp and thread layouts (a warp's lanes). */
+#define PICARD_LAYOUT_MAX_M 32
+
 /* Options of a solve. A zero field means its default. */
 typedef struct picard_options {
 	int m;                      /* nodes per window (default 8) */
@@ -124,6 +150,10 @@ typedef struct picard_options {
 	size_t device_memory;       /* device bytes the ensemble may use (0: what
 				       is free); larger ensembles are solved
 				       in chunks that fit */
+	picard_layout layout;       /* CUDA thread layout (AUTO) */
+	int traj_per_block;         /* trajectories per block of the warp and
+				       thread layouts (0: auto) */
+	picard_scan scan;           /* prefix sum of the warp layout (AUTO) */
 } picard_options;
 
 /* The discretisation a solver settled on (after defaults and fitting). */
@@ -135,6 +165,10 @@ typedef struct picard_grid {
 	double h;       /* node spacing actually used: (t1-t0)/(windows*(m-1)) */
 	double t0, t1;  /* time span */
 	long windows;   /* stp, number of windows ("big steps") */
+	picard_layout layout; /* CUDA layout in use (never AUTO on the CUDA
+			   backend; the CPU backend keeps what was asked) */
+	int traj_per_block; /* trajectories per block (paper: 1; CPU: 0) */
+	picard_scan scan;   /* warp layout: the prefix sum in use; else AUTO */
 } picard_grid;
 
 /* States to keep at window ends: windows every, every-th, ..., for the
@@ -264,6 +298,9 @@ typedef struct picard_tune_point {
 			      not timed */
 	bool meets;        /* error <= 0.8 tol: a margin, since trajectories
 			      outside the sample may do a little worse */
+	picard_layout layout; /* layout of the timed solve (the fastest of
+				 those that apply); AUTO when not timed */
+	int traj_per_block;   /* its trajectories per block (0: auto) */
 } picard_tune_point;
 
 #define PICARD_TUNE_MAX_M 16
@@ -342,6 +379,15 @@ const char *picard_build_id(void);
 bool picard_cuda_available(void);
 /* Name of CUDA device 0 into buf, or an error code. */
 int picard_cuda_device_name(char *buf, size_t len);
+
+/* ---- Names ------------------------------------------------------------ */
+
+/* "auto", "paper", "warp", "thread"; NULL for an unknown layout. */
+const char *picard_layout_name(picard_layout layout);
+/* The layout named name, or -1. */
+int picard_layout_parse(const char *name);
+/* "auto", "parallel", "serial"; NULL for an unknown scan. */
+const char *picard_scan_name(picard_scan scan);
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,12 @@ struct picard_cuda_solver {
 	int *sweeps_max;            /* device, most sweeps in a window */
 	void *staging;              /* host, reals for the SoA conversions */
 	int *staging_status;        /* host, status as the device wrote it */
+	const struct picard_kernels *kernels; /* the layout's, this precision */
+	void *record_dev[PICARD_MAX_RECORDS]; /* device record buffers, kept
+				       for the next solve (grown, never per solve) */
+	size_t record_dev_size[PICARD_MAX_RECORDS]; /* their bytes */
+	void *record_host;          /* host staging of a record, likewise */
+	size_t record_host_size;    /* its bytes */
 	cudaEvent_t start, stop;    /* timing of the kernel alone */
 };
 
@@ -66,18 +72,150 @@ extern "C" int picard_cuda_device_name(char *buf, size_t len)
 	return PICARD_OK;
 }
 
-/* Check the launch shape against the device (m*n threads per block, 2*m*n
- * reals of shared memory) and choose how many of the ntraj trajectories,
+/* ---- the layout and its shape ------------------------------------------------- */
+
+/* AUTO's rule and the warp/thread defaults, measured on an NVIDIA H100 80GB
+ * HBM3 (132 SMs, driver 580.159.04), 2026-11-23, lotka in float, K = 2,
+ * solve time (CUDA events) median of 7 solves: bin/picard-bench-layouts,
+ * bench/results/h100-2026-11-23/layouts.txt (every row is there).
+ *
+ * Which layout. 8192 trajectories, windows of length 0.42 (239 windows):
+ *
+ *	m      paper   warp (parallel)  warp (serial)  thread
+ *	2      1.08    0.49             0.44           0.20  ms
+ *	4      1.12    0.60             0.61           0.42
+ *	8      1.29    0.71             0.76           0.88
+ *	16     1.50    1.01             1.30           1.87
+ *	32     3.36    2.01             3.74           3.82
+ *
+ * and m = 8, h = 0.06 over the ensemble size:
+ *
+ *	ntraj     paper   warp    thread
+ *	8192      1.29    0.72    0.88  ms
+ *	32768     4.75    2.57    0.93
+ *	131072    18.3    9.73    2.19
+ *	1048576   145     75.9    14.2
+ *
+ * The thread layout's time is flat until the ensemble fills the GPU
+ * (latency of its serial chain of m nodes per sweep: ~ m); the warp
+ * layout's grows with ntraj from 8192 on (8192 x 8 lanes already fill it).
+ * They cross near 8192 * 0.88/0.72 ~ 10000 trajectories at m = 8 and
+ * ~15000 at m = 16, 32 (from the table's slopes): about 96 per SM. For
+ * m <= 4 the thread layout is already faster at 8192. The paper's layout
+ * never wins where the others apply. So:
+ *   m > 32                                     -> paper
+ *   m <= AUTO_THREAD_MAX_M, or
+ *   ntraj >= AUTO_THREAD_TRAJ_PER_SM * SMs     -> thread
+ *   otherwise                                  -> warp
+ * Not measured: m = 16, 32 between 8192 and 1M trajectories (the crossing
+ * there is the slopes' estimate), other models (a costlier right-hand side
+ * favours the warp layout, which evaluates the m nodes in parallel).
+ *
+ * Which scan: the serial sum wins at m = 2 (0.44 vs 0.49 ms: one shuffle
+ * against a scan step and a shift), ties at m = 4, loses from m = 8 on
+ * (0.76 vs 0.71, 1.30 vs 1.01, 3.74 vs 2.01 ms).
+ *
+ * Trajectories per block of the warp layout, Table 1 at h = 0.06 (m = 8):
+ * 1: 1.63, 2: 0.87, 4..64: 0.71 ms (within 1%); at m = 2, 4: 4 per block
+ * best (0.49, 0.60 ms; 16 per block: 0.67, 0.66); at m = 16, 32: 16 per
+ * block best (1.01, 2.01 ms; 4 per block: 1.02, 2.10). The thread layout:
+ * 32, 64 or 128 per block alike (0.876 ms), 256 slower (0.930). */
+#define AUTO_THREAD_TRAJ_PER_SM 96   /* thread layout from this many
+					trajectories per SM on */
+#define AUTO_THREAD_MAX_M 4          /* and for windows this short */
+#define AUTO_SERIAL_SCAN_MAX_M 2     /* serial sum (5) for m up to this */
+#define THREAD_BLOCK_THREADS 128     /* thread layout: threads per block */
+
+/* Warp layout: trajectories per block for G lanes each (above). */
+static int warp_traj_per_block(int lanes)
+{
+	return lanes <= 4 ? 4 : lanes == 8 ? 8 : 16;
+}
+
+/* Smallest power of two >= m. */
+static int group_lanes(int m)
+{
+	int g = 1;
+
+	while (g < m)
+		g <<= 1;
+	return g;
+}
+
+/* Settle grid->layout, traj_per_block and scan for ntraj trajectories on a
+ * device of sms multiprocessors: what was asked, or AUTO's rule (above). */
+static void resolve_layout(picard_grid *grid, const picard_options_layout *asked,
+			   long ntraj, int sms)
+{
+	picard_layout layout = asked->layout;
+
+	if (layout == PICARD_LAYOUT_AUTO)
+		layout = grid->m > PICARD_LAYOUT_MAX_M ? PICARD_LAYOUT_PAPER :
+			 grid->m <= AUTO_THREAD_MAX_M ||
+			 ntraj >= (long)AUTO_THREAD_TRAJ_PER_SM * sms ? PICARD_LAYOUT_THREAD :
+			 PICARD_LAYOUT_WARP;
+	grid->layout = layout;
+	grid->scan = PICARD_SCAN_AUTO;
+	grid->traj_per_block = asked->traj_per_block;
+	switch (layout) {
+	case PICARD_LAYOUT_WARP:
+		grid->scan = asked->scan != PICARD_SCAN_AUTO ? asked->scan :
+			     grid->m <= AUTO_SERIAL_SCAN_MAX_M ? PICARD_SCAN_SERIAL :
+			     PICARD_SCAN_PARALLEL;
+		if (!grid->traj_per_block)
+			grid->traj_per_block = warp_traj_per_block(group_lanes(grid->m));
+		break;
+	case PICARD_LAYOUT_THREAD:
+		if (!grid->traj_per_block)
+			grid->traj_per_block = THREAD_BLOCK_THREADS;
+		break;
+	default:
+		grid->traj_per_block = 1;
+		break;
+	}
+}
+
+/* The launch fields that say which kernel runs and in what shape. */
+static void launch_shape(const picard_grid *grid, picard_launch *L)
+{
+	L->layout = grid->layout;
+	L->group = grid->layout == PICARD_LAYOUT_WARP ? group_lanes(grid->m) : 1;
+	L->traj_per_block = grid->traj_per_block;
+	L->scan = grid->scan;
+	L->m = grid->m;
+}
+
+static const struct picard_kernels *layout_kernels(const picard_model *model,
+						   picard_layout layout,
+						   size_t real_size)
+{
+	const int p = real_size == sizeof(double);
+
+	switch (layout) {
+	case PICARD_LAYOUT_WARP:
+		return &model->impl->warp[p];
+	case PICARD_LAYOUT_THREAD:
+		return &model->impl->thread[p];
+	default:
+		return &model->impl->paper[p];
+	}
+}
+
+/* Check the launch shape against the device (paper: m*n threads per block,
+ * 2*m*n reals of shared memory; warp: traj_per_block*G threads; thread:
+ * traj_per_block threads) and choose how many of the ntraj trajectories,
  * per_traj bytes each, one chunk holds: as many as fit in the free memory
  * (or device_limit bytes, if lower) and in one grid. */
-static int check_limits(const picard_model *model, const picard_grid *grid,
-			size_t real_size, long ntraj, size_t per_traj,
-			size_t device_limit, long *chunk)
+static int check_limits(const picard_model *model, picard_grid *grid,
+			const picard_options_layout *asked, size_t real_size,
+			long ntraj, size_t per_traj, size_t device_limit,
+			long *chunk, const struct picard_kernels **kernels)
 {
 	cudaDeviceProp prop;
-	size_t free_bytes = 0, total_bytes = 0;
-	int count = 0, threads = grid->m * model->dim, kernel_threads = 0;
-	size_t shared = 2 * (size_t)threads * real_size;
+	size_t free_bytes = 0, total_bytes = 0, shared = 0;
+	int count = 0, threads;
+	picard_kernel_info info;
+	picard_launch L;
 	cudaError_t e;
 
 	e = cudaGetDeviceCount(&count);
@@ -87,16 +225,30 @@ static int check_limits(const picard_model *model, const picard_grid *grid,
 	e = cudaGetDeviceProperties(&prop, 0);
 	if (e != cudaSuccess)
 		return cuda_fail(e, "cudaGetDeviceProperties");
-	if (threads > prop.maxThreadsPerBlock)
-		return picard_fail(PICARD_EBLOCK, "m*n = %d*%d = %d threads, the device allows %d per block",
-				   grid->m, model->dim, threads, prop.maxThreadsPerBlock);
-	e = (cudaError_t)(real_size == sizeof(double) ? model->impl->prepare_double(&kernel_threads) :
-			  model->impl->prepare_float(&kernel_threads));
+	resolve_layout(grid, asked, ntraj, prop.multiProcessorCount);
+	memset(&L, 0, sizeof(L));
+	launch_shape(grid, &L);
+	if (grid->layout == PICARD_LAYOUT_PAPER) {
+		threads = grid->m * model->dim;
+		shared = 2 * (size_t)threads * real_size;
+		if (threads > prop.maxThreadsPerBlock)
+			return picard_fail(PICARD_EBLOCK, "m*n = %d*%d = %d threads, the device allows %d per block",
+					   grid->m, model->dim, threads, prop.maxThreadsPerBlock);
+	} else {
+		threads = grid->traj_per_block * L.group;
+		if (threads > prop.maxThreadsPerBlock)
+			return picard_fail(PICARD_EBLOCK, "%s layout: %d trajectories per block x %d threads = %d threads, the device allows %d per block",
+					   picard_layout_name(grid->layout), grid->traj_per_block,
+					   L.group, threads, prop.maxThreadsPerBlock);
+	}
+	*kernels = layout_kernels(model, grid->layout, real_size);
+	e = (cudaError_t)(*kernels)->prepare(&L, &info);
 	if (e != cudaSuccess)
 		return cuda_fail(e, "loading the kernel");
-	if (threads > kernel_threads)
-		return picard_fail(PICARD_EBLOCK, "m*n = %d*%d = %d threads, this model's kernel allows %d per block",
-				   grid->m, model->dim, threads, kernel_threads);
+	if (threads > info.max_threads)
+		return picard_fail(PICARD_EBLOCK, "%s layout: %d threads per block, this model's kernel allows %d (%d registers per thread)",
+				   picard_layout_name(grid->layout), threads, info.max_threads,
+				   info.registers);
 	if (shared > prop.sharedMemPerBlock)
 		return picard_fail(PICARD_ESHMEM, "2*m*n reals = %zu bytes of shared memory, the device allows %zu",
 				   shared, (size_t)prop.sharedMemPerBlock);
@@ -130,17 +282,21 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 		cudaEventDestroy(cuda->start);
 	if (cuda->stop)
 		cudaEventDestroy(cuda->stop);
+	for (int r = 0; r < PICARD_MAX_RECORDS; r++)
+		cudaFree(cuda->record_dev[r]);
+	free(cuda->record_host);
 	free(cuda->staging);
 	free(cuda->staging_status);
 	free(cuda);
 }
 
 extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
-				  const picard_model *model,
-				  const picard_grid *grid,
+				  const picard_model *model, picard_grid *grid,
+				  const picard_options_layout *layout,
 				  picard_precision precision, long ntraj,
 				  size_t device_limit)
 {
+	const struct picard_kernels *kernels = NULL;
 	struct picard_cuda_solver *cuda;
 	const int n = model->dim, np = model->nparams;
 	const size_t rs = precision == PICARD_DOUBLE ? sizeof(double) : sizeof(float);
@@ -149,7 +305,8 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	long chunk = 0;
 	int err;
 
-	err = check_limits(model, grid, rs, ntraj, per_traj, device_limit, &chunk);
+	err = check_limits(model, grid, layout, rs, ntraj, per_traj, device_limit, &chunk,
+			   &kernels);
 	if (err)
 		return err;
 	cuda = (struct picard_cuda_solver *)calloc(1, sizeof(*cuda));
@@ -157,6 +314,7 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 		return picard_fail(PICARD_ENOMEM, "CUDA solver");
 	cuda->model = model;
 	cuda->grid = *grid;
+	cuda->kernels = kernels;
 	cuda->precision = precision;
 	cuda->ntraj = ntraj;
 	cuda->chunk = chunk;
@@ -223,7 +381,9 @@ out:
 	return err;
 }
 
-/* Device buffers for the job's records, one chunk's slots each. */
+/* Device buffers for the job's records, one chunk's slots each: the
+ * solver's, grown when a record needs more than an earlier solve's (a
+ * repeated solve allocates nothing). */
 static int alloc_records(struct picard_cuda_solver *cuda,
 			 const struct picard_job *job, picard_launch *L)
 {
@@ -233,13 +393,30 @@ static int alloc_records(struct picard_cuda_solver *cuda,
 	for (int r = 0; r < job->nrecords; r++) {
 		const picard_record *rec = &job->records[r];
 		picard_device_record *dr = &L->records[r];
+		size_t bytes;
 
 		dr->every = rec->every;
 		dr->traj_stride = rec->traj_stride;
 		dr->slots = picard_record_slots(cuda->chunk, rec->traj_stride) + 1;
-		CUDA_TRY(cudaMalloc(&dr->states, (cuda->grid.windows / rec->every) * dr->slots *
-				    cuda->model->dim * cuda->real_size + 1),
-			 "device memory for a record");
+		bytes = (cuda->grid.windows / rec->every) * dr->slots * cuda->model->dim *
+			cuda->real_size + 1;
+		if (bytes > cuda->record_dev_size[r]) {
+			cudaFree(cuda->record_dev[r]);
+			cuda->record_dev[r] = NULL;
+			cuda->record_dev_size[r] = 0;
+			CUDA_TRY(cudaMalloc(&cuda->record_dev[r], bytes), "device memory for a record");
+			cuda->record_dev_size[r] = bytes;
+		}
+		dr->states = cuda->record_dev[r];
+		if (bytes > cuda->record_host_size) {
+			free(cuda->record_host);
+			cuda->record_host_size = 0;
+			cuda->record_host = malloc(bytes);
+			if (!cuda->record_host)
+				return picard_fail(PICARD_ENOMEM, "host memory for a record of %zu bytes",
+						   bytes);
+			cuda->record_host_size = bytes;
+		}
 	}
 out:
 	return err;
@@ -275,11 +452,9 @@ static int download_record(struct picard_cuda_solver *cuda,
 	const long nrec = cuda->grid.windows / rec->every;
 	const long all_slots = picard_record_slots(cuda->ntraj, rec->traj_stride);
 	const size_t count = nrec * dr->slots * n;
-	void *host = malloc(count * cuda->real_size + 1);
+	void *host = cuda->record_host; /* alloc_records made it large enough */
 	int err = PICARD_OK;
 
-	if (!host)
-		return picard_fail(PICARD_ENOMEM, "host memory for a record of %zu states", count);
 	CUDA_TRY(cudaMemcpy(host, dr->states, count * cuda->real_size,
 			    cudaMemcpyDeviceToHost), "copy record from device");
 	for (long r = 0; r < nrec; r++)
@@ -290,7 +465,6 @@ static int download_record(struct picard_cuda_solver *cuda,
 				(double)((float *)host)[from];
 		}
 out:
-	free(host);
 	return err;
 }
 
@@ -343,9 +517,7 @@ static int solve_chunk(struct picard_cuda_solver *cuda, const struct picard_job 
 	if (err)
 		return err;
 	CUDA_TRY(cudaEventRecord(cuda->start, 0), "cudaEventRecord");
-	CUDA_TRY((cudaError_t)(cuda->precision == PICARD_DOUBLE ?
-			       model->impl->launch_double(L) : model->impl->launch_float(L)),
-		 "kernel launch");
+	CUDA_TRY((cudaError_t)cuda->kernels->launch(L), "kernel launch");
 	CUDA_TRY(cudaEventRecord(cuda->stop, 0), "cudaEventRecord");
 	CUDA_TRY(cudaEventSynchronize(cuda->stop), "kernel execution");
 	CUDA_TRY(cudaEventElapsedTime(&ms, cuda->start, cuda->stop), "cudaEventElapsedTime");
@@ -362,7 +534,7 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 	int err;
 
 	memset(&L, 0, sizeof(L));
-	L.m = cuda->grid.m;
+	launch_shape(&cuda->grid, &L);
 	L.K = cuda->grid.K;
 	L.adaptive = cuda->grid.adaptive;
 	L.warm_start = cuda->grid.warm_start;
@@ -386,8 +558,6 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 		err = solve_chunk(cuda, job, &L, offset,
 				  cuda->ntraj - offset < cuda->chunk ? cuda->ntraj - offset : cuda->chunk,
 				  seconds);
-	for (int r = 0; r < L.nrecords; r++)
-		cudaFree(L.records[r].states);
 	return err;
 }
 

@@ -15,6 +15,7 @@
 
 #include "convergence.h"
 #include "launch.h"
+#include "model_impl.h"
 #include "picard.h"
 
 /* Bits of the block's failure flag. */
@@ -180,15 +181,18 @@ int picard_paper_launch(const picard_launch *L)
 }
 
 /* Load the kernel for Model in precision real (so module loading stays
- * out of the timed solve) and say how many threads a block of it may have
- * (registers can make it fewer than the device's limit). */
+ * out of the timed solve) and describe it: how many threads a block of it
+ * may have (registers can make it fewer than the device's limit). */
 template <class Model, typename real>
-int picard_paper_prepare(int *max_threads)
+int picard_paper_prepare(const picard_launch *L, picard_kernel_info *info)
 {
 	cudaFuncAttributes attr;
 	cudaError_t err = cudaFuncGetAttributes(&attr, picard_paper_kernel<Model, real>);
 
-	*max_threads = err == cudaSuccess ? attr.maxThreadsPerBlock : 0;
+	(void)L;
+	*info = {};
+	if (err == cudaSuccess)
+		*info = { attr.maxThreadsPerBlock, attr.numRegs, attr.localSizeBytes };
 	return (int)err;
 }
 

@@ -2,8 +2,8 @@
  * its description and a right-hand side written once, as a template over
  * the real type, for host and device; PICARD_REGISTER_MODEL(name) then
  * compiles it into the registry entry picard_model_<name>, the host RHS in
- * float and double, and the paper's kernel instantiated for it (no device
- * function pointer on the hot path). See models/lotka.cu for an example:
+ * float and double, and the kernels of every layout (the paper's, warp,
+ * thread) instantiated for it (no device function pointer on the hot path). See models/lotka.cu for an example:
  *
  *	struct lotka {
  *		static constexpr int dim = 2, nparams = 6;
@@ -27,6 +27,7 @@
 
 #include "model_impl.h"
 #include "paper_kernel.cuh"
+#include "warp_kernel.cuh"
 #include "picard.h"
 
 namespace picard {
@@ -237,10 +238,18 @@ void host_rhs(real t, const real *x, const real *p, real *dxdt)
 	static const struct picard_model_impl picard_impl_##name = {           \
 		picard::host_rhs<name, double>,                                \
 		picard::host_rhs<name, float>,                                 \
-		picard_paper_launch<name, float>,                              \
-		picard_paper_launch<name, double>,                             \
-		picard_paper_prepare<name, float>,                             \
-		picard_paper_prepare<name, double>,                            \
+		{ { picard_paper_launch<name, float>,                          \
+		    picard_paper_prepare<name, float> },                       \
+		  { picard_paper_launch<name, double>,                         \
+		    picard_paper_prepare<name, double> } },                    \
+		{ { picard_warp_launch<name, float>,                           \
+		    picard_warp_prepare<name, float> },                        \
+		  { picard_warp_launch<name, double>,                          \
+		    picard_warp_prepare<name, double> } },                     \
+		{ { picard_thread_launch<name, float>,                         \
+		    picard_thread_prepare<name, float> },                      \
+		  { picard_thread_launch<name, double>,                        \
+		    picard_thread_prepare<name, double> } },                   \
 	};                                                                     \
 	extern "C" const picard_model picard_model_##name = {                  \
 		#name, name::summary, name::reference, name::dim,              \

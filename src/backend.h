@@ -37,10 +37,19 @@ static inline long picard_record_slots(long ntraj, int traj_stride)
 /* CPU backend (src/cpu_backend.c): OpenMP over trajectories. */
 int picard_cpu_solve(const struct picard_job *job, double *seconds);
 
-/* CUDA backend (kernels/cuda_backend.cu). */
+/* The thread layout asked for (picard_options), checked by the solver. */
+typedef struct picard_options_layout {
+	picard_layout layout; /* AUTO: the backend's measured rule */
+	int traj_per_block;   /* 0: the layout's default */
+	picard_scan scan;     /* AUTO: the faster for m */
+} picard_options_layout;
+
+/* CUDA backend (kernels/cuda_backend.cu). Settles grid->layout,
+ * traj_per_block and scan (AUTO resolved by the device and ntraj). */
 struct picard_cuda_solver;
 int picard_cuda_create(struct picard_cuda_solver **out,
-		       const picard_model *model, const picard_grid *grid,
+		       const picard_model *model, picard_grid *grid,
+		       const picard_options_layout *layout,
 		       picard_precision precision, long ntraj,
 		       size_t device_limit);
 /* Chunks the ensemble is solved in (1 when it fits the device at once). */

@@ -16,7 +16,12 @@ struct picard_device_record {
 };
 
 struct picard_launch {
-	long ntraj;          /* trajectories of this chunk: one block each */
+	int layout;          /* picard_layout, never AUTO */
+	int group;           /* warp layout: lanes per trajectory, m rounded up
+				to a power of two */
+	int traj_per_block;  /* warp and thread layouts: trajectories per block */
+	int scan;            /* warp layout: picard_scan, never AUTO */
+	long ntraj;          /* trajectories of this chunk */
 	long traj_offset;    /* global index of the chunk's first trajectory */
 	int m, K;            /* nodes per window, sweeps (at most, if adaptive) */
 	int adaptive;        /* stop sweeping once converged (convergence.h) */

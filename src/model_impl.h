@@ -16,17 +16,31 @@ typedef void picard_rhs_double(double t, const double *x, const double *p,
 typedef void picard_rhs_float(float t, const float *x, const float *p,
 			      float *dxdt);
 
+/* What the compiler made of a kernel (cudaFuncAttributes). */
+struct picard_kernel_info {
+	int max_threads;    /* threads per block it may be launched with */
+	int registers;      /* registers per thread */
+	size_t local_bytes; /* local memory per thread: spills, dynamic arrays */
+};
+
+/* One layout's kernel for one model and precision. */
+struct picard_kernels {
+	/* Launch it for launch (layout, shape, buffers). Called once per
+	 * solve chunk, never on the hot path; returns a cudaError_t. */
+	int (*launch)(const struct picard_launch *launch);
+	/* Load the instantiation launch would run (so module loading stays
+	 * out of the timed solve) and describe it; returns a cudaError_t. */
+	int (*prepare)(const struct picard_launch *launch,
+		       struct picard_kernel_info *info);
+};
+
 struct picard_model_impl {
 	picard_rhs_double *rhs_double; /* f in double, on the host */
 	picard_rhs_float *rhs_float;   /* f in float, on the host */
-	/* Launch the paper's kernel for this model in float / double. Called
-	 * once per solve, never on the hot path. */
-	int (*launch_float)(const struct picard_launch *launch);
-	int (*launch_double)(const struct picard_launch *launch);
-	/* Load the float / double kernel and give its threads-per-block limit;
-	 * returns a cudaError_t. */
-	int (*prepare_float)(int *max_threads);
-	int (*prepare_double)(int *max_threads);
+	/* The CUDA kernels instantiated for this model, [0] float, [1]
+	 * double: the paper's layout (kernels/paper_kernel.cuh), the warp
+	 * and the thread layouts (kernels/warp_kernel.cuh). */
+	struct picard_kernels paper[2], warp[2], thread[2];
 };
 
 #ifdef __cplusplus

@@ -15,6 +15,7 @@
 #define DEFAULT_K 2
 #define DEFAULT_H 0.06   /* Table 1, E* = 1e-3 */
 #define DEFAULT_BOUND 1e12
+#define PICARD_MAX_BLOCK_THREADS 1024 /* every CUDA GPU since sm_20 */
 #define DEFAULT_RTOL_FLOAT 1e-5   /* a few hundred float roundings */
 #define DEFAULT_RTOL_DOUBLE 1e-9
 /* The sweep's sum over m nodes rounds by up to ~m eps |x|: a default
@@ -33,7 +34,70 @@ struct picard_solver {
 	char device[128];           /* name for the summary */
 	long *sweeps;               /* per trajectory, of the last solve */
 	int *sweeps_max;            /* per trajectory, of the last solve */
+	picard_traj_status *status; /* per trajectory, when the caller passes
+				       none (allocated once, not per solve) */
+	long *fail_window;          /* likewise */
 };
+
+static const char *const layout_names[] = { "auto", "paper", "warp", "thread" };
+static const char *const scan_names[] = { "auto", "parallel", "serial" };
+
+const char *picard_layout_name(picard_layout layout)
+{
+	return layout >= PICARD_LAYOUT_AUTO && layout <= PICARD_LAYOUT_THREAD ?
+		layout_names[layout] : NULL;
+}
+
+int picard_layout_parse(const char *name)
+{
+	for (int i = 0; name && i <= PICARD_LAYOUT_THREAD; i++)
+		if (strcmp(name, layout_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *picard_scan_name(picard_scan scan)
+{
+	return scan >= PICARD_SCAN_AUTO && scan <= PICARD_SCAN_SERIAL ? scan_names[scan] : NULL;
+}
+
+/* The layout options: known values, and m and the block within what the
+ * layout can run (checked here, for every backend, so a request that a GPU
+ * would refuse is refused alike without one). */
+static int check_layout(const picard_options *o)
+{
+	int lanes = 1;
+
+	if (!picard_layout_name(o->layout))
+		return picard_fail(PICARD_EINVAL, "layout %d unknown (auto, paper, warp or thread)",
+				   (int)o->layout);
+	if (!picard_scan_name(o->scan))
+		return picard_fail(PICARD_EINVAL, "scan %d unknown (auto, parallel or serial)",
+				   (int)o->scan);
+	if (o->traj_per_block < 0)
+		return picard_fail(PICARD_EINVAL, "traj_per_block = %d: must be >= 0 (0: the layout's default)",
+				   o->traj_per_block);
+	if ((o->layout == PICARD_LAYOUT_WARP || o->layout == PICARD_LAYOUT_THREAD) &&
+	    o->m > PICARD_LAYOUT_MAX_M)
+		return picard_fail(PICARD_EINVAL, "%s layout with m = %d: it holds a window's nodes in %s, at most m = %d (use the paper or auto layout)",
+				   layout_names[o->layout], o->m,
+				   o->layout == PICARD_LAYOUT_WARP ? "the lanes of a warp" : "one thread's registers",
+				   PICARD_LAYOUT_MAX_M);
+	if (o->scan != PICARD_SCAN_AUTO && o->layout != PICARD_LAYOUT_WARP &&
+	    o->layout != PICARD_LAYOUT_AUTO)
+		return picard_fail(PICARD_EINVAL, "scan %s: only the warp layout has a choice of scan (layout %s)",
+				   scan_names[o->scan], layout_names[o->layout]);
+	if (o->traj_per_block && o->layout == PICARD_LAYOUT_PAPER)
+		return picard_fail(PICARD_EINVAL, "traj_per_block = %d: the paper layout runs one trajectory per block",
+				   o->traj_per_block);
+	if (o->layout == PICARD_LAYOUT_WARP)
+		while (lanes < o->m)
+			lanes <<= 1;
+	if (o->traj_per_block > PICARD_MAX_BLOCK_THREADS / lanes)
+		return picard_fail(PICARD_EBLOCK, "traj_per_block = %d with %d thread%s each: over %d threads per block",
+				   o->traj_per_block, lanes, lanes > 1 ? "s" : "", PICARD_MAX_BLOCK_THREADS);
+	return PICARD_OK;
+}
 
 /* Fill defaults and check every option; a clear detail for each refusal. */
 static int resolve_options(const picard_model *model, const picard_options *in,
@@ -81,7 +145,7 @@ static int resolve_options(const picard_model *model, const picard_options *in,
 		return picard_fail(PICARD_EINVAL, "precision %d unknown", (int)out->precision);
 	if (out->backend < PICARD_BACKEND_AUTO || out->backend > PICARD_BACKEND_CPU)
 		return picard_fail(PICARD_EINVAL, "backend %d unknown", (int)out->backend);
-	return PICARD_OK;
+	return check_layout(out);
 }
 
 /* Whole windows from t0 to t1: stp = ceil(span / ((m-1) h)), then h shrunk
@@ -104,6 +168,10 @@ static int fit_grid(const picard_options *o, picard_grid *g)
 	g->t1 = o->t1;
 	g->windows = windows < 1 ? 1 : (long)windows;
 	g->h = span / ((double)g->windows * (o->m - 1));
+	/* as asked; the CUDA backend settles them */
+	g->layout = o->layout;
+	g->traj_per_block = o->traj_per_block;
+	g->scan = o->scan;
 	return PICARD_OK;
 }
 
@@ -137,8 +205,12 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 	if (err)
 		goto fail;
 	if (s->backend == PICARD_BACKEND_CUDA) {
-		err = picard_cuda_create(&s->cuda, model, &s->grid, s->precision, ntraj,
-					 opt.device_memory);
+		picard_options_layout layout = {
+			.layout = opt.layout, .traj_per_block = opt.traj_per_block,
+			.scan = opt.scan,
+		};
+		err = picard_cuda_create(&s->cuda, model, &s->grid, &layout, s->precision,
+					 ntraj, opt.device_memory);
 		if (err)
 			goto fail;
 		err = picard_cuda_device_name(s->device, sizeof(s->device));
@@ -150,7 +222,9 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 	/* after the device has accepted the ensemble */
 	s->sweeps = malloc(ntraj * sizeof(*s->sweeps));
 	s->sweeps_max = malloc(ntraj * sizeof(*s->sweeps_max));
-	if (!s->sweeps || !s->sweeps_max) {
+	s->status = malloc(ntraj * sizeof(*s->status));
+	s->fail_window = malloc(ntraj * sizeof(*s->fail_window));
+	if (!s->sweeps || !s->sweeps_max || !s->status || !s->fail_window) {
 		err = picard_fail(PICARD_ENOMEM, "sweep counts of %ld trajectories", ntraj);
 		goto fail;
 	}
@@ -168,6 +242,8 @@ void picard_solver_free(picard_solver *s)
 	picard_cuda_free(s->cuda);
 	free(s->sweeps);
 	free(s->sweeps_max);
+	free(s->status);
+	free(s->fail_window);
 	free(s);
 }
 
@@ -235,8 +311,6 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 		 double *x_final, picard_traj_status *status, long *fail_window,
 		 const picard_record *records, int nrecords, picard_stats *stats)
 {
-	picard_traj_status *own_status = NULL;
-	long *own_window = NULL;
 	double seconds = 0;
 	long failed = 0;
 	int err;
@@ -245,13 +319,9 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 	if (err)
 		return err;
 	if (!status)
-		status = own_status = malloc(s->ntraj * sizeof(*status));
+		status = s->status;
 	if (!fail_window)
-		fail_window = own_window = malloc(s->ntraj * sizeof(*fail_window));
-	if (!status || !fail_window) {
-		err = picard_fail(PICARD_ENOMEM, "status of %ld trajectories", s->ntraj);
-		goto out;
-	}
+		fail_window = s->fail_window;
 	for (int r = 0; r < nrecords; r++) {
 		size_t count = picard_record_size(s, &records[r]);
 		for (size_t i = 0; i < count; i++)
@@ -286,7 +356,5 @@ out:
 		stats->backend = s->backend;
 		snprintf(stats->device, sizeof(stats->device), "%s", s->device);
 	}
-	free(own_status);
-	free(own_window);
 	return err;
 }

@@ -39,6 +39,7 @@ struct tuner {
 	double *sample_x0;           /* sample rows, evenly spaced in x0 */
 	struct dense_reference ref;  /* reference of the sample */
 	picard_tune_result *result;  /* filled as points are evaluated */
+	picard_backend backend;      /* where the solves run (never AUTO) */
 };
 
 /* Fill defaults and check the options. */
@@ -145,26 +146,29 @@ out:
 	return err;
 }
 
-/* Median solve time of the whole ensemble at p, after one warm-up. */
-static int time_point(struct tuner *t, picard_tune_point *p)
+/* Median solve time of the whole ensemble at p under layout, after one
+ * warm-up, into *seconds (0 when the ensemble failed: the sample met E*,
+ * the ensemble did not); *per_block gets the layout's trajectories per
+ * block. PICARD_EBLOCK/ESHMEM when the layout cannot run p. */
+static int time_layout(struct tuner *t, const picard_tune_point *p, picard_layout layout,
+		       double *times, double *seconds, int *per_block)
 {
 	picard_options o = point_options(t, p->m, p->K, p->h);
-	double *times = calloc(t->opt.repeats, sizeof(double));
 	picard_solver *s = NULL;
 	picard_stats stats;
 	int err;
 
-	if (!times)
-		return picard_fail(PICARD_ENOMEM, "timings");
+	o.layout = layout;
+	*seconds = 0;
 	err = picard_solver_create(&s, t->model, &o, t->opt.ntraj);
+	if (!err)
+		*per_block = picard_solver_grid(s)->traj_per_block;
 	for (int r = -1; !err && r < t->opt.repeats; r++) {
 		err = picard_solve(s, t->x0, NULL, NULL, NULL, NULL, NULL, 0, &stats);
 		if (r >= 0)
 			times[r] = stats.solve_seconds;
 	}
-	if (err == PICARD_EFAILED) /* the sample met E*, the ensemble did not */
-		p->meets = false;
-	else if (!err) {
+	if (!err) {
 		/* insertion sort: a handful of repeats */
 		for (int i = 1; i < t->opt.repeats; i++)
 			for (int j = i; j > 0 && times[j] < times[j - 1]; j--) {
@@ -172,13 +176,62 @@ static int time_point(struct tuner *t, picard_tune_point *p)
 				times[j] = times[j - 1];
 				times[j - 1] = tmp;
 			}
-		p->seconds = times[t->opt.repeats / 2];
-		if (t->opt.on_point)
-			t->opt.on_point(p, t->opt.ctx);
+		*seconds = times[t->opt.repeats / 2];
 	}
 	picard_solver_free(s);
+	return err;
+}
+
+/* Median solve time of the whole ensemble at p: on the CUDA backend under
+ * each layout that can run p (paper; warp and thread for m <= 32), the
+ * fastest kept with its layout in p; on the CPU backend its one
+ * algorithm. */
+static int time_point(struct tuner *t, picard_tune_point *p)
+{
+	static const picard_layout cuda_layouts[] = {
+		PICARD_LAYOUT_PAPER, PICARD_LAYOUT_WARP, PICARD_LAYOUT_THREAD,
+	};
+	static const picard_layout cpu_layouts[] = { PICARD_LAYOUT_AUTO };
+	const bool cuda = t->backend == PICARD_BACKEND_CUDA;
+	const picard_layout *layouts = cuda ? cuda_layouts : cpu_layouts;
+	const int nlayouts = cuda ? 3 : 1;
+	double *times = calloc(t->opt.repeats, sizeof(double));
+	int err = PICARD_OK, timed = 0;
+
+	if (!times)
+		return picard_fail(PICARD_ENOMEM, "timings");
+	p->seconds = 0;
+	for (int l = 0; l < nlayouts; l++) {
+		double seconds;
+		int per_block = 0;
+
+		if (layouts[l] != PICARD_LAYOUT_PAPER && layouts[l] != PICARD_LAYOUT_AUTO &&
+		    p->m > PICARD_LAYOUT_MAX_M)
+			continue;
+		err = time_layout(t, p, layouts[l], times, &seconds, &per_block);
+		if (err == PICARD_EBLOCK || err == PICARD_ESHMEM) {
+			err = PICARD_OK; /* this layout cannot run p; another may */
+			continue;
+		}
+		if (err == PICARD_EFAILED) { /* the sample met E*, the ensemble did not */
+			p->meets = false;
+			err = PICARD_OK;
+			break;
+		}
+		if (err)
+			break;
+		if (!timed++ || seconds < p->seconds) {
+			p->seconds = seconds;
+			p->layout = cuda ? layouts[l] : PICARD_LAYOUT_AUTO;
+			p->traj_per_block = cuda && layouts[l] != PICARD_LAYOUT_PAPER ? per_block : 0;
+		}
+	}
+	if (!err && p->meets && timed && t->opt.on_point)
+		t->opt.on_point(p, t->opt.ctx);
+	if (!err && !timed && p->meets)
+		err = picard_fail(PICARD_EBLOCK, "m = %d: no layout can run it on this device", p->m);
 	free(times);
-	return err == PICARD_EFAILED ? PICARD_OK : err;
+	return err;
 }
 
 /* Whether a point of windows*K sequential sweeps is hopeless: its serial
@@ -332,6 +385,8 @@ int picard_tune(const picard_model *model, const picard_tune_options *options,
 	err = tune_defaults(model, options, &t.opt);
 	if (err)
 		return err;
+	t.backend = t.opt.backend != PICARD_BACKEND_AUTO ? t.opt.backend :
+		    picard_cuda_available() ? PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU;
 	err = tune_ensemble(&t);
 	if (!err)
 		err = dense_reference_build(&t.ref, model, t.sample_x0, NULL, t.opt.sample,

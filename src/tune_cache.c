@@ -8,8 +8,11 @@
  *
  *   model=lotka precision=float tol=0.001 t0=0 t1=100
  *   device="NVIDIA H100 80GB HBM3" build=3d7f3fb m=8 K=2 h=0.059988002399520096
- *   windows=238 E=0.00081 seconds=0.00123 date=2026-11-23T10:00:00Z
+ *   windows=238 E=0.00081 seconds=0.00123 layout=warp traj_per_block=8
+ *   date=2026-11-23T10:00:00Z
  *
+ * layout and traj_per_block came with issue 8; a line without them (an
+ * older picard's) reads as layout auto, 0 trajectories per block.
  * (one line in the file). Reals carry the fewest digits that read back to
  * the same double (at most 17), so tol, t0, t1 compare exactly and h is the
  * spacing that was measured. A value with blanks, quotes or backslashes is
@@ -60,6 +63,8 @@ static const char cache_header[] =
 	"#                                            spacing, windows = (t1-t0)/((m-1) h)\n"
 	"#   E seconds                                error measured on the sample and\n"
 	"#                                            median solve time of the ensemble\n"
+	"#   layout traj_per_block                    CUDA layout and trajectories per block\n"
+	"#                                            of the timed solve (absent: auto)\n"
 	"#   date                                     when it was stored (UTC)\n"
 	"# Values with blanks are quoted (\\\" and \\\\ escaped). Entries of another build\n"
 	"# are ignored. picard-tune rewrites this file (comments are not kept);\n"
@@ -350,6 +355,19 @@ static bool read_entry(const struct cache_field *fields, int n, struct cache_ent
 	e->point.m = (int)m;
 	e->point.K = (int)K;
 	e->point.meets = true;
+	/* optional (older entries): auto */
+	const char *layout = field(fields, n, "layout");
+	const char *per_block = field(fields, n, "traj_per_block");
+	long tpb = 0;
+	if (layout) {
+		int l = picard_layout_parse(layout);
+		if (l < 0)
+			return false;
+		e->point.layout = (picard_layout)l;
+	}
+	if (per_block && !read_integer(per_block, 0, 1024, &tpb))
+		return false;
+	e->point.traj_per_block = (int)tpb;
 	return check_key(&e->key) == PICARD_OK && check_point(&e->key, &e->point) == PICARD_OK;
 }
 
@@ -526,6 +544,9 @@ static void write_entry(FILE *f, const picard_tune_key *key, const picard_tune_p
 	fprintf(f, " windows=%ld", p->windows);
 	write_real(f, "E", p->error);
 	write_real(f, "seconds", p->seconds);
+	if (p->layout != PICARD_LAYOUT_AUTO && picard_layout_name(p->layout))
+		fprintf(f, " layout=%s traj_per_block=%d", picard_layout_name(p->layout),
+			p->traj_per_block);
 	fprintf(f, " date=%s\n", date);
 }
 

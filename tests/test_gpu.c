@@ -22,6 +22,7 @@
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <float.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -45,15 +46,56 @@ static const struct grid_case {
 	int m, K;
 	double h;
 	int K_max;        /* > 0: adaptive K (then K is 0) */
+	bool warm;        /* warm start */
 } grid_cases[] = {
-	{ 8, 2, 0.06, 0 },   /* the paper's optimum, Table 1 row E* = 1e-3 */
-	{ 5, 4, 0.05, 0 },   /* m not a power of two */
-	{ 13, 3, 0.01, 0 },  /* m odd, partial warps */
-	{ 16, 3, 0.02, 0 },
-	{ 0, 3, 0.0004, 0 }, /* m*n at the block limit; window H ~ 0.2..0.4 */
-	{ 8, 0, 0.06, 12 },  /* adaptive K: the block-wide convergence test */
-	{ 16, 0, 0.1, 20 },
+	{ 8, 2, 0.06, 0, false },   /* the paper's optimum, Table 1 row E* = 1e-3 */
+	{ 5, 4, 0.05, 0, false },   /* m not a power of two */
+	{ 13, 3, 0.01, 0, false },  /* m odd, partial warps */
+	{ 16, 3, 0.02, 0, false },
+	{ 0, 3, 0.0004, 0, false }, /* m*n at the block limit; window H ~ 0.2..0.4 */
+	{ 8, 0, 0.06, 12, false },  /* adaptive K: the block-wide convergence test */
+	{ 16, 0, 0.1, 20, false },
+	{ 2, 3, 0.02, 0, false },   /* the smallest window: a group of 2 lanes */
+	{ 32, 3, 0.004, 0, false }, /* a whole warp per trajectory */
+	{ 31, 0, 0.004, 12, true }, /* m odd, one lane idle, adaptive, warm */
+	{ 8, 3, 0.06, 0, true },    /* warm start, fixed K */
 };
+
+/* The CUDA layouts each grid case runs under (m <= 32 for all but the
+ * paper's), with trajectories per block that mostly do not divide NTRAJ
+ * (257, prime): the partial last block. */
+static const struct layout_case {
+	picard_layout layout;
+	picard_scan scan;
+	int traj_per_block[3]; /* cycled over the grid cases; 0 = auto */
+} layout_cases[] = {
+	{ PICARD_LAYOUT_PAPER, PICARD_SCAN_AUTO, { 0, 0, 0 } },
+	{ PICARD_LAYOUT_WARP, PICARD_SCAN_PARALLEL, { 0, 3, 7 } },
+	{ PICARD_LAYOUT_WARP, PICARD_SCAN_SERIAL, { 5, 0, 1 } },
+	{ PICARD_LAYOUT_THREAD, PICARD_SCAN_AUTO, { 0, 100, 33 } },
+};
+#define NLAYOUT_CASES (sizeof(layout_cases) / sizeof(layout_cases[0]))
+
+static const char *layout_case_name(const struct layout_case *l)
+{
+	return l->layout != PICARD_LAYOUT_WARP ? picard_layout_name(l->layout) :
+	       l->scan == PICARD_SCAN_SERIAL ? "warp/serial" : "warp/parallel";
+}
+
+/* Whether layout case l can run m (the warp and thread layouts: m <= 32). */
+static bool layout_applies(const struct layout_case *l, int m)
+{
+	return l->layout == PICARD_LAYOUT_PAPER || m <= PICARD_LAYOUT_MAX_M;
+}
+
+/* Options with layout case l, its c-th trajectories per block. */
+static picard_options with_layout(picard_options opt, const struct layout_case *l, size_t c)
+{
+	opt.layout = l->layout;
+	opt.scan = l->scan;
+	opt.traj_per_block = l->traj_per_block[c % 3];
+	return opt;
+}
 
 /* What one solve returned, with two window-end records: dense (every
  * window, every trajectory) and sparse (every 3rd window, every 2nd
@@ -139,6 +181,7 @@ static picard_options case_options(const picard_model *model,
 	opt.t1 = model_t1(model, opt.m, opt.h, MAX_WINDOWS);
 	opt.precision = precision;
 	opt.backend = backend;
+	opt.warm_start = c->warm;
 	return opt;
 }
 
@@ -271,50 +314,71 @@ static void check_all_ok(const struct solve_out *out, const char *what)
 	}
 }
 
-/* GPU vs CPU on a random ensemble of model, grid case c, one precision:
- * final states and both records agree to rounding. */
-static void compare_backends(const picard_model *model,
-			     const struct grid_case *c,
-			     picard_precision precision)
+/* GPU vs CPU on a random ensemble of model, grid case c, one precision,
+ * under every layout that can run it: final states and both records agree
+ * to rounding, every trajectory OK, and the grid records the layout. */
+static void compare_backends(const picard_model *model, const struct grid_case *c,
+			     size_t case_index, picard_precision precision)
 {
 	const double tol = precision == PICARD_DOUBLE ? TOL_DOUBLE : TOL_FLOAT;
-	picard_options gpu_opt = case_options(model, c, precision, PICARD_BACKEND_CUDA);
+	picard_options base_opt = case_options(model, c, precision, PICARD_BACKEND_CUDA);
 	picard_options cpu_opt = case_options(model, c, precision, PICARD_BACKEND_CPU);
 	struct solve_out gpu, cpu;
 	double *x0, *params, amp, bound, d_final, d_dense, d_sparse;
-	char what[160];
+	char what[200];
 
-	if (gpu_opt.m < 2)
+	if (base_opt.m < 2)
 		return; /* dim > 512: no block-limit case */
-	snprintf(what, sizeof(what), "%s %s m=%d K=%d K_max=%d h=%g", model->name,
-		 precision_name(precision), gpu_opt.m, gpu_opt.K, gpu_opt.K_max, gpu_opt.h);
-	make_ensemble(model, NTRAJ, 1000 + gpu_opt.m, &x0, &params);
-	solve(model, &gpu_opt, NTRAJ, x0, params, &gpu);
+	make_ensemble(model, NTRAJ, 1000 + base_opt.m, &x0, &params);
 	solve(model, &cpu_opt, NTRAJ, x0, params, &cpu);
+	snprintf(what, sizeof(what), "%s %s m=%d K=%d K_max=%d h=%g%s CPU", model->name,
+		 precision_name(precision), base_opt.m, base_opt.K, base_opt.K_max, base_opt.h,
+		 c->warm ? " warm" : "");
 	check_all_ok(&cpu, what);
-	check_all_ok(&gpu, what);
 	check_records_consistent(&cpu, what);
-	cr_assert_eq(gpu.stats.backend, PICARD_BACKEND_CUDA, "%s: ran on backend %d",
-		     what, (int)gpu.stats.backend);
-	check_records_consistent(&gpu, what);
-
 	amp = amplification(model, &cpu_opt, NTRAJ, x0, params);
 	bound = tol * fmax(1, amp);
-	d_final = max_diff(gpu.x_final, cpu.x_final, NTRAJ, model->dim);
-	d_dense = max_diff(gpu.dense.states, cpu.dense.states,
-			   cpu.dense_len / model->dim, model->dim);
-	d_sparse = max_diff(gpu.sparse.states, cpu.sparse.states,
-			    cpu.sparse_len / model->dim, model->dim);
-	cr_log_info("%s, %ld windows: GPU vs CPU rel. diff final %.2e, records %.2e "
-		    "(bound %.1e, amplification %.2f)", what, cpu.grid.windows,
-		    d_final, d_dense, bound, amp);
-	cr_assert(d_final <= bound, "%s: final states differ by %.3e (relative) > %.1e",
-		  what, d_final, bound);
-	cr_assert(d_dense <= bound, "%s: records (every window) differ by %.3e > %.1e",
-		  what, d_dense, bound);
-	cr_assert(d_sparse <= bound, "%s: records (every 3rd, stride 2) differ by %.3e > %.1e",
-		  what, d_sparse, bound);
-	solve_out_free(&gpu);
+
+	for (size_t l = 0; l < NLAYOUT_CASES; l++) {
+		const struct layout_case *lc = &layout_cases[l];
+		picard_options gpu_opt = with_layout(base_opt, lc, case_index);
+
+		if (!layout_applies(lc, gpu_opt.m))
+			continue;
+		snprintf(what, sizeof(what), "%s %s m=%d K=%d K_max=%d h=%g%s %s/%d", model->name,
+			 precision_name(precision), gpu_opt.m, gpu_opt.K, gpu_opt.K_max, gpu_opt.h,
+			 c->warm ? " warm" : "", layout_case_name(lc), gpu_opt.traj_per_block);
+		solve(model, &gpu_opt, NTRAJ, x0, params, &gpu);
+		check_all_ok(&gpu, what);
+		cr_assert_eq(gpu.stats.backend, PICARD_BACKEND_CUDA, "%s: ran on backend %d",
+			     what, (int)gpu.stats.backend);
+		cr_assert_eq(gpu.grid.layout, lc->layout, "%s: grid says layout %d", what,
+			     (int)gpu.grid.layout);
+		if (gpu_opt.traj_per_block)
+			cr_assert_eq(gpu.grid.traj_per_block, gpu_opt.traj_per_block,
+				     "%s: grid says %d per block", what, gpu.grid.traj_per_block);
+		else
+			cr_assert_gt(gpu.grid.traj_per_block, 0, "%s: auto per block", what);
+		if (lc->layout == PICARD_LAYOUT_WARP)
+			cr_assert_eq(gpu.grid.scan, lc->scan, "%s: grid says scan %d", what,
+				     (int)gpu.grid.scan);
+		check_records_consistent(&gpu, what);
+		d_final = max_diff(gpu.x_final, cpu.x_final, NTRAJ, model->dim);
+		d_dense = max_diff(gpu.dense.states, cpu.dense.states,
+				   cpu.dense_len / model->dim, model->dim);
+		d_sparse = max_diff(gpu.sparse.states, cpu.sparse.states,
+				    cpu.sparse_len / model->dim, model->dim);
+		cr_log_info("%s, %ld windows: GPU vs CPU rel. diff final %.2e, records %.2e "
+			    "(bound %.1e, amplification %.2f)", what, cpu.grid.windows,
+			    d_final, d_dense, bound, amp);
+		cr_assert(d_final <= bound, "%s: final states differ by %.3e (relative) > %.1e",
+			  what, d_final, bound);
+		cr_assert(d_dense <= bound, "%s: records (every window) differ by %.3e > %.1e",
+			  what, d_dense, bound);
+		cr_assert(d_sparse <= bound, "%s: records (every 3rd, stride 2) differ by %.3e > %.1e",
+			  what, d_sparse, bound);
+		solve_out_free(&gpu);
+	}
 	solve_out_free(&cpu);
 	free(x0);
 	free(params);
@@ -328,7 +392,7 @@ static void compare_all_models(picard_precision precision)
 	cr_assert_gt(count, 0, "no registered models");
 	for (int i = 0; i < count; i++)
 		for (size_t c = 0; c < sizeof(grid_cases) / sizeof(grid_cases[0]); c++)
-			compare_backends(picard_model_at(i), &grid_cases[c], precision);
+			compare_backends(picard_model_at(i), &grid_cases[c], c, precision);
 }
 
 Test(gpu, matches_cpu_double, .timeout = 300)
@@ -512,40 +576,49 @@ Test(gpu, chunks_when_memory_is_short, .timeout = 120)
 }
 
 /* Statuses and failure windows of a solve on both backends agree, both
- * solves return EFAILED, and the failed ones are those expected. */
+ * solves return EFAILED, and the failed ones are those expected; on the
+ * GPU under every layout. */
 static void check_failures_agree(const picard_model *model,
 				 const picard_options *opt, long ntraj,
 				 const double *x0, const double *params,
 				 picard_traj_status expect_failed,
 				 const bool *should_fail, long window_slack)
 {
-	picard_options gpu_opt = *opt, cpu_opt = *opt;
+	picard_options cpu_opt = *opt;
 	struct solve_out gpu, cpu;
 
-	gpu_opt.backend = PICARD_BACKEND_CUDA;
 	cpu_opt.backend = PICARD_BACKEND_CPU;
-	solve(model, &gpu_opt, ntraj, x0, params, &gpu);
 	solve(model, &cpu_opt, ntraj, x0, params, &cpu);
 	cr_assert_eq(cpu.err, PICARD_EFAILED, "%s %s CPU: got %s", model->name,
 		     precision_name(opt->precision), picard_strerror(cpu.err));
-	cr_assert_eq(gpu.err, PICARD_EFAILED, "%s %s GPU: got %s", model->name,
-		     precision_name(opt->precision), picard_strerror(gpu.err));
-	cr_assert_eq(gpu.stats.failed, cpu.stats.failed, "%s: %ld failed on the GPU, %ld on the CPU",
-		     model->name, gpu.stats.failed, cpu.stats.failed);
-	for (long i = 0; i < ntraj; i++) {
-		picard_traj_status want = should_fail[i] ? expect_failed : PICARD_TRAJ_OK;
+	for (size_t l = 0; l < NLAYOUT_CASES; l++) {
+		const struct layout_case *lc = &layout_cases[l];
+		picard_options gpu_opt = with_layout(*opt, lc, l);
+		const char *name = layout_case_name(lc);
 
-		cr_assert_eq(cpu.status[i], want, "%s %s CPU trajectory %ld: status %d, want %d",
-			     model->name, precision_name(opt->precision), i, cpu.status[i], want);
-		cr_assert_eq(gpu.status[i], want, "%s %s GPU trajectory %ld: status %d, want %d",
-			     model->name, precision_name(opt->precision), i, gpu.status[i], want);
-		cr_assert(labs(gpu.fail_window[i] - cpu.fail_window[i]) <= window_slack,
-			  "%s trajectory %ld failed in window %ld on the GPU, %ld on the CPU",
-			  model->name, i, gpu.fail_window[i], cpu.fail_window[i]);
-		cr_assert((gpu.fail_window[i] >= 0) == should_fail[i],
-			  "%s trajectory %ld: fail_window %ld", model->name, i, gpu.fail_window[i]);
+		gpu_opt.backend = PICARD_BACKEND_CUDA;
+		solve(model, &gpu_opt, ntraj, x0, params, &gpu);
+		cr_assert_eq(gpu.err, PICARD_EFAILED, "%s %s GPU %s: got %s", model->name,
+			     precision_name(opt->precision), name, picard_strerror(gpu.err));
+		cr_assert_eq(gpu.stats.failed, cpu.stats.failed, "%s %s: %ld failed on the GPU, %ld on the CPU",
+			     model->name, name, gpu.stats.failed, cpu.stats.failed);
+		for (long i = 0; i < ntraj; i++) {
+			picard_traj_status want = should_fail[i] ? expect_failed : PICARD_TRAJ_OK;
+
+			cr_assert_eq(cpu.status[i], want, "%s %s CPU trajectory %ld: status %d, want %d",
+				     model->name, precision_name(opt->precision), i, cpu.status[i], want);
+			cr_assert_eq(gpu.status[i], want, "%s %s GPU %s trajectory %ld: status %d, want %d",
+				     model->name, precision_name(opt->precision), name, i,
+				     gpu.status[i], want);
+			cr_assert(labs(gpu.fail_window[i] - cpu.fail_window[i]) <= window_slack,
+				  "%s %s trajectory %ld failed in window %ld on the GPU, %ld on the CPU",
+				  model->name, name, i, gpu.fail_window[i], cpu.fail_window[i]);
+			cr_assert((gpu.fail_window[i] >= 0) == should_fail[i],
+				  "%s %s trajectory %ld: fail_window %ld", model->name, name, i,
+				  gpu.fail_window[i]);
+		}
+		solve_out_free(&gpu);
 	}
-	solve_out_free(&gpu);
 	solve_out_free(&cpu);
 }
 
@@ -590,7 +663,8 @@ Test(gpu, divergence_flagged, .timeout = 120)
 }
 
 /* Two solves of one ensemble on the device give bitwise the same states (a
- * race between threads of a block shows up as a difference), and AUTO
+ * race between threads shows up as a difference), under every layout and
+ * with one solver solving twice (nothing allocated per solve), and AUTO
  * picks the device. */
 Test(gpu, repeatable_and_auto)
 {
@@ -602,21 +676,118 @@ Test(gpu, repeatable_and_auto)
 	require_gpu();
 	cr_assert_not_null(lotka, "model lotka is not registered");
 	make_ensemble(lotka, NTRAJ, 5, &x0, &params);
-	solve(lotka, &opt, NTRAJ, x0, params, &first);
-	solve(lotka, &opt, NTRAJ, x0, params, &second);
-	check_all_ok(&first, "lotka AUTO");
-	cr_assert_eq(first.stats.backend, PICARD_BACKEND_CUDA,
-		     "AUTO ran on backend %d with a device present", (int)first.stats.backend);
-	cr_assert(strncmp(first.stats.device, "CPU", 3) != 0 && first.stats.device[0],
-		  "device name \"%s\"", first.stats.device);
-	cr_assert(memcmp(first.x_final, second.x_final,
-			 NTRAJ * lotka->dim * sizeof(double)) == 0,
-		  "two solves of the same ensemble differ");
-	cr_assert(memcmp(first.dense.states, second.dense.states,
-			 first.dense_len * sizeof(double)) == 0,
-		  "two solves of the same ensemble differ in their records");
-	solve_out_free(&first);
-	solve_out_free(&second);
+	for (size_t l = 0; l <= NLAYOUT_CASES; l++) {
+		/* l == NLAYOUT_CASES: layout AUTO */
+		picard_options lopt = l < NLAYOUT_CASES ? with_layout(opt, &layout_cases[l], l) : opt;
+		const char *name = l < NLAYOUT_CASES ? layout_case_name(&layout_cases[l]) : "auto";
+
+		solve(lotka, &lopt, NTRAJ, x0, params, &first);
+		solve(lotka, &lopt, NTRAJ, x0, params, &second);
+		check_all_ok(&first, name);
+		cr_assert_eq(first.stats.backend, PICARD_BACKEND_CUDA,
+			     "AUTO ran on backend %d with a device present", (int)first.stats.backend);
+		cr_assert(strncmp(first.stats.device, "CPU", 3) != 0 && first.stats.device[0],
+			  "device name \"%s\"", first.stats.device);
+		cr_assert_neq(first.grid.layout, PICARD_LAYOUT_AUTO, "%s: the grid must say which", name);
+		cr_assert(memcmp(first.x_final, second.x_final,
+				 NTRAJ * lotka->dim * sizeof(double)) == 0,
+			  "%s: two solves of the same ensemble differ", name);
+		cr_assert(memcmp(first.dense.states, second.dense.states,
+				 first.dense_len * sizeof(double)) == 0,
+			  "%s: two solves of the same ensemble differ in their records", name);
+		solve_out_free(&first);
+		solve_out_free(&second);
+	}
 	free(x0);
 	free(params);
+}
+
+/* One solver, several solves: the same results each time, records of
+ * another shape on a later solve included (the record buffers are kept
+ * and grown, not allocated per solve). */
+Test(gpu, solver_reused)
+{
+	const picard_model *lotka = picard_model_find("lotka");
+	picard_options opt = { .m = 8, .K = 2, .h = 0.06, .t1 = 30,
+			       .backend = PICARD_BACKEND_CUDA };
+	const long ntraj = 100;
+	double *x0, *params, *x_a, *x_b;
+
+	require_gpu();
+	make_ensemble(lotka, ntraj, 9, &x0, &params);
+	x_a = xcalloc(ntraj * 2, sizeof(double));
+	x_b = xcalloc(ntraj * 2, sizeof(double));
+	for (int layout = PICARD_LAYOUT_PAPER; layout <= PICARD_LAYOUT_THREAD; layout++) {
+		picard_solver *solver;
+		picard_record sparse = { .every = 5, .traj_stride = 3 };
+		picard_record dense = { .every = 1, .traj_stride = 1 };
+		double *sparse_states, *dense_states;
+		int err;
+
+		opt.layout = (picard_layout)layout;
+		err = picard_solver_create(&solver, lotka, &opt, ntraj);
+		cr_assert_eq(err, PICARD_OK, "%s", picard_error_detail());
+		sparse_states = xcalloc(picard_record_size(solver, &sparse), sizeof(double));
+		dense_states = xcalloc(picard_record_size(solver, &dense), sizeof(double));
+		sparse.states = sparse_states;
+		dense.states = dense_states;
+		err = picard_solve(solver, x0, params, x_a, NULL, NULL, &sparse, 1, NULL);
+		cr_assert_eq(err, PICARD_OK, "first solve: %s", picard_error_detail());
+		err = picard_solve(solver, x0, params, x_b, NULL, NULL, &dense, 1, NULL);
+		cr_assert_eq(err, PICARD_OK, "second solve: %s", picard_error_detail());
+		cr_assert(memcmp(x_a, x_b, ntraj * 2 * sizeof(double)) == 0,
+			  "layout %d: a reused solver gives other states", layout);
+		err = picard_solve(solver, x0, params, x_b, NULL, NULL, NULL, 0, NULL);
+		cr_assert_eq(err, PICARD_OK, "third solve: %s", picard_error_detail());
+		cr_assert(memcmp(x_a, x_b, ntraj * 2 * sizeof(double)) == 0);
+		/* the sparse record is the dense one's every 5th window, every 3rd trajectory */
+		for (long r = 0; r < picard_solver_grid(solver)->windows / 5; r++)
+			for (long s = 0; s < (ntraj + 2) / 3; s++)
+				cr_assert(memcmp(sparse_states + (r * ((ntraj + 2) / 3) + s) * 2,
+						 dense_states + (((r + 1) * 5 - 1) * ntraj + 3 * s) * 2,
+						 2 * sizeof(double)) == 0,
+					  "layout %d: record %ld slot %ld", layout, r, s);
+		free(sparse_states);
+		free(dense_states);
+		picard_solver_free(solver);
+	}
+	free(x_a);
+	free(x_b);
+	free(x0);
+	free(params);
+}
+
+/* On the device the warp and thread layouts refuse what they cannot run:
+ * m > 32 (EINVAL, before any device work), a block of more than 1024
+ * threads (EBLOCK); AUTO takes the paper's layout past m = 32. */
+Test(gpu, layout_limits)
+{
+	const picard_model *lotka = picard_model_find("lotka");
+	picard_options opt = { .m = 64, .K = 2, .h = 0.01, .backend = PICARD_BACKEND_CUDA };
+	picard_solver *solver = NULL;
+	int err;
+
+	require_gpu();
+	opt.layout = PICARD_LAYOUT_WARP;
+	err = picard_solver_create(&solver, lotka, &opt, 16);
+	cr_assert_eq(err, PICARD_EINVAL, "got %s (%s)", picard_strerror(err), picard_error_detail());
+	opt.layout = PICARD_LAYOUT_AUTO;
+	err = picard_solver_create(&solver, lotka, &opt, 16);
+	cr_assert_eq(err, PICARD_OK, "%s", picard_error_detail());
+	cr_assert_eq(picard_solver_grid(solver)->layout, PICARD_LAYOUT_PAPER);
+	picard_solver_free(solver);
+	opt.m = 8;
+	err = picard_solver_create(&solver, lotka, &opt, 8192);
+	cr_assert_eq(err, PICARD_OK, "%s", picard_error_detail());
+	cr_log_info("AUTO at m = 8, 8192 trajectories: %s, %d per block",
+		    picard_layout_name(picard_solver_grid(solver)->layout),
+		    picard_solver_grid(solver)->traj_per_block);
+	cr_assert_neq(picard_solver_grid(solver)->layout, PICARD_LAYOUT_PAPER,
+		      "AUTO at m = 8 took the paper's layout");
+	picard_solver_free(solver);
+	opt.layout = PICARD_LAYOUT_WARP;
+	opt.m = 32;
+	opt.traj_per_block = 33;
+	err = picard_solver_create(&solver, lotka, &opt, 16);
+	cr_assert_eq(err, PICARD_EBLOCK, "got %s (%s)", picard_strerror(err), picard_error_detail());
 }

@@ -126,6 +126,44 @@ static int set_backend(void *ctx, const char *flag, const char *value)
 	return parse_backend(flag, value, &opts->backend);
 }
 
+static int set_layout(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+	int layout = picard_layout_parse(value);
+
+	if (layout < 0)
+		return cli_error(CLI_EUSAGE, "%s '%s': expected auto, paper, warp or thread",
+				 flag, value);
+	opts->layout = (picard_layout)layout;
+	opts->layout_given = true;
+	return 0;
+}
+
+static int set_traj_per_block(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+	long n = 0;
+	int err = parse_long(flag, value, 0, 1024, &n);
+
+	opts->traj_per_block = (int)n;
+	return err;
+}
+
+static int set_scan(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+
+	if (strcmp(value, "auto") == 0)
+		opts->scan = PICARD_SCAN_AUTO;
+	else if (strcmp(value, "parallel") == 0)
+		opts->scan = PICARD_SCAN_PARALLEL;
+	else if (strcmp(value, "serial") == 0)
+		opts->scan = PICARD_SCAN_SERIAL;
+	else
+		return cli_error(CLI_EUSAGE, "%s '%s': expected auto, parallel or serial", flag, value);
+	return 0;
+}
+
 static int set_spread(void *ctx, const char *flag, const char *value)
 {
 	struct run_options *opts = ctx;
@@ -258,6 +296,9 @@ static const struct cli_flag flags[] = {
 	{"--t1", "T", set_t1, "end time, > t0 (default: the model's)"},
 	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float)"},
 	{"--backend", "B", set_backend, "auto, cuda or cpu; auto uses CUDA when a device is present (default auto)"},
+	{"--layout", "L", set_layout, "CUDA thread layout: paper (a block of m*n threads per trajectory), warp (a lane per node, m <= 32), thread (a thread per trajectory, m <= 32) or auto (default auto; with --tol: the tuned one)"},
+	{"--traj-per-block", "N", set_traj_per_block, "warp and thread layouts: trajectories per block, 1..1024 (default 0: the layout's)"},
+	{"--scan", "S", set_scan, "warp layout's prefix sum (5): parallel (Kogge-Stone), serial or auto (default auto: the faster for m)"},
 	{"--spread", "S", set_spread, "initial states x0*(1 + S*(2u-1)), u uniform; 0: all equal to x0 (default 0.1)"},
 	{"--spread-param", "NAME=S", set_spread_param, "parameter NAME per trajectory: default*(1 + S*(2u-1)) (repeatable; default: all at the defaults)"},
 	{"--seed", "N", set_seed, "seed of cuRAND's Philox generator for --spread (default 1)"},

@@ -46,6 +46,11 @@ struct run_options {
 	bool t0_given, t1_given;     /* --t0 / --t1 were on the command line */
 	picard_precision precision;  /* --precision float|double */
 	picard_backend backend;      /* --backend auto|cuda|cpu */
+	picard_layout layout;        /* --layout auto|paper|warp|thread */
+	bool layout_given;           /* --layout was on the command line (wins
+					over the tuning cache's) */
+	int traj_per_block;          /* --traj-per-block N, 0 = the layout's */
+	picard_scan scan;            /* --scan auto|parallel|serial */
 	double spread;               /* --spread: relative uniform spread of x0 */
 	bool spread_given;           /* --spread was on the command line */
 	unsigned long long seed;     /* --seed: cuRAND Philox seed */

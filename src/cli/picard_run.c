@@ -171,7 +171,7 @@ static void hint_library_error(int err)
 	if (err == PICARD_ENODEV)
 		cli_hint("--backend cpu runs on the host");
 	else if (err == PICARD_EBLOCK || err == PICARD_ESHMEM)
-		cli_hint("a smaller --m (m*n threads and 2*m*n reals per block)");
+		cli_hint("a smaller --m (paper layout: m*n threads and 2*m*n reals per block), or a smaller --traj-per-block");
 	else if (err == PICARD_ENOMEM)
 		cli_hint("fewer trajectories (--traj)");
 }
@@ -185,7 +185,8 @@ static int create_solver(struct run *run)
 		.warm_start = opts->warm_start,
 		.t0 = opts->t0, .t1 = opts->t1,
 		.precision = opts->precision, .backend = opts->backend,
-		.bound = opts->bound,
+		.bound = opts->bound, .layout = opts->layout,
+		.traj_per_block = opts->traj_per_block, .scan = opts->scan,
 	};
 	int err;
 
@@ -320,6 +321,14 @@ static void print_summary(const struct run *run)
 		printf(" (requested %g)", run->opts.h);
 	printf(", %ld windows, t in [%g, %g]\n", grid->windows, grid->t0, grid->t1);
 	printf("%-12s %s\n", "precision", run->opts.precision == PICARD_DOUBLE ? "double" : "float");
+	if (run->stats.backend == PICARD_BACKEND_CUDA) {
+		printf("%-12s %s%s, %d trajector%s per block", "layout", picard_layout_name(grid->layout),
+		       run->opts.layout == PICARD_LAYOUT_AUTO ? " (auto)" : "", grid->traj_per_block,
+		       grid->traj_per_block == 1 ? "y" : "ies");
+		if (grid->layout == PICARD_LAYOUT_WARP)
+			printf(", %s scan", picard_scan_name(grid->scan));
+		printf("\n");
+	}
 	printf("%-12s %s\n", "solve", format_seconds(buf, sizeof(buf), run->stats.solve_seconds));
 	if (run->stats.solve_seconds > 0)
 		printf("%-12s %.3g trajectory-steps/s\n", "throughput",

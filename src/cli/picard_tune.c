@@ -329,13 +329,14 @@ static void print_table(const struct tune_run *run)
 {
 	const picard_tune_result *res = &run->result;
 
-	printf("\n%6s %4s %14s %9s %10s %10s\n", "m", "K", "h", "windows", "E", "time ms");
+	printf("\n%6s %4s %14s %9s %10s %10s  %s\n", "m", "K", "h", "windows", "E", "time ms",
+	       "layout");
 	for (int i = 0; i < res->nm; i++) {
 		const picard_tune_point *p = &res->per_m[i];
 
 		if (p->meets)
-			printf("%6d %4d %14.6g %9ld %10.3g %10.4g\n", p->m, p->K, p->h,
-			       p->windows, p->error, p->seconds * 1e3);
+			printf("%6d %4d %14.6g %9ld %10.3g %10.4g  %s\n", p->m, p->K, p->h,
+			       p->windows, p->error, p->seconds * 1e3, picard_layout_name(p->layout));
 		else
 			printf("%6d %4s %14s %9s %10s    none meets E*\n", p->m, "-", "-", "-", "-");
 	}
@@ -347,9 +348,13 @@ static void print_best(const struct tune_run *run)
 {
 	const picard_tune_point *best = &run->result.best;
 
-	printf("%-12s m=%d K=%d h=%.6g (%ld windows): E = %.3g, %.4g ms for %ld trajectories\n",
+	printf("%-12s m=%d K=%d h=%.6g (%ld windows): E = %.3g, %.4g ms for %ld trajectories",
 	       "best", best->m, best->K, best->h, best->windows, best->error,
 	       best->seconds * 1e3, run->opts.traj ? run->opts.traj : 8192);
+	if (best->layout != PICARD_LAYOUT_AUTO)
+		printf(", %s layout (%d per block)", picard_layout_name(best->layout),
+		       best->traj_per_block);
+	printf("\n");
 }
 
 static void print_cost(const struct tune_run *run)

@@ -177,8 +177,18 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 		opts->h = p->h;
 	else
 		snprintf(given + used, sizeof(given) - used, "%s--h", used ? ", " : "");
-	printf("%-12s m=%d K=%d h=%.6g from %s%s%s%s\n", "parameters", opts->m, opts->K,
-	       opts->h, source, given[0] ? "; " : "", given, given[0] ? " as given" : "");
+	/* the tuned layout only where it applies to the m in use */
+	if (!opts->layout_given && p->layout != PICARD_LAYOUT_AUTO &&
+	    (p->layout == PICARD_LAYOUT_PAPER || opts->m <= PICARD_LAYOUT_MAX_M)) {
+		opts->layout = p->layout;
+		opts->traj_per_block = opts->traj_per_block ? opts->traj_per_block :
+				       p->layout == PICARD_LAYOUT_PAPER ? 0 : p->traj_per_block;
+	}
+	printf("%-12s m=%d K=%d h=%.6g", "parameters", opts->m, opts->K, opts->h);
+	if (p->layout != PICARD_LAYOUT_AUTO)
+		printf(" layout=%s", picard_layout_name(p->layout));
+	printf(" from %s%s%s%s\n", source, given[0] ? "; " : "", given,
+	       given[0] ? " as given" : "");
 }
 
 /* The picard-tune command line that runs the full search for opts. */

@@ -1,0 +1,355 @@
+/* warp_kernel.cuh - the paper's trapezoid scheme without its block: a
+ * warp-synchronous layout (a group of lanes per trajectory, lane = time
+ * node) and a one-thread-per-trajectory layout (the window's nodes in
+ * registers), for GitHub issue 8.
+ *
+ * Both run equations (4) and (5) of Korobitsyn & Frolova 2011 (DESIGN.md),
+ * the convergence test of convergence.h and the statuses, failure windows,
+ * sweep counts, records and warm start of kernels/paper_kernel.cuh, which
+ * stays the reference layout. The states never leave registers; there is
+ * no shared memory and no __syncthreads: a trajectory's lanes are one warp
+ * (or part of one) and exchange values by shuffles. Global arrays are SoA,
+ * x[k*ntraj + i], as for the paper's kernel.
+ *
+ * Warp layout, G = m rounded up to a power of two (m <= 32) lanes per
+ * trajectory, 32/G trajectories per warp, traj_per_block per block:
+ *   lane j holds x_j[n] and f_j[n];
+ *   (4)  f_{j+1} from lane j+1 by __shfl_down_sync;
+ *   (5)  x_{j+1} = x_w + s_0 + ... + s_j, either a Kogge-Stone inclusive
+ *        scan over the group (log2 G shuffle steps; the additions in a tree
+ *        order, so the results equal the paper kernel's to rounding) or the
+ *        serial sum (m - 1 broadcast shuffles, every lane adding in node
+ *        order: the CPU backend's additions exactly);
+ *   convergence: the group's largest change by an xor-shuffle butterfly.
+ * Lanes j >= m hold no node: they compute along (their increment is 0)
+ * and are left out of the convergence test.
+ *
+ * Thread layout: one thread runs the window's m nodes one after the other,
+ * states x[MAXM][n] in registers (MAXM a compile-time bound >= m, loops
+ * unrolled over it so every index is a constant), sweeping node by node
+ * with f_{j+1} evaluated from iterate i-1 before x_{j+1} is overwritten.
+ */
+#ifndef PICARD_WARP_KERNEL_CUH
+#define PICARD_WARP_KERNEL_CUH
+
+#include <cuda_runtime.h>
+
+#include "convergence.h"
+#include "launch.h"
+#include "model_impl.h"
+#include "paper_kernel.cuh" /* record_window_end, PICARD_FAIL_* */
+#include "picard.h"
+
+/* ---- device helpers ---------------------------------------------------------- */
+
+/* Failure bits of a window-end state (the whole state: every lane of a
+ * group holds the same one, so the verdict is uniform in the group). */
+template <int n, typename real>
+__device__ inline int window_end_failure(const real *xw, double bound)
+{
+	int failed = 0;
+
+	for (int k = 0; k < n; k++) {
+		if (!isfinite(xw[k]))
+			failed |= PICARD_FAIL_NONFINITE;
+		else if (fabs(xw[k]) > bound)
+			failed |= PICARD_FAIL_DIVERGED;
+	}
+	return failed;
+}
+
+/* Per-trajectory results, written once at the end (as the paper's kernel). */
+template <int n, typename real>
+__device__ inline void write_trajectory(const picard_launch &L, long traj,
+					const real *xw, int failed, long w,
+					long unconverged_window, long sweeps,
+					int sweeps_max)
+{
+	for (int k = 0; k < n; k++)
+		((real *)L.x_final)[k * L.ntraj + traj] = xw[k];
+	L.status[traj] = failed & PICARD_FAIL_NONFINITE ? PICARD_TRAJ_NONFINITE :
+			 failed ? PICARD_TRAJ_DIVERGED :
+			 unconverged_window >= 0 ? PICARD_TRAJ_NOT_CONVERGED :
+			 PICARD_TRAJ_OK;
+	L.fail_window[traj] = failed ? w : unconverged_window;
+	L.sweeps[traj] = sweeps;
+	L.sweeps_max[traj] = sweeps_max;
+}
+
+/* ---- kernels ------------------------------------------------------------------- */
+
+/* Warp layout: group of L.group lanes per trajectory; parallel_scan picks
+ * the Kogge-Stone scan or the serial sum for (5). */
+template <class Model, typename real, bool parallel_scan>
+__global__ void picard_warp_kernel(const picard_launch L)
+{
+	constexpr int n = Model::dim;
+	const int G = L.group, m = L.m;
+	const int lane = threadIdx.x & 31;
+	const int j = threadIdx.x & (G - 1); /* node of this lane */
+	const long traj = (long)blockIdx.x * L.traj_per_block + threadIdx.x / G;
+
+	if (traj >= L.ntraj || (int)threadIdx.x >= L.traj_per_block * G)
+		return; /* a whole group: the partial last block */
+	/* the group's lanes: G divides 32, groups are aligned in the warp */
+	const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << (lane & ~(G - 1));
+	const real half_h = (real)(0.5 * L.h);
+	const bool is_node = j < m;
+	long sweeps = 0, unconverged_window = -1, w;
+	int sweeps_max = 0, failed = 0;
+
+	real params[Model::nparams > 0 ? Model::nparams : 1];
+	for (int q = 0; q < Model::nparams; q++)
+		params[q] = ((const real *)L.params)[q * L.ntraj + traj];
+	real xw[n], xw_prev[n], x[n], f[n];
+	for (int k = 0; k < n; k++)
+		xw[k] = xw_prev[k] = x[k] = ((const real *)L.x0)[k * L.ntraj + traj];
+
+	for (w = 0; w < L.windows; w++) {
+		const double tw = L.t0 + (double)w * (m - 1) * L.h;
+		const real tj = (real)(tw + j * L.h);
+		float prev_plain = INFINITY;
+		int i, verdict = PICARD_SWEEP_GO_ON;
+
+		/* x_j^0 = x_w, or warm: plus the previous window's increments */
+		for (int k = 0; k < n; k++) {
+			x[k] = L.warm_start && w > 0 ? xw[k] + (x[k] - xw_prev[k]) : xw[k];
+			xw_prev[k] = xw[k];
+		}
+		for (i = 0; i < L.K && verdict == PICARD_SWEEP_GO_ON; i++) {
+			const bool measured = picard_sweep_measured(i, L.K, L.adaptive);
+			float scaled = 0, plain = 0;
+
+			Model::rhs(tj, x, params, f);
+			for (int k = 0; k < n; k++) {
+				/* (4): s_j = h/2 (f_j + f_{j+1}) */
+				const real f_next = __shfl_down_sync(mask, f[k], 1, G);
+				const real s = j < m - 1 ? half_h * (f[k] + f_next) : (real)0;
+				real x_new;
+
+				if (parallel_scan) {
+					/* (5) as an inclusive scan of x_w + s_0, s_1, ...:
+					 * lane j ends with x_{j+1} */
+					real v = j == 0 ? xw[k] + s : s;
+					for (int d = 1; d < G; d <<= 1) {
+						const real u = __shfl_up_sync(mask, v, d, G);
+						if (j >= d)
+							v += u;
+					}
+					x_new = __shfl_up_sync(mask, v, 1, G);
+					if (j == 0)
+						x_new = xw[k];
+				} else {
+					/* (5) in node order, every lane adding along */
+					real acc = xw[k];
+					x_new = xw[k];
+					for (int jj = 0; jj < m - 1; jj++) {
+						acc += __shfl_sync(mask, s, jj, G);
+						if (jj + 1 == j)
+							x_new = acc;
+					}
+					if (!is_node)
+						x_new = acc;
+				}
+				if (measured && is_node && j > 0) {
+					scaled = fmaxf(scaled, picard_scaled_change(x_new, x[k], L.iter_atol,
+										    L.iter_rtol));
+					plain = fmaxf(plain, (float)fabs(x_new - x[k]));
+				}
+				x[k] = x_new;
+			}
+			if (!measured)
+				continue;
+			/* the group's largest changes, in every lane */
+			for (int d = G / 2; d >= 1; d >>= 1) {
+				scaled = fmaxf(scaled, __shfl_xor_sync(mask, scaled, d, G));
+				plain = fmaxf(plain, __shfl_xor_sync(mask, plain, d, G));
+			}
+			verdict = picard_sweep_verdict(i, L.K, L.adaptive, scaled, plain, prev_plain);
+			prev_plain = plain;
+		}
+		sweeps += i;
+		sweeps_max = max(sweeps_max, i);
+		if (verdict == PICARD_SWEEP_NOT_CONVERGED && unconverged_window < 0)
+			unconverged_window = w;
+		for (int k = 0; k < n; k++)
+			xw[k] = __shfl_sync(mask, x[k], m - 1, G);
+		failed = window_end_failure<n>(xw, L.bound);
+		if (j == 0)
+			for (int r = 0; r < L.nrecords; r++)
+				for (int k = 0; k < n; k++)
+					record_window_end(L.records[r], w, L.traj_offset + traj, k, n, xw[k]);
+		if (failed)
+			break;
+	}
+	if (j == 0)
+		write_trajectory<n>(L, traj, xw, failed, w, unconverged_window, sweeps, sweeps_max);
+}
+
+/* Thread layout: one thread per trajectory, at most MAXM nodes. */
+template <class Model, typename real, int MAXM>
+__global__ void picard_thread_kernel(const picard_launch L)
+{
+	constexpr int n = Model::dim;
+	const long traj = (long)blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (traj >= L.ntraj)
+		return;
+	const int m = L.m;
+	const real half_h = (real)(0.5 * L.h);
+	long sweeps = 0, unconverged_window = -1, w;
+	int sweeps_max = 0, failed = 0;
+
+	real params[Model::nparams > 0 ? Model::nparams : 1];
+	for (int q = 0; q < Model::nparams; q++)
+		params[q] = ((const real *)L.params)[q * L.ntraj + traj];
+	real xw[n], xw_prev[n];
+	real x[MAXM][n]; /* node j's iterate; x[0] is x_w */
+	for (int k = 0; k < n; k++)
+		xw[k] = xw_prev[k] = ((const real *)L.x0)[k * L.ntraj + traj];
+#pragma unroll
+	for (int j = 0; j < MAXM; j++)
+		for (int k = 0; k < n; k++)
+			x[j][k] = xw[k];
+
+	for (w = 0; w < L.windows; w++) {
+		const double tw = L.t0 + (double)w * (m - 1) * L.h;
+		float prev_plain = INFINITY;
+		int i, verdict = PICARD_SWEEP_GO_ON;
+		real f0[n];    /* f at node 0: x_0 = x_w in every sweep */
+		real x_end[n]; /* x_{m-1} of the latest sweep */
+
+#pragma unroll
+		for (int j = 0; j < MAXM; j++)
+			if (j < m)
+				for (int k = 0; k < n; k++)
+					x[j][k] = L.warm_start && w > 0 ?
+						xw[k] + (x[j][k] - xw_prev[k]) : xw[k];
+		for (int k = 0; k < n; k++)
+			xw_prev[k] = xw[k];
+		Model::rhs((real)tw, x[0], params, f0);
+		for (i = 0; i < L.K && verdict == PICARD_SWEEP_GO_ON; i++) {
+			const bool measured = picard_sweep_measured(i, L.K, L.adaptive);
+			float scaled = 0, plain = 0;
+			real f_cur[n], acc[n];
+
+			for (int k = 0; k < n; k++) {
+				f_cur[k] = f0[k];
+				acc[k] = xw[k];
+			}
+#pragma unroll
+			for (int j = 0; j < MAXM - 1; j++) {
+				if (j >= m - 1)
+					continue; /* not break: keeps the loop unrolled */
+				real f_next[n];
+				/* f_{j+1} from iterate i-1, before x_{j+1} is replaced */
+				Model::rhs((real)(tw + (j + 1) * L.h), x[j + 1], params, f_next);
+				for (int k = 0; k < n; k++) {
+					acc[k] += half_h * (f_cur[k] + f_next[k]); /* (4), (5) */
+					if (measured) {
+						scaled = fmaxf(scaled, picard_scaled_change(
+							acc[k], x[j + 1][k], L.iter_atol, L.iter_rtol));
+						plain = fmaxf(plain, (float)fabs(acc[k] - x[j + 1][k]));
+					}
+					x[j + 1][k] = acc[k];
+					f_cur[k] = f_next[k];
+				}
+			}
+			for (int k = 0; k < n; k++)
+				x_end[k] = acc[k];
+			if (!measured)
+				continue;
+			verdict = picard_sweep_verdict(i, L.K, L.adaptive, scaled, plain, prev_plain);
+			prev_plain = plain;
+		}
+		sweeps += i;
+		sweeps_max = max(sweeps_max, i);
+		if (verdict == PICARD_SWEEP_NOT_CONVERGED && unconverged_window < 0)
+			unconverged_window = w;
+		/* x_w <- x_{m-1}, the last sweep's sum (x[m - 1] would be an
+		 * index the compiler can only resolve in local memory) */
+		for (int k = 0; k < n; k++)
+			xw[k] = x_end[k];
+		failed = window_end_failure<n>(xw, L.bound);
+		for (int r = 0; r < L.nrecords; r++)
+			for (int k = 0; k < n; k++)
+				record_window_end(L.records[r], w, L.traj_offset + traj, k, n, xw[k]);
+		if (failed)
+			break;
+	}
+	write_trajectory<n>(L, traj, xw, failed, w, unconverged_window, sweeps, sweeps_max);
+}
+
+/* ---- launchers -------------------------------------------------------------------- */
+
+/* Blocks of traj_per_block trajectories; the last one may be partial. */
+static inline unsigned picard_layout_blocks(const picard_launch *L)
+{
+	return (unsigned)((L->ntraj + L->traj_per_block - 1) / L->traj_per_block);
+}
+
+/* Describe a kernel (see picard_kernel_info). */
+template <typename Kernel>
+static int picard_describe_kernel(Kernel kernel, picard_kernel_info *info)
+{
+	cudaFuncAttributes attr;
+	cudaError_t err = cudaFuncGetAttributes(&attr, kernel);
+
+	*info = {};
+	if (err == cudaSuccess)
+		*info = { attr.maxThreadsPerBlock, attr.numRegs, attr.localSizeBytes };
+	return (int)err;
+}
+
+/* The warp layout's kernel for L's scan. */
+template <class Model, typename real>
+static void (*picard_warp_kernel_for(const picard_launch *L))(const picard_launch)
+{
+	return L->scan == PICARD_SCAN_SERIAL ? picard_warp_kernel<Model, real, false> :
+					       picard_warp_kernel<Model, real, true>;
+}
+
+/* Launch the warp layout: traj_per_block * group threads per block, no
+ * shared memory. Limits were checked by the caller. */
+template <class Model, typename real>
+int picard_warp_launch(const picard_launch *L)
+{
+	picard_warp_kernel_for<Model, real>(L)
+		<<<picard_layout_blocks(L), L->traj_per_block * L->group, 0,
+		   (cudaStream_t)L->stream>>>(*L);
+	return (int)cudaGetLastError();
+}
+
+template <class Model, typename real>
+int picard_warp_prepare(const picard_launch *L, picard_kernel_info *info)
+{
+	return picard_describe_kernel(picard_warp_kernel_for<Model, real>(L), info);
+}
+
+/* The thread layout's instantiation for m: the smallest bound MAXM >= m
+ * (each bound unrolls its loops; four keep the build short). */
+template <class Model, typename real>
+static void (*picard_thread_kernel_for(const picard_launch *L))(const picard_launch)
+{
+	return L->m <= 4 ? picard_thread_kernel<Model, real, 4> :
+	       L->m <= 8 ? picard_thread_kernel<Model, real, 8> :
+	       L->m <= 16 ? picard_thread_kernel<Model, real, 16> :
+			    picard_thread_kernel<Model, real, PICARD_LAYOUT_MAX_M>;
+}
+
+/* Launch the thread layout: traj_per_block threads per block. */
+template <class Model, typename real>
+int picard_thread_launch(const picard_launch *L)
+{
+	picard_thread_kernel_for<Model, real>(L)
+		<<<picard_layout_blocks(L), L->traj_per_block, 0, (cudaStream_t)L->stream>>>(*L);
+	return (int)cudaGetLastError();
+}
+
+template <class Model, typename real>
+int picard_thread_prepare(const picard_launch *L, picard_kernel_info *info)
+{
+	return picard_describe_kernel(picard_thread_kernel_for<Model, real>(L), info);
+}
+
+#endif
