@@ -61,11 +61,8 @@ CLI_COMMON   := $(patsubst src/cli/%.c,$(BUILD)/src/cli/%.o,$(filter-out src/cli
 TEST_OBJS    := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(wildcard tests/*.c))
 LIB          := $(BUILD)/libpicard.a
 
-# Benchmark programs: bench/NAME.c is bin/picard-bench-NAME.
-BENCHES      := $(patsubst bench/%.c,picard-bench-%,$(wildcard bench/*.c))
-
 .PHONY: all test test-asan fuzz fuzz-cc gpu-bundle deps clean
-all: deps $(PROGRAMS:%=$(BIN)/%) $(BENCHES:%=$(BIN)/%) $(BIN)/picard-tests
+all: deps $(PROGRAMS:%=$(BIN)/%) $(BIN)/picard-tests
 
 # ---- system packages: install as root, else say what to run ----------------
 deps:
@@ -130,17 +127,6 @@ $(BIN)/picard-%: $(BUILD)/src/cli/picard_%.o $(CLI_COMMON) $(LIB)
 	@echo "  LD      $@"
 	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@
 
-$(BUILD)/bench/%.o: bench/%.c
-	@mkdir -p $(@D)
-	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
-
-.SECONDARY: $(BENCHES:picard-bench-%=$(BUILD)/bench/%.o)
-$(BIN)/picard-bench-%: $(BUILD)/bench/%.o $(LIB)
-	@mkdir -p $(@D)
-	@echo "  LD      $@"
-	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@
-
 # The tests also call the programs' shared code directly (the option parser
 # and the --init reader in test_fuzz_regress.c).
 $(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(LIB)
@@ -149,10 +135,10 @@ $(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(LIB)
 	$(Q)$(CC) $(TEST_OBJS) $(CLI_COMMON) $(LIB) $(LDFLAGS) $(LDLIBS) -lcriterion -o $@
 
 # ---- benchmarks -----------------------------------------------------------------
-# bench/NAME/*.c: the programs of bench/ (bin/bench-NAME), on the library
-# and the programs' shared code; see bench/README.md.
-BENCH_C      := $(wildcard bench/*/bench_*.c)
-BENCH_PROGS  := $(patsubst bench/%/,%,$(sort $(dir $(BENCH_C))))
+# bench/NAME/bench_NAME.c holds the main of bin/bench-NAME, on the library
+# and the programs' shared code (see bench/README.md); make gpu-bundle
+# builds them too.
+BENCH_PROGS  := $(patsubst bench/%/,%,$(dir $(wildcard bench/*/bench_*.c)))
 .PHONY: bench
 bench: all $(BENCH_PROGS:%=$(BIN)/bench-%)
 
@@ -161,7 +147,9 @@ $(BUILD)/bench/%.o: bench/%.c
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -Isrc/cli -c $< -o $@
 
-$(BIN)/bench-paper: $(BUILD)/bench/paper/bench_paper.o $(CLI_COMMON) $(LIB)
+.SECONDARY: $(foreach b,$(BENCH_PROGS),$(BUILD)/bench/$(b)/bench_$(b).o)
+.SECONDEXPANSION:
+$(BIN)/bench-%: $(BUILD)/bench/%/bench_$$*.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@
@@ -267,7 +255,7 @@ fuzz: deps $(FUZZ_BINS)
 # ---- device bundle --------------------------------------------------------
 # The GPU machine has the CUDA toolkit but no GSL or Criterion: unpack their
 # Debian packages next to the binaries (bin/lib, found through RPATH).
-gpu-bundle: all
+gpu-bundle: all bench
 	@src/mk/bundle-libs.sh $(BIN)/lib
 
 clean:

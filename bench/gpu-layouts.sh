@@ -1,6 +1,6 @@
 #!/bin/sh
 # gpu-layouts.sh OUT - issue 8 on the lent GPU: the layouts timed against each
-# other (bin/picard-bench-layouts), Table 1's settings and 1M trajectories
+# other (bin/bench-layouts), Table 1's settings and 1M trajectories
 # through picard-run under each layout (the summary's solve line), the GPU
 # tests, compute-sanitizer on the new kernels. Run from the folder holding
 # bin/ (make gpu-bundle); logs go to OUT.
@@ -8,7 +8,7 @@ set -u
 out=$1
 mkdir -p "$out"
 { date -u +%Y-%m-%dT%H:%MZ; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; } > "$out/device.txt" 2>&1
-timeout 100 bin/picard-bench-layouts > "$out/bench.csv" 2> "$out/bench.err"
+timeout 100 bin/bench-layouts > "$out/bench.csv" 2> "$out/bench.err"
 run() {
 	echo "\$ picard-run $*"
 	bin/picard-run "$@" 2>&1 | grep -E '^(grid|layout|solve|sweeps|E |parameters)|error|failed|picard-run:'

@@ -1,4 +1,4 @@
-/* layouts.c - bin/picard-bench-layouts: the CUDA layouts of issue 8 timed
+/* bench_layouts.c - bin/bench-layouts: the CUDA layouts of issue 8 timed
  * against each other on lotka (float, every trajectory from x(0) = (50, 30)
  * as Table 1), the evidence for AUTO's rule and the warp/thread defaults in
  * kernels/cuda_backend.cu.
@@ -148,11 +148,11 @@ int main(int argc, char **argv)
 	time_t now = time(NULL);
 
 	if (!lotka || picard_cuda_device_name(device, sizeof(device)) != 0) {
-		fprintf(stderr, "picard-bench-layouts: no CUDA device (%s)\n", picard_error_detail());
+		fprintf(stderr, "bench-layouts: no CUDA device (%s)\n", picard_error_detail());
 		return 1;
 	}
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%MZ", gmtime(&now));
-	printf("# picard-bench-layouts %s, device %s, %s, median and min of %d solves\n",
+	printf("# bench-layouts %s, device %s, %s, median and min of %d solves\n",
 	       only ? only : "", device, date, REPEATS);
 	printf("set,ntraj,m,K,h,windows,layout,scan,traj_per_block,median_ms,min_ms,vs_paper\n");
 	if (!only || strcmp(only, "table1") == 0) {
