@@ -1,0 +1,145 @@
+/* lobatto.c - Gauss-Lobatto-Legendre nodes, weights, spectral integration
+ * matrix and extrapolation matrix of the lobatto scheme (see lobatto.h).
+ *
+ * Choices, in double, once per solver:
+ * - Nodes: Newton's iteration x <- x - (x P_N - P_{N-1}) / ((N+1) P_N),
+ *   N = m-1, from the Chebyshev-Gauss-Lobatto points cos(pi j / N); its
+ *   fixed points are the zeros of (1 - x^2) P'_N, i.e. the two ends and the
+ *   roots of P'_N (the iteration of G. von Winckel's lglnodes; C. Canuto,
+ *   M. Y. Hussaini, A. Quarteroni, T. A. Zang, Spectral Methods:
+ *   Fundamentals in Single Domains, Springer 2006, section 2.3). The result
+ *   is made exactly symmetric and the ends exactly -1 and 1.
+ * - Weights: w_l = 2 / (N (N+1) P_N(tau_l)^2) (ibid.).
+ * - S: each Lagrange basis polynomial L_l (degree N) expanded in Legendre
+ *   polynomials, L_l = sum_k c_lk P_k with c_lk = w_l P_k(tau_l) / g_k,
+ *   g_k = 2/(2k+1) for k < N and g_N = 2/N (the discrete norm of P_N on
+ *   these nodes; Canuto et al. eq. (2.3.13)): exact, since the Lobatto
+ *   quadrature integrates L_l P_k (degree <= 2N-1) exactly for k < N. Then
+ *   int_{-1}^{x} P_0 = x + 1 and int_{-1}^{x} P_k = (P_{k+1}(x) -
+ *   P_{k-1}(x)) / (2k+1) for k >= 1, evaluated at the nodes.
+ * - E: L_l(tau_j + 2) from the product formula (no division by tiny
+ *   differences: the nodes are at least ~1/N^2 apart). Extrapolation to a
+ *   whole window ahead amplifies: max_j sum_l |E_jl| grows roughly like
+ *   5.8^N, so the warm start is useful for small m only (README).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "errors.h"
+#include "lobatto.h"
+
+#define PI 3.14159265358979323846
+
+/* P_0(x) .. P_{count-1}(x) by the three-term recurrence. */
+static void legendre(double x, int count, double *P)
+{
+	P[0] = 1;
+	if (count > 1)
+		P[1] = x;
+	for (int k = 2; k < count; k++)
+		P[k] = ((2 * k - 1) * x * P[k - 1] - (k - 1) * P[k - 2]) / k;
+}
+
+/* Nodes and weights of m >= 2 points. */
+static void lobatto_nodes(int m, double *tau, double *weight)
+{
+	const int N = m - 1;
+	double P[PICARD_LOBATTO_MAX_M + 1];
+
+	for (int j = 0; j < m; j++) {
+		/* descending from cos(0) = 1; stored ascending below */
+		double x = cos(PI * j / N), previous;
+
+		for (int iter = 0; iter < 100; iter++) {
+			legendre(x, N + 1, P);
+			previous = x;
+			x -= (x * P[N] - P[N - 1]) / ((N + 1) * P[N]);
+			if (fabs(x - previous) <= 1e-16)
+				break;
+		}
+		tau[N - j] = x;
+	}
+	tau[0] = -1;
+	tau[N] = 1;
+	for (int j = 0; j < m / 2; j++) {
+		double mean = 0.5 * (tau[N - j] - tau[j]);
+
+		tau[j] = -mean;
+		tau[N - j] = mean;
+	}
+	if (m % 2)
+		tau[N / 2] = 0;
+	for (int j = 0; j < m; j++) {
+		legendre(tau[j], N + 1, P);
+		weight[j] = 2.0 / (N * (N + 1) * P[N] * P[N]);
+	}
+}
+
+int picard_lobatto_build(int m, struct picard_lobatto *lob)
+{
+	const int N = m - 1;
+	double P[PICARD_LOBATTO_MAX_M][PICARD_LOBATTO_MAX_M + 1]; /* P_k(tau_j), k <= N+1 */
+	double coef[PICARD_LOBATTO_MAX_M];                        /* c_lk for one l */
+
+	if (m < 2 || m > PICARD_LOBATTO_MAX_M)
+		return picard_fail(PICARD_EINVAL, "lobatto: m = %d nodes, need 2..%d", m,
+				   PICARD_LOBATTO_MAX_M);
+	memset(lob, 0, sizeof(*lob));
+	lob->m = m;
+	lobatto_nodes(m, lob->tau, lob->weight);
+	for (int j = 0; j < m; j++)
+		legendre(lob->tau[j], N + 2, P[j]);
+
+	for (int l = 0; l < m; l++) {
+		for (int k = 0; k <= N; k++) {
+			double norm = k < N ? 2.0 / (2 * k + 1) : 2.0 / N;
+
+			coef[k] = lob->weight[l] * P[l][k] / norm;
+		}
+		for (int j = 1; j < m; j++) {
+			double integral = coef[0] * (lob->tau[j] + 1);
+
+			for (int k = 1; k <= N; k++)
+				integral += coef[k] * (P[j][k + 1] - P[j][k - 1]) / (2 * k + 1);
+			lob->S[j * m + l] = integral;
+		}
+	}
+	for (int j = 0; j < m; j++)
+		for (int l = 0; l < m; l++) {
+			double x = lob->tau[j] + 2, value = 1;
+
+			for (int i = 0; i < m; i++)
+				if (i != l)
+					value *= (x - lob->tau[i]) / (lob->tau[l] - lob->tau[i]);
+			lob->E[j * m + l] = value;
+		}
+	return PICARD_OK;
+}
+
+void picard_lobatto_tables(const struct picard_lobatto *lob, double H,
+			   bool is_double, int stride, bool transposed,
+			   void *A, void *X, double *offset)
+{
+	const int m = lob->m;
+
+	for (int j = 0; j < m; j++) {
+		if (offset)
+			offset[j] = 0.5 * H * (lob->tau[j] + 1);
+		for (int l = 0; l < m; l++) {
+			const int at = transposed ? l * stride + j : j * stride + l;
+			const double a = 0.5 * H * lob->S[j * m + l], x = lob->E[j * m + l];
+
+			if (is_double) {
+				if (A)
+					((double *)A)[at] = a;
+				if (X)
+					((double *)X)[at] = x;
+			} else {
+				if (A)
+					((float *)A)[at] = (float)a;
+				if (X)
+					((float *)X)[at] = (float)x;
+			}
+		}
+	}
+}
