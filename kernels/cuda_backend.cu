@@ -11,6 +11,7 @@
 
 #include "backend.h"
 #include "errors.h"
+#include "lobatto.h"
 #include "model_impl.h"
 
 struct picard_cuda_solver {
@@ -29,7 +30,27 @@ struct picard_cuda_solver {
 	void *staging;              /* host, reals for the SoA conversions */
 	int *staging_status;        /* host, status as the device wrote it */
 	cudaEvent_t start, stop;    /* timing of the kernel alone */
+	/* lobatto scheme only */
+	int group;                  /* lanes per trajectory */
+	int block_threads;          /* threads per block of the kernel */
+	void *lobatto_tables;       /* device, see picard_launch */
 };
+
+/* Threads per block of the lobatto kernel for G lanes per trajectory: 256
+ * (8 warps), halved down to one warp while the ensemble would fill fewer
+ * blocks than the device has multiprocessors, so a small ensemble (kepler's
+ * 64 trajectories) still spreads over many SMs; at most the kernel's
+ * limit. */
+static int lobatto_block_threads(long ntraj, int G, int sm_count, int kernel_threads)
+{
+	int threads = 256;
+
+	while (threads > 32 && (double)ntraj * G / threads < sm_count)
+		threads /= 2;
+	while (threads > 32 && threads > kernel_threads)
+		threads /= 2;
+	return threads;
+}
 
 /* Map a CUDA error to PICARD_ECUDA with what was being done. */
 static int cuda_fail(cudaError_t err, const char *what)
@@ -72,11 +93,12 @@ extern "C" int picard_cuda_device_name(char *buf, size_t len)
  * (or device_limit bytes, if lower) and in one grid. */
 static int check_limits(const picard_model *model, const picard_grid *grid,
 			size_t real_size, long ntraj, size_t per_traj,
-			size_t device_limit, long *chunk)
+			size_t device_limit, long *chunk, int *sm_count,
+			int *kernel_threads)
 {
 	cudaDeviceProp prop;
 	size_t free_bytes = 0, total_bytes = 0;
-	int count = 0, threads = grid->m * model->dim, kernel_threads = 0;
+	int count = 0, threads = grid->m * model->dim;
 	size_t shared = 2 * (size_t)threads * real_size;
 	cudaError_t e;
 
@@ -87,19 +109,38 @@ static int check_limits(const picard_model *model, const picard_grid *grid,
 	e = cudaGetDeviceProperties(&prop, 0);
 	if (e != cudaSuccess)
 		return cuda_fail(e, "cudaGetDeviceProperties");
+	*sm_count = prop.multiProcessorCount;
+	if (grid->scheme == PICARD_SCHEME_LOBATTO) {
+		/* one group of at most 32 lanes per trajectory, tables of 2 G^2
+		 * reals in static shared memory: within every device's limits */
+		int group = 2;
+
+		while (group < grid->m)
+			group *= 2;
+		e = (cudaError_t)(real_size == sizeof(double) ?
+				  model->impl->prepare_lobatto_double(group, kernel_threads) :
+				  model->impl->prepare_lobatto_float(group, kernel_threads));
+		if (e != cudaSuccess)
+			return cuda_fail(e, "loading the lobatto kernel");
+		if (*kernel_threads < 32)
+			return picard_fail(PICARD_EBLOCK, "the lobatto kernel of this model allows %d threads per block",
+					   *kernel_threads);
+		goto memory;
+	}
 	if (threads > prop.maxThreadsPerBlock)
 		return picard_fail(PICARD_EBLOCK, "m*n = %d*%d = %d threads, the device allows %d per block",
 				   grid->m, model->dim, threads, prop.maxThreadsPerBlock);
-	e = (cudaError_t)(real_size == sizeof(double) ? model->impl->prepare_double(&kernel_threads) :
-			  model->impl->prepare_float(&kernel_threads));
+	e = (cudaError_t)(real_size == sizeof(double) ? model->impl->prepare_double(kernel_threads) :
+			  model->impl->prepare_float(kernel_threads));
 	if (e != cudaSuccess)
 		return cuda_fail(e, "loading the kernel");
-	if (threads > kernel_threads)
+	if (threads > *kernel_threads)
 		return picard_fail(PICARD_EBLOCK, "m*n = %d*%d = %d threads, this model's kernel allows %d per block",
-				   grid->m, model->dim, threads, kernel_threads);
+				   grid->m, model->dim, threads, *kernel_threads);
 	if (shared > prop.sharedMemPerBlock)
 		return picard_fail(PICARD_ESHMEM, "2*m*n reals = %zu bytes of shared memory, the device allows %zu",
 				   shared, (size_t)prop.sharedMemPerBlock);
+memory:
 	e = cudaMemGetInfo(&free_bytes, &total_bytes);
 	if (e != cudaSuccess)
 		return cuda_fail(e, "cudaMemGetInfo");
@@ -126,6 +167,7 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 	cudaFree(cuda->fail_window);
 	cudaFree(cuda->sweeps);
 	cudaFree(cuda->sweeps_max);
+	cudaFree(cuda->lobatto_tables);
 	if (cuda->start)
 		cudaEventDestroy(cuda->start);
 	if (cuda->stop)
@@ -133,6 +175,44 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 	free(cuda->staging);
 	free(cuda->staging_status);
 	free(cuda);
+}
+
+/* The lobatto kernel's shape (lanes per trajectory, threads per block for
+ * a chunk of ntraj) and its tables on the device: A^T and E^T [l][j] with
+ * rows of G (zero past m), then the node offsets, as picard_launch says. */
+static int lobatto_upload(struct picard_cuda_solver *cuda, long ntraj,
+			  int sm_count, int kernel_threads)
+{
+	const int m = cuda->grid.m;
+	size_t bytes;
+	struct picard_lobatto *lob = NULL;
+	unsigned char *host = NULL;
+	int G = 2, err;
+
+	while (G < m)
+		G *= 2;
+	cuda->group = G;
+	cuda->block_threads = lobatto_block_threads(ntraj, G, sm_count, kernel_threads);
+	bytes = 2 * (size_t)G * G * cuda->real_size + G * sizeof(double);
+	lob = (struct picard_lobatto *)malloc(sizeof(*lob));
+	host = (unsigned char *)calloc(1, bytes);
+	if (!lob || !host) {
+		err = picard_fail(PICARD_ENOMEM, "lobatto tables");
+		goto out;
+	}
+	err = picard_lobatto_build(m, lob);
+	if (err)
+		goto out;
+	picard_lobatto_tables(lob, cuda->grid.window, cuda->precision == PICARD_DOUBLE, G, true,
+			      host, host + (size_t)G * G * cuda->real_size,
+			      (double *)(host + 2 * (size_t)G * G * cuda->real_size));
+	CUDA_TRY(cudaMalloc(&cuda->lobatto_tables, bytes), "device memory for the lobatto tables");
+	CUDA_TRY(cudaMemcpy(cuda->lobatto_tables, host, bytes, cudaMemcpyHostToDevice),
+		 "copy the lobatto tables");
+out:
+	free(lob);
+	free(host);
+	return err;
 }
 
 extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
@@ -147,9 +227,10 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	const size_t width = n > np ? n : np;
 	const size_t per_traj = (2 * n + np) * rs + 2 * (sizeof(int) + sizeof(long));
 	long chunk = 0;
-	int err;
+	int err, sm_count = 0, kernel_threads = 0;
 
-	err = check_limits(model, grid, rs, ntraj, per_traj, device_limit, &chunk);
+	err = check_limits(model, grid, rs, ntraj, per_traj, device_limit, &chunk,
+			   &sm_count, &kernel_threads);
 	if (err)
 		return err;
 	cuda = (struct picard_cuda_solver *)calloc(1, sizeof(*cuda));
@@ -177,6 +258,11 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	CUDA_TRY(cudaMalloc(&cuda->sweeps_max, ntraj * sizeof(int)), "device memory for sweep counts");
 	CUDA_TRY(cudaEventCreate(&cuda->start), "cudaEventCreate");
 	CUDA_TRY(cudaEventCreate(&cuda->stop), "cudaEventCreate");
+	if (grid->scheme == PICARD_SCHEME_LOBATTO) {
+		err = lobatto_upload(cuda, chunk, sm_count, kernel_threads);
+		if (err)
+			goto out;
+	}
 	*out = cuda;
 	return PICARD_OK;
 out:
@@ -343,9 +429,15 @@ static int solve_chunk(struct picard_cuda_solver *cuda, const struct picard_job 
 	if (err)
 		return err;
 	CUDA_TRY(cudaEventRecord(cuda->start, 0), "cudaEventRecord");
-	CUDA_TRY((cudaError_t)(cuda->precision == PICARD_DOUBLE ?
-			       model->impl->launch_double(L) : model->impl->launch_float(L)),
-		 "kernel launch");
+	if (cuda->grid.scheme == PICARD_SCHEME_LOBATTO)
+		CUDA_TRY((cudaError_t)(cuda->precision == PICARD_DOUBLE ?
+				       model->impl->launch_lobatto_double(L) :
+				       model->impl->launch_lobatto_float(L)),
+			 "lobatto kernel launch");
+	else
+		CUDA_TRY((cudaError_t)(cuda->precision == PICARD_DOUBLE ?
+				       model->impl->launch_double(L) : model->impl->launch_float(L)),
+			 "kernel launch");
 	CUDA_TRY(cudaEventRecord(cuda->stop, 0), "cudaEventRecord");
 	CUDA_TRY(cudaEventSynchronize(cuda->stop), "kernel execution");
 	CUDA_TRY(cudaEventElapsedTime(&ms, cuda->start, cuda->stop), "cudaEventElapsedTime");
@@ -379,6 +471,10 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 	L.fail_window = cuda->fail_window;
 	L.sweeps = cuda->sweeps;
 	L.sweeps_max = cuda->sweeps_max;
+	L.window = cuda->grid.window;
+	L.group = cuda->group;
+	L.block_threads = cuda->block_threads;
+	L.lobatto_tables = cuda->lobatto_tables;
 
 	*seconds = 0;
 	err = alloc_records(cuda, job, &L);

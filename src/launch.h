@@ -16,7 +16,8 @@ struct picard_device_record {
 };
 
 struct picard_launch {
-	long ntraj;          /* trajectories of this chunk: one block each */
+	long ntraj;          /* trajectories of this chunk: one block each
+				(lobatto: one group of lanes each) */
 	long traj_offset;    /* global index of the chunk's first trajectory */
 	int m, K;            /* nodes per window, sweeps (at most, if adaptive) */
 	int adaptive;        /* stop sweeping once converged (convergence.h) */
@@ -35,6 +36,14 @@ struct picard_launch {
 	int nrecords;        /* 0..PICARD_MAX_RECORDS */
 	struct picard_device_record records[PICARD_MAX_RECORDS];
 	void *stream;        /* cudaStream_t, NULL for the default stream */
+	/* lobatto scheme only (kernels/lobatto_kernel.cuh) */
+	double window;       /* window length H */
+	int group;           /* lanes per trajectory: m rounded up to a power
+				of two, <= 32 */
+	int block_threads;   /* threads per block, a multiple of 32 */
+	const void *lobatto_tables; /* device: A^T [l][j] (group*group reals,
+				(H/2) S), E^T [l][j] (group*group reals), node
+				offsets (group doubles), src/lobatto.h */
 };
 
 #endif

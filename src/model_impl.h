@@ -27,6 +27,12 @@ struct picard_model_impl {
 	 * returns a cudaError_t. */
 	int (*prepare_float)(int *max_threads);
 	int (*prepare_double)(int *max_threads);
+	/* The same for the lobatto kernel (kernels/lobatto_kernel.cuh), whose
+	 * instance depends on the group of lanes per trajectory too. */
+	int (*launch_lobatto_float)(const struct picard_launch *launch);
+	int (*launch_lobatto_double)(const struct picard_launch *launch);
+	int (*prepare_lobatto_float)(int group, int *max_threads);
+	int (*prepare_lobatto_double)(int group, int *max_threads);
 };
 
 #ifdef __cplusplus
