@@ -32,20 +32,31 @@ struct picard_cuda_solver {
 	cudaEvent_t start, stop;    /* timing of the kernel alone */
 	/* lobatto scheme only */
 	int group;                  /* lanes per trajectory */
+	int groups_per_warp;        /* trajectories per warp */
 	int block_threads;          /* threads per block of the kernel */
 	void *lobatto_tables;       /* device, see picard_launch */
 };
 
-/* Threads per block of the lobatto kernel for G lanes per trajectory: 256
- * (8 warps), halved down to one warp while the ensemble would fill fewer
- * blocks than the device has multiprocessors, so a small ensemble (kepler's
- * 64 trajectories) still spreads over many SMs; at most the kernel's
- * limit. */
-static int lobatto_block_threads(long ntraj, int G, int sm_count, int kernel_threads)
+/* Trajectories per warp of the lobatto kernel: 32/G, except for an
+ * ensemble of at most 4 per multiprocessor, which cannot hide latency
+ * anyway: one per warp, so that no trajectory's window waits on another's
+ * sweeps (the groups of a warp diverge when their sweep counts differ). */
+static int lobatto_groups_per_warp(long ntraj, int G, int sm_count)
 {
+	return ntraj <= 4L * sm_count ? 1 : 32 / G;
+}
+
+/* Threads per block of the lobatto kernel: 256 (8 warps), halved down to
+ * one warp while the ensemble would fill fewer blocks than the device has
+ * multiprocessors, so a small ensemble (kepler's 64 trajectories) still
+ * spreads over many SMs; at most the kernel's limit. */
+static int lobatto_block_threads(long ntraj, int groups_per_warp, int sm_count,
+				 int kernel_threads)
+{
+	const double warps = ceil((double)ntraj / groups_per_warp);
 	int threads = 256;
 
-	while (threads > 32 && (double)ntraj * G / threads < sm_count)
+	while (threads > 32 && warps * 32 / threads < sm_count)
 		threads /= 2;
 	while (threads > 32 && threads > kernel_threads)
 		threads /= 2;
@@ -192,7 +203,9 @@ static int lobatto_upload(struct picard_cuda_solver *cuda, long ntraj,
 	while (G < m)
 		G *= 2;
 	cuda->group = G;
-	cuda->block_threads = lobatto_block_threads(ntraj, G, sm_count, kernel_threads);
+	cuda->groups_per_warp = lobatto_groups_per_warp(ntraj, G, sm_count);
+	cuda->block_threads = lobatto_block_threads(ntraj, cuda->groups_per_warp, sm_count,
+						    kernel_threads);
 	bytes = 2 * (size_t)G * G * cuda->real_size + G * sizeof(double);
 	lob = (struct picard_lobatto *)malloc(sizeof(*lob));
 	host = (unsigned char *)calloc(1, bytes);
@@ -473,6 +486,7 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 	L.sweeps_max = cuda->sweeps_max;
 	L.window = cuda->grid.window;
 	L.group = cuda->group;
+	L.groups_per_warp = cuda->groups_per_warp;
 	L.block_threads = cuda->block_threads;
 	L.lobatto_tables = cuda->lobatto_tables;
 

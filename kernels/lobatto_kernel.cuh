@@ -23,7 +23,8 @@
  * x_w), E_jl = L_l(tau_j + 2).
  *
  * GPU mapping. G = m rounded up to a power of two (<= 32) lanes per
- * trajectory, 32/G trajectories per warp, block_threads/G per block. Lane
+ * trajectory, 32/G trajectories per warp (1 for an ensemble too small to
+ * fill the device: cuda_backend.cu), block_threads/32 warps per block. Lane
  * j holds node j's state x_j[n] and f_j[n] in registers (lanes j >= m idle
  * in the right-hand side); the mat-vec gets f_l from lane l by
  * __shfl_sync within the group, A^T and E^T [l][j] sit in shared memory
@@ -102,9 +103,11 @@ picard_lobatto_kernel(const picard_launch L)
 	const int m = L.m;
 	const int j = threadIdx.x % G;                /* node of this lane */
 	const bool node = j < m;                      /* lanes m..G-1 idle */
-	const long traj = (long)blockIdx.x * (blockDim.x / G) + threadIdx.x / G;
-	if (traj >= L.ntraj)
-		return;                               /* a tail group */
+	const int group_in_warp = (threadIdx.x % 32) / G;
+	const long warp = ((long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	const long traj = warp * L.groups_per_warp + group_in_warp;
+	if (group_in_warp >= L.groups_per_warp || traj >= L.ntraj)
+		return;                               /* idle lanes, a tail group */
 	const unsigned mask = G == 32 ? 0xffffffffu :
 		((1u << G) - 1) << ((threadIdx.x % 32) & ~(G - 1));
 
@@ -234,12 +237,12 @@ picard_lobatto_kernel(const picard_launch L)
 
 /* ---- launchers ------------------------------------------------------------- */
 
-/* Launch the kernel with G lanes per trajectory: block_threads/G
- * trajectories per block, enough blocks for ntraj. */
+/* Launch the kernel with G lanes per trajectory: groups_per_warp
+ * trajectories per warp, enough blocks for ntraj. */
 template <class Model, typename real, int G>
 int picard_lobatto_launch_group(const picard_launch *L)
 {
-	const long per_block = L->block_threads / G;
+	const long per_block = (long)L->block_threads / 32 * L->groups_per_warp;
 	const long blocks = (L->ntraj + per_block - 1) / per_block;
 
 	picard_lobatto_kernel<Model, real, G>

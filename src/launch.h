@@ -40,6 +40,9 @@ struct picard_launch {
 	double window;       /* window length H */
 	int group;           /* lanes per trajectory: m rounded up to a power
 				of two, <= 32 */
+	int groups_per_warp; /* trajectories per warp: 32/group, or 1 for an
+				ensemble too small to fill the device (the
+				other lanes idle, no group waits on another) */
 	int block_threads;   /* threads per block, a multiple of 32 */
 	const void *lobatto_tables; /* device: A^T [l][j] (group*group reals,
 				(H/2) S), E^T [l][j] (group*group reals), node

@@ -625,8 +625,12 @@ Test(gpu, repeatable_and_auto)
 
 /* Lobatto cases, run on every model: m (group of G = m rounded up to a
  * power of two lanes), sweeps, warm start, and the window as a multiple of
- * the model's base window (lobatto_base_window). With 257 trajectories no
- * group count per block divides the ensemble: the last block has a tail. */
+ * the model's base window (lobatto_base_window). LOBATTO_NTRAJ = 1025 is
+ * more than 4 trajectories per multiprocessor on any current GPU, so the
+ * kernel packs 32/G trajectories per warp (cuda_backend.cu), and no group
+ * count per block divides it: the last block has a tail. Ensembles of at
+ * most 4 per multiprocessor (one per warp) are lobatto_ensemble_sizes'. */
+#define LOBATTO_NTRAJ 1025
 static const struct lobatto_case {
 	int m, K, K_max;  /* fixed K, or adaptive K_max */
 	bool warm_start;
@@ -657,7 +661,7 @@ static picard_options lobatto_options(const picard_model *model, int m, int K,
 }
 
 /* A window the default lobatto iteration (m = 8, K_max 40) converges on
- * for all NTRAJ trajectories of the model's test ensemble, on the CPU in
+ * for all LOBATTO_NTRAJ trajectories of the model's test ensemble, on the CPU in
  * double: span/100, halved until it does (the models have no time scale
  * to read; kepler's periapsis needs ~0.1 of its 628). */
 static double lobatto_base_window(const picard_model *model, const double *x0,
@@ -671,7 +675,7 @@ static double lobatto_base_window(const picard_model *model, const double *x0,
 		struct solve_out out;
 		bool ok;
 
-		solve(model, &opt, NTRAJ, x0, params, &out);
+		solve(model, &opt, LOBATTO_NTRAJ, x0, params, &out);
 		ok = out.err == PICARD_OK;
 		solve_out_free(&out);
 		if (ok)
@@ -704,14 +708,14 @@ static void compare_lobatto(const picard_model *model, const struct lobatto_case
 	snprintf(what, sizeof(what), "%s lobatto %s m=%d K=%d K_max=%d%s H=%g", model->name,
 		 precision_name(precision), c->m, c->K, c->K_max,
 		 c->warm_start ? " warm" : "", window);
-	solve(model, &gpu_opt, NTRAJ, x0, params, &gpu);
-	solve(model, &cpu_opt, NTRAJ, x0, params, &cpu);
+	solve(model, &gpu_opt, LOBATTO_NTRAJ, x0, params, &gpu);
+	solve(model, &cpu_opt, LOBATTO_NTRAJ, x0, params, &cpu);
 	rtol = cpu.grid.iter_rtol;
 	cr_assert_eq(gpu.stats.backend, PICARD_BACKEND_CUDA, "%s: ran on backend %d", what,
 		     (int)gpu.stats.backend);
 	cr_assert(cpu.err == PICARD_OK || cpu.err == PICARD_EFAILED, "%s: CPU %s", what,
 		  picard_strerror(cpu.err));
-	for (long i = 0; i < NTRAJ; i++) {
+	for (long i = 0; i < LOBATTO_NTRAJ; i++) {
 		cr_assert(cpu.status[i] == PICARD_TRAJ_OK || cpu.status[i] == PICARD_TRAJ_NOT_CONVERGED,
 			  "%s: CPU trajectory %ld status %d", what, i, (int)cpu.status[i]);
 		status_differ += gpu.status[i] != cpu.status[i];
@@ -724,9 +728,9 @@ static void compare_lobatto(const picard_model *model, const struct lobatto_case
 		  0.01 * cpu.stats.sweeps_mean, "%s: sweeps per window GPU %.4f, CPU %.4f", what,
 		  gpu.stats.sweeps_mean, cpu.stats.sweeps_mean);
 
-	amp = amplification(model, &cpu_opt, NTRAJ, x0, params);
+	amp = amplification(model, &cpu_opt, LOBATTO_NTRAJ, x0, params);
 	bound = (tol + 4 * rtol) * fmax(1, amp);
-	d_final = max_diff(gpu.x_final, cpu.x_final, NTRAJ, model->dim);
+	d_final = max_diff(gpu.x_final, cpu.x_final, LOBATTO_NTRAJ, model->dim);
 	d_dense = max_diff(gpu.dense.states, cpu.dense.states, cpu.dense_len / model->dim,
 			   model->dim);
 	d_sparse = max_diff(gpu.sparse.states, cpu.sparse.states, cpu.sparse_len / model->dim,
@@ -748,7 +752,7 @@ static void compare_lobatto_all_models(picard_precision precision)
 		const picard_model *model = picard_model_at(i);
 		double *x0, *params, base;
 
-		make_ensemble(model, NTRAJ, 2000 + i, &x0, &params);
+		make_ensemble(model, LOBATTO_NTRAJ, 2000 + i, &x0, &params);
 		base = lobatto_base_window(model, x0, params);
 		for (size_t c = 0; c < sizeof(lobatto_cases) / sizeof(lobatto_cases[0]); c++)
 			compare_lobatto(model, &lobatto_cases[c], base, x0, params, precision);
@@ -770,13 +774,14 @@ Test(gpu, lobatto_matches_cpu_float, .timeout = 300)
 }
 
 /* Ensembles of every size around the groups of a block (1, a partial
- * block, exactly a block, one over) and a large one that fills many
- * blocks: bitwise repeatable, every trajectory written, equal to the CPU
- * within the bound of compare_lobatto. */
+ * block, exactly a block, one over: one trajectory per warp on a large
+ * GPU) and large ones that pack 4 per warp with a tail: bitwise
+ * repeatable, every trajectory written, equal to the CPU within the bound
+ * of compare_lobatto. */
 Test(gpu, lobatto_ensemble_sizes, .timeout = 120)
 {
 	const picard_model *lotka = picard_model_find("lotka");
-	const long sizes[] = { 1, 7, 32, 33, 4097 };
+	const long sizes[] = { 1, 7, 32, 33, 1000, 4097 };
 
 	require_gpu();
 	cr_assert_not_null(lotka);
