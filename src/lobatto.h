@@ -40,7 +40,9 @@ struct picard_lobatto {
 	double S[PICARD_LOBATTO_MAX_M * PICARD_LOBATTO_MAX_M];
 	/* E[j*m + l] = L_l(tau_j + 2): the polynomial through one window's
 	 * nodes evaluated at the next window's (extrapolation, warm start);
-	 * row 0 is the unit vector of node m-1 exactly */
+	 * for m > 8 that polynomial cut to degree 7 first (its interpolant
+	 * at the 8 Gauss-Lobatto points; lobatto.c says why). Row 0 is the
+	 * unit vector of node m-1 exactly */
 	double E[PICARD_LOBATTO_MAX_M * PICARD_LOBATTO_MAX_M];
 };
 
