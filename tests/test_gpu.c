@@ -852,3 +852,38 @@ Test(gpu, lobatto_statuses_agree, .timeout = 120)
 		check_failures_agree(lotka, &opt, ntraj, x0, NULL, PICARD_TRAJ_NOT_CONVERGED, all, 0);
 	}
 }
+
+/* The lobatto kernel in chunks: bitwise the same as one launch, although
+ * the whole ensemble packs 4 trajectories per warp and a chunk of ~270
+ * runs one per warp (each group's operations do not depend on its
+ * neighbours). */
+Test(gpu, lobatto_chunks_bitwise, .timeout = 120)
+{
+	const picard_model *lotka = picard_model_find("lotka");
+	const long ntraj = 1000;
+	picard_options opt;
+	struct solve_out whole, parts;
+	double *x0, *params;
+
+	require_gpu();
+	cr_assert_not_null(lotka);
+	opt = lobatto_options(lotka, 8, 0, 40, true, 1.0, PICARD_FLOAT, PICARD_BACKEND_CUDA);
+	opt.t1 = 20;
+	make_ensemble(lotka, ntraj, 78, &x0, &params);
+	solve(lotka, &opt, ntraj, x0, params, &whole);
+	opt.device_memory = 300 * (2 * 2 + 6) * sizeof(float);
+	solve(lotka, &opt, ntraj, x0, params, &parts);
+	check_all_ok(&whole, "lotka lobatto, one launch");
+	cr_assert_geq(parts.stats.chunks, 3, "%ld chunks", parts.stats.chunks);
+	cr_assert_eq(memcmp(whole.x_final, parts.x_final, ntraj * 2 * sizeof(double)), 0,
+		     "final states differ between one launch and chunks");
+	cr_assert_eq(memcmp(whole.dense.states, parts.dense.states,
+			    whole.dense_len * sizeof(double)), 0, "dense records differ");
+	cr_assert_eq(memcmp(whole.sparse.states, parts.sparse.states,
+			    whole.sparse_len * sizeof(double)), 0, "sparse records differ");
+	cr_assert_eq(whole.stats.sweeps_mean, parts.stats.sweeps_mean);
+	solve_out_free(&whole);
+	solve_out_free(&parts);
+	free(x0);
+	free(params);
+}
