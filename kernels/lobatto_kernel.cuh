@@ -20,8 +20,8 @@
  * rtol |x|) <= 1 (src/convergence.h, as the paper's kernel) or after K.
  * Warm start: the first iterate is the previous window's interpolating
  * polynomial extrapolated to the new nodes, x_j = x_w + sum_l E_jl (x_l -
- * x_w), E_jl = L_l(tau_j + 2) (for m > 8 the polynomial cut to degree 7
- * first: src/lobatto.c).
+ * x_w), E_jl = L_l(tau_j + 2) (the polynomial cut to degree 11 in
+ * double, 5 in float, first: src/lobatto.c).
  *
  * GPU mapping. G = m rounded up to a power of two (<= 32) lanes per
  * trajectory, 32/G trajectories per warp (1 for an ensemble too small to

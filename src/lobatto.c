@@ -21,11 +21,13 @@
  *   differences: the nodes are at least ~1/N^2 apart). Extrapolation to a
  *   whole window ahead amplifies rounding by max_j sum_l |E_jl|, which
  *   grows like 5.8^N (1.2e5 at m = 8, 1.6e11 at m = 16, 2.9e23 at m = 32:
- *   lotka's warm start went non-finite at m = 32). So for m > WARM_NODES
- *   the previous window's polynomial is first interpolated at the
- *   WARM_NODES Gauss-Lobatto points (well conditioned) and that polynomial
- *   of degree WARM_NODES-1 is extrapolated: E = E_8 P, amplification ~1e5
- *   for every m. Row 0 stays the unit vector of node m-1 exactly.
+ *   lotka's warm start went non-finite at m = 32). So for m > c nodes
+ *   the previous window's polynomial is first interpolated at the c
+ *   Gauss-Lobatto points (well conditioned) and that polynomial of degree
+ *   c-1 is extrapolated: E = E_c P. c = 12 for double solves (E's
+ *   amplification at most ~1e8), 6 for float (~3e3): float rounding makes
+ *   a high-degree guess worse than a low one. Row 0 stays the unit vector
+ *   of node m-1 exactly.
  */
 #include <math.h>
 #include <string.h>
@@ -34,7 +36,14 @@
 #include "lobatto.h"
 
 #define PI 3.14159265358979323846
-#define WARM_NODES 8 /* largest polynomial the warm start extrapolates */
+/* Nodes of the largest polynomial the warm start extrapolates, by
+ * precision (measured on the CPU, sweeps per window with --warm-start:
+ * double, lotka m = 32 H = 2: cut to 5 nodes 9.3, 8 7.1, 10 5.7, 12 5.0,
+ * 14 5.3, 16 6.2; kepler m = 16 H = 0.3: 8 8.5, 12 7.3, 14 7.3. Float,
+ * lotka m = 16 H = 2: 5 4.1, 6 3.7, 8 4.5, 10 5.5, 12 6.4, 14
+ * non-finite; m = 8: 6 3.7, 8 (no cut) 4.5) */
+#define WARM_NODES_DOUBLE 12
+#define WARM_NODES_FLOAT 6
 
 /* P_0(x) .. P_{count-1}(x) by the three-term recurrence. */
 static void legendre(double x, int count, double *P)
@@ -93,25 +102,25 @@ static double lagrange(int count, const double *tau, int l, double x)
 }
 
 /* E[j*m + l]: the previous window's polynomial (values at tau) at the next
- * window's nodes tau_j + 2, of degree at most WARM_NODES-1 (see the head of
+ * window's nodes tau_j + 2, cut to degree at most cap-1 (see the head of
  * this file). */
-static void extrapolation(int m, const double *tau, double *E)
+static void extrapolation(int m, const double *tau, int cap, double *E)
 {
-	double coarse[WARM_NODES], weight[WARM_NODES];
+	double coarse[PICARD_LOBATTO_MAX_M], weight[PICARD_LOBATTO_MAX_M];
 
-	if (m <= WARM_NODES) {
+	if (m <= cap) {
 		for (int j = 0; j < m; j++)
 			for (int l = 0; l < m; l++)
 				E[j * m + l] = lagrange(m, tau, l, tau[j] + 2);
 		return;
 	}
-	lobatto_nodes(WARM_NODES, coarse, weight);
+	lobatto_nodes(cap, coarse, weight);
 	for (int j = 0; j < m; j++)
 		for (int l = 0; l < m; l++) {
 			double sum = 0;
 
-			for (int i = 0; i < WARM_NODES; i++)
-				sum += lagrange(WARM_NODES, coarse, i, tau[j] + 2) *
+			for (int i = 0; i < cap; i++)
+				sum += lagrange(cap, coarse, i, tau[j] + 2) *
 				       lagrange(m, tau, l, coarse[i]);
 			E[j * m + l] = sum;
 		}
@@ -146,7 +155,8 @@ int picard_lobatto_build(int m, struct picard_lobatto *lob)
 			lob->S[j * m + l] = integral;
 		}
 	}
-	extrapolation(m, lob->tau, lob->E);
+	extrapolation(m, lob->tau, WARM_NODES_DOUBLE, lob->E);
+	extrapolation(m, lob->tau, WARM_NODES_FLOAT, lob->E_float);
 	return PICARD_OK;
 }
 
@@ -161,7 +171,8 @@ void picard_lobatto_tables(const struct picard_lobatto *lob, double H,
 			offset[j] = 0.5 * H * (lob->tau[j] + 1);
 		for (int l = 0; l < m; l++) {
 			const int at = transposed ? l * stride + j : j * stride + l;
-			const double a = 0.5 * H * lob->S[j * m + l], x = lob->E[j * m + l];
+			const double a = 0.5 * H * lob->S[j * m + l];
+			const double x = is_double ? lob->E[j * m + l] : lob->E_float[j * m + l];
 
 			if (is_double) {
 				if (A)

@@ -40,10 +40,12 @@ struct picard_lobatto {
 	double S[PICARD_LOBATTO_MAX_M * PICARD_LOBATTO_MAX_M];
 	/* E[j*m + l] = L_l(tau_j + 2): the polynomial through one window's
 	 * nodes evaluated at the next window's (extrapolation, warm start);
-	 * for m > 8 that polynomial cut to degree 7 first (its interpolant
-	 * at the 8 Gauss-Lobatto points; lobatto.c says why). Row 0 is the
-	 * unit vector of node m-1 exactly */
+	 * for m > 12 that polynomial cut to degree 11 first (its
+	 * interpolant at the 12 Gauss-Lobatto points; lobatto.c says why).
+	 * Row 0 is the unit vector of node m-1 exactly */
 	double E[PICARD_LOBATTO_MAX_M * PICARD_LOBATTO_MAX_M];
+	/* the same for float solves, cut to degree 5 for m > 6 */
+	double E_float[PICARD_LOBATTO_MAX_M * PICARD_LOBATTO_MAX_M];
 };
 
 /* Nodes (Newton on (1 - x^2) P'_{m-1}), weights 2 / (m (m-1) P_{m-1}^2),
@@ -53,7 +55,8 @@ int picard_lobatto_build(int m, struct picard_lobatto *lob);
 
 /* The tables of one window of length H in the solve's precision (float
  * when !is_double), row stride `stride` (>= m; entries past m are left
- * alone): A = (real)(H/2 * S) and X = (real)E, each stored [j][l], or
+ * alone): A = (real)(H/2 * S) and X = (real)E (E_float for float), each
+ * stored [j][l], or
  * [l][j] when transposed (the CUDA kernel's layout: lanes j read
  * consecutive words); offset[j] = (tau_j + 1) H/2 in double, the node's
  * time from the window start. Any output may be NULL. */

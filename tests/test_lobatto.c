@@ -95,38 +95,53 @@ Test(lobatto, integration_matrix_exact_on_polynomials)
 	cr_log_info("S on tau^p, p < m <= 32: worst error %.2e", worst);
 }
 
-/* E extrapolates polynomials of degree < min(m, 8) to the next window's
- * nodes; relative to 3^p, exact to rounding times E's growth (5.8^(m-1),
- * capped at m = 8), and E's amplification stays ~1e5 for every m (measured
- * at most 2.1e5, m = 30). */
+/* E extrapolates polynomials of degree < min(m, cap) to the next window's
+ * nodes (cap 12 for double solves, 6 for float: E_float); relative to 3^p,
+ * exact to rounding times E's growth (5.8^(min(m, cap)-1)), which stays
+ * below AMP_DOUBLE / AMP_FLOAT for every m. */
+#define AMP_DOUBLE 1e9
+#define AMP_FLOAT 1e4
+/* Row 0 and the amplification of one extrapolation matrix. */
+static void check_extrapolation(const double *E, int m, int cap, double amp_bound)
+{
+	double amplification = 0;
+
+	for (int l = 0; l < m; l++)
+		cr_assert_eq(E[l], l == m - 1 ? 1.0 : 0.0, "m=%d cap=%d: E row 0", m, cap);
+	for (int j = 0; j < m; j++) {
+		double row = 0;
+
+		for (int l = 0; l < m; l++)
+			row += fabs(E[j * m + l]);
+		amplification = fmax(amplification, row);
+	}
+	cr_assert_lt(amplification, amp_bound, "m=%d cap=%d: max_j sum_l |E_jl| = %.3g", m,
+		     cap, amplification);
+}
+
 Test(lobatto, extrapolation_exact_on_polynomials)
 {
 	struct picard_lobatto lob;
 
 	for (int m = 2; m <= PICARD_LOBATTO_MAX_M; m++) {
-		double amplification = 0;
-
 		picard_lobatto_build(m, &lob);
-		for (int l = 0; l < m; l++)
-			cr_assert_eq(lob.E[l], l == m - 1 ? 1.0 : 0.0, "m=%d: E row 0", m);
-		for (int j = 0; j < m; j++) {
-			double row = 0;
+		check_extrapolation(lob.E, m, 12, AMP_DOUBLE);
+		check_extrapolation(lob.E_float, m, 6, AMP_FLOAT);
+		for (int c = 0; c < 2; c++) {
+			const double *E = c ? lob.E_float : lob.E;
+			const int cap = c ? 6 : 12, degree = m < cap ? m : cap;
 
-			for (int l = 0; l < m; l++)
-				row += fabs(lob.E[j * m + l]);
-			amplification = fmax(amplification, row);
+			for (int p = 0; p < degree; p++)
+				for (int j = 0; j < m; j++) {
+					double sum = 0, exact = pow(lob.tau[j] + 2, p);
+
+					for (int l = 0; l < m; l++)
+						sum += E[j * m + l] * pow(lob.tau[l], p);
+					cr_assert(fabs(sum - exact) <= 1e-16 * pow(6, degree) * pow(3, p),
+						  "m=%d cap=%d p=%d node %d: %.17g vs %.17g", m, cap, p,
+						  j, sum, exact);
+				}
 		}
-		cr_assert_lt(amplification, 3e5, "m=%d: max_j sum_l |E_jl| = %.3g", m,
-			     amplification);
-		for (int p = 0; p < (m < 8 ? m : 8); p++)
-			for (int j = 0; j < m; j++) {
-				double sum = 0, exact = pow(lob.tau[j] + 2, p);
-
-				for (int l = 0; l < m; l++)
-					sum += lob.E[j * m + l] * pow(lob.tau[l], p);
-				cr_assert(fabs(sum - exact) <= 1e-16 * pow(6, m < 8 ? m : 8) * pow(3, p),
-					  "m=%d p=%d node %d: %.17g vs %.17g", m, p, j, sum, exact);
-			}
 	}
 }
 
@@ -384,15 +399,23 @@ Test(lobatto, kepler_periodic_return)
  * rounding (lotka, x ~ 50: measured E ~ 2.5e-5, relative 7e-7). */
 Test(lobatto, float_accuracy_lotka, .timeout = 60)
 {
-	picard_options opt = { .m = 8, .window = 1.0, .precision = PICARD_FLOAT };
-	struct run run;
-	picard_check_result res = check_against_gsl("lotka", opt, 16, &run);
+	/* cold and warm (measured 5.5 and 3.0 sweeps per window, m = 8 and
+	 * m = 32 alike: the float warm start extrapolates a degree-5 cut) */
+	for (int c = 0; c < 3; c++) {
+		picard_options opt = { .m = c == 2 ? 32 : 8, .window = 1.0, .warm_start = c > 0,
+				       .precision = PICARD_FLOAT };
+		struct run run;
+		picard_check_result res = check_against_gsl("lotka", opt, 16, &run);
 
-	cr_log_info("lotka m=8 H=1 float: E = %.3e (rel %.3e), %.2f sweeps per window",
-		    res.error, res.rel_error, run.stats.sweeps_mean);
-	cr_assert_leq(res.error, 1e-4, "float E = %.3e", res.error);
-	cr_assert_gt(res.error, 1e-8, "float E = %.3e: was float used?", res.error);
-	run_free(&run);
+		cr_log_info("lotka m=%d H=1 float%s: E = %.3e (rel %.3e), %.2f sweeps per window",
+			    opt.m, c ? " warm" : "", res.error, res.rel_error, run.stats.sweeps_mean);
+		cr_assert_leq(res.error, 1e-4, "float E = %.3e", res.error);
+		cr_assert_gt(res.error, 1e-8, "float E = %.3e: was float used?", res.error);
+		if (c)
+			cr_assert_lt(run.stats.sweeps_mean, 4, "float warm start: %.2f sweeps",
+				     run.stats.sweeps_mean);
+		run_free(&run);
+	}
 }
 
 /* ---- iteration control and statuses ------------------------------------- */
@@ -510,10 +533,10 @@ Test(lobatto, fixed_sweeps_raise_order)
 }
 
 /* Warm start: the same solution (to the iteration tolerance) in fewer
- * sweeps, for small and large m (measured on lotka, H = 1: m = 4 10.2 ->
- * 7.8 per window, m = 8, 16 and 32 9.6 -> 4.3; m = 32's full
- * extrapolation went non-finite before its polynomial was cut to degree
- * 7). */
+ * sweeps, for small and large m (measured on lotka, double, H = 1: m = 4
+ * 10.2 -> 7.8 per window, m = 8 9.6 -> 4.3, m = 16 -> 4.0, m = 32 -> 3.9;
+ * m = 32's full extrapolation went non-finite before its polynomial was
+ * cut to degree 11). Float: float_accuracy_lotka. */
 Test(lobatto, warm_start_saves_sweeps)
 {
 	const picard_model *lotka = model_named("lotka");
