@@ -128,21 +128,46 @@ typedef enum picard_scan {
 /* Largest m of the warp and thread layouts (a warp's lanes). */
 #define PICARD_LAYOUT_MAX_M 32
 
+/* How a window is discretised. */
+typedef enum picard_scheme {
+	/* The paper's: m equally spaced nodes h apart, trapezoid slopes and a
+	 * prefix sum (its equations (4)-(5)); order 2 once converged. */
+	PICARD_SCHEME_TRAPEZOID = 0,
+	/* Collocation on the m Gauss-Lobatto-Legendre nodes of a window of
+	 * length H: x_j = x_w + (H/2) sum_l S_jl f(t_l, x_l), S the spectral
+	 * integration matrix; converged it is Lobatto IIIA, order 2m-2
+	 * (src/lobatto.h, kernels/lobatto_kernel.cuh). m is 2..32. */
+	PICARD_SCHEME_LOBATTO = 1,
+} picard_scheme;
+
 /* Options of a solve. A zero field means its default. */
 typedef struct picard_options {
-	int m;                      /* nodes per window (default 8) */
+	picard_scheme scheme;       /* trapezoid (default) or lobatto */
+	int m;                      /* nodes per window, both ends included
+				       (default 8; lobatto: 2..32) */
 	int K;                      /* fixed Picard sweeps per window (default 2) */
 	int K_max;                  /* > 0: adaptive, sweep until converged, at
-				       most K_max times (K must then be 0) */
-	bool warm_start;            /* first iterate of a window: the previous
-				       window's increments added to its start
-				       state, instead of the constant x_w */
+				       most K_max times (K must then be 0).
+				       Lobatto with neither K nor K_max:
+				       adaptive, K_max 40 */
+	bool warm_start;            /* first iterate of a window, instead of
+				       the constant x_w: trapezoid, the
+				       previous window's increments added to
+				       its start state; lobatto, the previous
+				       window's interpolating polynomial
+				       extrapolated to the new nodes */
 	double iter_rtol, iter_atol; /* convergence of a window: scaled change
 				       |dx|/(atol + rtol |x|) <= 1 (defaults
 				       1e-5 float, 1e-9 double, at least 4 m eps,
-				       the rounding of a sweep; atol = rtol) */
-	double h;                   /* requested node spacing (default 0.06);
-				       shrunk so whole windows end at t1 */
+				       the rounding of a sweep; lobatto 1e-6
+				       float, 1e-12 double; atol = rtol) */
+	double h;                   /* trapezoid: requested node spacing
+				       (default 0.06); shrunk so whole windows
+				       end at t1. Lobatto: must be 0 */
+	double window;              /* lobatto: requested window length H
+				       (default span/200), shrunk so whole
+				       windows end at t1. Trapezoid: must be 0
+				       (its window is (m-1) h) */
 	double t0, t1;              /* time span (both 0: the model's) */
 	picard_precision precision; /* arithmetic of the sweeps */
 	picard_backend backend;     /* where to run */
@@ -158,11 +183,16 @@ typedef struct picard_options {
 
 /* The discretisation a solver settled on (after defaults and fitting). */
 typedef struct picard_grid {
+	picard_scheme scheme; /* how a window is discretised */
 	int m, K;       /* nodes per window, sweeps per window (at most) */
 	bool adaptive;  /* K is K_max: sweeps stop once a window converged */
 	bool warm_start; /* windows start from the previous one's shape */
 	double iter_rtol, iter_atol; /* the convergence test's tolerances */
-	double h;       /* node spacing actually used: (t1-t0)/(windows*(m-1)) */
+	double h;       /* node spacing actually used: (t1-t0)/(windows*(m-1));
+			   lobatto: the mean spacing window/(m-1) (its nodes
+			   are not equally spaced), so window ends are
+			   t0 + (w+1)(m-1)h under both schemes */
+	double window;  /* window length H actually used: (t1-t0)/windows */
 	double t0, t1;  /* time span */
 	long windows;   /* stp, number of windows ("big steps") */
 	picard_layout layout; /* CUDA layout in use (never AUTO on the CUDA

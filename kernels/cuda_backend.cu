@@ -11,6 +11,7 @@
 
 #include "backend.h"
 #include "errors.h"
+#include "lobatto.h"
 #include "model_impl.h"
 
 struct picard_cuda_solver {
@@ -35,7 +36,38 @@ struct picard_cuda_solver {
 	void *record_host;          /* host staging of a record, likewise */
 	size_t record_host_size;    /* its bytes */
 	cudaEvent_t start, stop;    /* timing of the kernel alone */
+	/* lobatto scheme only */
+	int group;                  /* lanes per trajectory */
+	int groups_per_warp;        /* trajectories per warp */
+	int block_threads;          /* threads per block of the kernel */
+	void *lobatto_tables;       /* device, see picard_launch */
 };
+
+/* Trajectories per warp of the lobatto kernel: 32/G, except for an
+ * ensemble of at most 4 per multiprocessor, which cannot hide latency
+ * anyway: one per warp, so that no trajectory's window waits on another's
+ * sweeps (the groups of a warp diverge when their sweep counts differ). */
+static int lobatto_groups_per_warp(long ntraj, int G, int sm_count)
+{
+	return ntraj <= 4L * sm_count ? 1 : 32 / G;
+}
+
+/* Threads per block of the lobatto kernel: 256 (8 warps), halved down to
+ * one warp while the ensemble would fill fewer blocks than the device has
+ * multiprocessors, so a small ensemble (kepler's 64 trajectories) still
+ * spreads over many SMs; at most the kernel's limit. */
+static int lobatto_block_threads(long ntraj, int groups_per_warp, int sm_count,
+				 int kernel_threads)
+{
+	const double warps = ceil((double)ntraj / groups_per_warp);
+	int threads = 256;
+
+	while (threads > 32 && warps * 32 / threads < sm_count)
+		threads /= 2;
+	while (threads > 32 && threads > kernel_threads)
+		threads /= 2;
+	return threads;
+}
 
 /* Map a CUDA error to PICARD_ECUDA with what was being done. */
 static int cuda_fail(cudaError_t err, const char *what)
@@ -149,6 +181,14 @@ static void resolve_layout(picard_grid *grid, const picard_options_layout *asked
 {
 	picard_layout layout = asked->layout;
 
+	if (grid->scheme == PICARD_SCHEME_LOBATTO) {
+		/* its own kernel, warp-synchronous; its block shape follows the
+		 * ensemble (lobatto_block_threads) */
+		grid->layout = PICARD_LAYOUT_WARP;
+		grid->scan = PICARD_SCAN_AUTO;
+		grid->traj_per_block = 0;
+		return;
+	}
 	if (layout == PICARD_LAYOUT_AUTO)
 		layout = grid->m > PICARD_LAYOUT_MAX_M ? PICARD_LAYOUT_PAPER :
 			 grid->m <= AUTO_THREAD_MAX_M ||
@@ -179,19 +219,22 @@ static void resolve_layout(picard_grid *grid, const picard_options_layout *asked
 static void launch_shape(const picard_grid *grid, picard_launch *L)
 {
 	L->layout = grid->layout;
-	L->group = grid->layout == PICARD_LAYOUT_WARP ? group_lanes(grid->m) : 1;
+	L->group = grid->scheme == PICARD_SCHEME_LOBATTO || grid->layout == PICARD_LAYOUT_WARP ?
+		   group_lanes(grid->m) : 1;
 	L->traj_per_block = grid->traj_per_block;
 	L->scan = grid->scan;
 	L->m = grid->m;
 }
 
 static const struct picard_kernels *layout_kernels(const picard_model *model,
-						   picard_layout layout,
+						   const picard_grid *grid,
 						   size_t real_size)
 {
 	const int p = real_size == sizeof(double);
 
-	switch (layout) {
+	if (grid->scheme == PICARD_SCHEME_LOBATTO)
+		return &model->impl->lobatto[p];
+	switch (grid->layout) {
 	case PICARD_LAYOUT_WARP:
 		return &model->impl->warp[p];
 	case PICARD_LAYOUT_THREAD:
@@ -209,7 +252,8 @@ static const struct picard_kernels *layout_kernels(const picard_model *model,
 static int check_limits(const picard_model *model, picard_grid *grid,
 			const picard_options_layout *asked, size_t real_size,
 			long ntraj, size_t per_traj, size_t device_limit,
-			long *chunk, const struct picard_kernels **kernels)
+			long *chunk, const struct picard_kernels **kernels,
+			int *sm_count, int *kernel_threads)
 {
 	cudaDeviceProp prop;
 	size_t free_bytes = 0, total_bytes = 0, shared = 0;
@@ -225,9 +269,23 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 	e = cudaGetDeviceProperties(&prop, 0);
 	if (e != cudaSuccess)
 		return cuda_fail(e, "cudaGetDeviceProperties");
+	*sm_count = prop.multiProcessorCount;
 	resolve_layout(grid, asked, ntraj, prop.multiProcessorCount);
 	memset(&L, 0, sizeof(L));
 	launch_shape(grid, &L);
+	*kernels = layout_kernels(model, grid, real_size);
+	e = (cudaError_t)(*kernels)->prepare(&L, &info);
+	if (e != cudaSuccess)
+		return cuda_fail(e, "loading the kernel");
+	*kernel_threads = info.max_threads;
+	if (grid->scheme == PICARD_SCHEME_LOBATTO) {
+		/* one group of at most 32 lanes per trajectory, tables of 2 G^2
+		 * reals in static shared memory: within every device's limits */
+		if (info.max_threads < 32)
+			return picard_fail(PICARD_EBLOCK, "the lobatto kernel of this model allows %d threads per block",
+					   info.max_threads);
+		goto memory;
+	}
 	if (grid->layout == PICARD_LAYOUT_PAPER) {
 		threads = grid->m * model->dim;
 		shared = 2 * (size_t)threads * real_size;
@@ -241,10 +299,6 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 					   picard_layout_name(grid->layout), grid->traj_per_block,
 					   L.group, threads, prop.maxThreadsPerBlock);
 	}
-	*kernels = layout_kernels(model, grid->layout, real_size);
-	e = (cudaError_t)(*kernels)->prepare(&L, &info);
-	if (e != cudaSuccess)
-		return cuda_fail(e, "loading the kernel");
 	if (threads > info.max_threads)
 		return picard_fail(PICARD_EBLOCK, "%s layout: %d threads per block, this model's kernel allows %d (%d registers per thread)",
 				   picard_layout_name(grid->layout), threads, info.max_threads,
@@ -252,6 +306,7 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 	if (shared > prop.sharedMemPerBlock)
 		return picard_fail(PICARD_ESHMEM, "2*m*n reals = %zu bytes of shared memory, the device allows %zu",
 				   shared, (size_t)prop.sharedMemPerBlock);
+memory:
 	e = cudaMemGetInfo(&free_bytes, &total_bytes);
 	if (e != cudaSuccess)
 		return cuda_fail(e, "cudaMemGetInfo");
@@ -278,6 +333,7 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 	cudaFree(cuda->fail_window);
 	cudaFree(cuda->sweeps);
 	cudaFree(cuda->sweeps_max);
+	cudaFree(cuda->lobatto_tables);
 	if (cuda->start)
 		cudaEventDestroy(cuda->start);
 	if (cuda->stop)
@@ -288,6 +344,46 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 	free(cuda->staging);
 	free(cuda->staging_status);
 	free(cuda);
+}
+
+/* The lobatto kernel's shape (lanes per trajectory, threads per block for
+ * a chunk of ntraj) and its tables on the device: A^T and E^T [l][j] with
+ * rows of G (zero past m), then the node offsets, as picard_launch says. */
+static int lobatto_upload(struct picard_cuda_solver *cuda, long ntraj,
+			  int sm_count, int kernel_threads)
+{
+	const int m = cuda->grid.m;
+	size_t bytes;
+	struct picard_lobatto *lob = NULL;
+	unsigned char *host = NULL;
+	int G = 2, err;
+
+	while (G < m)
+		G *= 2;
+	cuda->group = G;
+	cuda->groups_per_warp = lobatto_groups_per_warp(ntraj, G, sm_count);
+	cuda->block_threads = lobatto_block_threads(ntraj, cuda->groups_per_warp, sm_count,
+						    kernel_threads);
+	bytes = 2 * (size_t)G * G * cuda->real_size + G * sizeof(double);
+	lob = (struct picard_lobatto *)malloc(sizeof(*lob));
+	host = (unsigned char *)calloc(1, bytes);
+	if (!lob || !host) {
+		err = picard_fail(PICARD_ENOMEM, "lobatto tables");
+		goto out;
+	}
+	err = picard_lobatto_build(m, lob);
+	if (err)
+		goto out;
+	picard_lobatto_tables(lob, cuda->grid.window, cuda->precision == PICARD_DOUBLE, G, true,
+			      host, host + (size_t)G * G * cuda->real_size,
+			      (double *)(host + 2 * (size_t)G * G * cuda->real_size));
+	CUDA_TRY(cudaMalloc(&cuda->lobatto_tables, bytes), "device memory for the lobatto tables");
+	CUDA_TRY(cudaMemcpy(cuda->lobatto_tables, host, bytes, cudaMemcpyHostToDevice),
+		 "copy the lobatto tables");
+out:
+	free(lob);
+	free(host);
+	return err;
 }
 
 extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
@@ -303,10 +399,10 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	const size_t width = n > np ? n : np;
 	const size_t per_traj = (2 * n + np) * rs + 2 * (sizeof(int) + sizeof(long));
 	long chunk = 0;
-	int err;
+	int err, sm_count = 0, kernel_threads = 0;
 
 	err = check_limits(model, grid, layout, rs, ntraj, per_traj, device_limit, &chunk,
-			   &kernels);
+			   &kernels, &sm_count, &kernel_threads);
 	if (err)
 		return err;
 	cuda = (struct picard_cuda_solver *)calloc(1, sizeof(*cuda));
@@ -335,6 +431,13 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	CUDA_TRY(cudaMalloc(&cuda->sweeps_max, ntraj * sizeof(int)), "device memory for sweep counts");
 	CUDA_TRY(cudaEventCreate(&cuda->start), "cudaEventCreate");
 	CUDA_TRY(cudaEventCreate(&cuda->stop), "cudaEventCreate");
+	if (grid->scheme == PICARD_SCHEME_LOBATTO) {
+		err = lobatto_upload(cuda, chunk, sm_count, kernel_threads);
+		if (err)
+			goto out;
+		grid->traj_per_block = cuda->grid.traj_per_block =
+			cuda->block_threads / 32 * cuda->groups_per_warp;
+	}
 	*out = cuda;
 	return PICARD_OK;
 out:
@@ -551,6 +654,10 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 	L.fail_window = cuda->fail_window;
 	L.sweeps = cuda->sweeps;
 	L.sweeps_max = cuda->sweeps_max;
+	L.window = cuda->grid.window;
+	L.groups_per_warp = cuda->groups_per_warp;
+	L.block_threads = cuda->block_threads;
+	L.lobatto_tables = cuda->lobatto_tables;
 
 	*seconds = 0;
 	err = alloc_records(cuda, job, &L);

@@ -180,20 +180,28 @@ int picard_paper_launch(const picard_launch *L)
 	return (int)cudaGetLastError();
 }
 
-/* Load the kernel for Model in precision real (so module loading stays
- * out of the timed solve) and describe it: how many threads a block of it
- * may have (registers can make it fewer than the device's limit). */
-template <class Model, typename real>
-int picard_paper_prepare(const picard_launch *L, picard_kernel_info *info)
+/* Describe a kernel (see picard_kernel_info): how many threads a block of
+ * it may have (registers can make it fewer than the device's limit), its
+ * registers and local memory. Shared by the launchers of every kernel. */
+template <typename Kernel>
+static int picard_describe_kernel(Kernel kernel, picard_kernel_info *info)
 {
 	cudaFuncAttributes attr;
-	cudaError_t err = cudaFuncGetAttributes(&attr, picard_paper_kernel<Model, real>);
+	cudaError_t err = cudaFuncGetAttributes(&attr, kernel);
 
-	(void)L;
 	*info = {};
 	if (err == cudaSuccess)
 		*info = { attr.maxThreadsPerBlock, attr.numRegs, attr.localSizeBytes };
 	return (int)err;
+}
+
+/* Load the kernel for Model in precision real (so module loading stays
+ * out of the timed solve) and describe it. */
+template <class Model, typename real>
+int picard_paper_prepare(const picard_launch *L, picard_kernel_info *info)
+{
+	(void)L;
+	return picard_describe_kernel(picard_paper_kernel<Model, real>, info);
 }
 
 #endif

@@ -2,8 +2,10 @@
  * its description and a right-hand side written once, as a template over
  * the real type, for host and device; PICARD_REGISTER_MODEL(name) then
  * compiles it into the registry entry picard_model_<name>, the host RHS in
- * float and double, and the kernels of every layout (the paper's, warp,
- * thread) instantiated for it (no device function pointer on the hot path). See models/lotka.cu for an example:
+ * float and double, and the kernels instantiated for it: the trapezoid
+ * scheme in every layout (the paper's, warp, thread) and the lobatto
+ * scheme (no device function pointer on the hot path). See models/lotka.cu
+ * for an example:
  *
  *	struct lotka {
  *		static constexpr int dim = 2, nparams = 6;
@@ -26,6 +28,7 @@
 #include <type_traits>
 
 #include "model_impl.h"
+#include "lobatto_kernel.cuh"
 #include "paper_kernel.cuh"
 #include "warp_kernel.cuh"
 #include "picard.h"
@@ -250,6 +253,10 @@ void host_rhs(real t, const real *x, const real *p, real *dxdt)
 		    picard_thread_prepare<name, float> },                      \
 		  { picard_thread_launch<name, double>,                        \
 		    picard_thread_prepare<name, double> } },                   \
+		{ { picard_lobatto_launch<name, float>,                        \
+		    picard_lobatto_prepare<name, float> },                     \
+		  { picard_lobatto_launch<name, double>,                       \
+		    picard_lobatto_prepare<name, double> } },                  \
 	};                                                                     \
 	extern "C" const picard_model picard_model_##name = {                  \
 		#name, name::summary, name::reference, name::dim,              \

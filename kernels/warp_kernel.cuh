@@ -288,19 +288,6 @@ static inline unsigned picard_layout_blocks(const picard_launch *L)
 	return (unsigned)((L->ntraj + L->traj_per_block - 1) / L->traj_per_block);
 }
 
-/* Describe a kernel (see picard_kernel_info). */
-template <typename Kernel>
-static int picard_describe_kernel(Kernel kernel, picard_kernel_info *info)
-{
-	cudaFuncAttributes attr;
-	cudaError_t err = cudaFuncGetAttributes(&attr, kernel);
-
-	*info = {};
-	if (err == cudaSuccess)
-		*info = { attr.maxThreadsPerBlock, attr.numRegs, attr.localSizeBytes };
-	return (int)err;
-}
-
 /* The warp layout's kernel for L's scan. */
 template <class Model, typename real>
 static void (*picard_warp_kernel_for(const picard_launch *L))(const picard_launch)

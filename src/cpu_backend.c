@@ -1,7 +1,8 @@
-/* cpu_backend.c - the Picard trapezoid scheme on the host, OpenMP across
+/* cpu_backend.c - the Picard schemes on the host, OpenMP across
  * trajectories: what picard_solve runs without a GPU, and the reference the
  * GPU kernels are tested against (same equations, same node layout, same
- * order of operations: src/cpu_sweep.inc). */
+ * order of operations: src/cpu_sweep.inc for the paper's trapezoid scheme,
+ * src/cpu_lobatto.inc for the lobatto scheme). */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "backend.h"
 #include "convergence.h"
 #include "errors.h"
+#include "lobatto.h"
 #include "model_impl.h"
 
 /* Store component k of the state at the end of window w into a record if
@@ -27,34 +29,95 @@ static void record_window_end(const struct picard_job *job,
 	rec->states[(r * slots + traj / rec->traj_stride) * n + k] = x;
 }
 
-/* Reals of scratch one trajectory needs (see cpu_sweep.inc). */
+/* Reals of scratch one trajectory needs (see cpu_sweep.inc and
+ * cpu_lobatto.inc; the larger of the two). */
 static size_t picard_cpu_scratch_len(const struct picard_job *job)
 {
 	const int n = job->model->dim;
 
-	return 2 * (size_t)job->grid->m * n + 4 * (size_t)n + job->model->nparams;
+	return 3 * (size_t)job->grid->m * n + 4 * (size_t)n + job->model->nparams;
 }
+
+/* The lobatto scheme's tables of one solve, in its precision, [j][l]
+ * (picard_lobatto_tables), shared read-only by the threads. */
+struct cpu_lobatto_tables {
+	void *A;        /* (H/2) S, m*m reals */
+	void *X;        /* extrapolation E, m*m reals */
+	double *offset; /* node times from the window start */
+};
 
 #define REAL float
 #define SUFFIX float
+#define FMA fmaf
 #include "cpu_sweep.inc"
+#include "cpu_lobatto.inc"
 #undef REAL
 #undef SUFFIX
+#undef FMA
 
 #define REAL double
 #define SUFFIX double
+#define FMA fma
 #include "cpu_sweep.inc"
+#include "cpu_lobatto.inc"
 #undef REAL
 #undef SUFFIX
+#undef FMA
+
+/* Build the lobatto tables of the job's grid (for the trapezoid scheme:
+ * nothing). */
+static int make_lobatto_tables(const struct picard_job *job,
+			       struct cpu_lobatto_tables *tab)
+{
+	const int m = job->grid->m;
+	const size_t real_size = job->precision == PICARD_DOUBLE ? sizeof(double) : sizeof(float);
+	struct picard_lobatto *lob;
+	int err;
+
+	if (job->grid->scheme != PICARD_SCHEME_LOBATTO)
+		return PICARD_OK;
+	lob = malloc(sizeof(*lob));
+	tab->A = malloc(m * m * real_size);
+	tab->X = malloc(m * m * real_size);
+	tab->offset = malloc(m * sizeof(double));
+	if (!lob || !tab->A || !tab->X || !tab->offset) {
+		free(lob);
+		return picard_fail(PICARD_ENOMEM, "CPU backend: lobatto tables");
+	}
+	err = picard_lobatto_build(m, lob);
+	if (!err)
+		picard_lobatto_tables(lob, job->grid->window, job->precision == PICARD_DOUBLE,
+				      m, false, tab->A, tab->X, tab->offset);
+	free(lob);
+	return err;
+}
+
+/* One trajectory of either scheme in either precision. */
+static picard_traj_status cpu_trajectory(const struct picard_job *job,
+					 const struct cpu_lobatto_tables *tab,
+					 long i, void *scratch)
+{
+	const bool dbl = job->precision == PICARD_DOUBLE;
+
+	if (job->grid->scheme == PICARD_SCHEME_LOBATTO)
+		return dbl ? lobatto_trajectory_double(job, tab, i, scratch, &job->fail_window[i]) :
+			     lobatto_trajectory_float(job, tab, i, scratch, &job->fail_window[i]);
+	return dbl ? integrate_trajectory_double(job, i, scratch, &job->fail_window[i]) :
+		     integrate_trajectory_float(job, i, scratch, &job->fail_window[i]);
+}
 
 int picard_cpu_solve(const struct picard_job *job, double *seconds)
 {
 	const size_t len = picard_cpu_scratch_len(job);
 	const size_t size = len * (job->precision == PICARD_DOUBLE ?
 				   sizeof(double) : sizeof(float));
+	struct cpu_lobatto_tables tab = { NULL, NULL, NULL };
 	int err = PICARD_OK;
 	double start = omp_get_wtime();
 
+	err = make_lobatto_tables(job, &tab);
+	if (err)
+		goto out;
 #pragma omp parallel
 	{
 		void *scratch = malloc(size);
@@ -67,14 +130,16 @@ int picard_cpu_solve(const struct picard_job *job, double *seconds)
 		for (long i = 0; i < job->ntraj; i++) {
 			if (!scratch)
 				continue;
-			job->status[i] = job->precision == PICARD_DOUBLE ?
-				integrate_trajectory_double(job, i, scratch, &job->fail_window[i]) :
-				integrate_trajectory_float(job, i, scratch, &job->fail_window[i]);
+			job->status[i] = cpu_trajectory(job, &tab, i, scratch);
 		}
 		free(scratch);
 	}
-	*seconds = omp_get_wtime() - start;
 	if (err)
-		return picard_fail(err, "CPU backend: no memory for %zu bytes of scratch", size);
-	return PICARD_OK;
+		err = picard_fail(err, "CPU backend: no memory for %zu bytes of scratch", size);
+out:
+	*seconds = omp_get_wtime() - start;
+	free(tab.A);
+	free(tab.X);
+	free(tab.offset);
+	return err;
 }

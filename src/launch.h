@@ -17,8 +17,8 @@ struct picard_device_record {
 
 struct picard_launch {
 	int layout;          /* picard_layout, never AUTO */
-	int group;           /* warp layout: lanes per trajectory, m rounded up
-				to a power of two */
+	int group;           /* warp layout and lobatto: lanes per trajectory,
+				m rounded up to a power of two */
 	int traj_per_block;  /* warp and thread layouts: trajectories per block */
 	int scan;            /* warp layout: picard_scan, never AUTO */
 	long ntraj;          /* trajectories of this chunk */
@@ -40,6 +40,15 @@ struct picard_launch {
 	int nrecords;        /* 0..PICARD_MAX_RECORDS */
 	struct picard_device_record records[PICARD_MAX_RECORDS];
 	void *stream;        /* cudaStream_t, NULL for the default stream */
+	/* lobatto scheme only (kernels/lobatto_kernel.cuh) */
+	double window;       /* window length H */
+	int groups_per_warp; /* trajectories per warp: 32/group, or 1 for an
+				ensemble too small to fill the device (the
+				other lanes idle, no group waits on another) */
+	int block_threads;   /* threads per block, a multiple of 32 */
+	const void *lobatto_tables; /* device: A^T [l][j] (group*group reals,
+				(H/2) S), E^T [l][j] (group*group reals), node
+				offsets (group doubles), src/lobatto.h */
 };
 
 #endif

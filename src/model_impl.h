@@ -38,9 +38,11 @@ struct picard_model_impl {
 	picard_rhs_double *rhs_double; /* f in double, on the host */
 	picard_rhs_float *rhs_float;   /* f in float, on the host */
 	/* The CUDA kernels instantiated for this model, [0] float, [1]
-	 * double: the paper's layout (kernels/paper_kernel.cuh), the warp
-	 * and the thread layouts (kernels/warp_kernel.cuh). */
-	struct picard_kernels paper[2], warp[2], thread[2];
+	 * double: the trapezoid scheme in the paper's layout (kernels/
+	 * paper_kernel.cuh), the warp and the thread layouts (kernels/
+	 * warp_kernel.cuh), and the lobatto scheme (kernels/
+	 * lobatto_kernel.cuh, whose instance depends on launch->group). */
+	struct picard_kernels paper[2], warp[2], thread[2], lobatto[2];
 };
 
 #ifdef __cplusplus

@@ -10,6 +10,7 @@
 #include "backend.h"
 #include "errors.h"
 #include "launch.h"
+#include "lobatto.h"
 
 #define DEFAULT_M 8      /* the paper's optimum (Table 1) */
 #define DEFAULT_K 2
@@ -22,6 +23,19 @@
  * tolerance below a few times that would call rounding noise "not
  * converging" (float, m = 512: changes of ~3e-5 measured on an H100). */
 #define ROUNDING_FLOOR(m, eps) (4.0 * (m) * (eps))
+/* lobatto (src/lobatto.h): adaptive sweeps by default, and a window from
+ * the span: 200 windows; a model whose dynamics are faster than that needs
+ * options.window (the iteration then reports NOT_CONVERGED windows) */
+#define DEFAULT_LOBATTO_K_MAX 40
+/* The iteration error left when a window stops is about the last change,
+ * and the lobatto scheme's discretisation error is far below the
+ * trapezoid's: measured on lotka (m = 8, H = 1, CPU) double rtol 1e-9
+ * gives E = 1.3e-8, 1e-12 gives 1.0e-11 (the scheme's own error) for 2
+ * more sweeps per window; float rtol 1e-5 gives E = 2.0e-4, 1e-6 2.5e-5,
+ * 3e-7 1.5e-5, and 1e-7 no longer converges (float rounding). */
+#define DEFAULT_LOBATTO_RTOL_FLOAT 1e-6
+#define DEFAULT_LOBATTO_RTOL_DOUBLE 1e-12
+#define DEFAULT_LOBATTO_WINDOWS 200
 
 struct picard_solver {
 	const picard_model *model;  /* what is integrated */
@@ -77,6 +91,12 @@ static int check_layout(const picard_options *o)
 	if (o->traj_per_block < 0)
 		return picard_fail(PICARD_EINVAL, "traj_per_block = %d: must be >= 0 (0: the layout's default)",
 				   o->traj_per_block);
+	if (o->scheme == PICARD_SCHEME_LOBATTO &&
+	    (o->layout == PICARD_LAYOUT_PAPER || o->layout == PICARD_LAYOUT_THREAD ||
+	     o->scan != PICARD_SCAN_AUTO || o->traj_per_block))
+		return picard_fail(PICARD_EINVAL, "the lobatto scheme has one kernel, warp-synchronous, shaped "
+				   "by the ensemble: no layout %s, scan or traj_per_block to choose",
+				   layout_names[o->layout]);
 	if ((o->layout == PICARD_LAYOUT_WARP || o->layout == PICARD_LAYOUT_THREAD) &&
 	    o->m > PICARD_LAYOUT_MAX_M)
 		return picard_fail(PICARD_EINVAL, "%s layout with m = %d: it holds a window's nodes in %s, at most m = %d (use the paper or auto layout)",
@@ -103,7 +123,11 @@ static int check_layout(const picard_options *o)
 static int resolve_options(const picard_model *model, const picard_options *in,
 			   picard_options *out)
 {
+	const bool lobatto = in->scheme == PICARD_SCHEME_LOBATTO;
+
 	*out = *in;
+	if (in->scheme != PICARD_SCHEME_TRAPEZOID && !lobatto)
+		return picard_fail(PICARD_EINVAL, "scheme %d unknown", (int)in->scheme);
 	if (!out->m)
 		out->m = DEFAULT_M;
 	if (out->K_max && out->K)
@@ -111,8 +135,15 @@ static int resolve_options(const picard_model *model, const picard_options *in,
 				   out->K, out->K_max);
 	if (out->K_max < 0)
 		return picard_fail(PICARD_EINVAL, "K_max = %d: at least one sweep per window", out->K_max);
-	if (!out->K && !out->K_max)
-		out->K = DEFAULT_K;
+	if (!out->K && !out->K_max) {
+		if (lobatto)
+			out->K_max = DEFAULT_LOBATTO_K_MAX;
+		else
+			out->K = DEFAULT_K;
+	}
+	if (out->iter_rtol == 0 && lobatto)
+		out->iter_rtol = out->precision == PICARD_DOUBLE ? DEFAULT_LOBATTO_RTOL_DOUBLE :
+			DEFAULT_LOBATTO_RTOL_FLOAT;
 	if (out->iter_rtol == 0)
 		out->iter_rtol = out->precision == PICARD_DOUBLE ?
 			fmax(DEFAULT_RTOL_DOUBLE, ROUNDING_FLOOR(out->m, DBL_EPSILON)) :
@@ -123,12 +154,31 @@ static int resolve_options(const picard_model *model, const picard_options *in,
 	    !isfinite(out->iter_atol))
 		return picard_fail(PICARD_EINVAL, "iteration tolerances rtol %g, atol %g: need rtol >= 0, atol > 0",
 				   out->iter_rtol, out->iter_atol);
-	if (out->h == 0)
-		out->h = DEFAULT_H;
 	if (out->t0 == 0 && out->t1 == 0) {
 		out->t0 = model->t0;
 		out->t1 = model->t1;
 	}
+	if (!isfinite(out->t0) || !isfinite(out->t1) || out->t1 <= out->t0)
+		return picard_fail(PICARD_EINVAL, "time span [%g, %g]: need finite t0 < t1", out->t0, out->t1);
+	if (lobatto) {
+		if (out->h != 0)
+			return picard_fail(PICARD_EINVAL, "h = %g: the lobatto scheme takes a window length, not h",
+					   out->h);
+		if (out->m > PICARD_LOBATTO_MAX_M)
+			return picard_fail(PICARD_EINVAL, "m = %d: the lobatto scheme takes 2..%d nodes",
+					   out->m, PICARD_LOBATTO_MAX_M);
+		if (out->window == 0)
+			out->window = (out->t1 - out->t0) / DEFAULT_LOBATTO_WINDOWS;
+		if (!isfinite(out->window) || out->window <= 0)
+			return picard_fail(PICARD_EINVAL, "window = %g: must be finite and > 0", out->window);
+		/* the grid's mean node spacing, checked below like h */
+		out->h = out->window / (out->m - 1);
+	} else if (out->window != 0) {
+		return picard_fail(PICARD_EINVAL, "window = %g: the trapezoid scheme takes h (its window is (m-1) h)",
+				   out->window);
+	}
+	if (out->h == 0)
+		out->h = DEFAULT_H;
 	if (out->bound == 0)
 		out->bound = DEFAULT_BOUND;
 	if (out->m < 2)
@@ -137,8 +187,6 @@ static int resolve_options(const picard_model *model, const picard_options *in,
 		return picard_fail(PICARD_EINVAL, "K = %d: at least one sweep per window", out->K);
 	if (!isfinite(out->h) || out->h <= 0)
 		return picard_fail(PICARD_EINVAL, "h = %g: must be finite and > 0", out->h);
-	if (!isfinite(out->t0) || !isfinite(out->t1) || out->t1 <= out->t0)
-		return picard_fail(PICARD_EINVAL, "time span [%g, %g]: need finite t0 < t1", out->t0, out->t1);
 	if (!(out->bound > 0))
 		return picard_fail(PICARD_EINVAL, "bound = %g: must be > 0", out->bound);
 	if (out->precision != PICARD_FLOAT && out->precision != PICARD_DOUBLE)
@@ -158,6 +206,7 @@ static int fit_grid(const picard_options *o, picard_grid *g)
 	if (!(windows <= 1e15))
 		return picard_fail(PICARD_EINVAL, "h = %g over [%g, %g] makes %g windows",
 				   o->h, o->t0, o->t1, windows);
+	g->scheme = o->scheme;
 	g->m = o->m;
 	g->adaptive = o->K_max > 0;
 	g->warm_start = o->warm_start;
@@ -172,6 +221,7 @@ static int fit_grid(const picard_options *o, picard_grid *g)
 	g->layout = o->layout;
 	g->traj_per_block = o->traj_per_block;
 	g->scan = o->scan;
+	g->window = span / (double)g->windows;
 	return PICARD_OK;
 }
 

@@ -252,6 +252,12 @@ ParameterizedTestParameters(cli, bad_input)
 		{"decay --h 1e-400", "--h"},          /* underflow */
 		{"decay --h 0", "--h"},
 		{"decay --h -0.1", "--h"},
+		{"decay --scheme simpson", "--scheme"},
+		{"decay --scheme lobatto --h 0.1", "--h"},
+		{"decay --window 1", "--window"},      /* the trapezoid takes --h */
+		{"decay --scheme lobatto --window 0", "--window"},
+		{"decay --scheme lobatto --window nan", "--window"},
+		{"decay --scheme lobatto --m 33", "--m"},
 		{"decay --h=-1", "--h"},
 		{"decay --t0 inf", "--t0"},
 		{"decay --t1 nan", "--t1"},
@@ -407,6 +413,32 @@ Test(cli, small_run)
 	cr_expect_not_null(strstr(run.out, "precision    float"), "%s", run.out);
 	cr_expect_not_null(strstr(run.out, "solve "), "%s", run.out);
 	cr_expect_not_null(strstr(run.out, "total "), "%s", run.out);
+	free_run(&run);
+}
+
+/* --scheme lobatto: its grid line, defaults (adaptive, 200 windows) and a
+ * check that passes a tolerance the trapezoid could not reach there. */
+Test(cli, lobatto_run)
+{
+	struct cli_run run = run_line("decay --backend cpu --traj 8 --scheme lobatto "
+				      "--precision double --tol 1e-10");
+
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.out, "lobatto m=8 K<=40 window=0.05 (mean h=0.00714286), "
+				  "200 windows, t in [0, 10]"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "PASS"), "%s", run.out);
+	free_run(&run);
+
+	run = run_line("lotka --backend cpu --traj 4 --scheme lobatto --m 6 --window 3 --K 2");
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.out, "lobatto m=6 K=2 window=2.94118 (mean h=0.588235) "
+				  "(requested 3), 34 windows"), "%s", run.out);
+	free_run(&run);
+
+	/* windows too long to converge: named, and the hint says --window */
+	run = run_line("lotka --backend cpu --traj 4 --scheme lobatto --window 20 --K-max 5");
+	cr_expect_eq(run.status, 1, "exit status %d", run.status);
+	cr_expect_not_null(strstr(run.err, "--window"), "%s", run.err);
 	free_run(&run);
 }
 

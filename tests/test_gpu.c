@@ -791,3 +791,269 @@ Test(gpu, layout_limits)
 	err = picard_solver_create(&solver, lotka, &opt, 16);
 	cr_assert_eq(err, PICARD_EBLOCK, "got %s (%s)", picard_strerror(err), picard_error_detail());
 }
+/* ---- the lobatto scheme (kernels/lobatto_kernel.cuh) ---------------------- */
+
+/* Lobatto cases, run on every model: m (group of G = m rounded up to a
+ * power of two lanes), sweeps, warm start, and the window as a multiple of
+ * the model's base window (lobatto_base_window). LOBATTO_NTRAJ = 1025 is
+ * more than 4 trajectories per multiprocessor on any current GPU, so the
+ * kernel packs 32/G trajectories per warp (cuda_backend.cu), and no group
+ * count per block divides it: the last block has a tail. Ensembles of at
+ * most 4 per multiprocessor (one per warp) are lobatto_ensemble_sizes'. */
+#define LOBATTO_NTRAJ 1025
+static const struct lobatto_case {
+	int m, K, K_max;  /* fixed K, or adaptive K_max */
+	bool warm_start;
+	double scale;     /* window = scale * the model's base window */
+} lobatto_cases[] = {
+	{ 8, 0, 40, false, 1 },   /* the default: G = 8, 32 trajectories per block */
+	{ 8, 0, 40, true, 1 },    /* warm start */
+	{ 5, 6, 0, false, 1 },    /* fixed K, m not a power of two (G = 8) */
+	{ 13, 0, 40, true, 1 },   /* G = 16, 3 idle lanes per group */
+	{ 32, 0, 40, false, 2 },  /* a whole warp per trajectory */
+	{ 3, 0, 60, false, 0.5 }, /* G = 4 */
+	{ 2, 0, 60, false, 0.25 },/* G = 2: the trapezoidal rule, 16 per warp */
+};
+
+/* The ensemble and span lobatto cases of model use: at most MAX_WINDOWS
+ * windows of the model's span. */
+static picard_options lobatto_options(const picard_model *model, int m, int K,
+				      int K_max, bool warm, double window,
+				      picard_precision precision, picard_backend backend)
+{
+	picard_options opt = { .scheme = PICARD_SCHEME_LOBATTO, .m = m, .K = K,
+			       .K_max = K_max, .warm_start = warm, .window = window,
+			       .precision = precision, .backend = backend };
+
+	opt.t0 = model->t0;
+	opt.t1 = model->t0 + fmin(model->t1 - model->t0, MAX_WINDOWS * window);
+	return opt;
+}
+
+/* A window the default lobatto iteration (m = 8, K_max 40) converges on
+ * for all LOBATTO_NTRAJ trajectories of the model's test ensemble, on the CPU in
+ * double: span/100, halved until it does (the models have no time scale
+ * to read; kepler's periapsis needs ~0.1 of its 628). */
+static double lobatto_base_window(const picard_model *model, const double *x0,
+				  const double *params)
+{
+	double window = (model->t1 - model->t0) / 100;
+
+	for (int tries = 0; tries < 12; tries++, window /= 2) {
+		picard_options opt = lobatto_options(model, 8, 0, 40, false, window,
+						     PICARD_DOUBLE, PICARD_BACKEND_CPU);
+		struct solve_out out;
+		bool ok;
+
+		solve(model, &opt, LOBATTO_NTRAJ, x0, params, &out);
+		ok = out.err == PICARD_OK;
+		solve_out_free(&out);
+		if (ok)
+			return window;
+	}
+	cr_assert_fail("%s: no lobatto window down to %g converges", model->name, window);
+	return window;
+}
+
+/* GPU vs CPU for one lobatto case: statuses, sweep counts (nearly), final
+ * states and both records. Adaptive windows stop where the scaled change
+ * first drops under 1; rounding can move that by one sweep in a rare
+ * window, which changes the state by up to about iter_rtol (relative), so
+ * the bound is (TOL + 4 iter_rtol) times the model's amplification. */
+static void compare_lobatto(const picard_model *model, const struct lobatto_case *c,
+			    double base_window, const double *x0, const double *params,
+			    picard_precision precision)
+{
+	const double tol = precision == PICARD_DOUBLE ? TOL_DOUBLE : TOL_FLOAT;
+	const double window = c->scale * base_window;
+	picard_options gpu_opt = lobatto_options(model, c->m, c->K, c->K_max, c->warm_start,
+						 window, precision, PICARD_BACKEND_CUDA);
+	picard_options cpu_opt = gpu_opt;
+	struct solve_out gpu, cpu;
+	double amp, bound, d_final, d_dense, d_sparse, rtol;
+	long status_differ = 0;
+	char what[160];
+
+	cpu_opt.backend = PICARD_BACKEND_CPU;
+	snprintf(what, sizeof(what), "%s lobatto %s m=%d K=%d K_max=%d%s H=%g", model->name,
+		 precision_name(precision), c->m, c->K, c->K_max,
+		 c->warm_start ? " warm" : "", window);
+	solve(model, &gpu_opt, LOBATTO_NTRAJ, x0, params, &gpu);
+	solve(model, &cpu_opt, LOBATTO_NTRAJ, x0, params, &cpu);
+	rtol = cpu.grid.iter_rtol;
+	cr_assert_eq(gpu.stats.backend, PICARD_BACKEND_CUDA, "%s: ran on backend %d", what,
+		     (int)gpu.stats.backend);
+	cr_assert(cpu.err == PICARD_OK || cpu.err == PICARD_EFAILED, "%s: CPU %s", what,
+		  picard_strerror(cpu.err));
+	for (long i = 0; i < LOBATTO_NTRAJ; i++) {
+		cr_assert(cpu.status[i] == PICARD_TRAJ_OK || cpu.status[i] == PICARD_TRAJ_NOT_CONVERGED,
+			  "%s: CPU trajectory %ld status %d", what, i, (int)cpu.status[i]);
+		status_differ += gpu.status[i] != cpu.status[i];
+	}
+	cr_assert_leq(status_differ, 2, "%s: %ld trajectories with another status on the GPU",
+		      what, status_differ);
+	check_records_consistent(&cpu, what);
+	check_records_consistent(&gpu, what);
+	cr_assert(fabs(gpu.stats.sweeps_mean - cpu.stats.sweeps_mean) <=
+		  0.01 * cpu.stats.sweeps_mean, "%s: sweeps per window GPU %.4f, CPU %.4f", what,
+		  gpu.stats.sweeps_mean, cpu.stats.sweeps_mean);
+
+	amp = amplification(model, &cpu_opt, LOBATTO_NTRAJ, x0, params);
+	bound = (tol + 4 * rtol) * fmax(1, amp);
+	d_final = max_diff(gpu.x_final, cpu.x_final, LOBATTO_NTRAJ, model->dim);
+	d_dense = max_diff(gpu.dense.states, cpu.dense.states, cpu.dense_len / model->dim,
+			   model->dim);
+	d_sparse = max_diff(gpu.sparse.states, cpu.sparse.states, cpu.sparse_len / model->dim,
+			    model->dim);
+	cr_log_info("%s, %ld windows: GPU vs CPU rel. diff final %.2e, records %.2e (bound %.1e, "
+		    "amplification %.2f); sweeps %.3f / %.3f", what, cpu.grid.windows, d_final,
+		    d_dense, bound, amp, gpu.stats.sweeps_mean, cpu.stats.sweeps_mean);
+	cr_assert(d_final <= bound, "%s: final states differ by %.3e > %.1e", what, d_final, bound);
+	cr_assert(d_dense <= bound, "%s: records differ by %.3e > %.1e", what, d_dense, bound);
+	cr_assert(d_sparse <= bound, "%s: sparse records differ by %.3e > %.1e", what, d_sparse,
+		  bound);
+	solve_out_free(&gpu);
+	solve_out_free(&cpu);
+}
+
+static void compare_lobatto_all_models(picard_precision precision)
+{
+	for (int i = 0; i < picard_model_count(); i++) {
+		const picard_model *model = picard_model_at(i);
+		double *x0, *params, base;
+
+		make_ensemble(model, LOBATTO_NTRAJ, 2000 + i, &x0, &params);
+		base = lobatto_base_window(model, x0, params);
+		for (size_t c = 0; c < sizeof(lobatto_cases) / sizeof(lobatto_cases[0]); c++)
+			compare_lobatto(model, &lobatto_cases[c], base, x0, params, precision);
+		free(x0);
+		free(params);
+	}
+}
+
+Test(gpu, lobatto_matches_cpu_double, .timeout = 300)
+{
+	require_gpu();
+	compare_lobatto_all_models(PICARD_DOUBLE);
+}
+
+Test(gpu, lobatto_matches_cpu_float, .timeout = 300)
+{
+	require_gpu();
+	compare_lobatto_all_models(PICARD_FLOAT);
+}
+
+/* Ensembles of every size around the groups of a block (1, a partial
+ * block, exactly a block, one over: one trajectory per warp on a large
+ * GPU) and large ones that pack 4 per warp with a tail: bitwise
+ * repeatable, every trajectory written, equal to the CPU within the bound
+ * of compare_lobatto. */
+Test(gpu, lobatto_ensemble_sizes, .timeout = 120)
+{
+	const picard_model *lotka = picard_model_find("lotka");
+	const long sizes[] = { 1, 7, 32, 33, 1000, 4097 };
+
+	require_gpu();
+	cr_assert_not_null(lotka);
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
+		for (int p = PICARD_FLOAT; p <= PICARD_DOUBLE; p++) {
+			const long ntraj = sizes[s];
+			picard_options opt = lobatto_options(lotka, 8, 0, 40, false, 1.0, p,
+							     PICARD_BACKEND_CUDA);
+			struct solve_out gpu, again, cpu;
+			double *x0, *params, diff;
+			const double bound = (p == PICARD_DOUBLE ? TOL_DOUBLE + 4e-12 : TOL_FLOAT) * 10;
+
+			make_ensemble(lotka, ntraj, 300 + s, &x0, &params);
+			solve(lotka, &opt, ntraj, x0, params, &gpu);
+			solve(lotka, &opt, ntraj, x0, params, &again);
+			opt.backend = PICARD_BACKEND_CPU;
+			solve(lotka, &opt, ntraj, x0, params, &cpu);
+			check_all_ok(&gpu, "lotka lobatto GPU");
+			check_all_ok(&cpu, "lotka lobatto CPU");
+			cr_assert(memcmp(gpu.x_final, again.x_final, ntraj * 2 * sizeof(double)) == 0,
+				  "%ld trajectories: two GPU solves differ", ntraj);
+			diff = max_diff(gpu.x_final, cpu.x_final, ntraj, 2);
+			cr_log_info("lotka lobatto %s, %ld trajectories: GPU vs CPU %.2e",
+				    precision_name(p), ntraj, diff);
+			cr_assert(diff <= bound, "%ld trajectories (%s): GPU vs CPU %.3e > %.1e",
+				  ntraj, precision_name(p), diff, bound);
+			solve_out_free(&gpu);
+			solve_out_free(&again);
+			solve_out_free(&cpu);
+			free(x0);
+			free(params);
+		}
+}
+
+/* Statuses on both backends: growth past the bound (decay with lambda < 0
+ * on every other trajectory) is DIVERGED in the same window; K_max too
+ * small is NOT_CONVERGED from window 0 on every trajectory. */
+Test(gpu, lobatto_statuses_agree, .timeout = 120)
+{
+	const picard_model *decay = picard_model_find("decay");
+	const picard_model *lotka = picard_model_find("lotka");
+	const long ntraj = 64;
+	double x0[2 * 64], lambda[64];
+	bool odd[64], all[64];
+
+	require_gpu();
+	for (long i = 0; i < ntraj; i++) {
+		x0[i] = 1 + 0.01 * i;
+		lambda[i] = i % 2 ? -8 : 0.5;
+		odd[i] = i % 2;
+		all[i] = true;
+	}
+	for (int p = PICARD_FLOAT; p <= PICARD_DOUBLE; p++) {
+		picard_options opt = lobatto_options(decay, 6, 0, 40, false, 0.05, p,
+						     PICARD_BACKEND_AUTO);
+
+		opt.t1 = decay->t1;
+		check_failures_agree(decay, &opt, ntraj, x0, lambda, PICARD_TRAJ_DIVERGED, odd, 0);
+	}
+	for (long i = 0; i < ntraj; i++) {
+		x0[2 * i] = lotka->x0[0] * (1 + 0.01 * i);
+		x0[2 * i + 1] = lotka->x0[1];
+	}
+	for (int p = PICARD_FLOAT; p <= PICARD_DOUBLE; p++) {
+		picard_options opt = lobatto_options(lotka, 8, 0, 3, false, 1.0, p,
+						     PICARD_BACKEND_AUTO);
+
+		check_failures_agree(lotka, &opt, ntraj, x0, NULL, PICARD_TRAJ_NOT_CONVERGED, all, 0);
+	}
+}
+
+/* The lobatto kernel in chunks: bitwise the same as one launch, although
+ * the whole ensemble packs 4 trajectories per warp and a chunk of ~270
+ * runs one per warp (each group's operations do not depend on its
+ * neighbours). */
+Test(gpu, lobatto_chunks_bitwise, .timeout = 120)
+{
+	const picard_model *lotka = picard_model_find("lotka");
+	const long ntraj = 1000;
+	picard_options opt;
+	struct solve_out whole, parts;
+	double *x0, *params;
+
+	require_gpu();
+	cr_assert_not_null(lotka);
+	opt = lobatto_options(lotka, 8, 0, 40, true, 1.0, PICARD_FLOAT, PICARD_BACKEND_CUDA);
+	opt.t1 = 20;
+	make_ensemble(lotka, ntraj, 78, &x0, &params);
+	solve(lotka, &opt, ntraj, x0, params, &whole);
+	opt.device_memory = 300 * (2 * 2 + 6) * sizeof(float);
+	solve(lotka, &opt, ntraj, x0, params, &parts);
+	check_all_ok(&whole, "lotka lobatto, one launch");
+	cr_assert_geq(parts.stats.chunks, 3, "%ld chunks", parts.stats.chunks);
+	cr_assert_eq(memcmp(whole.x_final, parts.x_final, ntraj * 2 * sizeof(double)), 0,
+		     "final states differ between one launch and chunks");
+	cr_assert_eq(memcmp(whole.dense.states, parts.dense.states,
+			    whole.dense_len * sizeof(double)), 0, "dense records differ");
+	cr_assert_eq(memcmp(whole.sparse.states, parts.sparse.states,
+			    whole.sparse_len * sizeof(double)), 0, "sparse records differ");
+	cr_assert_eq(whole.stats.sweeps_mean, parts.stats.sweeps_mean);
+	solve_out_free(&whole);
+	solve_out_free(&parts);
+	free(x0);
+	free(params);
+}

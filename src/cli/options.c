@@ -23,6 +23,27 @@ static int set_traj(void *ctx, const char *flag, const char *value)
 	return parse_long(flag, value, 1, TRAJ_MAX, &opts->traj);
 }
 
+static int set_scheme(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+
+	if (strcmp(value, "trapezoid") == 0)
+		opts->scheme = PICARD_SCHEME_TRAPEZOID;
+	else if (strcmp(value, "lobatto") == 0)
+		opts->scheme = PICARD_SCHEME_LOBATTO;
+	else
+		return cli_error(CLI_EUSAGE, "%s '%s': expected trapezoid or lobatto", flag, value);
+	return 0;
+}
+
+static int set_window(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+
+	opts->window_given = true;
+	return parse_positive(flag, value, &opts->window);
+}
+
 static int set_m(void *ctx, const char *flag, const char *value)
 {
 	struct run_options *opts = ctx;
@@ -285,13 +306,15 @@ static int set_help(void *ctx, const char *flag, const char *value)
 
 static const struct cli_flag flags[] = {
 	{"--traj", "N", set_traj, "trajectories in the ensemble (default 8192; with --init: the file's rows)"},
-	{"--m", "M", set_m, "nodes per window, >= 2 (default 8, or tuned with --tol)"},
+	{"--scheme", "S", set_scheme, "trapezoid (the paper's, default) or lobatto (Gauss-Lobatto collocation, order 2m-2)"},
+	{"--m", "M", set_m, "nodes per window, >= 2; lobatto: 2..32 (default 8, or tuned with --tol)"},
 	{"--K", "K", set_K, "Picard sweeps per window, >= 1 (default 2, or tuned with --tol)"},
 	{"--K-max", "K", set_K_max, "adaptive: sweep each window until it converges, at most K times"},
-	{"--iter-rtol", "R", set_iter_rtol, "a window has converged when max |dx|/(A + R|x|) <= 1 (default 1e-5 float, 1e-9 double; at least 4 m eps)"},
+	{"--iter-rtol", "R", set_iter_rtol, "a window has converged when max |dx|/(A + R|x|) <= 1 (default 1e-5 float, 1e-9 double, at least 4 m eps; lobatto 1e-6, 1e-12)"},
 	{"--iter-atol", "A", set_iter_atol, "absolute part of that test (default: R)"},
 	{"--warm-start", NULL, set_warm_start, "start each window from the previous one's increments, not a constant"},
-	{"--h", "H", set_h, "node spacing, > 0; shrunk so whole windows end at t1 (default: the model's, else 0.06; or tuned with --tol)"},
+	{"--h", "H", set_h, "trapezoid: node spacing, > 0; shrunk so whole windows end at t1 (default: the model's, else 0.06; or tuned with --tol)"},
+	{"--window", "H", set_window, "lobatto: window length, > 0; shrunk so whole windows end at t1 (default span/200)"},
 	{"--t0", "T", set_t0, "start time (default: the model's)"},
 	{"--t1", "T", set_t1, "end time, > t0 (default: the model's)"},
 	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float)"},
@@ -330,6 +353,13 @@ void options_usage(FILE *f)
 		   "tuning cache entry of picard-tune for this model, precision, E, time span\n"
 		   "and device; without one a quick search (8 trajectories sampled, m in\n"
 		   "{4, 8, 16, 32}, K <= 4) picks them. Given --m, --K or --h always win.\n"
+		   "\n--scheme lobatto: windows of length H (--window) with m nodes at the\n"
+		   "Gauss-Lobatto-Legendre points (both ends included), each sweep\n"
+		   "x_j = x_w + (H/2) sum_l S_jl f(t_l, x_l); converged it is Lobatto IIIA\n"
+		   "collocation, order 2m-2. Defaults: m = 8, adaptive sweeps (--K-max 40;\n"
+		   "--K K for a fixed count), H = span/200; --h does not apply (the grid's h\n"
+		   "printed is the mean spacing H/(m-1)) and --tol checks E without tuning.\n"
+		   "Lower --window when windows do not converge.\n"
 		   "\nexit status: 0 success; 1 a library error, failed (non-finite or\n"
 		   "diverged) trajectories, a check over --tol, no configuration meeting\n"
 		   "--tol, or an unwritten --out; 2 bad command line or --init file (nothing\n"
@@ -410,6 +440,16 @@ static int resolve_spread_params(struct run_options *opts)
 /* Checks that involve several flags. */
 static int check_combinations(const struct run_options *opts)
 {
+	const bool lobatto = opts->scheme == PICARD_SCHEME_LOBATTO;
+
+	if (lobatto && opts->h_given)
+		return cli_error(CLI_EUSAGE, "--h %g: --scheme lobatto takes --window H (the window length)",
+				 opts->h);
+	if (!lobatto && opts->window_given)
+		return cli_error(CLI_EUSAGE, "--window %g: only with --scheme lobatto (the trapezoid's window is (m-1) h)",
+				 opts->window);
+	if (lobatto && opts->m > 32)
+		return cli_error(CLI_EUSAGE, "--m %d: --scheme lobatto takes 2..32 nodes", opts->m);
 	if (opts->save_every && !opts->out_path)
 		return cli_error(CLI_EUSAGE, "--save-every %ld: needs --out FILE to write the states to",
 				 opts->save_every);

@@ -32,6 +32,10 @@ struct run_options {
 	const picard_model *model;   /* that model, or NULL (--list, --help) */
 	long traj;                   /* --traj: ensemble size */
 	bool traj_given;             /* --traj was on the command line */
+	picard_scheme scheme;        /* --scheme trapezoid|lobatto */
+	double window;               /* --window: lobatto window length H (0 =
+					the library's default, span/200) */
+	bool window_given;           /* --window was on the command line */
 	int m;                       /* --m: nodes per window */
 	int K;                       /* --K: Picard sweeps per window */
 	int K_max;                   /* --K-max: adaptive sweeps, 0 = fixed K */

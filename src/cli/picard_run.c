@@ -179,9 +179,14 @@ static void hint_library_error(int err)
 static int create_solver(struct run *run)
 {
 	const struct run_options *opts = &run->opts;
+	const bool lobatto = opts->scheme == PICARD_SCHEME_LOBATTO;
+	/* lobatto without --K / --K-max: the library's adaptive default */
 	const picard_options solver_opts = {
-		.m = opts->m, .K = opts->K_max ? 0 : opts->K, .K_max = opts->K_max,
-		.iter_rtol = opts->iter_rtol, .iter_atol = opts->iter_atol, .h = opts->h,
+		.scheme = opts->scheme, .window = lobatto ? opts->window : 0,
+		.m = opts->m, .K = opts->K_max || (lobatto && !opts->K_given) ? 0 : opts->K,
+		.K_max = opts->K_max,
+		.iter_rtol = opts->iter_rtol, .iter_atol = opts->iter_atol,
+		.h = lobatto ? 0 : opts->h,
 		.warm_start = opts->warm_start,
 		.t0 = opts->t0, .t1 = opts->t1,
 		.precision = opts->precision, .backend = opts->backend,
@@ -315,10 +320,18 @@ static void print_summary(const struct run *run)
 	       " (auto: no CUDA device found)" : "");
 	printf("%-12s %ld%s\n", "trajectories", run->ntraj,
 	       run->opts.init_path ? " (from --init)" : "");
-	printf("%-12s m=%d K%s%d h=%.6g", "grid", grid->m, grid->adaptive ? "<=" : "=",
-	       grid->K, grid->h);
-	if (fabs(grid->h - run->opts.h) > 1e-12 * run->opts.h)
-		printf(" (requested %g)", run->opts.h);
+	if (grid->scheme == PICARD_SCHEME_LOBATTO) {
+		printf("%-12s lobatto m=%d K%s%d window=%.6g (mean h=%.6g)", "grid", grid->m,
+		       grid->adaptive ? "<=" : "=", grid->K, grid->window, grid->h);
+		if (run->opts.window_given &&
+		    fabs(grid->window - run->opts.window) > 1e-12 * run->opts.window)
+			printf(" (requested %g)", run->opts.window);
+	} else {
+		printf("%-12s m=%d K%s%d h=%.6g", "grid", grid->m, grid->adaptive ? "<=" : "=",
+		       grid->K, grid->h);
+		if (fabs(grid->h - run->opts.h) > 1e-12 * run->opts.h)
+			printf(" (requested %g)", run->opts.h);
+	}
 	printf(", %ld windows, t in [%g, %g]\n", grid->windows, grid->t0, grid->t1);
 	printf("%-12s %s\n", "precision", run->opts.precision == PICARD_DOUBLE ? "double" : "float");
 	if (run->stats.backend == PICARD_BACKEND_CUDA) {
@@ -362,8 +375,9 @@ static void report_failures(const struct run *run)
 	printf("%-12s %ld of %ld trajectories\n", "failed", run->stats.failed, run->ntraj);
 	cli_error(PICARD_EFAILED, "%ld of %ld trajectories failed: %s%s", run->stats.failed,
 		  run->ntraj, list, run->stats.failed > shown ? ", ..." : "");
-	cli_hint("non-finite or |x| > --bound %g; a smaller --h or a larger --K may converge",
-		 run->opts.bound);
+	cli_hint("non-finite or |x| > --bound %g; a smaller --%s or a larger --K%s may converge",
+		 run->opts.bound, run->grid->scheme == PICARD_SCHEME_LOBATTO ? "window" : "h",
+		 run->grid->adaptive ? "-max" : "");
 }
 
 static int write_output(struct run *run)
@@ -421,7 +435,8 @@ static int prepare_and_solve(struct run *run)
 	err = read_init(run);
 	if (!err && run->opts.out_path)
 		err = output_open(&run->out, run->opts.out_path);
-	if (!err)
+	/* the tuning (picard-tune) searches the trapezoid scheme's m, K, h */
+	if (!err && run->opts.scheme != PICARD_SCHEME_LOBATTO)
 		err = tuning_for_run(&run->opts, run->ntraj);
 	if (!err)
 		err = create_solver(run);

@@ -1,0 +1,282 @@
+/* lobatto_kernel.cuh - Picard iteration on Gauss-Lobatto-Legendre
+ * collocation windows, warp-synchronous: a group of G lanes per trajectory.
+ *
+ * The scheme (src/lobatto.h, src/lobatto.c). A window [t_w, t_w + H] holds
+ * m nodes t_j = t_w + (tau_j + 1) H/2, tau_j the Gauss-Lobatto-Legendre
+ * points on [-1, 1] (the ends and the roots of P'_{m-1}), m = 2..32. One
+ * sweep, for all nodes at once from the previous iterate:
+ *
+ *	x_j = x_w + sum_l A_jl f(t_l, x_l),   A = (H/2) S,
+ *	S_jl = int_{-1}^{tau_j} L_l(s) ds     (L_l: Lagrange basis of node l),
+ *
+ * x_0 = x_w. Its fixed point is the Lobatto IIIA collocation solution,
+ * order 2m-2 at the window ends (E. Hairer, G. Wanner, Solving Ordinary
+ * Differential Equations II, 2nd ed., Springer 1996, section IV.5; m = 2 is
+ * the trapezoidal rule). Picard iteration on spectral collocation nodes is
+ * also X. Bai, J. L. Junkins, "Modified Chebyshev-Picard iteration methods
+ * for orbit propagation", J. Astronaut. Sci. 58 (2011) 583-613 (Chebyshev
+ * nodes there). Each sweep raises the order of the iterate by one, up to
+ * 2m-2; sweeps stop when the largest scaled change max |dx| / (atol +
+ * rtol |x|) <= 1 (src/convergence.h, as the paper's kernel) or after K.
+ * Warm start: the first iterate is the previous window's interpolating
+ * polynomial extrapolated to the new nodes, x_j = x_w + sum_l E_jl (x_l -
+ * x_w), E_jl = L_l(tau_j + 2) (the polynomial cut to degree 11 in
+ * double, 5 in float, first: src/lobatto.c).
+ *
+ * GPU mapping. G = m rounded up to a power of two (<= 32) lanes per
+ * trajectory, 32/G trajectories per warp (1 for an ensemble too small to
+ * fill the device: cuda_backend.cu), block_threads/32 warps per block. Lane
+ * j holds node j's state x_j[n] and f_j[n] in registers (lanes j >= m idle
+ * in the right-hand side); the mat-vec gets f_l from lane l by
+ * __shfl_sync within the group, A^T and E^T [l][j] sit in shared memory
+ * (loaded once per block: lanes read consecutive words, no bank
+ * conflicts), the convergence test is a max-reduction by xor shuffles, the
+ * window end is lane m-1's state broadcast by a shuffle. The only
+ * __syncthreads is after loading the tables; groups of a warp go their own
+ * ways (each has its own shuffle mask), so a tail group past ntraj just
+ * returns. Global arrays are SoA x[k*ntraj + i]; records, x_final, status,
+ * fail_window and the sweep counts as the paper's kernel writes them.
+ * src/cpu_lobatto.inc runs the same operations in the same order on the
+ * host (mat-vec with explicit fused multiply-adds on both sides, summed
+ * from l = 0 into a sum that starts at 0 and is then added to x_w).
+ *
+ * Float: the state is x_w + (one window's integral), never a running sum
+ * over nodes, so rounding grows with the windows only. Measured on the CPU
+ * backend (same operations, 2026-11-23; tests/test_lobatto.c): lotka
+ * (x ~ 50), m = 8, H = 1, 100 windows, default iteration tolerances, 16
+ * trajectories against GSL rk8pd: E = 2.4e-5 (relative 6.9e-7) in float,
+ * 8.7e-12 in double. Float reaches a few 1e-5 absolute, ~1e-6 relative,
+ * there, set by float rounding of x_w and f and by the iteration
+ * tolerance float can meet (iter_rtol 1e-6; 1e-7 no longer converges),
+ * not by the scheme.
+ */
+#ifndef PICARD_LOBATTO_KERNEL_CUH
+#define PICARD_LOBATTO_KERNEL_CUH
+
+#include <cuda_runtime.h>
+
+#include "convergence.h"
+#include "launch.h"
+#include "paper_kernel.cuh"
+#include "picard.h"
+
+/* The fused multiply-add of each precision, as fma/fmaf on the host. */
+__device__ inline float lobatto_fma(float a, float b, float c)
+{
+	return fmaf(a, b, c);
+}
+
+__device__ inline double lobatto_fma(double a, double b, double c)
+{
+	return fma(a, b, c);
+}
+
+/* Largest of v over the G lanes of a group (every lane gets it). */
+template <int G>
+__device__ inline float group_max(unsigned mask, float v)
+{
+#pragma unroll
+	for (int offset = G / 2; offset > 0; offset /= 2)
+		v = fmaxf(v, __shfl_xor_sync(mask, v, offset, G));
+	return v;
+}
+
+/* ---- kernel ---------------------------------------------------------------- */
+
+template <class Model, typename real, int G>
+__global__ void __launch_bounds__(256)
+picard_lobatto_kernel(const picard_launch L)
+{
+	constexpr int n = Model::dim;
+	__shared__ real A_t[G * G];     /* (H/2) S, [l][j] */
+	__shared__ real X_t[G * G];     /* extrapolation E, [l][j] */
+	__shared__ double offset[G];    /* t_j - t_w */
+
+	const real *tables = (const real *)L.lobatto_tables;
+	for (int e = threadIdx.x; e < G * G; e += blockDim.x) {
+		A_t[e] = tables[e];
+		X_t[e] = tables[G * G + e];
+	}
+	for (int e = threadIdx.x; e < G; e += blockDim.x)
+		offset[e] = ((const double *)(tables + 2 * G * G))[e];
+	__syncthreads();
+
+	const int m = L.m;
+	const int j = threadIdx.x % G;                /* node of this lane */
+	const bool node = j < m;                      /* lanes m..G-1 idle */
+	const int group_in_warp = (threadIdx.x % 32) / G;
+	const long warp = ((long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	const long traj = warp * L.groups_per_warp + group_in_warp;
+	if (group_in_warp >= L.groups_per_warp || traj >= L.ntraj)
+		return;                               /* idle lanes, a tail group */
+	const unsigned mask = G == 32 ? 0xffffffffu :
+		((1u << G) - 1) << ((threadIdx.x % 32) & ~(G - 1));
+
+	real params[Model::nparams > 0 ? Model::nparams : 1];
+#pragma unroll
+	for (int q = 0; q < Model::nparams; q++)
+		params[q] = ((const real *)L.params)[q * L.ntraj + traj];
+	real xw[n], x[n];                  /* window start; this node's iterate */
+#pragma unroll
+	for (int k = 0; k < n; k++)
+		x[k] = xw[k] = ((const real *)L.x0)[k * L.ntraj + traj];
+
+	long sweeps = 0, unconverged_window = -1, w;
+	int sweeps_max = 0, failed = 0;
+	for (w = 0; w < L.windows; w++) {
+		const double tw = L.t0 + (double)w * L.window;
+		const real tj = (real)(tw + offset[node ? j : 0]);
+		float prev_plain = INFINITY;
+		int i, verdict = PICARD_SWEEP_GO_ON;
+
+		/* x_j^0 = x_w, or warm: x_w + sum_l E_jl (x_l - x_w) with the
+		 * previous window's iterate x_l, still in the registers */
+		if (L.warm_start && w > 0) {
+			real delta[n], acc[n];
+#pragma unroll
+			for (int k = 0; k < n; k++) {
+				delta[k] = x[k] - xw[k];
+				acc[k] = 0;
+			}
+#pragma unroll
+			for (int l = 0; l < G; l++) {
+				if (l >= m)
+					break;
+				const real e = X_t[l * G + j];
+#pragma unroll
+				for (int k = 0; k < n; k++)
+					acc[k] = lobatto_fma(e, __shfl_sync(mask, delta[k], l, G), acc[k]);
+			}
+#pragma unroll
+			for (int k = 0; k < n; k++)
+				x[k] = j > 0 && node ? xw[k] + acc[k] : xw[k];
+		} else {
+#pragma unroll
+			for (int k = 0; k < n; k++)
+				x[k] = xw[k];
+		}
+
+		for (i = 0; i < L.K && verdict == PICARD_SWEEP_GO_ON; i++) {
+			const bool measured = picard_sweep_measured(i, L.K, L.adaptive);
+			real f[n], acc[n];
+			float scaled = 0, plain = 0;
+
+			if (node)
+				Model::rhs(tj, x, params, f);
+#pragma unroll
+			for (int k = 0; k < n; k++) {
+				if (!node)
+					f[k] = 0;
+				acc[k] = 0;
+			}
+			/* sum_l A_jl f_l, f_l from lane l (m is the same for all
+			 * groups: the break is uniform over the warp) */
+#pragma unroll
+			for (int l = 0; l < G; l++) {
+				if (l >= m)
+					break;
+				const real a = A_t[l * G + j];
+#pragma unroll
+				for (int k = 0; k < n; k++)
+					acc[k] = lobatto_fma(a, __shfl_sync(mask, f[k], l, G), acc[k]);
+			}
+#pragma unroll
+			for (int k = 0; k < n; k++) {
+				const real x_new = j > 0 && node ? xw[k] + acc[k] : xw[k];
+
+				if (measured && j > 0 && node) {
+					scaled = fmaxf(scaled, picard_scaled_change(
+						x_new, x[k], L.iter_atol, L.iter_rtol));
+					plain = fmaxf(plain, (float)fabs(x_new - x[k]));
+				}
+				x[k] = x_new;
+			}
+			if (!measured)
+				continue;
+			scaled = group_max<G>(mask, scaled);
+			plain = group_max<G>(mask, plain);
+			verdict = picard_sweep_verdict(i, L.K, L.adaptive, scaled, plain, prev_plain);
+			prev_plain = plain;
+		}
+		sweeps += i;
+		sweeps_max = max(sweeps_max, i);
+		if (verdict == PICARD_SWEEP_NOT_CONVERGED && unconverged_window < 0)
+			unconverged_window = w;
+
+		/* the window end: node m-1's state, to every lane */
+#pragma unroll
+		for (int k = 0; k < n; k++) {
+			xw[k] = __shfl_sync(mask, x[k], m - 1, G);
+			if (!isfinite(xw[k]))
+				failed |= PICARD_FAIL_NONFINITE;
+			else if (fabs(xw[k]) > L.bound)
+				failed |= PICARD_FAIL_DIVERGED;
+		}
+#pragma unroll
+		for (int k = 0; k < n; k++)
+			if (k % G == j)
+				for (int r = 0; r < L.nrecords; r++)
+					record_window_end(L.records[r], w, L.traj_offset + traj, k, n, xw[k]);
+		if (failed)
+			break;
+	}
+
+#pragma unroll
+	for (int k = 0; k < n; k++)
+		if (k % G == j)
+			((real *)L.x_final)[k * L.ntraj + traj] = xw[k];
+	if (j == 0) {
+		L.status[traj] = failed & PICARD_FAIL_NONFINITE ? PICARD_TRAJ_NONFINITE :
+				 failed ? PICARD_TRAJ_DIVERGED :
+				 unconverged_window >= 0 ? PICARD_TRAJ_NOT_CONVERGED :
+				 PICARD_TRAJ_OK;
+		L.fail_window[traj] = failed ? w : unconverged_window;
+		L.sweeps[traj] = sweeps;
+		L.sweeps_max[traj] = sweeps_max;
+	}
+}
+
+/* ---- launchers ------------------------------------------------------------- */
+
+/* The instance of L->group lanes per trajectory. */
+template <class Model, typename real>
+static void (*picard_lobatto_kernel_for(const picard_launch *L))(const picard_launch)
+{
+	switch (L->group) {
+	case 2: return picard_lobatto_kernel<Model, real, 2>;
+	case 4: return picard_lobatto_kernel<Model, real, 4>;
+	case 8: return picard_lobatto_kernel<Model, real, 8>;
+	case 16: return picard_lobatto_kernel<Model, real, 16>;
+	case 32: return picard_lobatto_kernel<Model, real, 32>;
+	default: return nullptr;
+	}
+}
+
+/* Launch the lobatto kernel for Model in precision real, the instance of
+ * L->group lanes per trajectory. Limits were checked by the caller. */
+template <class Model, typename real>
+int picard_lobatto_launch(const picard_launch *L)
+{
+	const long per_block = (long)L->block_threads / 32 * L->groups_per_warp;
+	const long blocks = (L->ntraj + per_block - 1) / per_block;
+	void (*kernel)(const picard_launch) = picard_lobatto_kernel_for<Model, real>(L);
+
+	if (!kernel)
+		return (int)cudaErrorInvalidValue;
+	kernel<<<(unsigned)blocks, L->block_threads, 0, (cudaStream_t)L->stream>>>(*L);
+	return (int)cudaGetLastError();
+}
+
+/* Load the instance launch would run (module loading stays out of the
+ * timed solve) and describe it. */
+template <class Model, typename real>
+int picard_lobatto_prepare(const picard_launch *L, picard_kernel_info *info)
+{
+	void (*kernel)(const picard_launch) = picard_lobatto_kernel_for<Model, real>(L);
+
+	if (!kernel)
+		return (int)cudaErrorInvalidValue;
+	return picard_describe_kernel(kernel, info);
+}
+
+#endif

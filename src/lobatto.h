@@ -1,0 +1,71 @@
+/* lobatto.h - the Gauss-Lobatto-Legendre collocation window of the lobatto
+ * scheme: nodes, weights, the spectral integration matrix S and the
+ * extrapolation matrix of the warm start, built once on the host in double
+ * (src/lobatto.c), and the same tables scaled to a window and rounded to
+ * the solve's precision for both backends (so the CPU backend and the CUDA
+ * kernel multiply by bitwise the same numbers).
+ *
+ * On [-1, 1], m nodes tau_0 = -1 < tau_1 < ... < tau_{m-1} = 1: the ends and
+ * the m-2 roots of P'_{m-1} (P_k: Legendre polynomials). L_l is the
+ * Lagrange basis polynomial of node l (degree m-1). A window [t_w, t_w + H]
+ * maps t = t_w + (tau + 1) H/2, and one Picard sweep is
+ *
+ *	x_j = x_w + (H/2) sum_l S_jl f(t_l, x_l),  S_jl = int_{-1}^{tau_j} L_l,
+ *
+ * whose fixed point is the Lobatto IIIA collocation method, order 2m-2
+ * (Hairer & Wanner, Solving ODEs II, 2nd ed., section IV.5; the iteration:
+ * Bai & Junkins, "Modified Chebyshev-Picard iteration methods", J. Astronaut.
+ * Sci. 59 (2012), with Chebyshev in place of Legendre nodes).
+ */
+#ifndef PICARD_LOBATTO_H
+#define PICARD_LOBATTO_H
+
+#include <stdbool.h>
+
+#include "picard.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PICARD_LOBATTO_MAX_M 32 /* one warp's lanes, one node each */
+
+/* The window on [-1, 1] for m nodes, all in double. */
+struct picard_lobatto {
+	int m;                                   /* nodes, 2..32 */
+	double tau[PICARD_LOBATTO_MAX_M];        /* nodes, ascending */
+	double weight[PICARD_LOBATTO_MAX_M];     /* quadrature weights, sum 2 */
+	/* S[j*m + l] = int_{-1}^{tau_j} L_l(s) ds; row 0 is zero and row m-1
+	 * the weights */
+	double S[PICARD_LOBATTO_MAX_M * PICARD_LOBATTO_MAX_M];
+	/* E[j*m + l] = L_l(tau_j + 2): the polynomial through one window's
+	 * nodes evaluated at the next window's (extrapolation, warm start);
+	 * for m > 12 that polynomial cut to degree 11 first (its
+	 * interpolant at the 12 Gauss-Lobatto points; lobatto.c says why).
+	 * Row 0 is the unit vector of node m-1 exactly */
+	double E[PICARD_LOBATTO_MAX_M * PICARD_LOBATTO_MAX_M];
+	/* the same for float solves, cut to degree 5 for m > 6 */
+	double E_float[PICARD_LOBATTO_MAX_M * PICARD_LOBATTO_MAX_M];
+};
+
+/* Nodes (Newton on (1 - x^2) P'_{m-1}), weights 2 / (m (m-1) P_{m-1}^2),
+ * S (exact integrals of the Legendre expansion of each L_l) and E.
+ * PICARD_EINVAL for m outside 2..32. */
+int picard_lobatto_build(int m, struct picard_lobatto *lob);
+
+/* The tables of one window of length H in the solve's precision (float
+ * when !is_double), row stride `stride` (>= m; entries past m are left
+ * alone): A = (real)(H/2 * S) and X = (real)E (E_float for float), each
+ * stored [j][l], or
+ * [l][j] when transposed (the CUDA kernel's layout: lanes j read
+ * consecutive words); offset[j] = (tau_j + 1) H/2 in double, the node's
+ * time from the window start. Any output may be NULL. */
+void picard_lobatto_tables(const struct picard_lobatto *lob, double H,
+			   bool is_double, int stride, bool transposed,
+			   void *A, void *X, double *offset);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
