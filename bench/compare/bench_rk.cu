@@ -121,7 +121,7 @@ struct solver {
 template <class Model, typename real>
 struct ens_solver : solver {
 	static constexpr int n = Model::dim;
-	const bench_opts &o;    /* options */
+	const bench_opts o;     /* options (a copy: the caller's may change) */
 	double t0, t1;          /* span (the model's) */
 	rk_ensemble<real> ens;  /* device or host arrays */
 	cudaEvent_t start, stop; /* device timing */
