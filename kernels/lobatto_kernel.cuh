@@ -16,8 +16,9 @@
  * also X. Bai, J. L. Junkins, "Modified Chebyshev-Picard iteration methods
  * for orbit propagation", J. Astronaut. Sci. 58 (2011) 583-613 (Chebyshev
  * nodes there). Each sweep raises the order of the iterate by one, up to
- * 2m-2; sweeps stop when the largest scaled change max |dx| / (atol +
- * rtol |x|) <= 1 (src/convergence.h, as the paper's kernel) or after K.
+ * 2m-2; sweeps stop when every change is within the tolerance, |dx| <=
+ * atol + rtol |x| (src/convergence.h, as the paper's kernel: a vote of the
+ * group, no division, no reduction) or after K.
  * Warm start: the first iterate is the previous window's interpolating
  * polynomial extrapolated to the new nodes, x_j = x_w + sum_l E_jl (x_l -
  * x_w), E_jl = L_l(tau_j + 2) (the polynomial cut to degree 11 in
@@ -159,7 +160,8 @@ picard_lobatto_kernel(const picard_launch L)
 		for (i = 0; i < L.K && verdict == PICARD_SWEEP_GO_ON; i++) {
 			const bool measured = picard_sweep_measured(i, L.K, L.adaptive);
 			real f[n], acc[n];
-			float scaled = 0, plain = 0;
+			bool within = true;
+			float plain = 0;
 
 			if (node)
 				Model::rhs(tj, x, params, f);
@@ -185,17 +187,19 @@ picard_lobatto_kernel(const picard_launch L)
 				const real x_new = j > 0 && node ? xw[k] + acc[k] : xw[k];
 
 				if (measured && j > 0 && node) {
-					scaled = fmaxf(scaled, picard_scaled_change(
-						x_new, x[k], L.iter_atol, L.iter_rtol));
+					within &= picard_change_within(x_new, x[k], L.iter_atol,
+								       L.iter_rtol);
 					plain = fmaxf(plain, (float)fabs(x_new - x[k]));
 				}
 				x[k] = x_new;
 			}
 			if (!measured)
 				continue;
-			scaled = group_max<G>(mask, scaled);
-			plain = group_max<G>(mask, plain);
-			verdict = picard_sweep_verdict(i, L.K, L.adaptive, scaled, plain, prev_plain);
+			/* the group's vote; the plain change only for a fixed K */
+			within = __all_sync(mask, within);
+			if (!L.adaptive)
+				plain = group_max<G>(mask, plain);
+			verdict = picard_sweep_verdict(i, L.K, L.adaptive, within, plain, prev_plain);
 			prev_plain = plain;
 		}
 		sweeps += i;

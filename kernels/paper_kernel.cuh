@@ -46,8 +46,10 @@ __global__ void picard_paper_kernel(const picard_launch L)
 	real *states = (real *)shared_raw;  /* p[j][k]: iterate i at node j */
 	real *slopes = states + L.m * n;    /* s[j][k]: f, then increments (4) */
 	__shared__ int failed;              /* PICARD_FAIL_* bits of the block */
-	__shared__ unsigned change_bits[2][2]; /* [sweep parity][scaled, plain]
-						  largest change, float bits */
+	__shared__ unsigned change_bits[2][2]; /* fixed K, [sweep parity]:
+						  [0] some change not within
+						  the tolerance, [1] largest
+						  plain change, float bits */
 
 	const long traj = blockIdx.x;
 	const int j = threadIdx.x / n, k = threadIdx.x % n;
@@ -69,7 +71,6 @@ __global__ void picard_paper_kernel(const picard_launch L)
 	for (w = 0; w < L.windows; w++) {
 		const double tw = L.t0 + (double)w * (m - 1) * L.h;
 		const real tj = (real)(tw + j * L.h);
-		float prev_plain = INFINITY;
 		int i, verdict = PICARD_SWEEP_GO_ON;
 
 		/* x_j^0 = x_w, or warm: x_w plus the previous window's
@@ -105,26 +106,22 @@ __global__ void picard_paper_kernel(const picard_launch L)
 			__syncthreads();
 			if (!picard_sweep_measured(i, L.K, L.adaptive))
 				continue;
-			/* the block's largest change: non-negative floats order
-			 * like their bits */
 			const real x_new = states[j * n + k];
-			atomicMax(&change_bits[i & 1][0], __float_as_uint(picard_scaled_change(
-					  x_new, x[k], L.iter_atol, L.iter_rtol)));
-			atomicMax(&change_bits[i & 1][1], __float_as_uint((float)fabs(x_new - x[k])));
-			/* a fixed K needs no barrier here: thread 0 judges its last
-			 * two sweeps after the window's closing barrier. Adaptive:
-			 * decide now; the other buffer is reset for the next sweep
-			 * (nobody reads it any more) */
-			if (!L.adaptive)
+			const bool within = picard_change_within(x_new, x[k], L.iter_atol,
+								 L.iter_rtol);
+			/* adaptive: the block's vote decides now, in the barrier
+			 * itself */
+			if (L.adaptive) {
+				verdict = picard_sweep_verdict(i, L.K, true,
+							       __syncthreads_and(within), 0, 0);
 				continue;
-			if (threadIdx.x == 0)
-				change_bits[(i + 1) & 1][0] = change_bits[(i + 1) & 1][1] = 0;
-			__syncthreads();
-			const float plain = __uint_as_float(change_bits[i & 1][1]);
-			verdict = picard_sweep_verdict(i, L.K, L.adaptive,
-						       __uint_as_float(change_bits[i & 1][0]),
-						       plain, prev_plain);
-			prev_plain = plain;
+			}
+			/* a fixed K needs no barrier here: thread 0 judges its
+			 * last two sweeps after the window's closing barrier
+			 * (non-negative floats order like their bits) */
+			if (!within)
+				atomicOr(&change_bits[i & 1][0], 1u);
+			atomicMax(&change_bits[i & 1][1], __float_as_uint((float)fabs(x_new - x[k])));
 		}
 		sweeps += i;
 		sweeps_max = max(sweeps_max, i);
@@ -142,7 +139,7 @@ __global__ void picard_paper_kernel(const picard_launch L)
 		__syncthreads(); /* failed is final; states free for reuse */
 		if (!L.adaptive && threadIdx.x == 0 &&
 		    picard_sweep_verdict(L.K - 1, L.K, false,
-					 __uint_as_float(change_bits[(L.K - 1) & 1][0]),
+					 change_bits[(L.K - 1) & 1][0] == 0,
 					 __uint_as_float(change_bits[(L.K - 1) & 1][1]),
 					 L.K > 1 ? __uint_as_float(change_bits[L.K & 1][1]) : INFINITY) ==
 			    PICARD_SWEEP_NOT_CONVERGED && unconverged_window < 0)

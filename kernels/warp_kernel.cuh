@@ -118,7 +118,8 @@ __global__ void picard_warp_kernel(const picard_launch L)
 		}
 		for (i = 0; i < L.K && verdict == PICARD_SWEEP_GO_ON; i++) {
 			const bool measured = picard_sweep_measured(i, L.K, L.adaptive);
-			float scaled = 0, plain = 0;
+			bool within = true;
+			float plain = 0;
 
 			Model::rhs(tj, x, params, f);
 			for (int k = 0; k < n; k++) {
@@ -152,20 +153,21 @@ __global__ void picard_warp_kernel(const picard_launch L)
 						x_new = acc;
 				}
 				if (measured && is_node && j > 0) {
-					scaled = fmaxf(scaled, picard_scaled_change(x_new, x[k], L.iter_atol,
-										    L.iter_rtol));
+					within &= picard_change_within(x_new, x[k], L.iter_atol,
+								       L.iter_rtol);
 					plain = fmaxf(plain, (float)fabs(x_new - x[k]));
 				}
 				x[k] = x_new;
 			}
 			if (!measured)
 				continue;
-			/* the group's largest changes, in every lane */
-			for (int d = G / 2; d >= 1; d >>= 1) {
-				scaled = fmaxf(scaled, __shfl_xor_sync(mask, scaled, d, G));
-				plain = fmaxf(plain, __shfl_xor_sync(mask, plain, d, G));
-			}
-			verdict = picard_sweep_verdict(i, L.K, L.adaptive, scaled, plain, prev_plain);
+			/* the group's vote; its largest plain change, in every
+			 * lane, only for a fixed K */
+			within = __all_sync(mask, within);
+			if (!L.adaptive)
+				for (int d = G / 2; d >= 1; d >>= 1)
+					plain = fmaxf(plain, __shfl_xor_sync(mask, plain, d, G));
+			verdict = picard_sweep_verdict(i, L.K, L.adaptive, within, plain, prev_plain);
 			prev_plain = plain;
 		}
 		sweeps += i;
@@ -230,7 +232,8 @@ __global__ void picard_thread_kernel(const picard_launch L)
 		Model::rhs((real)tw, x[0], params, f0);
 		for (i = 0; i < L.K && verdict == PICARD_SWEEP_GO_ON; i++) {
 			const bool measured = picard_sweep_measured(i, L.K, L.adaptive);
-			float scaled = 0, plain = 0;
+			bool within = true;
+			float plain = 0;
 			real f_cur[n], acc[n];
 
 			for (int k = 0; k < n; k++) {
@@ -247,8 +250,8 @@ __global__ void picard_thread_kernel(const picard_launch L)
 				for (int k = 0; k < n; k++) {
 					acc[k] += half_h * (f_cur[k] + f_next[k]); /* (4), (5) */
 					if (measured) {
-						scaled = fmaxf(scaled, picard_scaled_change(
-							acc[k], x[j + 1][k], L.iter_atol, L.iter_rtol));
+						within &= picard_change_within(
+							acc[k], x[j + 1][k], L.iter_atol, L.iter_rtol);
 						plain = fmaxf(plain, (float)fabs(acc[k] - x[j + 1][k]));
 					}
 					x[j + 1][k] = acc[k];
@@ -259,7 +262,7 @@ __global__ void picard_thread_kernel(const picard_launch L)
 				x_end[k] = acc[k];
 			if (!measured)
 				continue;
-			verdict = picard_sweep_verdict(i, L.K, L.adaptive, scaled, plain, prev_plain);
+			verdict = picard_sweep_verdict(i, L.K, L.adaptive, within, plain, prev_plain);
 			prev_plain = plain;
 		}
 		sweeps += i;

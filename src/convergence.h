@@ -1,10 +1,11 @@
 /* convergence.h - when a window's Picard iteration has converged, shared
  * by the CUDA kernel and the CPU backend so both decide alike.
  *
- * After each sweep the block takes the largest scaled change
- * max_j,k |x_j^i - x_j^(i-1)| / (atol + rtol |x_j^i|). Adaptive K stops at
- * the first sweep where it is <= 1 and flags the window when K-max sweeps
- * did not get there. A fixed K runs all K sweeps and flags the window only
+ * After each sweep a window's change is within the tolerance when every
+ * scaled change |x_j^i - x_j^(i-1)| / (atol + rtol |x_j^i|) over nodes j and
+ * components is <= 1 (tested without dividing). Adaptive K stops at the
+ * first sweep where it is and flags the window when K-max sweeps did not
+ * get there. A fixed K runs all K sweeps and flags the window only
  * when the iteration is not contracting: its last change is still above
  * the tolerance and, in the plain max norm max |dx| (weights would make
  * the comparison depend on which node holds the maximum), no smaller than
@@ -28,11 +29,15 @@ enum picard_sweep_verdict {
 	PICARD_SWEEP_NOT_CONVERGED,  /* window done, flagged */
 };
 
-/* Scaled change of one component between two iterates. */
-static inline PICARD_HOST_DEVICE float picard_scaled_change(double x_new, double x_old,
-							     double atol, double rtol)
+/* Whether one component's change between two iterates is within the
+ * tolerance, |dx| <= atol + rtol |x_new|, i.e. its scaled change is at most
+ * 1. A comparison, not a division: it runs for every node, component and
+ * sweep, and a window has converged when it holds for all of them (a vote
+ * on the GPU, no reduction). A NaN change is never within. */
+static inline PICARD_HOST_DEVICE bool picard_change_within(double x_new, double x_old,
+							    double atol, double rtol)
 {
-	return (float)(fabs(x_new - x_old) / (atol + rtol * fabs(x_new)));
+	return fabs(x_new - x_old) <= atol + rtol * fabs(x_new);
 }
 
 /* Whether the sweep count measures the change after sweep i (0-based):
@@ -42,21 +47,22 @@ static inline PICARD_HOST_DEVICE bool picard_sweep_measured(int i, int K, bool a
 	return adaptive || i >= K - 2;
 }
 
-/* Verdict after sweep i of at most K, with this sweep's largest scaled
- * change, its largest plain change and the previous sweep's plain change
- * (prev_plain, +Inf when not measured). */
+/* Verdict after sweep i of at most K: within, every change of this sweep
+ * was within the tolerance; plain, its largest plain change, and
+ * prev_plain the previous sweep's (+Inf when not measured; a fixed K needs
+ * them, adaptive K does not). */
 static inline PICARD_HOST_DEVICE enum picard_sweep_verdict
-picard_sweep_verdict(int i, int K, bool adaptive, float scaled, float plain,
+picard_sweep_verdict(int i, int K, bool adaptive, bool within, float plain,
 		     float prev_plain)
 {
 	if (adaptive) {
-		if (scaled <= 1)
+		if (within)
 			return PICARD_SWEEP_CONVERGED;
 		return i + 1 >= K ? PICARD_SWEEP_NOT_CONVERGED : PICARD_SWEEP_GO_ON;
 	}
 	if (i + 1 < K)
 		return PICARD_SWEEP_GO_ON;
-	return !(scaled <= 1) && i > 0 && !(plain < prev_plain) ?
+	return !within && i > 0 && !(plain < prev_plain) ?
 		PICARD_SWEEP_NOT_CONVERGED : PICARD_SWEEP_CONVERGED;
 }
 
