@@ -306,7 +306,12 @@ $(BIN)/bench-cpu: $(BENCH_DIR)/bench_cpu.o $(BENCH_DIR)/bench_cpu_models.o \
 	@echo "  LD      $@"
 	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@
 
-bench: deps $(BIN)/bench-rk $(BIN)/bench-cpu
+$(BIN)/bench-picard: $(BENCH_DIR)/bench_picard.o $(BENCH_DIR)/bench_common.o $(LIB)
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@
+
+bench: deps $(BIN)/bench-rk $(BIN)/bench-cpu $(BIN)/bench-picard
 
 bench-check: bench
 	$(BIN)/bench-rk --selfcheck

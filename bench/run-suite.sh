@@ -1,5 +1,5 @@
 #!/bin/sh
-# run-suite.sh [--quick] DIR - every benchmark of bench/ in one go, on the
+# run-suite.sh [--quick] [--only PART] DIR - every benchmark of bench/ in one go, on the
 # machine at hand (the H100 for the committed runs), CSVs into DIR:
 #
 #   fig2.csv, fig3.csv   E versus h (the paper's Figs. 2 and 3, Euler too)
@@ -11,12 +11,15 @@
 #   scaling.csv          the same at 1 .. 1048576 trajectories
 #
 # Every CSV starts with '#' lines: device, driver, build flags, date and
-# the exact command. --quick runs each part small, to check the suite.
+# the exact command. --quick runs each part small, to check the suite;
+# --only paper|compare|scaling runs one part (scaling reads compare's CSV).
 # Needs the binaries of `make bench` (bin/); plots: make plots RESULTS=DIR.
 set -u
-quick=0
+quick=0 only=all
 [ "${1:-}" = --quick ] && { quick=1; shift; }
-dir=${1:?usage: run-suite.sh [--quick] DIR}
+[ "${1:-}" = --only ] && { only=$2; shift 2; }
+dir=${1:?usage: run-suite.sh [--quick] [--only paper|compare|scaling] DIR}
+part() { [ $only = all ] || [ $only = "$1" ]; }
 mkdir -p "$dir"
 export PICARD_CACHE_DIR="$dir/cache"
 
@@ -36,11 +39,23 @@ run() { # run CSV COMMAND...: the command's output after the header
 
 if [ $quick = 1 ]; then
 	hmin=1e-3 pd=2 tols=1e-2,1e-3 traj=1024 eul=16 reps=3
+	ftargets="1e-3" dtargets="1e-8" ktargets="1e-8" sizes="1 1024 8192"
 else
 	hmin=1e-5 pd=4 tols=1e-2,1e-3,1e-4 traj=8192 eul=256 reps=5
+	ftargets="1e-2 1e-3 1e-4" dtargets="1e-6 1e-8" ktargets="1e-8 1e-10"
+	sizes="1 16 256 1024 8192 65536 1048576"
 fi
+# every comparison appends its rows to one CSV (bench/compare/README.md)
+compare() { # compare CSV PROGRAM ARGS...: one solver at one target
+	csv=$1; shift
+	echo "  RUN     $* >> $csv"
+	start=$(date +%s)
+	"$@" --csv "$dir/$csv" >> "$dir/$csv.log" 2>&1 || echo "          (exit $?: see $csv.log)"
+	echo "          $(( $(date +%s) - start )) s"
+}
 
 # ---- the paper (lotka, float, the paper's one initial state) ----------------
+if part paper; then
 run fig2.csv bin/bench-paper sweep --m 4,16,64,256 --K 3 --h-min $hmin --h-max 1 \
 	--per-decade $pd --euler --traj $traj
 run fig3.csv bin/bench-paper sweep --m 256 --K 2,3,4,6,9 --h-min $hmin --h-max 1 \
@@ -48,3 +63,67 @@ run fig3.csv bin/bench-paper sweep --m 256 --K 2,3,4,6,9 --h-min $hmin --h-max 1
 { header awk -F, -f bench/paper/h_star.awk fig2.csv fig3.csv
   awk -F, -f bench/paper/h_star.awk "$dir/fig2.csv" "$dir/fig3.csv" | sort -t, -k1,1n -k2,2n; } > "$dir/h_star.csv"
 run table1.csv bin/bench-paper tune --tols $tols --traj $traj --euler-traj $eul --repeats $reps
+fi
+
+# ---- picard against the alternatives (bench/compare) ---------------------------
+# lotka, 8192 trajectories, picard-run's ensemble: float where it reaches E*,
+# double for the tighter ones
+if part compare; then
+for E in $ftargets; do
+	compare compare-lotka.csv bin/bench-picard lotka --precision float --target $E
+	compare compare-lotka.csv bin/bench-picard lotka --precision float --target $E \
+		--scheme trapezoid --m 4,8,16,32
+	for meth in rk4 dp5 dp8 dp5-adaptive dp8-adaptive; do
+		compare compare-lotka.csv bin/bench-rk lotka --method $meth --precision float --target $E
+	done
+	compare compare-lotka.csv bin/bench-cpu lotka --method gsl-rk8pd --threads 1 --target $E
+	compare compare-lotka.csv bin/bench-cpu lotka --method gsl-rk8pd --threads 0 --target $E
+	compare compare-lotka.csv bin/bench-cpu lotka --method gsl-rkf45 --threads 0 --target $E
+	compare compare-lotka.csv bin/bench-cpu lotka --method euler --threads 1 --traj 128 \
+		--sample 32 --repeats 1 --target $E
+done
+for E in $dtargets; do
+	compare compare-lotka.csv bin/bench-picard lotka --precision double --target $E
+	for meth in rk4 dp5 dp8 dp5-adaptive dp8-adaptive; do
+		compare compare-lotka.csv bin/bench-rk lotka --method $meth --precision double --target $E
+	done
+	compare compare-lotka.csv bin/bench-cpu lotka --method gsl-rk8pd --threads 1 --target $E
+	compare compare-lotka.csv bin/bench-cpu lotka --method gsl-rk8pd --threads 0 --target $E
+done
+
+# the long serial chain: kepler, 64 orbits of e ~ 0.5, 100 periods, double;
+# errors against the exact two-body solution (bench/compare/README.md)
+for E in $ktargets; do
+	compare compare-kepler.csv bin/bench-picard kepler --precision double --traj 64 \
+		--spread 0.01 --m 8,12,16,24,32 --target $E
+	for meth in dp8 dp5-adaptive dp8-adaptive; do
+		compare compare-kepler.csv bin/bench-rk kepler --method $meth --precision double \
+			--traj 64 --spread 0.01 --target $E
+	done
+	compare compare-kepler.csv bin/bench-cpu kepler --method gsl-rk8pd --threads 0 \
+		--traj 64 --spread 0.01 --target $E
+done
+fi
+
+# ensemble size: lotka at E* = 1e-4 (float) with the settings found at 8192
+# above (the first m and window count of picard's row, dp8's step count),
+# picard's layout chosen by AUTO
+if part scaling; then
+best() { # best CSV METHOD PRECISION TARGET-ROW-FIELD: a field of the row
+	awk -F, -v m="$2" -v p="$3" '$6 == m && $7 == p { v = $'"$4"' } END { print v }' "$dir/$1"
+}
+E=$(echo $ftargets | awk '{ print $NF }')
+pw=$(best compare-lotka.csv picard-lobatto float 9)
+pm=$(best compare-lotka.csv picard-lobatto float 8 | sed 's/^m=\([0-9]*\).*/\1/')
+rs=$(best compare-lotka.csv dp8 float 9)
+if [ -n "$pw" ] && [ -n "$rs" ]; then
+	for n in $sizes; do
+		compare scaling.csv bin/bench-picard lotka --precision float --traj $n \
+			--m "$pm" --windows "$pw" --iter-rtol 1e-6
+		compare scaling.csv bin/bench-rk lotka --method dp8 --precision float --traj $n \
+			--steps "$rs"
+	done
+else
+	echo "  SKIP    scaling: no picard or dp8 row at E* = $E in compare-lotka.csv"
+fi
+fi
