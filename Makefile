@@ -158,7 +158,7 @@ $(BIN)/bench-%: $(BUILD)/bench/%/bench_$$*.o $(CLI_COMMON) $(LIB)
 # ---- plots ------------------------------------------------------------------------
 # The figures of a benchmark run from its CSVs (plots/*.gp, gnuplot):
 # make plots RESULTS=bench/results/DIR (default: the newest H100 run).
-RESULTS ?= $(lastword $(sort $(wildcard bench/results/h100-*)))
+RESULTS ?= $(lastword $(sort $(wildcard bench/results/h100-*/suite)))
 .PHONY: plots
 plots:
 	@src/mk/ensure-deps.sh plots

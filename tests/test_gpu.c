@@ -835,29 +835,34 @@ static picard_options lobatto_options(const picard_model *model, int m, int K,
 	return opt;
 }
 
-/* A window the default lobatto iteration (m = 8, K_max 40) converges on,
- * from a constant start and warm, for all LOBATTO_NTRAJ trajectories of the
- * model's test ensemble, on the CPU in double: span/100, halved until it
- * does (the models have no time scale to read; kepler's periapsis needs
- * ~0.1 of its 628; a warm start extrapolates the previous window and can
- * throw brusselator's iteration off where a constant start converges). */
+/* A base window on which every lobatto case (its m, sweeps, warm start and
+ * window scale) converges, in float and in double, for all LOBATTO_NTRAJ
+ * trajectories of the model's test ensemble on the CPU: span/100, halved
+ * until they do. The models have no time scale to read (kepler's
+ * periapsis needs ~0.1 of its 628), and a case past its convergence
+ * boundary ends non-finite on both backends, which is not what these
+ * comparisons are for (lobatto_statuses_agree covers failures). */
 static double lobatto_base_window(const picard_model *model, const double *x0,
 				  const double *params)
 {
 	double window = (model->t1 - model->t0) / 100;
 
-	for (int tries = 0; tries < 12; tries++, window /= 2) {
+	for (int tries = 0; tries < 16; tries++, window /= 2) {
 		bool ok = true;
 
-		for (int warm = 0; warm < 2 && ok; warm++) {
-			picard_options opt = lobatto_options(model, 8, 0, 40, warm, window,
-							     PICARD_DOUBLE, PICARD_BACKEND_CPU);
-			struct solve_out out;
+		for (size_t c = 0; ok && c < sizeof(lobatto_cases) / sizeof(lobatto_cases[0]); c++)
+			for (int p = PICARD_FLOAT; ok && p <= PICARD_DOUBLE; p++) {
+				const struct lobatto_case *lc = &lobatto_cases[c];
+				picard_options opt = lobatto_options(model, lc->m, lc->K, lc->K_max,
+								     lc->warm_start, lc->scale * window,
+								     (picard_precision)p,
+								     PICARD_BACKEND_CPU);
+				struct solve_out out;
 
-			solve(model, &opt, LOBATTO_NTRAJ, x0, params, &out);
-			ok = out.err == PICARD_OK;
-			solve_out_free(&out);
-		}
+				solve(model, &opt, LOBATTO_NTRAJ, x0, params, &out);
+				ok = out.err == PICARD_OK;
+				solve_out_free(&out);
+			}
 		if (ok)
 			return window;
 	}
