@@ -141,6 +141,8 @@ picard_lobatto_kernel(const picard_launch L)
 			}
 #pragma unroll
 			for (int l = 0; l < G; l++) {
+				if (l >= m)
+					break;
 				const real e = X_t[l * G + j];
 #pragma unroll
 				for (int k = 0; k < n; k++)
@@ -169,12 +171,12 @@ picard_lobatto_kernel(const picard_launch L)
 					f[k] = 0;
 				acc[k] = 0;
 			}
-			/* sum_l A_jl f_l, f_l from lane l, over all G lanes: the
-			 * tables are zero past m and so is f there, and a loop
-			 * without a bound known only at run time lets every
-			 * shuffle and table load be issued at once */
+			/* sum_l A_jl f_l, f_l from lane l (m is the same for all
+			 * groups: the break is uniform over the warp) */
 #pragma unroll
 			for (int l = 0; l < G; l++) {
+				if (l >= m)
+					break;
 				const real a = A_t[l * G + j];
 #pragma unroll
 				for (int k = 0; k < n; k++)
