@@ -3,7 +3,11 @@
 # of one sweep (picard lobatto, one trajectory, a fixed K so the sweep
 # count is exact, m = 2 .. 32) and the targets of issues 7 and 8 side by
 # side in one run (lotka 1e-4 float, 1e-8 double, kepler 1e-10, 1M
-# trajectories), CSVs into ${OUT:-.}/i78, packed as i78.tar.gz.
+# trajectories), CSVs into ${OUT:-.}/i78, packed as i78.tar.gz. Written
+# for a kernel change (the lobatto mat-vec over all G lanes, no run-time
+# bound: no spills in float, per ptxas) that could not be measured in the
+# session that wrote it: no device was lent any more, so the change was
+# reverted; measure before and after it.
 out=${OUT:-.}/i78
 mkdir -p "$out"
 c() { csv=$1; shift; echo "  $* >> $csv"; "$@" --csv "$out/$csv" >> "$out/$csv.log" 2>&1; }
