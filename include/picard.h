@@ -319,8 +319,13 @@ int picard_check(const picard_model *model, const picard_grid *grid,
 
 /* One evaluated configuration of the search. */
 typedef struct picard_tune_point {
+	picard_scheme scheme; /* trapezoid, or lobatto (then K is K_max,
+			      sweeps are adaptive, windows start warm) */
 	int m, K;          /* nodes and sweeps per window */
-	double h;          /* node spacing in use (fitted to whole windows) */
+	double h;          /* node spacing in use (fitted to whole windows);
+			      lobatto: the mean spacing, window (m-1) h */
+	double iter_rtol;  /* lobatto: the window's convergence tolerance
+			      (0: the default) */
 	long windows;      /* windows over the span */
 	double error;      /* E on the sample, at every window end; +Inf when a
 			      trajectory failed (diverged, NaN) */
@@ -338,6 +343,8 @@ typedef struct picard_tune_point {
 /* What to search. A zero field means its default. */
 typedef struct picard_tune_options {
 	double tol;                  /* E*, required (> 0) */
+	picard_scheme scheme;        /* trapezoid (m, K, h) or lobatto (m, the
+					window, the iteration tolerance) */
 	picard_precision precision;  /* of the solves */
 	picard_backend backend;      /* where to solve and time */
 	double t0, t1;               /* span (both 0: the model's) */

@@ -30,6 +30,16 @@
 #define TUNE_WIN_FACTOR 1.5     /* skip refining what cannot win */
 
 static const int default_ms[] = {4, 8, 16, 32, 64, 128, 256};
+/* Lobatto: its order 2m-2 rises fast with m, a sweep's cost too, and m <=
+ * 32; sweeps are adaptive (K_max), windows start from the previous one's
+ * polynomial, and what varies besides m is the window's convergence
+ * tolerance, a fraction of E* (issue 7: iteration errors add up over the
+ * windows), no finer than the precision allows. */
+static const int default_lobatto_ms[] = {4, 6, 8, 12, 16, 24, 32};
+static const double lobatto_rtol_fractions[] = {1e-3, 1e-5};
+#define LOBATTO_TUNE_K_MAX 60
+#define LOBATTO_RTOL_FLOOR_FLOAT 1e-6
+#define LOBATTO_RTOL_FLOOR_DOUBLE 1e-14
 
 /* The search's fixed inputs. */
 struct tuner {
@@ -71,27 +81,57 @@ static int tune_defaults(const picard_model *model, const picard_tune_options *i
 		o->repeats = 5;
 	if (!o->max_windows)
 		o->max_windows = 100000;
-	if (!o->nms) {
+	if (!o->nms && o->scheme == PICARD_SCHEME_LOBATTO) {
+		o->nms = sizeof(default_lobatto_ms) / sizeof(default_lobatto_ms[0]);
+		memcpy(o->ms, default_lobatto_ms, sizeof(default_lobatto_ms));
+	} else if (!o->nms) {
 		o->nms = sizeof(default_ms) / sizeof(default_ms[0]);
 		memcpy(o->ms, default_ms, sizeof(default_ms));
 	}
+	if (o->scheme != PICARD_SCHEME_TRAPEZOID && o->scheme != PICARD_SCHEME_LOBATTO)
+		return picard_fail(PICARD_EINVAL, "scheme %d unknown", (int)o->scheme);
 	if (o->ntraj < 1 || o->sample < 1 || o->kmax < 1 || o->repeats < 1 ||
 	    o->max_windows < 1 || o->nms > PICARD_TUNE_MAX_M || o->spread < 0)
 		return picard_fail(PICARD_EINVAL, "tune options: traj %ld sample %ld kmax %d repeats %d",
 				   o->ntraj, o->sample, o->kmax, o->repeats);
 	for (int i = 0; i < o->nms; i++)
-		if (o->ms[i] < 2)
-			return picard_fail(PICARD_EINVAL, "m = %d: at least 2 nodes", o->ms[i]);
+		if (o->ms[i] < 2 || (o->scheme == PICARD_SCHEME_LOBATTO && o->ms[i] > 32))
+			return picard_fail(PICARD_EINVAL, "m = %d: at least 2 nodes%s", o->ms[i],
+					   o->scheme == PICARD_SCHEME_LOBATTO ? ", lobatto at most 32" : "");
 	return PICARD_OK;
 }
 
-/* Solver options for a point. */
-static picard_options point_options(const struct tuner *t, int m, int K, double h)
+/* The window convergence tolerance of lobatto's k-th candidate (K
+ * counts the candidates there), or 0 (trapezoid: the default). */
+static double point_rtol(const struct tuner *t, int K)
+{
+	const double floor = t->opt.precision == PICARD_DOUBLE ? LOBATTO_RTOL_FLOOR_DOUBLE :
+				LOBATTO_RTOL_FLOOR_FLOAT;
+
+	if (t->opt.scheme != PICARD_SCHEME_LOBATTO)
+		return 0;
+	return fmax(lobatto_rtol_fractions[K - 1] * t->opt.tol, floor);
+}
+
+/* Solver options for a point: trapezoid (m, K, h); lobatto m, the window
+ * (m-1) h and the tolerance rtol, adaptive and warm. */
+static picard_options point_options(const struct tuner *t, int m, int K, double h,
+				    double rtol)
 {
 	picard_options o = {
 		.m = m, .K = K, .h = h, .t0 = t->opt.t0, .t1 = t->opt.t1,
 		.precision = t->opt.precision, .backend = t->opt.backend,
 	};
+
+	if (t->opt.scheme == PICARD_SCHEME_LOBATTO) {
+		o.scheme = PICARD_SCHEME_LOBATTO;
+		o.K = 0;
+		o.K_max = LOBATTO_TUNE_K_MAX;
+		o.h = 0;
+		o.window = (m - 1) * h;
+		o.warm_start = true;
+		o.iter_rtol = rtol;
+	}
 	return o;
 }
 
@@ -101,7 +141,7 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 			 picard_tune_point *p)
 {
 	const int n = t->model->dim;
-	picard_options o = point_options(t, m, K, h);
+	picard_options o = point_options(t, m, K, h, point_rtol(t, K));
 	picard_record rec = {.every = 1, .traj_stride = 1};
 	picard_solver *s = NULL;
 	double x[16];
@@ -111,7 +151,9 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 	if (err)
 		return err;
 	const picard_grid *g = picard_solver_grid(s);
-	*p = (picard_tune_point){.m = m, .K = K, .h = g->h, .windows = g->windows};
+	*p = (picard_tune_point){.scheme = t->opt.scheme, .m = m,
+				 .K = t->opt.scheme == PICARD_SCHEME_LOBATTO ? g->K : K,
+				 .h = g->h, .iter_rtol = point_rtol(t, K), .windows = g->windows};
 	rec.states = malloc(picard_record_size(s, &rec) * sizeof(double));
 	if (!rec.states) {
 		err = picard_fail(PICARD_ENOMEM, "record of %ld windows", g->windows);
@@ -153,7 +195,7 @@ out:
 static int time_layout(struct tuner *t, const picard_tune_point *p, picard_layout layout,
 		       double *times, double *seconds, int *per_block)
 {
-	picard_options o = point_options(t, p->m, p->K, p->h);
+	picard_options o = point_options(t, p->m, p->K, p->h, p->iter_rtol);
 	picard_solver *s = NULL;
 	picard_stats stats;
 	int err;
@@ -192,7 +234,9 @@ static int time_point(struct tuner *t, picard_tune_point *p)
 		PICARD_LAYOUT_PAPER, PICARD_LAYOUT_WARP, PICARD_LAYOUT_THREAD,
 	};
 	static const picard_layout cpu_layouts[] = { PICARD_LAYOUT_AUTO };
-	const bool cuda = t->backend == PICARD_BACKEND_CUDA;
+	/* lobatto has one kernel, as AUTO picks it */
+	const bool cuda = t->backend == PICARD_BACKEND_CUDA &&
+			  t->opt.scheme == PICARD_SCHEME_TRAPEZOID;
 	const picard_layout *layouts = cuda ? cuda_layouts : cpu_layouts;
 	const int nlayouts = cuda ? 3 : 1;
 	double *times = calloc(t->opt.repeats, sizeof(double));
@@ -331,8 +375,13 @@ static int tune_m(struct tuner *t, int m, int slot)
 	picard_tune_point *per_m = &res->per_m[slot];
 	int err;
 
-	*per_m = (picard_tune_point){.m = m, .error = INFINITY};
-	for (int K = 1; K <= t->opt.kmax; K++) {
+	/* lobatto: K numbers the tolerance candidates */
+	const int kmax = t->opt.scheme == PICARD_SCHEME_LOBATTO ?
+		(int)(sizeof(lobatto_rtol_fractions) / sizeof(lobatto_rtol_fractions[0])) :
+		t->opt.kmax;
+
+	*per_m = (picard_tune_point){.scheme = t->opt.scheme, .m = m, .error = INFINITY};
+	for (int K = 1; K <= kmax; K++) {
 		picard_tune_point p;
 
 		err = search_h(t, m, K, &p);

@@ -13,6 +13,8 @@
  *
  * layout and traj_per_block came with issue 8; a line without them (an
  * older picard's) reads as layout auto, 0 trajectories per block.
+ * scheme=lobatto and iter_rtol came with issue 7 (a lobatto point: K is
+ * its K_max, h its mean spacing); without them an entry is the trapezoid's.
  * (one line in the file). Reals carry the fewest digits that read back to
  * the same double (at most 17), so tol, t0, t1 compare exactly and h is the
  * spacing that was measured. A value with blanks, quotes or backslashes is
@@ -368,6 +370,14 @@ static bool read_entry(const struct cache_field *fields, int n, struct cache_ent
 	if (per_block && !read_integer(per_block, 0, 1024, &tpb))
 		return false;
 	e->point.traj_per_block = (int)tpb;
+	const char *scheme = field(fields, n, "scheme");
+	const char *rtol = field(fields, n, "iter_rtol");
+	if (scheme && strcmp(scheme, "lobatto") == 0)
+		e->point.scheme = PICARD_SCHEME_LOBATTO;
+	else if (scheme && strcmp(scheme, "trapezoid") != 0)
+		return false;
+	if (rtol && (!read_real(rtol, &e->point.iter_rtol) || !(e->point.iter_rtol >= 0)))
+		return false;
 	return check_key(&e->key) == PICARD_OK && check_point(&e->key, &e->point) == PICARD_OK;
 }
 
@@ -547,6 +557,10 @@ static void write_entry(FILE *f, const picard_tune_key *key, const picard_tune_p
 	if (p->layout != PICARD_LAYOUT_AUTO && picard_layout_name(p->layout))
 		fprintf(f, " layout=%s traj_per_block=%d", picard_layout_name(p->layout),
 			p->traj_per_block);
+	if (p->scheme == PICARD_SCHEME_LOBATTO) {
+		fprintf(f, " scheme=lobatto");
+		write_real(f, "iter_rtol", p->iter_rtol);
+	}
 	fprintf(f, " date=%s\n", date);
 }
 

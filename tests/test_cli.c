@@ -416,16 +416,25 @@ Test(cli, small_run)
 	free_run(&run);
 }
 
-/* --scheme lobatto: its grid line, defaults (adaptive, 200 windows) and a
- * check that passes a tolerance the trapezoid could not reach there. */
+/* --scheme lobatto: its grid line, defaults (adaptive, 200 windows); with
+ * --tol, m, the window and the tolerance tuned by a quick search of the
+ * lobatto scheme alone, and a check that passes a tolerance the trapezoid
+ * could not reach there. */
 Test(cli, lobatto_run)
 {
 	struct cli_run run = run_line("decay --backend cpu --traj 8 --scheme lobatto "
-				      "--precision double --tol 1e-10");
+				      "--precision double --check");
 
 	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
 	cr_expect_not_null(strstr(run.out, "lobatto m=8 K<=40 window=0.05 (mean h=0.00714286), "
 				  "200 windows, t in [0, 10]"), "%s", run.out);
+	free_run(&run);
+
+	run = run_line("decay --backend cpu --traj 8 --scheme lobatto --precision double --tol 1e-10");
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.out, "parameters   lobatto m="), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "quick search (32 trajectories sampled, lobatto:"),
+			   "%s", run.out);
 	cr_expect_not_null(strstr(run.out, "PASS"), "%s", run.out);
 	free_run(&run);
 

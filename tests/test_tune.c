@@ -609,6 +609,90 @@ Test(tune, search_decay_meets_tol_and_2h_does_not)
 		     2 * best->h, grid.windows, e2);
 }
 
+/* The lobatto scheme (issue 7): oscillator in double to 1e-8 with m in {4,
+ * 8}; the winner is a lobatto point whose own solve, rebuilt from what the
+ * point says (m, window (m-1) h, K_max, its tolerance, warm start), meets
+ * E* by picard_check at every window end of the whole ensemble. */
+Test(tune, search_lobatto)
+{
+	const picard_model *model = picard_model_find("oscillator");
+	picard_tune_options opt = {
+		.tol = 1e-8, .scheme = PICARD_SCHEME_LOBATTO, .precision = PICARD_DOUBLE,
+		.backend = PICARD_BACKEND_CPU, .ntraj = SEARCH_TRAJ, .sample = SEARCH_TRAJ,
+		.spread = SEARCH_SPREAD, .seed = SEARCH_SEED, .nms = 2, .ms = {4, 8},
+		.repeats = 1,
+	};
+	picard_tune_result res;
+	const picard_tune_point *best = &res.best;
+	picard_check_result check;
+	picard_record rec = {.every = 1, .traj_stride = 1};
+	picard_solver *solver;
+	double x0[2 * SEARCH_TRAJ];
+	int err;
+
+	cr_assert_not_null(model);
+	err = picard_tune(model, &opt, &res);
+	cr_assert_eq(err, 0, "picard_tune: %s (%s)", picard_strerror(err), picard_error_detail());
+	cr_log_info("lobatto best m=%d window=%.6g rtol=%.2g windows=%ld E=%.3g",
+		    best->m, (best->m - 1) * best->h, best->iter_rtol, best->windows, best->error);
+	cr_expect_eq(best->scheme, PICARD_SCHEME_LOBATTO);
+	cr_expect(best->meets);
+	cr_expect(best->m == 4 || best->m == 8, "m = %d not a candidate", best->m);
+	cr_expect(best->iter_rtol > 0 && best->iter_rtol < opt.tol, "iter_rtol %g", best->iter_rtol);
+	cr_expect_gt(best->seconds, 0, "the winner was not timed");
+
+	picard_options o = {
+		.scheme = PICARD_SCHEME_LOBATTO, .m = best->m, .K_max = best->K,
+		.window = (best->m - 1) * best->h, .iter_rtol = best->iter_rtol,
+		.warm_start = true, .precision = PICARD_DOUBLE, .backend = PICARD_BACKEND_CPU,
+	};
+	cr_assert_eq(picard_ensemble_spread(2, model->x0, SEARCH_TRAJ, SEARCH_SPREAD, SEARCH_SEED,
+					    PICARD_BACKEND_CPU, x0), 0);
+	cr_assert_eq(picard_solver_create(&solver, model, &o, SEARCH_TRAJ), 0, "%s",
+		     picard_error_detail());
+	cr_expect_eq(picard_solver_grid(solver)->windows, best->windows);
+	rec.states = malloc(picard_record_size(solver, &rec) * sizeof(double));
+	cr_assert_not_null(rec.states);
+	cr_assert_eq(picard_solve(solver, x0, NULL, NULL, NULL, NULL, &rec, 1, NULL), 0);
+	cr_assert_eq(picard_check(model, picard_solver_grid(solver), SEARCH_TRAJ, x0, NULL, &rec,
+				  &check), 0);
+	cr_expect_leq(check.error, opt.tol + res.reference_error,
+		      "picard_check E = %.3g at the chosen point (search said %.3g)", check.error,
+		      best->error);
+	free(rec.states);
+	picard_solver_free(solver);
+}
+
+/* A lobatto entry keeps its scheme and tolerance through the cache; an
+ * entry without them (older picard) is the trapezoid's. */
+Test(tune, cache_lobatto_round_trip)
+{
+	picard_tune_key key = lotka_key();
+	picard_tune_point stored = point_for(&key, 8, 60, 15, 3e-5), loaded;
+	char *text;
+
+	stored.scheme = PICARD_SCHEME_LOBATTO;
+	stored.iter_rtol = 1e-6;
+	store_ok(&key, &stored);
+	memset(&loaded, 0, sizeof(loaded));
+	cr_assert_eq(picard_tune_cache_load(&key, &loaded), 0, "load: %s", picard_error_detail());
+	expect_same_point(&loaded, &stored);
+	cr_expect_eq(loaded.scheme, PICARD_SCHEME_LOBATTO);
+	cr_expect_eq(loaded.iter_rtol, 1e-6);
+	text = slurp(cache_file());
+	cr_expect_not_null(strstr(text, " scheme=lobatto iter_rtol=1e-06 "), "%s", text);
+	free(text);
+
+	stored.scheme = PICARD_SCHEME_TRAPEZOID;
+	stored.iter_rtol = 0;
+	store_ok(&key, &stored);
+	cr_assert_eq(picard_tune_cache_load(&key, &loaded), 0);
+	cr_expect_eq(loaded.scheme, PICARD_SCHEME_TRAPEZOID);
+	text = slurp(cache_file());
+	cr_expect_null(strstr(text, "scheme="), "%s", text);
+	free(text);
+}
+
 /* 1e-14 in float is far below rounding: nothing meets it, and the search
  * says how close it came. */
 Test(tune, search_unreachable_tolerance)

@@ -27,6 +27,7 @@ static int set_scheme(void *ctx, const char *flag, const char *value)
 {
 	struct run_options *opts = ctx;
 
+	opts->scheme_given = true;
 	if (strcmp(value, "trapezoid") == 0)
 		opts->scheme = PICARD_SCHEME_TRAPEZOID;
 	else if (strcmp(value, "lobatto") == 0)

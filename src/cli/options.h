@@ -33,6 +33,8 @@ struct run_options {
 	long traj;                   /* --traj: ensemble size */
 	bool traj_given;             /* --traj was on the command line */
 	picard_scheme scheme;        /* --scheme trapezoid|lobatto */
+	bool scheme_given;           /* --scheme was on the command line (else
+					--tol may pick either) */
 	double window;               /* --window: lobatto window length H (0 =
 					the library's default, span/200) */
 	bool window_given;           /* --window was on the command line */

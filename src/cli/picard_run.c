@@ -435,8 +435,8 @@ static int prepare_and_solve(struct run *run)
 	err = read_init(run);
 	if (!err && run->opts.out_path)
 		err = output_open(&run->out, run->opts.out_path);
-	/* the tuning (picard-tune) searches the trapezoid scheme's m, K, h */
-	if (!err && run->opts.scheme != PICARD_SCHEME_LOBATTO)
+	/* --tol: m, K, h (trapezoid) or m, window, tolerance (lobatto) tuned */
+	if (!err)
 		err = tuning_for_run(&run->opts, run->ntraj);
 	if (!err)
 		err = create_solver(run);

@@ -32,6 +32,7 @@ struct tune_cli_options {
 	const picard_model *model;   /* that model */
 	double tol;                  /* --tol E*: required */
 	bool tol_given;              /* --tol was on the command line */
+	picard_scheme scheme;        /* --scheme trapezoid|lobatto */
 	picard_precision precision;  /* --precision */
 	picard_backend backend;      /* --backend */
 	long traj;                   /* --traj: timed ensemble (8192) */
@@ -87,6 +88,19 @@ static int set_sample(void *ctx, const char *flag, const char *value)
 	struct tune_cli_options *opts = ctx;
 
 	return parse_long(flag, value, 1, TRAJ_MAX, &opts->sample);
+}
+
+static int set_scheme(void *ctx, const char *flag, const char *value)
+{
+	struct tune_cli_options *opts = ctx;
+
+	if (strcmp(value, "trapezoid") == 0)
+		opts->scheme = PICARD_SCHEME_TRAPEZOID;
+	else if (strcmp(value, "lobatto") == 0)
+		opts->scheme = PICARD_SCHEME_LOBATTO;
+	else
+		return cli_error(CLI_EUSAGE, "%s %s: trapezoid or lobatto", flag, value);
+	return 0;
 }
 
 static int set_kmax(void *ctx, const char *flag, const char *value)
@@ -194,7 +208,8 @@ static const struct cli_flag flags[] = {
 	{"--backend", "B", set_backend, "auto, cuda or cpu: where to solve and time (default auto)"},
 	{"--traj", "N", set_traj, "trajectories of the timed ensemble (default 8192)"},
 	{"--sample", "N", set_sample, "trajectories whose E is measured, evenly spaced (default 32)"},
-	{"--kmax", "K", set_kmax, "sweeps per window tried: K = 1..K (default 9)"},
+	{"--scheme", "S", set_scheme, "trapezoid (m, K, h; default) or lobatto (m, window, iteration tolerance)"},
+	{"--kmax", "K", set_kmax, "trapezoid: sweeps per window tried, K = 1..K (default 9)"},
 	{"--m", "LIST", set_m, "nodes per window tried, e.g. 4,8,16 (default 4,8,...,256 as the device fits)"},
 	{"--t0", "T", set_t0, "start time (default: the model's)"},
 	{"--t1", "T", set_t1, "end time, > t0 (default: the model's)"},
@@ -287,7 +302,7 @@ static void make_tune_options(struct tune_run *run)
 	picard_tune_options *tune = &run->tune;
 
 	*tune = (picard_tune_options){
-		.tol = opts->tol, .precision = opts->precision,
+		.tol = opts->tol, .scheme = opts->scheme, .precision = opts->precision,
 		.backend = run->key.backend, .t0 = opts->t0, .t1 = opts->t1,
 		.ntraj = opts->traj, .sample = opts->sample, .spread = opts->spread,
 		.seed = opts->seed, .kmax = opts->kmax, .nms = opts->nms,
@@ -312,15 +327,19 @@ static void print_header(const struct tune_run *run)
 	       opts->model->name, opts->model->dim, tuning_precision_name(opts->precision),
 	       opts->tol, opts->t0, opts->t1);
 	printf("%-12s %s: %s\n", "backend", tuning_backend_name(run->key.backend), run->key.device);
-	printf("%-12s m in {", "search");
+	printf("%-12s %s, m in {", "search",
+	       opts->scheme == PICARD_SCHEME_LOBATTO ? "lobatto" : "trapezoid");
 	if (opts->nms)
 		for (int i = 0; i < opts->nms; i++)
 			printf("%s%d", i ? ", " : "", opts->ms[i]);
 	else
-		printf("4, 8, ..., 256");
-	printf("}, K = 1..%d, %ld trajectories sampled, %ld timed (median of %d)\n",
-	       opts->kmax ? opts->kmax : 9, sample < traj ? sample : traj, traj,
-	       opts->repeats ? opts->repeats : 5);
+		printf(opts->scheme == PICARD_SCHEME_LOBATTO ? "4, 6, ..., 32" : "4, 8, ..., 256");
+	if (opts->scheme == PICARD_SCHEME_LOBATTO)
+		printf("}, window tolerance 1e-3 or 1e-5 E*, ");
+	else
+		printf("}, K = 1..%d, ", opts->kmax ? opts->kmax : 9);
+	printf("%ld trajectories sampled, %ld timed (median of %d)\n",
+	       sample < traj ? sample : traj, traj, opts->repeats ? opts->repeats : 5);
 	fflush(stdout);
 }
 
@@ -334,7 +353,11 @@ static void print_table(const struct tune_run *run)
 	for (int i = 0; i < res->nm; i++) {
 		const picard_tune_point *p = &res->per_m[i];
 
-		if (p->meets)
+		if (p->meets && p->scheme == PICARD_SCHEME_LOBATTO)
+			printf("%6d %4s %14.6g %9ld %10.3g %10.4g  lobatto, window %.4g, iter-rtol %.2g\n",
+			       p->m, "ad.", p->h, p->windows, p->error, p->seconds * 1e3,
+			       (p->m - 1) * p->h, p->iter_rtol);
+		else if (p->meets)
 			printf("%6d %4d %14.6g %9ld %10.3g %10.4g  %s\n", p->m, p->K, p->h,
 			       p->windows, p->error, p->seconds * 1e3, picard_layout_name(p->layout));
 		else
@@ -348,9 +371,15 @@ static void print_best(const struct tune_run *run)
 {
 	const picard_tune_point *best = &run->result.best;
 
-	printf("%-12s m=%d K=%d h=%.6g (%ld windows): E = %.3g, %.4g ms for %ld trajectories",
-	       "best", best->m, best->K, best->h, best->windows, best->error,
-	       best->seconds * 1e3, run->opts.traj ? run->opts.traj : 8192);
+	if (best->scheme == PICARD_SCHEME_LOBATTO)
+		printf("%-12s lobatto m=%d window=%.6g iter-rtol=%.2g (%ld windows): E = %.3g, "
+		       "%.4g ms for %ld trajectories", "best", best->m, (best->m - 1) * best->h,
+		       best->iter_rtol, best->windows, best->error, best->seconds * 1e3,
+		       run->opts.traj ? run->opts.traj : 8192);
+	else
+		printf("%-12s m=%d K=%d h=%.6g (%ld windows): E = %.3g, %.4g ms for %ld trajectories",
+		       "best", best->m, best->K, best->h, best->windows, best->error,
+		       best->seconds * 1e3, run->opts.traj ? run->opts.traj : 8192);
 	if (best->layout != PICARD_LAYOUT_AUTO)
 		printf(", %s layout (%d per block)", picard_layout_name(best->layout),
 		       best->traj_per_block);
@@ -366,6 +395,7 @@ static void print_cost(const struct tune_run *run)
 /* Store the winner; say where (or why not). */
 static int store(const struct tune_run *run)
 {
+	picard_tune_point cached;
 	char path[4096];
 	int err;
 
@@ -374,6 +404,15 @@ static int store(const struct tune_run *run)
 		return 0;
 	}
 	err = picard_tune_cache_path(path, sizeof(path));
+	/* one entry per key: the other scheme's, when it is faster, stays */
+	if (!err && picard_tune_cache_load(&run->key.key, &cached) == 0 &&
+	    cached.scheme != run->result.best.scheme &&
+	    cached.seconds < run->result.best.seconds) {
+		printf("%-12s kept the %s entry of %s (%.4g ms, faster)\n", "cache",
+		       cached.scheme == PICARD_SCHEME_LOBATTO ? "lobatto" : "trapezoid", path,
+		       cached.seconds * 1e3);
+		return 0;
+	}
 	if (!err)
 		err = picard_tune_cache_store(&run->key.key, &run->result.best);
 	if (err) {

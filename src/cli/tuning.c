@@ -165,6 +165,26 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 	char given[32] = "";
 	size_t used = 0;
 
+	if (p->scheme == PICARD_SCHEME_LOBATTO) {
+		/* m, window, tolerance: adaptive sweeps from a warm start */
+		opts->scheme = PICARD_SCHEME_LOBATTO;
+		if (!opts->m_given)
+			opts->m = p->m;
+		if (!opts->window_given)
+			opts->window = (opts->m - 1) * p->h;
+		if (!opts->K_given) {
+			opts->K = 0;
+			opts->K_max = opts->K_max ? opts->K_max : p->K;
+		}
+		if (!opts->iter_rtol)
+			opts->iter_rtol = p->iter_rtol;
+		opts->warm_start = true;
+		printf("%-12s lobatto m=%d window=%.6g iter-rtol=%.2g K<=%d, warm start, from %s\n",
+		       "parameters", opts->m, opts->window, opts->iter_rtol, opts->K_max, source);
+		return;
+	}
+	opts->scheme = PICARD_SCHEME_TRAPEZOID;
+
 	if (!opts->m_given)
 		opts->m = p->m;
 	else
@@ -226,19 +246,43 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 	char source[160];
 	int err;
 
+	picard_tune_result other;
+	int other_err;
+
 	memcpy(tune.ms, quick_ms, sizeof(quick_ms));
 	tuning_progress_init(&progress, NULL);
 	tune.ctx = &progress;
 	clock_gettime(CLOCK_MONOTONIC, &start);
+	/* --scheme given: that one; else both, and the faster wins */
+	tune.scheme = opts->scheme_given ? opts->scheme : PICARD_SCHEME_TRAPEZOID;
 	err = picard_tune(opts->model, &tune, &result);
+	if (!opts->scheme_given && (err == 0 || err == PICARD_ENOTFOUND)) {
+		tune.scheme = PICARD_SCHEME_LOBATTO;
+		tune.nms = 0; /* lobatto's own m candidates */
+		other_err = picard_tune(opts->model, &tune, &other);
+		if (other_err == 0 && (err || other.best.seconds < result.best.seconds)) {
+			other.points += result.points;
+			result = other;
+			err = 0;
+		} else if (other_err == PICARD_ENOTFOUND && err) {
+			if (other.best_error < result.best_error)
+				result.best_error = other.best_error;
+		} else if (other_err && other_err != PICARD_ENOTFOUND) {
+			err = other_err;
+		} else {
+			result.points += other.points;
+		}
+	}
 	tuning_progress_done(&progress);
 	if (err == PICARD_ENOTFOUND)
 		return tuning_report_not_found(&result, opts->tol, opts->precision, true);
 	if (err)
 		return cli_library_error(err);
 	snprintf(source, sizeof(source), "a quick search (%d trajectories sampled, "
-		 "m in {4, 8, 16, 32}, K <= %d: %ld points, %.3g s; not cached)",
-		 QUICK_SAMPLE, QUICK_KMAX, result.points, seconds_since(&start));
+		 "%s: %ld points, %.3g s; not cached)", QUICK_SAMPLE,
+		 opts->scheme_given && opts->scheme == PICARD_SCHEME_LOBATTO ? "lobatto" :
+		 opts->scheme_given ? "trapezoid" : "trapezoid and lobatto, the faster",
+		 result.points, seconds_since(&start));
 	apply_point(opts, &result.best, source);
 	print_full_search(opts);
 	return 0;
@@ -251,7 +295,10 @@ int tuning_for_run(struct run_options *opts, long ntraj)
 	char path[4096], source[4200];
 	int err;
 
-	if (!opts->tol_given || (opts->m_given && opts->K_given && opts->h_given))
+	/* given grids win; lobatto's is m and the window */
+	if (!opts->tol_given || (opts->m_given && opts->K_given && opts->h_given) ||
+	    (opts->scheme_given && opts->scheme == PICARD_SCHEME_LOBATTO && opts->m_given &&
+	     opts->window_given))
 		return 0;
 	err = tuning_key_init(&tk, opts->model, opts->precision, opts->backend,
 			      opts->tol, opts->t0, opts->t1);
@@ -264,6 +311,8 @@ int tuning_for_run(struct run_options *opts, long ntraj)
 	err = picard_tune_cache_path(path, sizeof(path));
 	if (!err)
 		err = picard_tune_cache_load(&tk.key, &point);
+	if (!err && opts->scheme_given && point.scheme != opts->scheme)
+		err = PICARD_ENOTFOUND; /* the cached entry is the other scheme's */
 	if (!err) {
 		snprintf(source, sizeof(source), "the tuning cache (%s)", path);
 		apply_point(opts, &point, source);
