@@ -108,53 +108,54 @@ extern "C" int picard_cuda_device_name(char *buf, size_t len)
 
 /* AUTO's rule and the warp/thread defaults, measured on an NVIDIA H100 80GB
  * HBM3 (132 SMs, driver 580.159.04), 2026-11-23, lotka in float, K = 2,
- * solve time (CUDA events) median of 7 solves: bin/picard-bench-layouts,
- * bench/results/h100-2026-11-23/layouts.txt (every row is there).
+ * solve time (CUDA events) median of 7 solves, bin/bench-layouts:
+ * bench/results/h100-2026-11-23/suite/layouts.csv, after the convergence
+ * test became a vote without division (src/convergence.h; the first
+ * measurements, before it, are in h100-2026-11-23/layouts.txt: there the
+ * warp layout won at m = 8, the division having cost the thread layout,
+ * which tests every node in one thread, the most).
  *
  * Which layout. 8192 trajectories, windows of length 0.42 (239 windows):
  *
  *	m      paper   warp (parallel)  warp (serial)  thread
- *	2      1.08    0.49             0.44           0.20  ms
- *	4      1.12    0.60             0.61           0.42
- *	8      1.29    0.71             0.76           0.88
- *	16     1.50    1.01             1.30           1.87
- *	32     3.36    2.01             3.74           3.82
+ *	2      0.73    0.48             0.41           0.13  ms
+ *	4      0.81    0.59             0.60           0.21
+ *	8      1.01    0.71             0.75           0.41
+ *	16     1.30    0.91             1.16           0.85
+ *	32     2.86    1.63             3.36           1.69
  *
  * and m = 8, h = 0.06 over the ensemble size:
  *
  *	ntraj     paper   warp    thread
- *	8192      1.29    0.72    0.88  ms
- *	32768     4.75    2.57    0.93
- *	131072    18.3    9.73    2.19
- *	1048576   145     75.9    14.2
+ *	8192      1.00    0.71    0.41  ms
+ *	32768     3.83    2.58    0.45
+ *	1048576   118     77.3    7.78
  *
- * The thread layout's time is flat until the ensemble fills the GPU
- * (latency of its serial chain of m nodes per sweep: ~ m); the warp
- * layout's grows with ntraj from 8192 on (8192 x 8 lanes already fill it).
- * They cross near 8192 * 0.88/0.72 ~ 10000 trajectories at m = 8 and
- * ~15000 at m = 16, 32 (from the table's slopes): about 96 per SM. For
- * m <= 4 the thread layout is already faster at 8192. The paper's layout
- * never wins where the others apply. So:
+ * The thread layout's time is flat until the ensemble fills the GPU; the
+ * warp layout's grows with ntraj from 8192 on. The thread layout now wins
+ * at 8192 for every m <= 16; at m = 32 the warp layout does, by 4%, and
+ * the crossing with the ensemble size lies near 96 trajectories per SM
+ * (first measurement). The paper's layout never wins where the others
+ * apply. So:
  *   m > 32                                     -> paper
  *   m <= AUTO_THREAD_MAX_M, or
  *   ntraj >= AUTO_THREAD_TRAJ_PER_SM * SMs     -> thread
- *   otherwise                                  -> warp
- * Not measured: m = 16, 32 between 8192 and 1M trajectories (the crossing
- * there is the slopes' estimate), other models (a costlier right-hand side
- * favours the warp layout, which evaluates the m nodes in parallel).
+ *   otherwise (m of 17 to 32, small ensembles) -> warp
+ * Not measured: other models (a costlier right-hand side favours the warp
+ * layout, which evaluates the m nodes in parallel, and the thread layout
+ * spills for kepler in double past m = 8 per ptxas); picard-tune times
+ * every layout and keeps the fastest, whatever AUTO says.
  *
- * Which scan: the serial sum wins at m = 2 (0.44 vs 0.49 ms: one shuffle
- * against a scan step and a shift), ties at m = 4, loses from m = 8 on
- * (0.76 vs 0.71, 1.30 vs 1.01, 3.74 vs 2.01 ms).
+ * Which scan: the serial sum wins at m = 2 (0.41 vs 0.48 ms), ties at m =
+ * 4, loses from m = 8 on (0.75 vs 0.71, 1.16 vs 0.91, 3.36 vs 1.63 ms).
  *
  * Trajectories per block of the warp layout, Table 1 at h = 0.06 (m = 8):
- * 1: 1.63, 2: 0.87, 4..64: 0.71 ms (within 1%); at m = 2, 4: 4 per block
- * best (0.49, 0.60 ms; 16 per block: 0.67, 0.66); at m = 16, 32: 16 per
- * block best (1.01, 2.01 ms; 4 per block: 1.02, 2.10). The thread layout:
- * 32, 64 or 128 per block alike (0.876 ms), 256 slower (0.930). */
+ * 1: 1.32, 2: 0.77, 4..64: 0.71 ms (within 1%); first measurement: at m =
+ * 2, 4: 4 per block best, at m = 16, 32: 16 per block. The thread layout:
+ * 32, 64 or 128 per block alike (0.41 ms), 256 slower (0.45). */
 #define AUTO_THREAD_TRAJ_PER_SM 96   /* thread layout from this many
 					trajectories per SM on */
-#define AUTO_THREAD_MAX_M 4          /* and for windows this short */
+#define AUTO_THREAD_MAX_M 16         /* and for windows this short */
 #define AUTO_SERIAL_SCAN_MAX_M 2     /* serial sum (5) for m up to this */
 #define THREAD_BLOCK_THREADS 128     /* thread layout: threads per block */
 
