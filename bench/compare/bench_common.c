@@ -450,6 +450,42 @@ void bench_csv_row(FILE *f, const bench_row *r)
 	fflush(f);
 }
 
+double bench_arg_double(const char *program, const char *flag, const char *v)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	if (end == v || *end || !isfinite(d) || d < 0)
+		bench_die_usage(program, "%s: '%s' is not a non-negative number", flag, v);
+	return d;
+}
+
+long bench_arg_long(const char *program, const char *flag, const char *v)
+{
+	char *end;
+	long l = strtol(v, &end, 10);
+
+	if (end == v || *end || l < 0)
+		bench_die_usage(program, "%s: '%s' is not a non-negative integer", flag, v);
+	return l;
+}
+
+FILE *bench_csv_open(const char *program, const char *path, bool *new_file)
+{
+	FILE *check, *out;
+
+	*new_file = true;
+	if (!path)
+		return stdout;
+	if ((check = fopen(path, "r"))) {
+		*new_file = fgetc(check) == EOF;
+		fclose(check);
+	}
+	if (!(out = fopen(path, "a")))
+		bench_die(program, "%s: cannot open for appending", path);
+	return out;
+}
+
 void bench_die_usage(const char *program, const char *fmt, ...)
 {
 	va_list ap;

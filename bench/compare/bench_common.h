@@ -133,6 +133,15 @@ void bench_date(char *buf, size_t len);
 /* "CPU: <model name from /proc/cpuinfo>". */
 void bench_cpu_name(char *buf, size_t len);
 
+/* A non-negative number / integer from the command line, or exit(2) with
+ * a message naming flag. */
+double bench_arg_double(const char *program, const char *flag, const char *v);
+long bench_arg_long(const char *program, const char *flag, const char *v);
+/* Where the CSV goes: stdout without a path, else the file opened for
+ * appending (exit(1) if it cannot be); *new_file says whether it was
+ * empty, so the column names are written once. */
+FILE *bench_csv_open(const char *program, const char *path, bool *new_file);
+
 /* Print to stderr and exit(2) / exit(1): the programs' way to die. */
 void bench_die_usage(const char *program, const char *fmt, ...);
 void bench_die(const char *program, const char *fmt, ...);

@@ -238,22 +238,12 @@ static void usage(void)
 
 static double arg_double(const char *flag, const char *v)
 {
-	char *end;
-	double d = strtod(v, &end);
-
-	if (end == v || *end || !isfinite(d) || d < 0)
-		bench_die_usage(program, "%s: '%s' is not a non-negative number", flag, v);
-	return d;
+	return bench_arg_double(program, flag, v);
 }
 
 static long arg_long(const char *flag, const char *v)
 {
-	char *end;
-	long l = strtol(v, &end, 10);
-
-	if (end == v || *end || l < 0)
-		bench_die_usage(program, "%s: '%s' is not a non-negative integer", flag, v);
-	return l;
+	return bench_arg_long(program, flag, v);
 }
 
 static void parse(int argc, char **argv, struct cpu_opts *o)
@@ -347,7 +337,7 @@ int main(int argc, char **argv)
 	bench_sample sample;
 	bench_probe best, p;
 	bench_row row = {0};
-	FILE *out = stdout, *check;
+	FILE *out;
 	bool new_file = true;
 	double *x0, *times, tol;
 	long steps;
@@ -365,14 +355,7 @@ int main(int argc, char **argv)
 	pm = picard_model_find(o.model);
 	if (!cm || !pm || cm->dim != pm->dim || cm->dim > 64)
 		bench_die_usage(program, "unknown model '%s'", o.model);
-	if (o.csv) {
-		if ((check = fopen(o.csv, "r"))) {
-			new_file = fgetc(check) == EOF;
-			fclose(check);
-		}
-		if (!(out = fopen(o.csv, "a")))
-			bench_die(program, "%s: cannot open for appending", o.csv);
-	}
+	out = bench_csv_open(program, o.csv, &new_file);
 	gsl_set_error_handler_off();
 	x0 = malloc(o.ntraj * cm->dim * sizeof(*x0));
 	r = (struct cpu_run){.o = &o, .cm = cm, .pm = pm, .x0 = x0, .drv_tol = -1};

@@ -76,22 +76,12 @@ static void usage(void)
 
 static double arg_double(const char *flag, const char *v)
 {
-	char *end;
-	double d = strtod(v, &end);
-
-	if (end == v || *end || !isfinite(d) || d < 0)
-		bench_die_usage(program, "%s: '%s' is not a non-negative number", flag, v);
-	return d;
+	return bench_arg_double(program, flag, v);
 }
 
 static long arg_long(const char *flag, const char *v)
 {
-	char *end;
-	long l = strtol(v, &end, 10);
-
-	if (end == v || *end || l < 0)
-		bench_die_usage(program, "%s: '%s' is not a non-negative integer", flag, v);
-	return l;
+	return bench_arg_long(program, flag, v);
 }
 
 static void parse(int argc, char **argv, struct pic_opts *o)
@@ -269,7 +259,7 @@ int main(int argc, char **argv)
 	struct pic_run r = {0};
 	bench_sample sample;
 	bench_row best_row = {0};
-	FILE *out = stdout, *check;
+	FILE *out;
 	bool new_file = true, found = false;
 	char device[256] = "CPU", driver[32] = "-";
 	double *x0;
@@ -285,14 +275,7 @@ int main(int argc, char **argv)
 	r.model = picard_model_find(o.model);
 	if (!r.model)
 		bench_die_usage(program, "unknown model '%s'", o.model);
-	if (o.csv) {
-		if ((check = fopen(o.csv, "r"))) {
-			new_file = fgetc(check) == EOF;
-			fclose(check);
-		}
-		if (!(out = fopen(o.csv, "a")))
-			bench_die(program, "%s: cannot open for appending", o.csv);
-	}
+	out = bench_csv_open(program, o.csv, &new_file);
 	x0 = malloc(o.ntraj * r.model->dim * sizeof(double));
 	r.x1 = malloc(o.ntraj * r.model->dim * sizeof(double));
 	r.status = malloc(o.ntraj * sizeof(int));

@@ -629,22 +629,12 @@ static void usage(void)
 
 static double arg_double(const char *flag, const char *v)
 {
-	char *end;
-	double d = strtod(v, &end);
-
-	if (end == v || *end || !isfinite(d) || d < 0)
-		bench_die_usage(program, "%s: '%s' is not a non-negative number", flag, v);
-	return d;
+	return bench_arg_double(program, flag, v);
 }
 
 static long arg_long(const char *flag, const char *v)
 {
-	char *end;
-	long l = strtol(v, &end, 10);
-
-	if (end == v || *end || l < 0)
-		bench_die_usage(program, "%s: '%s' is not a non-negative integer", flag, v);
-	return l;
+	return bench_arg_long(program, flag, v);
 }
 
 static void parse(int argc, char **argv, bench_opts *o, bool *self, bool *list)
@@ -772,17 +762,8 @@ int main(int argc, char **argv)
 		bench_die_usage(program, "unknown model '%s' (--list)", o.model);
 	device_names(o, device, sizeof(device), driver, sizeof(driver));
 
-	FILE *out = stdout;
-	bool new_file = true;
-	if (o.csv) {
-		FILE *probe_file = fopen(o.csv, "r");
-		if (probe_file) {
-			new_file = fgetc(probe_file) == EOF;
-			fclose(probe_file);
-		}
-		if (!(out = fopen(o.csv, "a")))
-			bench_die(program, "%s: cannot open for appending", o.csv);
-	}
+	bool new_file;
+	FILE *out = bench_csv_open(program, o.csv, &new_file);
 
 	const long N = o.ntraj;
 	const int n = me->dim;
