@@ -28,6 +28,8 @@
 #define TUNE_STALL 0.7          /* halving h must cut E below 70% of E */
 #define TUNE_COST_FACTOR 8      /* stop halving past 8x the best's sweeps */
 #define TUNE_WIN_FACTOR 1.5     /* skip refining what cannot win */
+#define TUNE_ENSEMBLE_RETRIES 4 /* a point whose ensemble failed where its */
+#define TUNE_ENSEMBLE_SHRINK 0.8 /* sample passed: h shrunk this often, so */
 
 static const int default_ms[] = {4, 8, 16, 32, 64, 128, 256};
 /* Lobatto: its order 2m-2 rises fast with m, a sweep's cost too, and m <=
@@ -392,6 +394,14 @@ static int tune_m(struct tuner *t, int m, int slot)
 		if (!p.meets)
 			continue;
 		err = time_point(t, &p);
+		/* the sample met E*, a trajectory outside it failed (near the
+		 * convergence boundary): a few steps of smaller h */
+		for (int retry = 0; !err && !p.meets && p.error <= TUNE_MARGIN * t->opt.tol &&
+				    retry < TUNE_ENSEMBLE_RETRIES; retry++) {
+			err = measure_error(t, m, K, p.h * TUNE_ENSEMBLE_SHRINK, &p);
+			if (!err && p.meets)
+				err = time_point(t, &p);
+		}
 		if (err)
 			return err;
 		if (p.meets && (!per_m->meets || p.seconds < per_m->seconds))
