@@ -7,171 +7,30 @@
 #define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
-#include <fcntl.h>
-#include <ftw.h>
-#include <limits.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "picard.h"
+#include "support.h"
 
-#define MAX_ARGS 32
-
-extern char **environ;
-
-static char workdir[64]; /* this test's temporary directory, /tmp/picard-cli-XXXXXX */
-
-/* What one run of picard-run did. */
-struct cli_run {
-	int status;  /* exit status, or -1 if it did not exit normally */
-	char *out;   /* its stdout */
-	char *err;   /* its stderr */
-};
-
-/* ---- fixtures -------------------------------------------------------------- */
-
-/* The work directory, also the tuning cache's (never the user's). */
-static void make_workdir(void)
+static void make_cli_workdir(void)
 {
-	snprintf(workdir, sizeof(workdir), "/tmp/picard-cli-XXXXXX");
-	cr_assert_not_null(mkdtemp(workdir), "mkdtemp failed");
-	setenv("PICARD_CACHE_DIR", workdir, 1);
+	make_workdir("cli", NULL);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag,
-			struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void remove_workdir(void)
-{
-	if (workdir[0])
-		nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-TestSuite(cli, .init = make_workdir, .fini = remove_workdir, .timeout = 120);
+TestSuite(cli, .init = make_cli_workdir, .fini = remove_workdir, .timeout = 120);
 
 /* ---- helpers ----------------------------------------------------------------- */
 
-/* A file name, returned by value. */
-struct path {
-	char s[128]; /* the name: the work directory and a short file name */
-};
-
-/* Path of name inside the work directory. */
-static struct path in_workdir(const char *name)
-{
-	struct path path;
-
-	snprintf(path.s, sizeof(path.s), "%s/%s", workdir, name);
-	return path;
-}
-
-/* picard-run beside this test binary. */
-static const char *program(void)
-{
-	static char path[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", path, sizeof(path) - 32);
-
-	cr_assert(len > 0, "cannot read /proc/self/exe");
-	path[len] = '\0';
-	strcpy(strrchr(path, '/') + 1, "picard-run");
-	if (access(path, X_OK) != 0)
-		cr_assert_fail("picard-run not found beside the test binary: %s", path);
-	return path;
-}
-
-/* The whole of a file as a string ("" if it cannot be read). */
-static char *slurp(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	char *text;
-	long len;
-
-	if (size)
-		*size = 0;
-	if (!f)
-		return strdup("");
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	text = calloc(1, len + 1);
-	cr_assert_not_null(text);
-	len = (long)fread(text, 1, len, f);
-	fclose(f);
-	if (size)
-		*size = (size_t)len;
-	return text;
-}
-
-static void write_file(const char *path, const void *data, size_t size)
-{
-	FILE *f = fopen(path, "wb");
-
-	cr_assert_not_null(f, "cannot create %s", path);
-	cr_assert_eq(fwrite(data, 1, size, f), size);
-	fclose(f);
-}
-
-/* Run picard-run with args (NULL-terminated), stdout and stderr captured. */
-static struct cli_run run_argv(const char *const *args)
-{
-	const struct path out_file = in_workdir(".stdout"), err_file = in_workdir(".stderr");
-	const char *out_path = out_file.s, *err_path = err_file.s;
-	char *argv[MAX_ARGS + 2];
-	posix_spawn_file_actions_t actions;
-	struct cli_run run;
-	int argc = 0, wstatus;
-	pid_t pid;
-
-	argv[argc++] = (char *)program();
-	while (*args && argc <= MAX_ARGS)
-		argv[argc++] = (char *)*args++;
-	argv[argc] = NULL;
-	posix_spawn_file_actions_init(&actions);
-	posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&actions, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	posix_spawn_file_actions_addopen(&actions, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	cr_assert_eq(posix_spawn(&pid, argv[0], &actions, NULL, argv, environ), 0,
-		     "cannot start %s", argv[0]);
-	posix_spawn_file_actions_destroy(&actions);
-	cr_assert_eq(waitpid(pid, &wstatus, 0), pid);
-	run.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
-	run.out = slurp(out_path, NULL);
-	run.err = slurp(err_path, NULL);
-	unlink(out_path);
-	unlink(err_path);
-	return run;
-}
-
-/* Run picard-run with a blank-separated argument line ("" for none). */
+/* Run picard-run with a blank-separated argument line ("" for none),
+ * stdout and stderr captured. */
 static struct cli_run run_line(const char *line)
 {
-	char copy[1024], *args[MAX_ARGS + 1], *save = NULL;
-	int argc = 0;
-
-	snprintf(copy, sizeof(copy), "%s", line);
-	for (char *tok = strtok_r(copy, " ", &save); tok && argc < MAX_ARGS;
-	     tok = strtok_r(NULL, " ", &save))
-		args[argc++] = tok;
-	args[argc] = NULL;
-	return run_argv((const char *const *)args);
-}
-
-static void free_run(struct cli_run *run)
-{
-	free(run->out);
-	free(run->err);
+	return run_program_line("picard-run", line);
 }
 
 /* Lines in text (each ending in '\n'). */

@@ -19,7 +19,6 @@
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,42 +27,21 @@
 #include <unistd.h>
 
 #include "picard.h"
+#include "support.h"
 
 #define SEARCH_TOL 1e-6      /* decay in double: reached with K <= 3 */
 #define SEARCH_TRAJ 16L      /* ensemble = sample: the check sees the same states */
 #define SEARCH_SPREAD 0.1    /* picard_tune's default spread */
 #define SEARCH_SEED 1ULL     /* and seed */
 
-static char workdir[64]; /* this test's directory, /tmp/picard-tune-XXXXXX */
-
 /* ---- fixtures ------------------------------------------------------------------ */
 
-static void make_workdir(void)
+static void make_tune_workdir(void)
 {
-	char cache[128];
-
-	snprintf(workdir, sizeof(workdir), "/tmp/picard-tune-XXXXXX");
-	cr_assert_not_null(mkdtemp(workdir), "mkdtemp failed");
-	snprintf(cache, sizeof(cache), "%s/cache", workdir);
-	setenv("PICARD_CACHE_DIR", cache, 1);
+	make_workdir("tune", "cache");
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag,
-			struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void remove_workdir(void)
-{
-	if (workdir[0])
-		nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-TestSuite(tune, .init = make_workdir, .fini = remove_workdir, .timeout = 120);
+TestSuite(tune, .init = make_tune_workdir, .fini = remove_workdir, .timeout = 120);
 
 /* ---- helpers ---------------------------------------------------------------------- */
 
@@ -75,33 +53,6 @@ static const char *cache_file(void)
 
 	cr_assert_eq(err, 0, "cache path: %s (%s)", picard_strerror(err), picard_error_detail());
 	return path;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *text;
-	long len;
-
-	if (!f)
-		return strdup("");
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	text = calloc(1, len + 1);
-	cr_assert_not_null(text);
-	len = (long)fread(text, 1, len, f);
-	fclose(f);
-	return text;
-}
-
-static void write_file(const char *path, const char *mode, const void *data, size_t size)
-{
-	FILE *f = fopen(path, mode);
-
-	cr_assert_not_null(f, "cannot write %s", path);
-	cr_assert_eq(fwrite(data, 1, size, f), size);
-	fclose(f);
 }
 
 /* stderr of the calls between capture_begin() and capture_end(). */
@@ -128,7 +79,7 @@ static char *capture_end(struct capture *c)
 	fflush(stderr);
 	dup2(c->saved_fd, STDERR_FILENO);
 	close(c->saved_fd);
-	return slurp(c->path);
+	return slurp(c->path, NULL);
 }
 
 static long count_lines(const char *text)
@@ -242,7 +193,7 @@ Test(tune, cache_round_trip)
 	cr_assert_eq(picard_tune_cache_load(&key, &loaded), 0, "load: %s", picard_error_detail());
 	expect_same_point(&loaded, &stored);
 
-	text = slurp(cache_file());
+	text = slurp(cache_file(), NULL);
 	cr_expect_eq(text[0], '#', "no header comment:\n%s", text);
 	cr_expect_not_null(strstr(text, "model=lotka precision=float tol=0.001 t0=0 t1=100 "
 				  "device=\"NVIDIA \\\"H100\\\" \\\\ 80GB HBM3\" build="), "%s", text);
@@ -300,7 +251,7 @@ Test(tune, cache_replace_on_store)
 	expect_same_point(&loaded, &second);
 	cr_assert_eq(picard_tune_cache_load(&b, &loaded), 0);
 	expect_same_point(&loaded, &pb);
-	text = slurp(cache_file());
+	text = slurp(cache_file(), NULL);
 	cr_expect_eq(count_entries(text), 2, "one entry per key:\n%s", text);
 	free(text);
 }
@@ -316,7 +267,7 @@ static void expect_warned_load(const char *content, size_t size, bool found, lon
 	int err;
 
 	mkdir(getenv("PICARD_CACHE_DIR"), 0755);
-	write_file(cache_file(), "wb", content, size);
+	write_file(cache_file(), content, size);
 	capture_begin(&cap);
 	err = picard_tune_cache_load(&key, &loaded);
 	err_text = capture_end(&cap);
@@ -338,7 +289,7 @@ static char *good_entry(void)
 	char *text, *entry;
 
 	store_ok(&key, &p);
-	text = slurp(cache_file());
+	text = slurp(cache_file(), NULL);
 	entry = strstr(text, "model=");
 	cr_assert_not_null(entry);
 	entry = strdup(entry);
@@ -421,7 +372,7 @@ Test(tune, cache_store_cleans_corrupt_file)
 
 	other.tol = 1e-2;
 	snprintf(content, sizeof(content), "garbage line\n%s\x01\x02 truncated", entry);
-	write_file(cache_file(), "wb", content, strlen(content));
+	write_file(cache_file(), content, strlen(content));
 	p = point_for(&other, 4, 1, 10000, 5e-3);
 	capture_begin(&cap);
 	store_ok(&other, &p);
@@ -449,7 +400,7 @@ Test(tune, cache_other_build_is_ignored)
 	rest = strchr(build + 1, ' ');
 	snprintf(content, sizeof(content), "%.*s build=0000000-other%s",
 		 (int)(build - entry), entry, rest);
-	write_file(cache_file(), "wb", content, strlen(content));
+	write_file(cache_file(), content, strlen(content));
 	capture_begin(&cap);
 	cr_expect_eq(picard_tune_cache_load(&key, &loaded), PICARD_ENOTFOUND);
 	err_text = capture_end(&cap);
@@ -458,7 +409,7 @@ Test(tune, cache_other_build_is_ignored)
 
 	store_ok(&key, &p);
 	cr_expect_eq(picard_tune_cache_load(&key, &loaded), 0);
-	text = slurp(cache_file());
+	text = slurp(cache_file(), NULL);
 	cr_expect_not_null(strstr(text, "build=0000000-other"), "stale entry dropped:\n%s", text);
 	cr_expect_eq(count_entries(text), 2, "%s", text);
 	free(text);
@@ -679,7 +630,7 @@ Test(tune, cache_lobatto_round_trip)
 	expect_same_point(&loaded, &stored);
 	cr_expect_eq(loaded.scheme, PICARD_SCHEME_LOBATTO);
 	cr_expect_eq(loaded.iter_rtol, 1e-6);
-	text = slurp(cache_file());
+	text = slurp(cache_file(), NULL);
 	cr_expect_not_null(strstr(text, " scheme=lobatto iter_rtol=1e-06 "), "%s", text);
 	free(text);
 
@@ -688,7 +639,7 @@ Test(tune, cache_lobatto_round_trip)
 	store_ok(&key, &stored);
 	cr_assert_eq(picard_tune_cache_load(&key, &loaded), 0);
 	cr_expect_eq(loaded.scheme, PICARD_SCHEME_TRAPEZOID);
-	text = slurp(cache_file());
+	text = slurp(cache_file(), NULL);
 	cr_expect_null(strstr(text, "scheme="), "%s", text);
 	free(text);
 }

@@ -11,112 +11,30 @@
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <criterion/parameterized.h>
-#include <fcntl.h>
-#include <ftw.h>
-#include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "picard.h"
-
-#define MAX_ARGS 32
-
-extern char **environ;
-
-static char workdir[64]; /* this test's directory, /tmp/picard-tcli-XXXXXX */
-
-/* What one run of a program did. */
-struct cli_run {
-	int status; /* exit status, or -1 if it did not exit normally */
-	char *out;  /* its stdout */
-	char *err;  /* its stderr */
-};
+#include "support.h"
 
 /* ---- fixtures ------------------------------------------------------------------ */
 
-static void make_workdir(void)
+static void make_tcli_workdir(void)
 {
-	char cache[128];
-
-	snprintf(workdir, sizeof(workdir), "/tmp/picard-tcli-XXXXXX");
-	cr_assert_not_null(mkdtemp(workdir), "mkdtemp failed");
-	snprintf(cache, sizeof(cache), "%s/cache", workdir);
-	setenv("PICARD_CACHE_DIR", cache, 1);
+	make_workdir("tcli", "cache");
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag,
-			struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void remove_workdir(void)
-{
-	if (workdir[0])
-		nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-TestSuite(tune_cli, .init = make_workdir, .fini = remove_workdir, .timeout = 300);
+TestSuite(tune_cli, .init = make_tcli_workdir, .fini = remove_workdir, .timeout = 300);
 
 /* ---- helpers -------------------------------------------------------------------------- */
-
-/* A file name in the work directory, returned by value. */
-struct path {
-	char s[128]; /* the name */
-};
-
-static struct path in_workdir(const char *name)
-{
-	struct path path;
-
-	snprintf(path.s, sizeof(path.s), "%s/%s", workdir, name);
-	return path;
-}
 
 /* The cache file of this test. */
 static struct path cache_file(void)
 {
 	return in_workdir("cache/tune.txt");
-}
-
-/* The program called name beside this test binary. */
-static const char *program(const char *name)
-{
-	static char path[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", path, sizeof(path) - 32);
-
-	cr_assert(len > 0, "cannot read /proc/self/exe");
-	path[len] = '\0';
-	strcpy(strrchr(path, '/') + 1, name);
-	if (access(path, X_OK) != 0)
-		cr_assert_fail("%s not found beside the test binary: %s", name, path);
-	return path;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *text;
-	long len;
-
-	if (!f)
-		return strdup("");
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	text = calloc(1, len + 1);
-	cr_assert_not_null(text);
-	len = (long)fread(text, 1, len, f);
-	fclose(f);
-	return text;
 }
 
 static bool exists(const char *path)
@@ -127,39 +45,7 @@ static bool exists(const char *path)
 /* Run program name with a blank-separated argument line, output captured. */
 static struct cli_run run_line(const char *name, const char *line)
 {
-	const struct path out_file = in_workdir(".stdout"), err_file = in_workdir(".stderr");
-	char copy[1024], *argv[MAX_ARGS + 2], *save = NULL;
-	posix_spawn_file_actions_t actions;
-	struct cli_run run;
-	int argc = 0, wstatus;
-	pid_t pid;
-
-	snprintf(copy, sizeof(copy), "%s", line);
-	argv[argc++] = (char *)program(name);
-	for (char *tok = strtok_r(copy, " ", &save); tok && argc <= MAX_ARGS;
-	     tok = strtok_r(NULL, " ", &save))
-		argv[argc++] = tok;
-	argv[argc] = NULL;
-	posix_spawn_file_actions_init(&actions);
-	posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&actions, 1, out_file.s, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	posix_spawn_file_actions_addopen(&actions, 2, err_file.s, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	cr_assert_eq(posix_spawn(&pid, argv[0], &actions, NULL, argv, environ), 0,
-		     "cannot start %s", argv[0]);
-	posix_spawn_file_actions_destroy(&actions);
-	cr_assert_eq(waitpid(pid, &wstatus, 0), pid);
-	run.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
-	run.out = slurp(out_file.s);
-	run.err = slurp(err_file.s);
-	unlink(out_file.s);
-	unlink(err_file.s);
-	return run;
-}
-
-static void free_run(struct cli_run *run)
-{
-	free(run->out);
-	free(run->err);
+	return run_program_line(name, line);
 }
 
 /* m, K, h after "prefix" in text ("best         m=4 K=3 h=0.0295"). */
@@ -287,11 +173,11 @@ Test(tune_cli, tune_then_run_uses_cache)
 	cr_expect(K >= 1 && K <= 3, "K = %d", K);
 	free_run(&run);
 
-	text = slurp(cache_file().s);
+	text = slurp(cache_file().s, NULL);
 	cr_expect_not_null(strstr(text, "model=decay precision=float tol=1e-05 t0=0 t1=10 "
 				  "device=\"CPU\" build="), "cache:\n%s", text);
 	free(text);
-	text = slurp(csv.s);
+	text = slurp(csv.s, NULL);
 	cr_expect_eq(strncmp(text, "m,K,h,windows,E,seconds,meets\n", 30), 0, "csv:\n%s", text);
 	cr_expect_not_null(strstr(text, "\n4,1,"), "csv lacks m = 4, K = 1:\n%s", text);
 	cr_expect_not_null(strstr(text, "\n8,3,"), "csv lacks m = 8, K = 3:\n%s", text);
@@ -441,7 +327,7 @@ Test(gpu, tune_lotka_cli, .timeout = 600)
 	double h;
 
 	require_gpu();
-	make_workdir();
+	make_tcli_workdir();
 	run = run_line("picard-tune", "lotka --tol 1e-3 --backend cuda --m 4,8,16,32 --kmax 4 "
 		       "--traj 1024 --sample 128");
 	cr_log_info("picard-tune:\n%s%s", run.out, run.err);

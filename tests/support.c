@@ -1,0 +1,149 @@
+/* support.c - see support.h. */
+#define _XOPEN_SOURCE 700
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "support.h"
+
+#define MAX_ARGS 32
+
+extern char **environ;
+
+char workdir[64];
+
+void make_workdir(const char *prefix, const char *cache_subdir)
+{
+	char cache[128];
+
+	snprintf(workdir, sizeof(workdir), "/tmp/picard-%s-XXXXXX", prefix);
+	cr_assert_not_null(mkdtemp(workdir), "mkdtemp failed");
+	if (cache_subdir)
+		snprintf(cache, sizeof(cache), "%s/%s", workdir, cache_subdir);
+	else
+		snprintf(cache, sizeof(cache), "%s", workdir);
+	setenv("PICARD_CACHE_DIR", cache, 1);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+void remove_workdir(void)
+{
+	if (workdir[0])
+		nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+struct path in_workdir(const char *name)
+{
+	struct path path;
+
+	snprintf(path.s, sizeof(path.s), "%s/%s", workdir, name);
+	return path;
+}
+
+char *slurp(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	char *text;
+	long len;
+
+	if (size)
+		*size = 0;
+	if (!f)
+		return strdup("");
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	text = calloc(1, len + 1);
+	cr_assert_not_null(text);
+	len = (long)fread(text, 1, len, f);
+	fclose(f);
+	if (size)
+		*size = (size_t)len;
+	return text;
+}
+
+void write_file(const char *path, const void *data, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+
+	cr_assert_not_null(f, "cannot create %s", path);
+	cr_assert_eq(fwrite(data, 1, size, f), size);
+	fclose(f);
+}
+
+const char *program(const char *name)
+{
+	static char path[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", path, sizeof(path) - 32);
+
+	cr_assert(len > 0, "cannot read /proc/self/exe");
+	path[len] = '\0';
+	strcpy(strrchr(path, '/') + 1, name);
+	if (access(path, X_OK) != 0)
+		cr_assert_fail("%s not found beside the test binary: %s", name, path);
+	return path;
+}
+
+struct cli_run run_program(const char *name, const char *const *args)
+{
+	const struct path out_file = in_workdir(".stdout"), err_file = in_workdir(".stderr");
+	char *argv[MAX_ARGS + 2];
+	posix_spawn_file_actions_t actions;
+	struct cli_run run;
+	int argc = 0, wstatus;
+	pid_t pid;
+
+	argv[argc++] = (char *)program(name);
+	while (*args && argc <= MAX_ARGS)
+		argv[argc++] = (char *)*args++;
+	argv[argc] = NULL;
+	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&actions, 1, out_file.s, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&actions, 2, err_file.s, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	cr_assert_eq(posix_spawn(&pid, argv[0], &actions, NULL, argv, environ), 0,
+		     "cannot start %s", argv[0]);
+	posix_spawn_file_actions_destroy(&actions);
+	cr_assert_eq(waitpid(pid, &wstatus, 0), pid);
+	run.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+	run.out = slurp(out_file.s, NULL);
+	run.err = slurp(err_file.s, NULL);
+	unlink(out_file.s);
+	unlink(err_file.s);
+	return run;
+}
+
+struct cli_run run_program_line(const char *name, const char *line)
+{
+	char copy[1024], *args[MAX_ARGS + 1], *save = NULL;
+	int argc = 0;
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	for (char *tok = strtok_r(copy, " ", &save); tok && argc < MAX_ARGS;
+	     tok = strtok_r(NULL, " ", &save))
+		args[argc++] = tok;
+	args[argc] = NULL;
+	return run_program(name, (const char *const *)args);
+}
+
+void free_run(struct cli_run *run)
+{
+	free(run->out);
+	free(run->err);
+}

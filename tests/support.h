@@ -1,0 +1,49 @@
+/* support.h - what the tests that run the programs or touch files share:
+ * a work directory per test (also the tuning cache's, never the user's),
+ * reading and writing files, and running a program beside the test binary
+ * with its output captured. Criterion forks per test, so the one work
+ * directory is per test. */
+#ifndef PICARD_TESTS_SUPPORT_H
+#define PICARD_TESTS_SUPPORT_H
+
+#include <stddef.h>
+
+/* /tmp/picard-PREFIX-XXXXXX, made by make_workdir(). */
+extern char workdir[64];
+
+/* Make the work directory and point PICARD_CACHE_DIR at it, or at its
+ * subdirectory cache_subdir (not made) when that is not NULL. */
+void make_workdir(const char *prefix, const char *cache_subdir);
+/* Remove it and everything in it. */
+void remove_workdir(void);
+
+/* A file name, returned by value. */
+struct path {
+	char s[128];
+};
+/* Path of name inside the work directory. */
+struct path in_workdir(const char *name);
+
+/* The whole of a file as a string ("" if it cannot be read); its length
+ * into *size when size is not NULL. */
+char *slurp(const char *path, size_t *size);
+/* Write size bytes to path (created or truncated). */
+void write_file(const char *path, const void *data, size_t size);
+
+/* The program called name beside this test binary (picard-run, ...). */
+const char *program(const char *name);
+
+/* What one run of a program did. */
+struct cli_run {
+	int status; /* exit status, or -1 if it did not exit normally */
+	char *out;  /* its stdout */
+	char *err;  /* its stderr */
+};
+/* Run program name with args (NULL-terminated), stdin from /dev/null,
+ * stdout and stderr captured. */
+struct cli_run run_program(const char *name, const char *const *args);
+/* The same with a blank-separated argument line ("" for none). */
+struct cli_run run_program_line(const char *name, const char *line);
+void free_run(struct cli_run *run);
+
+#endif
