@@ -37,7 +37,6 @@ struct picard_cuda_solver {
 	size_t record_host_size;    /* its bytes */
 	cudaEvent_t start, stop;    /* timing of the kernel alone */
 	/* lobatto scheme only */
-	int group;                  /* lanes per trajectory */
 	int groups_per_warp;        /* trajectories per warp */
 	int block_threads;          /* threads per block of the kernel */
 	void *lobatto_tables;       /* device, see picard_launch */
@@ -357,11 +356,9 @@ static int lobatto_upload(struct picard_cuda_solver *cuda, long ntraj,
 	size_t bytes;
 	struct picard_lobatto *lob = NULL;
 	unsigned char *host = NULL;
-	int G = 2, err;
+	const int G = group_lanes(m); /* lanes per trajectory, m >= 2 */
+	int err;
 
-	while (G < m)
-		G *= 2;
-	cuda->group = G;
 	cuda->groups_per_warp = lobatto_groups_per_warp(ntraj, G, sm_count);
 	cuda->block_threads = lobatto_block_threads(ntraj, cuda->groups_per_warp, sm_count,
 						    kernel_threads);
