@@ -201,14 +201,26 @@ typedef struct picard_grid {
 	picard_scan scan;   /* warp layout: the prefix sum in use; else AUTO */
 } picard_grid;
 
-/* States to keep at window ends: windows every, every-th, ..., for the
- * trajectories i with i % traj_stride == 0. The caller owns states, laid out
- * [record r][trajectory slot s][component k], r = 0 .. windows/every - 1,
- * s = 0 .. ceil(ntraj/traj_stride) - 1, in double. */
+/* States to keep: at window ends (every), or at given times (dense
+ * output), for the trajectories i with i % traj_stride == 0. The caller
+ * owns states, laid out [row r][trajectory slot s][component k] in double,
+ * s = 0 .. ceil(ntraj/traj_stride) - 1, and r:
+ * - times NULL: r = 0 .. windows/every - 1, the end of window (r+1) every
+ *   - 1 (windows every, every-th, ...);
+ * - times given: r = 0 .. ntimes - 1, the state at times[r], interpolated
+ *   in the window that holds it from that window's nodes, with no extra
+ *   right-hand side evaluation (src/dense_output.h): linear between nodes
+ *   under the trapezoid scheme (its order, 2), the collocation polynomial
+ *   under lobatto (error O(H^m) between nodes, 2m-2 at window ends).
+ *   times must be non-decreasing, within [t0, t1], and every 0.
+ * A trajectory that became non-finite or diverged leaves NaN in the rows
+ * past its failure. */
 typedef struct picard_record {
-	long every;       /* window period (>= 1) */
-	int traj_stride;  /* trajectory period (>= 1) */
-	double *states;   /* caller's buffer, see picard_record_size() */
+	long every;          /* window period (>= 1), or 0 with times */
+	int traj_stride;     /* trajectory period (>= 1) */
+	double *states;      /* caller's buffer, see picard_record_size() */
+	const double *times; /* dense output: ntimes times, or NULL */
+	long ntimes;         /* number of times (>= 1 with times) */
 } picard_record;
 
 /* Per-trajectory outcome. */
@@ -248,6 +260,10 @@ const picard_grid *picard_solver_grid(const picard_solver *solver);
 /* Doubles needed by a record of the solver's grid and ensemble. */
 size_t picard_record_size(const picard_solver *solver,
 			  const picard_record *record);
+/* The window of grid that holds time t (0-based): the first whose end is
+ * >= t, so a window end belongs to the window it ends; times before t0
+ * give 0, past t1 the last window. The rule dense output uses. */
+long picard_grid_window(const picard_grid *grid, double t);
 
 /* Integrate. x0: ntraj*dim initial states, row per trajectory. params:
  * ntraj*nparams, row per trajectory, or NULL for the model's defaults.
@@ -301,16 +317,18 @@ typedef struct picard_check_result {
 	double rel_error;   /* max over checked points of
 			       max_k |x - x_ref| / max_k |x_ref| */
 	long worst_traj;    /* trajectory where E is reached */
-	long worst_window;  /* window (0-based) at whose end E is reached */
+	long worst_window;  /* window (0-based) at whose end E is reached;
+			       for a record of times, the row (the index of
+			       the time) */
 	long checked_traj;  /* trajectories compared */
 	long points;        /* window-end states compared */
 	long nonfinite;     /* compared states that were NaN/Inf (E is Inf) */
 } picard_check_result;
 
-/* Compare a record of a solve (every-th window ends of grid, trajectories
- * i % traj_stride == 0) against picard_reference() on the same initial
- * states (x0, params: as given to picard_solve). Threads over trajectories.
- */
+/* Compare a record of a solve (every-th window ends of grid, or its
+ * times; trajectories i % traj_stride == 0) against picard_reference() on
+ * the same initial states (x0, params: as given to picard_solve). Threads
+ * over trajectories. */
 int picard_check(const picard_model *model, const picard_grid *grid,
 		 long ntraj, const double *x0, const double *params,
 		 const picard_record *record, picard_check_result *result);

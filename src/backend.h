@@ -34,6 +34,13 @@ static inline long picard_record_slots(long ntraj, int traj_stride)
 	return (ntraj + traj_stride - 1) / traj_stride;
 }
 
+/* Rows of a record: its times, or the window ends it keeps. */
+static inline long picard_record_rows(const picard_grid *grid,
+				      const picard_record *rec)
+{
+	return rec->times ? rec->ntimes : grid->windows / rec->every;
+}
+
 /* CPU backend (src/cpu_backend.c): OpenMP over trajectories. */
 int picard_cpu_solve(const struct picard_job *job, double *seconds);
 

@@ -9,24 +9,46 @@
 
 #include "backend.h"
 #include "convergence.h"
+#include "dense_output.h"
 #include "errors.h"
 #include "lobatto.h"
 #include "model_impl.h"
 
+/* Store component k of row r of a record for trajectory traj (layout:
+ * picard.h, picard_record). */
+static void record_store(const struct picard_job *job, const picard_record *rec,
+			 long r, long traj, int k, double x)
+{
+	const long slots = picard_record_slots(job->ntraj, rec->traj_stride);
+
+	rec->states[(r * slots + traj / rec->traj_stride) * job->model->dim + k] = x;
+}
+
 /* Store component k of the state at the end of window w into a record if
- * it keeps that window and trajectory (layout: picard.h, picard_record). */
+ * it keeps that window and trajectory. */
 static void record_window_end(const struct picard_job *job,
 			      const picard_record *rec, long w, long traj,
 			      int k, double x)
 {
-	const int n = job->model->dim;
-	long slots, r;
-
-	if ((w + 1) % rec->every != 0 || traj % rec->traj_stride != 0)
+	if (rec->times || (w + 1) % rec->every != 0 || traj % rec->traj_stride != 0)
 		return;
-	slots = picard_record_slots(job->ntraj, rec->traj_stride);
-	r = (w + 1) / rec->every - 1;
-	rec->states[(r * slots + traj / rec->traj_stride) * n + k] = x;
+	record_store(job, rec, (w + 1) / rec->every - 1, traj, k, x);
+}
+
+/* The row of the next time of a record of times that window w holds, the
+ * cursor *next moved past it; -1 when there is none (or the record keeps
+ * window ends, or not this trajectory). Rule: src/dense_output.h. */
+static long dense_row(const struct picard_job *job, const picard_record *rec,
+		      long w, long traj, long *next)
+{
+	const picard_grid *g = job->grid;
+
+	if (!rec->times || traj % rec->traj_stride != 0 || *next >= rec->ntimes ||
+	    rec->times[*next] > picard_window_last_time(g->scheme == PICARD_SCHEME_LOBATTO,
+							g->t0, g->m, g->h, g->window, w,
+							g->windows))
+		return -1;
+	return (*next)++;
 }
 
 /* Reals of scratch one trajectory needs (see cpu_sweep.inc and
@@ -44,6 +66,7 @@ struct cpu_lobatto_tables {
 	void *A;        /* (H/2) S, m*m reals */
 	void *X;        /* extrapolation E, m*m reals */
 	double *offset; /* node times from the window start */
+	struct picard_lobatto *lob; /* nodes and barycentric weights */
 };
 
 #define REAL float
@@ -76,19 +99,16 @@ static int make_lobatto_tables(const struct picard_job *job,
 
 	if (job->grid->scheme != PICARD_SCHEME_LOBATTO)
 		return PICARD_OK;
-	lob = malloc(sizeof(*lob));
+	tab->lob = lob = malloc(sizeof(*lob));
 	tab->A = malloc(m * m * real_size);
 	tab->X = malloc(m * m * real_size);
 	tab->offset = malloc(m * sizeof(double));
-	if (!lob || !tab->A || !tab->X || !tab->offset) {
-		free(lob);
+	if (!lob || !tab->A || !tab->X || !tab->offset)
 		return picard_fail(PICARD_ENOMEM, "CPU backend: lobatto tables");
-	}
 	err = picard_lobatto_build(m, lob);
 	if (!err)
 		picard_lobatto_tables(lob, job->grid->window, job->precision == PICARD_DOUBLE,
 				      m, false, tab->A, tab->X, tab->offset);
-	free(lob);
 	return err;
 }
 
@@ -111,7 +131,7 @@ int picard_cpu_solve(const struct picard_job *job, double *seconds)
 	const size_t len = picard_cpu_scratch_len(job);
 	const size_t size = len * (job->precision == PICARD_DOUBLE ?
 				   sizeof(double) : sizeof(float));
-	struct cpu_lobatto_tables tab = { NULL, NULL, NULL };
+	struct cpu_lobatto_tables tab = { NULL, NULL, NULL, NULL };
 	int err = PICARD_OK;
 	double start = omp_get_wtime();
 
@@ -141,5 +161,6 @@ out:
 	free(tab.A);
 	free(tab.X);
 	free(tab.offset);
+	free(tab.lob);
 	return err;
 }

@@ -32,6 +32,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "dense_output.h"
 #include "errors.h"
 #include "lobatto.h"
 
@@ -129,8 +130,7 @@ static void extrapolation(int m, const double *tau, int cap, double *E)
 int picard_lobatto_build(int m, struct picard_lobatto *lob)
 {
 	const int N = m - 1;
-	double P[PICARD_LOBATTO_MAX_M][PICARD_LOBATTO_MAX_M + 1]; /* P_k(tau_j), k <= N+1 */
-	double coef[PICARD_LOBATTO_MAX_M];                        /* c_lk for one l */
+	double P[PICARD_LOBATTO_MAX_M + 1]; /* P_k(tau_l), k <= N */
 
 	if (m < 2 || m > PICARD_LOBATTO_MAX_M)
 		return picard_fail(PICARD_EINVAL, "lobatto: m = %d nodes, need 2..%d", m,
@@ -138,22 +138,17 @@ int picard_lobatto_build(int m, struct picard_lobatto *lob)
 	memset(lob, 0, sizeof(*lob));
 	lob->m = m;
 	lobatto_nodes(m, lob->tau, lob->weight);
-	for (int j = 0; j < m; j++)
-		legendre(lob->tau[j], N + 2, P[j]);
 
 	for (int l = 0; l < m; l++) {
+		legendre(lob->tau[l], N + 1, P);
 		for (int k = 0; k <= N; k++) {
 			double norm = k < N ? 2.0 / (2 * k + 1) : 2.0 / N;
 
-			coef[k] = lob->weight[l] * P[l][k] / norm;
+			lob->coef[l * m + k] = lob->weight[l] * P[k] / norm;
 		}
-		for (int j = 1; j < m; j++) {
-			double integral = coef[0] * (lob->tau[j] + 1);
-
-			for (int k = 1; k <= N; k++)
-				integral += coef[k] * (P[j][k + 1] - P[j][k - 1]) / (2 * k + 1);
-			lob->S[j * m + l] = integral;
-		}
+		for (int j = 1; j < m; j++)
+			lob->S[j * m + l] = picard_lobatto_integral(lob->coef + l * m, m,
+								    lob->tau[j]);
 	}
 	extrapolation(m, lob->tau, WARM_NODES_DOUBLE, lob->E);
 	extrapolation(m, lob->tau, WARM_NODES_FLOAT, lob->E_float);

@@ -35,6 +35,9 @@ struct picard_lobatto {
 	int m;                                   /* nodes, 2..32 */
 	double tau[PICARD_LOBATTO_MAX_M];        /* nodes, ascending */
 	double weight[PICARD_LOBATTO_MAX_M];     /* quadrature weights, sum 2 */
+	/* L_l = sum_k coef[l*m + k] P_k (k < m): the Legendre expansion S
+	 * is built from, kept for dense output (src/dense_output.h) */
+	double coef[PICARD_LOBATTO_MAX_M * PICARD_LOBATTO_MAX_M];
 	/* S[j*m + l] = int_{-1}^{tau_j} L_l(s) ds; row 0 is zero and row m-1
 	 * the weights */
 	double S[PICARD_LOBATTO_MAX_M * PICARD_LOBATTO_MAX_M];

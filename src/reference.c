@@ -224,17 +224,20 @@ static void check_trajectory(const struct check_job *job, long s, double *ref,
 	}
 	for (long r = 0; r < job->nrec; r++)
 		check_point(job->record->states + (r * job->slots + s) * n,
-			    ref + r * n, n, (r + 1) * every - 1, worst);
+			    ref + r * n, n, job->record->times ? r : (r + 1) * every - 1, worst);
 }
 
-/* Times of the recorded window ends: record r is window (r+1)*every - 1,
- * which ends at t0 + (r+1)*every*(m-1)*h (picard_grid). */
-static double *record_times(const picard_grid *grid, long every, long nrec)
+/* Times of the record's rows: its times, or for window ends, record r is
+ * window (r+1)*every - 1, which ends at t0 + (r+1)*every*(m-1)*h
+ * (picard_grid). */
+static double *record_times(const picard_grid *grid, const picard_record *record,
+			    long nrec)
 {
 	double *times = malloc((nrec ? nrec : 1) * sizeof(*times));
 
 	for (long r = 0; times && r < nrec; r++)
-		times[r] = grid->t0 + (double)((r + 1) * every) * (grid->m - 1) * grid->h;
+		times[r] = record->times ? record->times[r] :
+			   grid->t0 + (double)((r + 1) * record->every) * (grid->m - 1) * grid->h;
 	return times;
 }
 
@@ -246,14 +249,15 @@ static int check_args(const picard_model *model, const picard_grid *grid,
 		return picard_fail(PICARD_EINVAL, "check: missing model, grid, states or record");
 	if (ntraj < 1)
 		return picard_fail(PICARD_EINVAL, "check: %ld trajectories", ntraj);
-	if (record->every < 1 || record->traj_stride < 1)
-		return picard_fail(PICARD_EINVAL, "check: record every %ld, stride %d",
-				   record->every, record->traj_stride);
+	if (record->traj_stride < 1 || (record->times ? record->ntimes < 1 : record->every < 1))
+		return picard_fail(PICARD_EINVAL, "check: record every %ld, %ld times, stride %d",
+				   record->every, record->times ? record->ntimes : 0,
+				   record->traj_stride);
 	if (grid->m < 2 || !(grid->h > 0) || grid->windows < 1)
 		return picard_fail(PICARD_EINVAL, "check: grid m %d, h %g, %ld windows",
 				   grid->m, grid->h, grid->windows);
 	/* Nothing compared must not read as E = 0, a pass. */
-	if (grid->windows / record->every < 1)
+	if (!record->times && grid->windows / record->every < 1)
 		return picard_fail(PICARD_EINVAL, "check: record every %ld of %ld windows keeps none",
 				   record->every, grid->windows);
 	return PICARD_OK;
@@ -308,9 +312,9 @@ int picard_check(const picard_model *model, const picard_grid *grid,
 	job = (struct check_job){
 		.model = model, .grid = grid, .record = record,
 		.slots = picard_record_slots(ntraj, record->traj_stride),
-		.nrec = grid->windows / record->every, .x0 = x0, .params = params,
+		.nrec = picard_record_rows(grid, record), .x0 = x0, .params = params,
 	};
-	times = record_times(grid, record->every, job.nrec);
+	times = record_times(grid, record, job.nrec);
 	per_slot = malloc(job.slots * sizeof(*per_slot));
 	if (!times || !per_slot) {
 		err = picard_fail(PICARD_ENOMEM, "check: %ld trajectories, %ld records",

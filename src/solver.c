@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "dense_output.h"
 #include "errors.h"
 #include "launch.h"
 #include "lobatto.h"
@@ -304,10 +305,58 @@ const picard_grid *picard_solver_grid(const picard_solver *s)
 
 size_t picard_record_size(const picard_solver *s, const picard_record *rec)
 {
-	if (rec->every < 1 || rec->traj_stride < 1)
+	if (rec->traj_stride < 1 || (rec->times ? rec->ntimes < 1 : rec->every < 1))
 		return 0;
-	return (size_t)(s->grid.windows / rec->every) *
+	return (size_t)picard_record_rows(&s->grid, rec) *
 	       picard_record_slots(s->ntraj, rec->traj_stride) * s->model->dim;
+}
+
+long picard_grid_window(const picard_grid *grid, double t)
+{
+	const bool lobatto = grid->scheme == PICARD_SCHEME_LOBATTO;
+	const double length = (grid->t1 - grid->t0) / grid->windows;
+	double guess = floor((t - grid->t0) / length);
+	long w = guess < 0 ? 0 : guess >= grid->windows ? grid->windows - 1 : (long)guess;
+
+	/* the guess is off by at most one; the rule decides */
+	while (w > 0 && t <= picard_window_start(lobatto, grid->t0, grid->m, grid->h,
+						 grid->window, w))
+		w--;
+	while (t > picard_window_last_time(lobatto, grid->t0, grid->m, grid->h, grid->window,
+					   w, grid->windows))
+		w++;
+	return w;
+}
+
+/* A record is window ends (every >= 1) or times within the span, in
+ * order (every 0); r names it in the message. */
+static int check_record(const picard_solver *s, const picard_record *rec, int r)
+{
+	if (rec->traj_stride < 1 || !rec->states)
+		return picard_fail(PICARD_EINVAL, "record %d: stride %d, buffer %p", r,
+				   rec->traj_stride, (void *)rec->states);
+	if (!rec->times) {
+		if (rec->every < 1)
+			return picard_fail(PICARD_EINVAL, "record %d: every %ld (need >= 1)", r,
+					   rec->every);
+		return PICARD_OK;
+	}
+	if (rec->every != 0 || rec->ntimes < 1)
+		return picard_fail(PICARD_EINVAL,
+				   "record %d: %ld times with every %ld (need >= 1 times, every 0)",
+				   r, rec->ntimes, rec->every);
+	for (long i = 0; i < rec->ntimes; i++) {
+		const double t = rec->times[i];
+
+		if (!(t >= s->grid.t0 && t <= s->grid.t1))
+			return picard_fail(PICARD_EINVAL, "record %d: time %ld = %g outside [%g, %g]",
+					   r, i, t, s->grid.t0, s->grid.t1);
+		if (i > 0 && t < rec->times[i - 1])
+			return picard_fail(PICARD_EINVAL,
+					   "record %d: time %ld = %g before time %ld = %g (need non-decreasing)",
+					   r, i, t, i - 1, rec->times[i - 1]);
+	}
+	return PICARD_OK;
 }
 
 /* Inputs must be finite and records well formed before any backend runs. */
@@ -328,10 +377,12 @@ static int check_inputs(const picard_solver *s, const double *x0,
 					   s->model->param_names[i % np], i / np);
 	if (nrecords < 0 || nrecords > PICARD_MAX_RECORDS || (nrecords && !records))
 		return picard_fail(PICARD_EINVAL, "%d records: at most %d", nrecords, PICARD_MAX_RECORDS);
-	for (int r = 0; r < nrecords; r++)
-		if (records[r].every < 1 || records[r].traj_stride < 1 || !records[r].states)
-			return picard_fail(PICARD_EINVAL, "record %d: every %ld, stride %d, buffer %p",
-					   r, records[r].every, records[r].traj_stride, (void *)records[r].states);
+	for (int r = 0; r < nrecords; r++) {
+		int err = check_record(s, &records[r], r);
+
+		if (err)
+			return err;
+	}
 	return PICARD_OK;
 }
 
