@@ -33,6 +33,9 @@ struct picard_cuda_solver {
 	void *record_dev[PICARD_MAX_RECORDS]; /* device record buffers, kept
 				       for the next solve (grown, never per solve) */
 	size_t record_dev_size[PICARD_MAX_RECORDS]; /* their bytes */
+	double *times_dev[PICARD_MAX_RECORDS]; /* device copies of records'
+				       times, grown likewise */
+	size_t times_dev_size[PICARD_MAX_RECORDS]; /* their bytes */
 	void *record_host;          /* host staging of a record, likewise */
 	size_t record_host_size;    /* its bytes */
 	cudaEvent_t start, stop;    /* timing of the kernel alone */
@@ -338,8 +341,10 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 		cudaEventDestroy(cuda->start);
 	if (cuda->stop)
 		cudaEventDestroy(cuda->stop);
-	for (int r = 0; r < PICARD_MAX_RECORDS; r++)
+	for (int r = 0; r < PICARD_MAX_RECORDS; r++) {
 		cudaFree(cuda->record_dev[r]);
+		cudaFree(cuda->times_dev[r]);
+	}
 	free(cuda->record_host);
 	free(cuda->staging);
 	free(cuda->staging_status);
@@ -348,7 +353,8 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 
 /* The lobatto kernel's shape (lanes per trajectory, threads per block for
  * a chunk of ntraj) and its tables on the device: A^T and E^T [l][j] with
- * rows of G (zero past m), then the node offsets, as picard_launch says. */
+ * rows of G (zero past m), the node offsets, then dense output's Legendre
+ * coefficients, as picard_launch says. */
 static int lobatto_upload(struct picard_cuda_solver *cuda, long ntraj,
 			  int sm_count, int kernel_threads)
 {
@@ -362,7 +368,8 @@ static int lobatto_upload(struct picard_cuda_solver *cuda, long ntraj,
 	cuda->groups_per_warp = lobatto_groups_per_warp(ntraj, G, sm_count);
 	cuda->block_threads = lobatto_block_threads(ntraj, cuda->groups_per_warp, sm_count,
 						    kernel_threads);
-	bytes = 2 * (size_t)G * G * cuda->real_size + G * sizeof(double);
+	const size_t coef_at = 2 * (size_t)G * G * cuda->real_size + G * sizeof(double);
+	bytes = coef_at + (size_t)m * m * sizeof(double);
 	lob = (struct picard_lobatto *)malloc(sizeof(*lob));
 	host = (unsigned char *)calloc(1, bytes);
 	if (!lob || !host) {
@@ -375,6 +382,7 @@ static int lobatto_upload(struct picard_cuda_solver *cuda, long ntraj,
 	picard_lobatto_tables(lob, cuda->grid.window, cuda->precision == PICARD_DOUBLE, G, true,
 			      host, host + (size_t)G * G * cuda->real_size,
 			      (double *)(host + 2 * (size_t)G * G * cuda->real_size));
+	memcpy(host + coef_at, lob->coef, (size_t)m * m * sizeof(double));
 	CUDA_TRY(cudaMalloc(&cuda->lobatto_tables, bytes), "device memory for the lobatto tables");
 	CUDA_TRY(cudaMemcpy(cuda->lobatto_tables, host, bytes, cudaMemcpyHostToDevice),
 		 "copy the lobatto tables");
@@ -498,8 +506,24 @@ static int alloc_records(struct picard_cuda_solver *cuda,
 
 		dr->every = rec->every;
 		dr->traj_stride = rec->traj_stride;
+		dr->ntimes = rec->times ? rec->ntimes : 0;
+		dr->times = NULL;
+		if (rec->times) {
+			bytes = rec->ntimes * sizeof(double);
+			if (bytes > cuda->times_dev_size[r]) {
+				cudaFree(cuda->times_dev[r]);
+				cuda->times_dev[r] = NULL;
+				cuda->times_dev_size[r] = 0;
+				CUDA_TRY(cudaMalloc(&cuda->times_dev[r], bytes),
+					 "device memory for a record's times");
+				cuda->times_dev_size[r] = bytes;
+			}
+			CUDA_TRY(cudaMemcpy(cuda->times_dev[r], rec->times, bytes,
+					    cudaMemcpyHostToDevice), "copy a record's times");
+			dr->times = cuda->times_dev[r];
+		}
 		dr->slots = picard_record_slots(cuda->chunk, rec->traj_stride) + 1;
-		bytes = (cuda->grid.windows / rec->every) * dr->slots * cuda->model->dim *
+		bytes = picard_record_rows(&cuda->grid, rec) * dr->slots * cuda->model->dim *
 			cuda->real_size + 1;
 		if (bytes > cuda->record_dev_size[r]) {
 			cudaFree(cuda->record_dev[r]);
@@ -523,9 +547,16 @@ out:
 	return err;
 }
 
+/* Rows of a device record: its times, or the window ends it keeps. */
+static long device_record_rows(const struct picard_cuda_solver *cuda,
+			       const picard_device_record *dr)
+{
+	return dr->times ? dr->ntimes : cuda->grid.windows / dr->every;
+}
+
 /* Set a chunk's records up: trajectories offset .. offset+count-1 keep the
  * global slots first .. first+slots-1; NaN (all bits set) everywhere, so a
- * window end never reached reads as NaN, never as zero. */
+ * row never reached reads as NaN, never as zero. */
 static int start_records(struct picard_cuda_solver *cuda, picard_launch *L,
 			 long offset, long count)
 {
@@ -537,7 +568,7 @@ static int start_records(struct picard_cuda_solver *cuda, picard_launch *L,
 
 		dr->first_slot = first;
 		dr->slots = picard_record_slots(offset + count, dr->traj_stride) - first;
-		CUDA_TRY(cudaMemset(dr->states, 0xff, (cuda->grid.windows / dr->every) * dr->slots *
+		CUDA_TRY(cudaMemset(dr->states, 0xff, device_record_rows(cuda, dr) * dr->slots *
 				    cuda->model->dim * cuda->real_size), "cudaMemset");
 	}
 out:
@@ -550,7 +581,7 @@ static int download_record(struct picard_cuda_solver *cuda,
 			   const picard_record *rec)
 {
 	const int n = cuda->model->dim;
-	const long nrec = cuda->grid.windows / rec->every;
+	const long nrec = device_record_rows(cuda, dr);
 	const long all_slots = picard_record_slots(cuda->ntraj, rec->traj_stride);
 	const size_t count = nrec * dr->slots * n;
 	void *host = cuda->record_host; /* alloc_records made it large enough */
@@ -628,6 +659,35 @@ out:
 	return err;
 }
 
+/* Threads per block of the launch: the paper's m*n, the lobatto kernel's
+ * block, or traj_per_block groups of the warp and thread layouts. */
+static int launch_block_threads(const struct picard_cuda_solver *cuda,
+				const picard_launch *L)
+{
+	if (cuda->grid.scheme == PICARD_SCHEME_LOBATTO)
+		return L->block_threads;
+	if (L->layout == PICARD_LAYOUT_PAPER)
+		return L->m * cuda->model->dim;
+	return L->traj_per_block * L->group;
+}
+
+/* With dense output the kernels run their dense instances, which the
+ * solver did not load or check when it was made: load it now (out of the
+ * timed solve) and check that the block still fits its registers. */
+static int prepare_dense(struct picard_cuda_solver *cuda, const picard_launch *L)
+{
+	const int threads = launch_block_threads(cuda, L);
+	picard_kernel_info info;
+	cudaError_t e = (cudaError_t)cuda->kernels->prepare(L, &info);
+
+	if (e != cudaSuccess)
+		return cuda_fail(e, "loading the kernel with dense output");
+	if (threads > info.max_threads)
+		return picard_fail(PICARD_EBLOCK, "dense output: %d threads per block, the kernel with dense output allows %d (%d registers per thread); use fewer nodes or trajectories per block",
+				   threads, info.max_threads, info.registers);
+	return PICARD_OK;
+}
+
 extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 				 const struct picard_job *job, double *seconds)
 {
@@ -659,6 +719,10 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 
 	*seconds = 0;
 	err = alloc_records(cuda, job, &L);
+	for (int r = 0; r < job->nrecords; r++)
+		L.dense |= job->records[r].times != NULL;
+	if (!err && L.dense)
+		err = prepare_dense(cuda, &L);
 	for (long offset = 0; !err && offset < cuda->ntraj; offset += cuda->chunk)
 		err = solve_chunk(cuda, job, &L, offset,
 				  cuda->ntraj - offset < cuda->chunk ? cuda->ntraj - offset : cuda->chunk,

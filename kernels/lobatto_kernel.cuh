@@ -40,6 +40,9 @@
  * src/cpu_lobatto.inc runs the same operations in the same order on the
  * host (mat-vec with explicit fused multiply-adds on both sides, summed
  * from l = 0 into a sum that starts at 0 and is then added to x_w).
+ * Dense output (src/dense_output.h) evaluates the window's collocation
+ * polynomial at a record's times from the last sweep's f_l, kept in
+ * registers: no right-hand side evaluation.
  *
  * Float: the state is x_w + (one window's integral), never a running sum
  * over nodes, so rounding grows with the windows only. Measured on the CPU
@@ -61,17 +64,6 @@
 #include "paper_kernel.cuh"
 #include "picard.h"
 
-/* The fused multiply-add of each precision, as fma/fmaf on the host. */
-__device__ inline float lobatto_fma(float a, float b, float c)
-{
-	return fmaf(a, b, c);
-}
-
-__device__ inline double lobatto_fma(double a, double b, double c)
-{
-	return fma(a, b, c);
-}
-
 /* Largest of v over the G lanes of a group (every lane gets it). */
 template <int G>
 __device__ inline float group_max(unsigned mask, float v)
@@ -84,7 +76,7 @@ __device__ inline float group_max(unsigned mask, float v)
 
 /* ---- kernel ---------------------------------------------------------------- */
 
-template <class Model, typename real, int G>
+template <class Model, typename real, int G, bool dense>
 __global__ void __launch_bounds__(256)
 picard_lobatto_kernel(const picard_launch L)
 {
@@ -118,6 +110,9 @@ picard_lobatto_kernel(const picard_launch L)
 	for (int q = 0; q < Model::nparams; q++)
 		params[q] = ((const real *)L.params)[q * L.ntraj + traj];
 	real xw[n], x[n];                  /* window start; this node's iterate */
+	real f[n];                         /* f_j of the latest sweep's iterate */
+	/* dense output's Legendre coefficients, after the tables above */
+	const double *coef = (const double *)(tables + 2 * G * G) + G;
 #pragma unroll
 	for (int k = 0; k < n; k++)
 		x[k] = xw[k] = ((const real *)L.x0)[k * L.ntraj + traj];
@@ -146,7 +141,7 @@ picard_lobatto_kernel(const picard_launch L)
 				const real e = X_t[l * G + j];
 #pragma unroll
 				for (int k = 0; k < n; k++)
-					acc[k] = lobatto_fma(e, __shfl_sync(mask, delta[k], l, G), acc[k]);
+					acc[k] = picard_fma(e, __shfl_sync(mask, delta[k], l, G), acc[k]);
 			}
 #pragma unroll
 			for (int k = 0; k < n; k++)
@@ -159,7 +154,7 @@ picard_lobatto_kernel(const picard_launch L)
 
 		for (i = 0; i < L.K && verdict == PICARD_SWEEP_GO_ON; i++) {
 			const bool measured = picard_sweep_measured(i, L.K, L.adaptive);
-			real f[n], acc[n];
+			real acc[n];
 			bool within = true;
 			float plain = 0;
 
@@ -180,7 +175,7 @@ picard_lobatto_kernel(const picard_launch L)
 				const real a = A_t[l * G + j];
 #pragma unroll
 				for (int k = 0; k < n; k++)
-					acc[k] = lobatto_fma(a, __shfl_sync(mask, f[k], l, G), acc[k]);
+					acc[k] = picard_fma(a, __shfl_sync(mask, f[k], l, G), acc[k]);
 			}
 #pragma unroll
 			for (int k = 0; k < n; k++) {
@@ -221,6 +216,39 @@ picard_lobatto_kernel(const picard_launch L)
 			if (k % G == j)
 				for (int r = 0; r < L.nrecords; r++)
 					record_window_end(L.records[r], w, L.traj_offset + traj, k, n, xw[k]);
+		/* dense output: the collocation polynomial, x_w + sum_l b_l f_l
+		 * with b_l = (H/2) int_{-1}^{tau} L_l from lane l and the last
+		 * sweep's f_l; x_w is node 0's state, lane 0's */
+		auto store = [&](const picard_device_record &rec, long row, double t) {
+			const double at = 2 * (t - tw) / L.window - 1;
+			const real b = node ? (real)(0.5 * L.window *
+				   picard_lobatto_integral(coef + j * m, m, at)) : (real)0;
+
+			real acc[n];
+
+#pragma unroll
+			for (int k = 0; k < n; k++)
+				acc[k] = 0;
+			/* l outside: one b_l live at a time */
+			for (int l = 0; l < m; l++) {
+				const real b_l = __shfl_sync(mask, b, l, G);
+
+#pragma unroll
+				for (int k = 0; k < n; k++)
+					acc[k] = picard_fma(b_l, __shfl_sync(mask, f[k], l, G),
+							    acc[k]);
+			}
+#pragma unroll
+			for (int k = 0; k < n; k++) {
+				const real start = __shfl_sync(mask, x[k], 0, G);
+
+				if (k % G == j)
+					record_store(rec, row, L.traj_offset + traj, k, n,
+						     start + acc[k]);
+			}
+		};
+		if (dense)
+			record_dense(L, true, w, L.traj_offset + traj, store);
 		if (failed)
 			break;
 	}
@@ -242,18 +270,27 @@ picard_lobatto_kernel(const picard_launch L)
 
 /* ---- launchers ------------------------------------------------------------- */
 
-/* The instance of L->group lanes per trajectory. */
+/* The instance of group lanes per trajectory. */
+template <class Model, typename real, bool dense>
+static void (*picard_lobatto_instance(int group))(const picard_launch)
+{
+	switch (group) {
+	case 2: return picard_lobatto_kernel<Model, real, 2, dense>;
+	case 4: return picard_lobatto_kernel<Model, real, 4, dense>;
+	case 8: return picard_lobatto_kernel<Model, real, 8, dense>;
+	case 16: return picard_lobatto_kernel<Model, real, 16, dense>;
+	case 32: return picard_lobatto_kernel<Model, real, 32, dense>;
+	default: return nullptr;
+	}
+}
+
+/* The instance for L: L->group lanes per trajectory, with dense output or
+ * without. */
 template <class Model, typename real>
 static void (*picard_lobatto_kernel_for(const picard_launch *L))(const picard_launch)
 {
-	switch (L->group) {
-	case 2: return picard_lobatto_kernel<Model, real, 2>;
-	case 4: return picard_lobatto_kernel<Model, real, 4>;
-	case 8: return picard_lobatto_kernel<Model, real, 8>;
-	case 16: return picard_lobatto_kernel<Model, real, 16>;
-	case 32: return picard_lobatto_kernel<Model, real, 32>;
-	default: return nullptr;
-	}
+	return L->dense ? picard_lobatto_instance<Model, real, true>(L->group) :
+			  picard_lobatto_instance<Model, real, false>(L->group);
 }
 
 /* Launch the lobatto kernel for Model in precision real, the instance of

@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include "convergence.h"
+#include "dense_output.h"
 #include "launch.h"
 #include "model_impl.h"
 #include "picard.h"
@@ -22,23 +23,84 @@
 #define PICARD_FAIL_NONFINITE 1
 #define PICARD_FAIL_DIVERGED 2
 
-/* Store the window-end state of component k into a record if window w
- * (0-based) and the trajectory (global index) are among those it keeps. */
+/* The fused multiply-add of each precision, as fma/fmaf on the host (the
+ * CPU backend's FMA). */
+__device__ inline float picard_fma(float a, float b, float c)
+{
+	return fmaf(a, b, c);
+}
+
+__device__ inline double picard_fma(double a, double b, double c)
+{
+	return fma(a, b, c);
+}
+
+/* Store component k of row r of a record for a trajectory (global index)
+ * it keeps. */
+template <typename real>
+__device__ inline void record_store(const picard_device_record &rec, long r, long traj,
+				    int k, int n, real x)
+{
+	const long slot = traj / rec.traj_stride - rec.first_slot;
+
+	((real *)rec.states)[(r * rec.slots + slot) * n + k] = x;
+}
+
+/* Store the window-end state of component k into a record if it keeps
+ * window ends, window w (0-based) among them, and the trajectory (global
+ * index). */
 template <typename real>
 __device__ inline void record_window_end(const picard_device_record &rec,
 					 long w, long traj, int k, int n,
 					 real x)
 {
-	if ((w + 1) % rec.every != 0 || traj % rec.traj_stride != 0)
+	if (rec.times || (w + 1) % rec.every != 0 || traj % rec.traj_stride != 0)
 		return;
-	long r = (w + 1) / rec.every - 1;
-	long slot = traj / rec.traj_stride - rec.first_slot;
-	((real *)rec.states)[(r * rec.slots + slot) * n + k] = x;
+	record_store(rec, (w + 1) / rec.every - 1, traj, k, n, x);
+}
+
+/* Dense output after window w of the lobatto or the trapezoid scheme:
+ * for each record of times, each of its times that w holds
+ * (src/dense_output.h) calls store(rec, row, t). The first such time is
+ * found by bisection, not carried from window to window: nothing stays
+ * live across windows, so solves without dense output keep their
+ * registers. Uniform over the threads of a trajectory, so the warp
+ * layouts may shuffle inside store. */
+template <typename Store>
+__device__ inline void record_dense(const picard_launch &L, bool lobatto, long w, long traj,
+				    Store store)
+{
+#pragma unroll
+	for (int r = 0; r < PICARD_MAX_RECORDS; r++) {
+		if (r >= L.nrecords)
+			break;
+		const picard_device_record &rec = L.records[r];
+
+		if (!rec.times || traj % rec.traj_stride != 0)
+			continue;
+		const double first = w > 0 ? picard_window_last_time(lobatto, L.t0, L.m, L.h,
+								     L.window, w - 1, L.windows) :
+					     -(double)INFINITY;
+		const double last = picard_window_last_time(lobatto, L.t0, L.m, L.h, L.window, w,
+							    L.windows);
+		long lo = 0, hi = rec.ntimes; /* the first time > first */
+
+		while (lo < hi) {
+			const long mid = lo + (hi - lo) / 2;
+
+			if (rec.times[mid] > first)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		for (; lo < rec.ntimes && rec.times[lo] <= last; lo++)
+			store(rec, lo, rec.times[lo]);
+	}
 }
 
 /* ---- kernel ---------------------------------------------------------------- */
 
-template <class Model, typename real>
+template <class Model, typename real, bool dense>
 __global__ void picard_paper_kernel(const picard_launch L)
 {
 	constexpr int n = Model::dim;
@@ -133,9 +195,22 @@ __global__ void picard_paper_kernel(const picard_launch L)
 			atomicOr(&failed, PICARD_FAIL_NONFINITE);
 		else if (fabs(xw) > L.bound)
 			atomicOr(&failed, PICARD_FAIL_DIVERGED);
-		if (j == 0)
+		if (j == 0) {
 			for (int r = 0; r < L.nrecords; r++)
 				record_window_end(L.records[r], w, L.traj_offset + traj, k, n, xw);
+			/* dense output: linear between the nodes around t */
+			auto store = [&](const picard_device_record &rec, long row, double t) {
+				double frac;
+				const int q = picard_trapezoid_segment(t - tw, L.h, m, &frac);
+				const real lo = states[q * n + k];
+				const real hi = states[(q + 1) * n + k];
+
+				record_store(rec, row, L.traj_offset + traj, k, n,
+					     picard_fma((real)frac, hi - lo, lo));
+			};
+			if (dense)
+				record_dense(L, false, w, L.traj_offset + traj, store);
+		}
 		__syncthreads(); /* failed is final; states free for reuse */
 		if (!L.adaptive && threadIdx.x == 0 &&
 		    picard_sweep_verdict(L.K - 1, L.K, false,
@@ -166,13 +241,21 @@ __global__ void picard_paper_kernel(const picard_launch L)
 /* Launch the kernel for Model in precision real: grid of ntraj blocks, m*n
  * threads each, 2*m*n reals of shared memory. Limits were checked by the
  * caller; this reports what the launch itself says. */
+/* The instance for L: with dense output or without. */
+template <class Model, typename real>
+static void (*picard_paper_kernel_for(const picard_launch *L))(const picard_launch)
+{
+	return L->dense ? picard_paper_kernel<Model, real, true> :
+			  picard_paper_kernel<Model, real, false>;
+}
+
 template <class Model, typename real>
 int picard_paper_launch(const picard_launch *L)
 {
 	const int threads = L->m * Model::dim;
 	const size_t shared = 2 * (size_t)threads * sizeof(real);
 
-	picard_paper_kernel<Model, real>
+	picard_paper_kernel_for<Model, real>(L)
 		<<<(unsigned)L->ntraj, threads, shared, (cudaStream_t)L->stream>>>(*L);
 	return (int)cudaGetLastError();
 }
@@ -198,7 +281,7 @@ template <class Model, typename real>
 int picard_paper_prepare(const picard_launch *L, picard_kernel_info *info)
 {
 	(void)L;
-	return picard_describe_kernel(picard_paper_kernel<Model, real>, info);
+	return picard_describe_kernel(picard_paper_kernel_for<Model, real>(L), info);
 }
 
 #endif

@@ -80,7 +80,7 @@ __device__ inline void write_trajectory(const picard_launch &L, long traj,
 
 /* Warp layout: group of L.group lanes per trajectory; parallel_scan picks
  * the Kogge-Stone scan or the serial sum for (5). */
-template <class Model, typename real, bool parallel_scan>
+template <class Model, typename real, bool parallel_scan, bool dense>
 __global__ void picard_warp_kernel(const picard_launch L)
 {
 	constexpr int n = Model::dim;
@@ -181,6 +181,23 @@ __global__ void picard_warp_kernel(const picard_launch L)
 			for (int r = 0; r < L.nrecords; r++)
 				for (int k = 0; k < n; k++)
 					record_window_end(L.records[r], w, L.traj_offset + traj, k, n, xw[k]);
+		/* dense output: linear between nodes q and q+1, from their
+		 * lanes (every lane shuffles, lane 0 stores) */
+		auto store = [&](const picard_device_record &rec, long row, double t) {
+			double frac;
+			const int q = picard_trapezoid_segment(t - tw, L.h, m, &frac);
+
+			for (int k = 0; k < n; k++) {
+				const real lo = __shfl_sync(mask, x[k], q, G);
+				const real hi = __shfl_sync(mask, x[k], q + 1, G);
+
+				if (j == 0)
+					record_store(rec, row, L.traj_offset + traj, k, n,
+						     picard_fma((real)frac, hi - lo, lo));
+			}
+		};
+		if (dense)
+			record_dense(L, false, w, L.traj_offset + traj, store);
 		if (failed)
 			break;
 	}
@@ -189,7 +206,7 @@ __global__ void picard_warp_kernel(const picard_launch L)
 }
 
 /* Thread layout: one thread per trajectory, at most MAXM nodes. */
-template <class Model, typename real, int MAXM>
+template <class Model, typename real, int MAXM, bool dense>
 __global__ void picard_thread_kernel(const picard_launch L)
 {
 	constexpr int n = Model::dim;
@@ -277,6 +294,26 @@ __global__ void picard_thread_kernel(const picard_launch L)
 		for (int r = 0; r < L.nrecords; r++)
 			for (int k = 0; k < n; k++)
 				record_window_end(L.records[r], w, L.traj_offset + traj, k, n, xw[k]);
+		/* dense output: linear between nodes q and q+1 (picked by an
+		 * unrolled search: a register array takes constant indices) */
+		auto store = [&](const picard_device_record &rec, long row, double t) {
+			double frac;
+			const int q = picard_trapezoid_segment(t - tw, L.h, m, &frac);
+
+			for (int k = 0; k < n; k++) {
+				real lo = x[0][k], hi = x[1][k];
+#pragma unroll
+				for (int jj = 1; jj < MAXM - 1; jj++)
+					if (jj == q) {
+						lo = x[jj][k];
+						hi = x[jj + 1][k];
+					}
+				record_store(rec, row, L.traj_offset + traj, k, n,
+					     picard_fma((real)frac, hi - lo, lo));
+			}
+		};
+		if (dense)
+			record_dense(L, false, w, L.traj_offset + traj, store);
 		if (failed)
 			break;
 	}
@@ -295,8 +332,11 @@ static inline unsigned picard_layout_blocks(const picard_launch *L)
 template <class Model, typename real>
 static void (*picard_warp_kernel_for(const picard_launch *L))(const picard_launch)
 {
-	return L->scan == PICARD_SCAN_SERIAL ? picard_warp_kernel<Model, real, false> :
-					       picard_warp_kernel<Model, real, true>;
+	if (L->dense)
+		return L->scan == PICARD_SCAN_SERIAL ? picard_warp_kernel<Model, real, false, true> :
+						       picard_warp_kernel<Model, real, true, true>;
+	return L->scan == PICARD_SCAN_SERIAL ? picard_warp_kernel<Model, real, false, false> :
+					       picard_warp_kernel<Model, real, true, false>;
 }
 
 /* Launch the warp layout: traj_per_block * group threads per block, no
@@ -321,10 +361,15 @@ int picard_warp_prepare(const picard_launch *L, picard_kernel_info *info)
 template <class Model, typename real>
 static void (*picard_thread_kernel_for(const picard_launch *L))(const picard_launch)
 {
-	return L->m <= 4 ? picard_thread_kernel<Model, real, 4> :
-	       L->m <= 8 ? picard_thread_kernel<Model, real, 8> :
-	       L->m <= 16 ? picard_thread_kernel<Model, real, 16> :
-			    picard_thread_kernel<Model, real, PICARD_LAYOUT_MAX_M>;
+	if (L->dense)
+		return L->m <= 4 ? picard_thread_kernel<Model, real, 4, true> :
+		       L->m <= 8 ? picard_thread_kernel<Model, real, 8, true> :
+		       L->m <= 16 ? picard_thread_kernel<Model, real, 16, true> :
+				    picard_thread_kernel<Model, real, PICARD_LAYOUT_MAX_M, true>;
+	return L->m <= 4 ? picard_thread_kernel<Model, real, 4, false> :
+	       L->m <= 8 ? picard_thread_kernel<Model, real, 8, false> :
+	       L->m <= 16 ? picard_thread_kernel<Model, real, 16, false> :
+			    picard_thread_kernel<Model, real, PICARD_LAYOUT_MAX_M, false>;
 }
 
 /* Launch the thread layout: traj_per_block threads per block. */

@@ -5,14 +5,17 @@
 
 #define PICARD_MAX_RECORDS 2
 
-/* A window-end record on the device: states[r][slot][k] in the solve's
- * precision, for windows every-th and trajectories i % traj_stride == 0. */
+/* A record on the device: states[r][slot][k] in the solve's precision,
+ * for trajectories i % traj_stride == 0, and rows r at windows every-th
+ * or, with times, at those times (dense output, src/dense_output.h). */
 struct picard_device_record {
-	long every;      /* window period */
+	long every;      /* window period (0 with times) */
 	int traj_stride; /* trajectory period */
 	long slots;      /* slots in this buffer (this chunk's) */
 	long first_slot; /* global slot of the buffer's first */
 	void *states;    /* device buffer */
+	const double *times; /* device: ntimes non-decreasing times, or NULL */
+	long ntimes;
 };
 
 struct picard_launch {
@@ -38,6 +41,10 @@ struct picard_launch {
 	long *sweeps;        /* device, sweeps done over all windows */
 	int *sweeps_max;     /* device, most sweeps in one window */
 	int nrecords;        /* 0..PICARD_MAX_RECORDS */
+	int dense;           /* some record keeps times: launch the kernels'
+				dense-output instances (the others compile
+				without that code, so it costs their sweeps
+				no registers) */
 	struct picard_device_record records[PICARD_MAX_RECORDS];
 	void *stream;        /* cudaStream_t, NULL for the default stream */
 	/* lobatto scheme only (kernels/lobatto_kernel.cuh) */
@@ -48,7 +55,9 @@ struct picard_launch {
 	int block_threads;   /* threads per block, a multiple of 32 */
 	const void *lobatto_tables; /* device: A^T [l][j] (group*group reals,
 				(H/2) S), E^T [l][j] (group*group reals), node
-				offsets (group doubles), src/lobatto.h */
+				offsets (group doubles), then the Legendre
+				coefficients of dense output, coef[l*m + k]
+				(m*m doubles), src/lobatto.h */
 };
 
 #endif

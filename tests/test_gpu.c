@@ -97,9 +97,12 @@ static picard_options with_layout(picard_options opt, const struct layout_case *
 	return opt;
 }
 
-/* What one solve returned, with two window-end records: dense (every
- * window, every trajectory) and sparse (every 3rd window, every 2nd
- * trajectory), so the record indexing is checked as well. */
+/* What one solve returned, with two records: dense (every window, every
+ * trajectory) and sparse (every 3rd window, every 2nd trajectory), so the
+ * record indexing is checked as well; or, when timed, sparse is dense
+ * output at NTIMES times (every 2nd trajectory), which runs the kernels'
+ * dense-output instances. */
+#define NTIMES 37
 struct solve_out {
 	int err;                     /* picard_solve's return */
 	int dim;                     /* model dimension */
@@ -110,6 +113,7 @@ struct solve_out {
 	long *fail_window;           /* ntraj */
 	picard_record dense, sparse; /* the two records */
 	size_t dense_len, sparse_len; /* their lengths in doubles */
+	double times[NTIMES];        /* timed: sparse's times */
 	picard_stats stats;          /* device, backend */
 };
 
@@ -185,11 +189,26 @@ static picard_options case_options(const picard_model *model,
 	return opt;
 }
 
-/* Run one solve with both records; the solve's return goes to out->err,
- * a refused solver fails the test. */
-static void solve(const picard_model *model, const picard_options *opt,
-		  long ntraj, const double *x0, const double *params,
-		  struct solve_out *out)
+/* Times of a timed solve over the grid's span: t0, t1, a window end, and
+ * times inside windows. */
+static void record_times(const picard_grid *grid, double *times)
+{
+	const double span = grid->t1 - grid->t0;
+
+	times[0] = grid->t0;
+	for (int i = 1; i < NTIMES - 1; i++)
+		times[i] = grid->t0 + span * (i + 0.3) / (NTIMES - 1);
+	times[NTIMES / 2] = grid->t0 + (grid->windows / 2) * grid->window;
+	times[NTIMES - 1] = grid->t1;
+	for (int i = 1; i < NTIMES; i++)
+		times[i] = fmax(times[i], times[i - 1]); /* the window end in order */
+}
+
+/* Run one solve with both records, the second of times when timed; the
+ * solve's return goes to out->err, a refused solver fails the test. */
+static void solve_timed(const picard_model *model, const picard_options *opt,
+			long ntraj, const double *x0, const double *params,
+			struct solve_out *out, bool timed)
 {
 	picard_solver *solver;
 	int err;
@@ -207,6 +226,11 @@ static void solve(const picard_model *model, const picard_options *opt,
 	out->fail_window = xcalloc(ntraj, sizeof(long));
 	out->dense = (picard_record){ .every = 1, .traj_stride = 1 };
 	out->sparse = (picard_record){ .every = 3, .traj_stride = 2 };
+	if (timed) {
+		record_times(&out->grid, out->times);
+		out->sparse = (picard_record){ .traj_stride = 2, .times = out->times,
+					       .ntimes = NTIMES };
+	}
 	out->dense_len = picard_record_size(solver, &out->dense);
 	out->sparse_len = picard_record_size(solver, &out->sparse);
 	out->dense.states = xcalloc(out->dense_len, sizeof(double));
@@ -216,6 +240,13 @@ static void solve(const picard_model *model, const picard_options *opt,
 	out->err = picard_solve(solver, x0, params, out->x_final, out->status,
 				out->fail_window, records, 2, &out->stats);
 	picard_solver_free(solver);
+}
+
+static void solve(const picard_model *model, const picard_options *opt,
+		  long ntraj, const double *x0, const double *params,
+		  struct solve_out *out)
+{
+	solve_timed(model, opt, ntraj, x0, params, out, false);
 }
 
 static void solve_out_free(struct solve_out *out)
@@ -279,7 +310,9 @@ static double amplification(const picard_model *model,
 }
 
 /* Within one solve: the sparse record holds exactly the dense record's
- * entries it should, and the dense record's last row is x_final. */
+ * entries it should (timed: its row at t1 is x_final to rounding), and the
+ * dense record's last row is x_final. */
+#define TIMED_END_TOL 1e-5 /* interpolation at a window end, float rounding */
 static void check_records_consistent(const struct solve_out *out,
 				     const char *what)
 {
@@ -289,7 +322,14 @@ static void check_records_consistent(const struct solve_out *out,
 	const double *last = out->dense.states +
 			     (out->grid.windows - 1) * out->ntraj * n;
 
-	for (long e = 0; e < rows; e++) {
+	for (long e = 0; out->sparse.times && e < slots; e++) {
+		const double *at_t1 = out->sparse.states + ((NTIMES - 1) * slots + e) * n;
+		const double d = state_diff(at_t1, out->x_final + e * 2 * n, n);
+
+		cr_assert(d <= TIMED_END_TOL, "%s: dense output at t1 of trajectory %ld differs "
+			  "from x_final by %.3e (relative)", what, e * 2, d);
+	}
+	for (long e = 0; !out->sparse.times && e < rows; e++) {
 		long r = e / slots, traj = (e % slots) * 2, w = (r + 1) * 3 - 1;
 		const double *dense = out->dense.states + (w * out->ntraj + traj) * n;
 
@@ -323,6 +363,7 @@ static void compare_backends(const picard_model *model, const struct grid_case *
 	const double tol = precision == PICARD_DOUBLE ? TOL_DOUBLE : TOL_FLOAT;
 	picard_options base_opt = case_options(model, c, precision, PICARD_BACKEND_CUDA);
 	picard_options cpu_opt = case_options(model, c, precision, PICARD_BACKEND_CPU);
+	const bool timed = case_index % 2; /* half the cases: dense output */
 	struct solve_out gpu, cpu;
 	double *x0, *params, amp, bound, d_final, d_dense, d_sparse;
 	char what[200];
@@ -330,10 +371,10 @@ static void compare_backends(const picard_model *model, const struct grid_case *
 	if (base_opt.m < 2)
 		return; /* dim > 512: no block-limit case */
 	make_ensemble(model, NTRAJ, 1000 + base_opt.m, &x0, &params);
-	solve(model, &cpu_opt, NTRAJ, x0, params, &cpu);
-	snprintf(what, sizeof(what), "%s %s m=%d K=%d K_max=%d h=%g%s CPU", model->name,
+	solve_timed(model, &cpu_opt, NTRAJ, x0, params, &cpu, timed);
+	snprintf(what, sizeof(what), "%s %s m=%d K=%d K_max=%d h=%g%s%s CPU", model->name,
 		 precision_name(precision), base_opt.m, base_opt.K, base_opt.K_max, base_opt.h,
-		 c->warm ? " warm" : "");
+		 c->warm ? " warm" : "", timed ? " timed" : "");
 	check_all_ok(&cpu, what);
 	check_records_consistent(&cpu, what);
 	amp = amplification(model, &cpu_opt, NTRAJ, x0, params);
@@ -345,10 +386,11 @@ static void compare_backends(const picard_model *model, const struct grid_case *
 
 		if (!layout_applies(lc, gpu_opt.m))
 			continue;
-		snprintf(what, sizeof(what), "%s %s m=%d K=%d K_max=%d h=%g%s %s/%d", model->name,
+		snprintf(what, sizeof(what), "%s %s m=%d K=%d K_max=%d h=%g%s%s %s/%d", model->name,
 			 precision_name(precision), gpu_opt.m, gpu_opt.K, gpu_opt.K_max, gpu_opt.h,
-			 c->warm ? " warm" : "", layout_case_name(lc), gpu_opt.traj_per_block);
-		solve(model, &gpu_opt, NTRAJ, x0, params, &gpu);
+			 c->warm ? " warm" : "", timed ? " timed" : "", layout_case_name(lc),
+			 gpu_opt.traj_per_block);
+		solve_timed(model, &gpu_opt, NTRAJ, x0, params, &gpu, timed);
 		check_all_ok(&gpu, what);
 		cr_assert_eq(gpu.stats.backend, PICARD_BACKEND_CUDA, "%s: ran on backend %d",
 			     what, (int)gpu.stats.backend);
@@ -375,8 +417,8 @@ static void compare_backends(const picard_model *model, const struct grid_case *
 			  what, d_final, bound);
 		cr_assert(d_dense <= bound, "%s: records (every window) differ by %.3e > %.1e",
 			  what, d_dense, bound);
-		cr_assert(d_sparse <= bound, "%s: records (every 3rd, stride 2) differ by %.3e > %.1e",
-			  what, d_sparse, bound);
+		cr_assert(d_sparse <= bound, "%s: records (%s, stride 2) differ by %.3e > %.1e",
+			  what, timed ? "dense output" : "every 3rd", d_sparse, bound);
 		solve_out_free(&gpu);
 	}
 	solve_out_free(&cpu);
@@ -884,17 +926,18 @@ static void compare_lobatto(const picard_model *model, const struct lobatto_case
 	picard_options gpu_opt = lobatto_options(model, c->m, c->K, c->K_max, c->warm_start,
 						 window, precision, PICARD_BACKEND_CUDA);
 	picard_options cpu_opt = gpu_opt;
+	const bool timed = (c - lobatto_cases) % 2; /* half the cases: dense output */
 	struct solve_out gpu, cpu;
 	double amp, bound, d_final, d_dense, d_sparse, rtol;
 	long status_differ = 0;
 	char what[160];
 
 	cpu_opt.backend = PICARD_BACKEND_CPU;
-	snprintf(what, sizeof(what), "%s lobatto %s m=%d K=%d K_max=%d%s H=%g", model->name,
+	snprintf(what, sizeof(what), "%s lobatto %s m=%d K=%d K_max=%d%s H=%g%s", model->name,
 		 precision_name(precision), c->m, c->K, c->K_max,
-		 c->warm_start ? " warm" : "", window);
-	solve(model, &gpu_opt, LOBATTO_NTRAJ, x0, params, &gpu);
-	solve(model, &cpu_opt, LOBATTO_NTRAJ, x0, params, &cpu);
+		 c->warm_start ? " warm" : "", window, timed ? " timed" : "");
+	solve_timed(model, &gpu_opt, LOBATTO_NTRAJ, x0, params, &gpu, timed);
+	solve_timed(model, &cpu_opt, LOBATTO_NTRAJ, x0, params, &cpu, timed);
 	rtol = cpu.grid.iter_rtol;
 	cr_assert_eq(gpu.stats.backend, PICARD_BACKEND_CUDA, "%s: ran on backend %d", what,
 		     (int)gpu.stats.backend);
