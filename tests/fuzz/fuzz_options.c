@@ -51,8 +51,8 @@ static void check_accepted(const struct run_options *opts)
 		return;
 	EXPECT(opts->model && opts->model_name);
 	EXPECT(strcmp(opts->model->name, opts->model_name) == 0);
-	if (opts->list)
-		return;
+	if (opts->list || opts->describe)
+		return; /* parsed no further */
 	EXPECT(isfinite(opts->t0) && isfinite(opts->t1) && opts->t0 < opts->t1);
 	EXPECT(opts->traj >= 1 && opts->m >= 2 && opts->K >= 1 && opts->K_max >= 0);
 	EXPECT(isfinite(opts->iter_rtol) && opts->iter_rtol >= 0);
