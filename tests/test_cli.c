@@ -630,33 +630,34 @@ static void expect_npy(const char *path, const char *shape, size_t values)
 	free(npy);
 }
 
+/* Each run's .npy (--out FILE or --out=FILE): final states, or (times,
+ * trajectories, n) with times. */
 Test(cli, out_npy)
 {
-	char line[512];
+	const struct {
+		const char *args;
+		const char *shape;
+		size_t values;
+	} cases[] = {
+		{"decay --backend cpu --traj 16 --out ", "'shape': (16, 1)", 16},
+		/* DT 3 over [0, 10]: 0, 3, 6, 9, 10 */
+		{"oscillator --backend cpu --traj 4 --m 5 --h 0.25 --t1 10 --save-every 3 --out=",
+		 "'shape': (5, 4, 2)", 5 * 4 * 2},
+		{"oscillator --backend cpu --traj 4 --scheme lobatto --save-at 0.5,1.5,2.5 --out ",
+		 "'shape': (3, 4, 2)", 3 * 4 * 2},
+	};
 	const struct path out_file = in_workdir("final.npy");
-	const char *out = out_file.s;
+	char line[512];
 	struct cli_run run;
 
-	snprintf(line, sizeof(line), "decay --backend cpu --traj 16 --out %s", out);
-	run = run_line(line);
-	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
-	expect_npy(out, "'shape': (16, 1)", 16);
-	free_run(&run);
-
-	/* DT 3 over [0, 10]: 0, 3, 6, 9, 10 */
-	snprintf(line, sizeof(line), "oscillator --backend cpu --traj 4 --m 5 --h 0.25 --t1 10 "
-		 "--save-every 3 --out=%s", out);
-	run = run_line(line);
-	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
-	expect_npy(out, "'shape': (5, 4, 2)", 5 * 4 * 2);
-	free_run(&run);
-
-	snprintf(line, sizeof(line), "oscillator --backend cpu --traj 4 --scheme lobatto "
-		 "--save-at 0.5,1.5,2.5 --out %s", out);
-	run = run_line(line);
-	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
-	expect_npy(out, "'shape': (3, 4, 2)", 3 * 4 * 2);
-	free_run(&run);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		snprintf(line, sizeof(line), "%s%s", cases[c].args, out_file.s);
+		run = run_line(line);
+		cr_expect_eq(run.status, 0, "'%s': exit status %d (stderr: %s)", line, run.status,
+			     run.err);
+		expect_npy(out_file.s, cases[c].shape, cases[c].values);
+		free_run(&run);
+	}
 }
 
 /* ---- --init ------------------------------------------------------------------------- */
