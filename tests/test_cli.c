@@ -140,9 +140,23 @@ ParameterizedTestParameters(cli, bad_input)
 		{"decay --seed -1", "--seed"},
 		{"decay --seed 1e3", "--seed"},
 		{"decay --check-traj -1", "--check-traj"},
-		{"decay --save-every 0 --out x.csv", "--save-every"},
-		{"decay --save-every -3 --out x.csv", "--save-every"},
-		{"decay --save-every 2", "--save-every"}, /* nowhere to write */
+		{"decay --save-every 0 --out x.csv", "--save-every 0"},
+		{"decay --save-every -1 --out x.csv", "--save-every -1"},
+		{"decay --save-every nan --out x.csv", "--save-every nan"},
+		{"decay --save-every 1e-300 --out x.csv", "--save-every 1e-300"}, /* too many */
+		{"decay --save-every 2", "--save-every 2: needs --out"},
+		{"decay --save-at 1,3,2 --out x.csv", "--save-at 1,3,2: 2 after 3"},
+		{"decay --save-at 1,20 --out x.csv", "--save-at 1,20: 20 is outside"},
+		{"decay --save-at -0.5 --out x.csv", "--save-at -0.5: -0.5 is outside"},
+		{"decay --t1 5 --save-at 6 --out x.csv", "--save-at 6: 6 is outside"},
+		{"decay --save-at 1,abc --out x.csv", "--save-at 'abc'"},
+		{"decay --save-at nan --out x.csv", "--save-at nan"},
+		{"decay --save-at= --out x.csv", "--save-at ''"},
+		{"decay --save-at 1,,2 --out x.csv", "--save-at '1,,2'"},
+		{"decay --save-at 1, --out x.csv", "--save-at '1,'"},
+		{"decay --save-at --out x.csv", "--save-at"},  /* missing value */
+		{"decay --save-at 1 --save-every 2 --out x.csv", "--save-every 2 or --save-at"},
+		{"decay --save-at 1", "--save-at 1: needs --out"},
 		{"decay --precision half", "--precision"},
 		{"decay --precision", "--precision"},
 		{"decay --backend opencl", "--backend"},
@@ -178,9 +192,9 @@ Test(cli, out_unwritable)
 			   "/nonexistent-dir/x.csv");
 }
 
-/* --save-every past the windows of the run is found once the grid is
- * known; the --out file must not be created, nor an old one touched. */
-Test(cli, save_every_beyond_windows)
+/* --save-at past the span (here the model's t1 = 10) is refused before
+ * anything runs; an existing --out file is not touched. */
+Test(cli, save_at_beyond_span)
 {
 	char line[512];
 	const struct path out_file = in_workdir("keep.csv");
@@ -189,8 +203,8 @@ Test(cli, save_every_beyond_windows)
 
 	write_file(out, "old\n", 4);
 	snprintf(line, sizeof(line),
-		 "decay --backend cpu --traj 2 --m 5 --h 0.25 --save-every 11 --out %s", out);
-	expect_usage_error(line, "--save-every");
+		 "decay --backend cpu --traj 2 --m 5 --h 0.25 --save-at 2,11 --out %s", out);
+	expect_usage_error(line, "--save-at 2,11: 11 is outside the span [0, 10]");
 	kept = slurp(out, NULL);
 	cr_expect_str_eq(kept, "old\n", "a failed run changed the existing --out file");
 	free(kept);
@@ -236,6 +250,7 @@ Test(cli, help)
 {
 	const char *flags[] = {"--traj", "--m", "--K", "--h", "--t0", "--t1", "--precision",
 			       "--backend", "--spread", "--seed", "--init", "--out", "--save-every",
+			       "--save-at",
 			       "--check", "--check-traj", "--tol", "--bound", "--list", "--help"};
 	const char *lines[] = {"--help", "-h", "decay --traj 4 --help"};
 	struct cli_run run;
@@ -407,35 +422,190 @@ Test(cli, out_csv)
 	free_run(&run);
 }
 
-Test(cli, out_csv_save_every)
+/* A saved-times CSV: header "t,traj,status,x1,...", then ntraj rows per
+ * time, time by time, every trajectory ok; the times into times[ntimes]
+ * and the states into x[time][traj][k] (ntraj, n given). */
+static void read_saved_csv(const char *path, long ntimes, long ntraj, int n, double *times,
+			   double *x)
 {
-	char line[512], row[256];
-	const struct path out_file = in_workdir("saved.csv");
-	const char *out = out_file.s;
-	const long windows[] = {2, 5, 8, 9}; /* every 3rd of 10, and the last */
-	struct cli_run run;
-	long w, traj;
-	double t;
-	char *csv;
+	char *csv = slurp(path, NULL), row[512], header[128] = "t,traj,status";
+	long traj;
+	int used;
 
-	snprintf(line, sizeof(line), "oscillator --backend cpu --traj 4 --m 5 --h 0.25 --t1 10 "
-		 "--save-every 3 --out %s", out);
-	run = run_line(line);
-	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
-	csv = slurp(out, NULL);
-	cr_expect_eq(count_lines(csv), 1 + 4 * 4, "rows:\n%s", csv);
+	for (int k = 0; k < n; k++)
+		snprintf(header + strlen(header), sizeof(header) - strlen(header), ",x%d", k + 1);
+	cr_assert_eq(count_lines(csv), 1 + ntimes * ntraj, "rows:\n%s", csv);
 	nth_line(csv, 0, row, sizeof(row));
-	cr_expect_str_eq(row, "window,t,traj,status,x1,x2");
-	for (long r = 0; r < 4; r++)
-		for (long i = 0; i < 4; i++) {
-			nth_line(csv, 1 + r * 4 + i, row, sizeof(row));
-			cr_assert_eq(sscanf(row, "%ld,%lf,%ld,", &w, &t, &traj), 3, "row '%s'", row);
-			cr_expect_eq(w, windows[r], "row '%s'", row);
-			cr_expect(fabs(t - (w + 1)) < 1e-9, "row '%s': t", row);
+	cr_expect_str_eq(row, header);
+	for (long r = 0; r < ntimes; r++)
+		for (long i = 0; i < ntraj; i++) {
+			const char *at = row;
+
+			nth_line(csv, 1 + r * ntraj + i, row, sizeof(row));
+			cr_assert_eq(sscanf(at, "%lf,%ld,ok%n", &times[r], &traj, &used), 2,
+				     "row '%s'", row);
 			cr_expect_eq(traj, i, "row '%s'", row);
+			at += used;
+			for (int k = 0; k < n; k++) {
+				cr_assert_eq(sscanf(at, ",%lf%n", &x[(r * ntraj + i) * n + k], &used),
+					     1, "row '%s'", row);
+				at += used;
+			}
 		}
 	free(csv);
+}
+
+/* The final-states CSV of ntraj trajectories of n components into x. */
+static void read_final_csv(const char *path, long ntraj, int n, double *x)
+{
+	char *csv = slurp(path, NULL), row[512];
+	int used;
+
+	cr_assert_eq(count_lines(csv), 1 + ntraj, "rows:\n%s", csv);
+	for (long i = 0; i < ntraj; i++) {
+		const char *at = row;
+
+		nth_line(csv, 1 + i, row, sizeof(row));
+		cr_assert_eq(sscanf(at, "%*d,ok%n", &used), 0, "row '%s'", row);
+		at += used;
+		for (int k = 0; k < n; k++) {
+			cr_assert_eq(sscanf(at, ",%lf%n", &x[i * n + k], &used), 1, "row '%s'", row);
+			at += used;
+		}
+	}
+	free(csv);
+}
+
+/* --save-every DT: t0, t0+DT, ... and t1; the states at t0 are the
+ * ensemble's start states and those at t1 the final states that a run
+ * without it writes (one solve, the same numbers, to rounding). */
+Test(cli, out_csv_save_every)
+{
+	const picard_model *model = picard_model_find("oscillator");
+	const double expect_times[] = {0, 3, 6, 9, 10}; /* DT 3 over [0, 10] */
+	const struct path saved_file = in_workdir("saved.csv"), final_file = in_workdir("final.csv");
+	const char *base = "oscillator --backend cpu --traj 4 --m 5 --h 0.25 --t1 10 "
+			   "--precision double";
+	double times[5], x[5 * 4 * 2], x0[4 * 2], x_final[4 * 2];
+	char line[512];
+	struct cli_run run;
+
+	snprintf(line, sizeof(line), "%s --save-every 3 --out %s", base, saved_file.s);
+	run = run_line(line);
+	cr_assert_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.out, "(5 times x 4 trajectories)"), "%s", run.out);
 	free_run(&run);
+	read_saved_csv(saved_file.s, 5, 4, 2, times, x);
+	for (int r = 0; r < 5; r++)
+		cr_expect_eq(times[r], expect_times[r], "time %d: %.17g", r, times[r]);
+
+	snprintf(line, sizeof(line), "%s --out %s", base, final_file.s);
+	run = run_line(line);
+	cr_assert_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	free_run(&run);
+	read_final_csv(final_file.s, 4, 2, x_final);
+	/* picard-run's ensemble: --spread 0.1 around x0, seed 1 */
+	cr_assert_eq(picard_ensemble_model(model, 4, 0.1, NULL, 1, PICARD_BACKEND_CPU, x0, NULL), 0);
+	for (int j = 0; j < 4 * 2; j++) {
+		cr_expect(fabs(x[j] - x0[j]) <= 1e-12 * fabs(x0[j]), "state %d at t0: %.17g, "
+			  "start %.17g", j, x[j], x0[j]);
+		cr_expect(fabs(x[4 * 4 * 2 + j] - x_final[j]) <= 1e-12 * fabs(x_final[j]),
+			  "state %d at t1: %.17g, final %.17g", j, x[4 * 4 * 2 + j], x_final[j]);
+	}
+}
+
+/* The times of --save-every DT: t1 is always last, a multiple of DT that
+ * rounding puts within 1e-9 of the span of t1 counts as t1 (3 * 3.333333333
+ * = 9.999999999), and a DT past the span gives t0 and t1. */
+Test(cli, save_every_times)
+{
+	const struct {
+		const char *dt;
+		long ntimes;
+		double last_but_one;
+	} cases[] = {
+		{"3", 5, 9}, {"3.333333333", 4, 6.666666666}, {"0.1", 101, 9.9},
+		{"10", 2, 0}, {"25", 2, 0},
+	};
+	const struct path out_file = in_workdir("every.csv");
+	double times[101], x[101];
+	char line[512];
+	struct cli_run run;
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		snprintf(line, sizeof(line), "decay --backend cpu --traj 1 --save-every %s --out %s",
+			 cases[c].dt, out_file.s);
+		run = run_line(line);
+		cr_assert_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+		free_run(&run);
+		read_saved_csv(out_file.s, cases[c].ntimes, 1, 1, times, x);
+		cr_expect_eq(times[0], 0, "DT %s: first time %.17g", cases[c].dt, times[0]);
+		cr_expect_eq(times[cases[c].ntimes - 1], 10, "DT %s: last time %.17g", cases[c].dt,
+			     times[cases[c].ntimes - 1]);
+		cr_expect(fabs(times[cases[c].ntimes - 2] - cases[c].last_but_one) < 1e-12,
+			  "DT %s: time before t1 %.17g", cases[c].dt, times[cases[c].ntimes - 2]);
+	}
+}
+
+/* --save-at inside windows, lobatto in double on decay: the collocation
+ * polynomial against x(t) = exp(-lambda t), lambda 0.5. Measured (default
+ * window 0.05, m = 8): at most 5.3e-14, the error the solve has at the
+ * window ends too (the iteration tolerance, 1e-12 relative); the bound is
+ * about 4 times that. A repeated time gives the same state twice. */
+Test(cli, save_at_lobatto_exact)
+{
+	/* windows 0, 37, 101, 101, 163, 199, 0.0173 into each (H = 0.05) */
+	const double at[] = {0.0173, 1.8673, 5.0673, 5.0673, 8.1673, 9.9673};
+	const struct path out_file = in_workdir("at.csv");
+	double times[6], x[6 * 2];
+	char line[512];
+	struct cli_run run;
+
+	snprintf(line, sizeof(line), "decay --backend cpu --traj 2 --spread 0 --scheme lobatto "
+		 "--precision double --save-at 0.0173,1.8673,5.0673,5.0673,8.1673,9.9673 --out %s",
+		 out_file.s);
+	run = run_line(line);
+	cr_assert_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	free_run(&run);
+	read_saved_csv(out_file.s, 6, 2, 1, times, x);
+	for (int r = 0; r < 6; r++) {
+		cr_expect_eq(times[r], at[r], "time %d: %.17g", r, times[r]);
+		for (int i = 0; i < 2; i++)
+			cr_expect(fabs(x[r * 2 + i] - exp(-0.5 * at[r])) < 2e-13,
+				  "t = %g, trajectory %d: x = %.17g, exact %.17g (error %.3g)", at[r],
+				  i, x[r * 2 + i], exp(-0.5 * at[r]),
+				  fabs(x[r * 2 + i] - exp(-0.5 * at[r])));
+	}
+}
+
+/* A trajectory that fails has NaN, and its status, at every time its
+ * failing window holds and later; before, its states. decay with lambda
+ * -0.5 grows past --bound 10 in window 4 (t in (4, 5], windows of 1). */
+Test(cli, save_at_failed)
+{
+	const struct path init_file = in_workdir("grow.csv"), out_file = in_workdir("grow-out.csv");
+	const char *text = "x,lambda\n1,0.5\n1,-0.5\n";
+	const char *expect[] = {"3.5,1,ok,", "4,1,ok,", "4.5,1,diverged,nan", "10,1,diverged,nan"};
+	char line[512], row[256];
+	struct cli_run run;
+	char *csv;
+
+	write_file(init_file.s, text, strlen(text));
+	snprintf(line, sizeof(line), "decay --backend cpu --init %s --m 5 --h 0.25 --bound 10 "
+		 "--save-at 3.5,4,4.5,10 --out %s", init_file.s, out_file.s);
+	run = run_line(line);
+	cr_expect_eq(run.status, 1, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.err, "1 diverged in window 4"), "%s", run.err);
+	free_run(&run);
+	csv = slurp(out_file.s, NULL);
+	cr_assert_eq(count_lines(csv), 1 + 4 * 2, "%s", csv);
+	for (int r = 0; r < 4; r++) {
+		nth_line(csv, 2 + 2 * r, row, sizeof(row));
+		cr_expect_eq(strncmp(row, expect[r], strlen(expect[r])), 0, "row '%s', expected "
+			     "'%s...'", row, expect[r]);
+		cr_expect(r >= 2 || !strstr(row, "nan"), "row '%s'", row);
+	}
+	free(csv);
 }
 
 /* The .npy preamble: magic, version 1.0, a header dictionary padded to a
@@ -460,25 +630,34 @@ static void expect_npy(const char *path, const char *shape, size_t values)
 	free(npy);
 }
 
+/* Each run's .npy (--out FILE or --out=FILE): final states, or (times,
+ * trajectories, n) with times. */
 Test(cli, out_npy)
 {
-	char line[512];
+	const struct {
+		const char *args;
+		const char *shape;
+		size_t values;
+	} cases[] = {
+		{"decay --backend cpu --traj 16 --out ", "'shape': (16, 1)", 16},
+		/* DT 3 over [0, 10]: 0, 3, 6, 9, 10 */
+		{"oscillator --backend cpu --traj 4 --m 5 --h 0.25 --t1 10 --save-every 3 --out=",
+		 "'shape': (5, 4, 2)", 5 * 4 * 2},
+		{"oscillator --backend cpu --traj 4 --scheme lobatto --save-at 0.5,1.5,2.5 --out ",
+		 "'shape': (3, 4, 2)", 3 * 4 * 2},
+	};
 	const struct path out_file = in_workdir("final.npy");
-	const char *out = out_file.s;
+	char line[512];
 	struct cli_run run;
 
-	snprintf(line, sizeof(line), "decay --backend cpu --traj 16 --out %s", out);
-	run = run_line(line);
-	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
-	expect_npy(out, "'shape': (16, 1)", 16);
-	free_run(&run);
-
-	snprintf(line, sizeof(line), "oscillator --backend cpu --traj 4 --m 5 --h 0.25 --t1 10 "
-		 "--save-every 3 --out=%s", out);
-	run = run_line(line);
-	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
-	expect_npy(out, "'shape': (4, 4, 2)", 4 * 4 * 2);
-	free_run(&run);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		snprintf(line, sizeof(line), "%s%s", cases[c].args, out_file.s);
+		run = run_line(line);
+		cr_expect_eq(run.status, 0, "'%s': exit status %d (stderr: %s)", line, run.status,
+			     run.err);
+		expect_npy(out_file.s, cases[c].shape, cases[c].values);
+		free_run(&run);
+	}
 }
 
 /* ---- --init ------------------------------------------------------------------------- */

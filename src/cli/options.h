@@ -65,7 +65,10 @@ struct run_options {
 	int nspread_params;
 	const char *init_path;       /* --init FILE, or NULL */
 	const char *out_path;        /* --out FILE, or NULL */
-	long save_every;             /* --save-every W: windows, 0 = final only */
+	double save_every;           /* --save-every DT: a time step, 0 = none */
+	const char *save_at;         /* --save-at T1,T2,...: as given, or NULL */
+	long nsave;                  /* times either of them asks for (0: the
+					final states only) */
 	bool check;                  /* --check (also implied by --tol) */
 	long check_traj;             /* --check-traj N: at most N checked, 0 = all */
 	bool tol_given;              /* --tol was on the command line */
@@ -84,6 +87,11 @@ int options_parse(int argc, char **argv, struct run_options *opts);
 
 /* The usage text: every flag with its default. */
 void options_usage(FILE *f);
+
+/* The nsave times --save-every or --save-at ask for, in order, into
+ * times (options_parse has checked them): --save-every DT gives t0, t0 +
+ * DT, ... short of t1 by more than rounding, then t1. */
+void options_save_times(const struct run_options *opts, double *times);
 
 /* Trajectories the check compares: the record stride that keeps at most
  * check_traj of ntraj (0 = all), evenly spaced. */

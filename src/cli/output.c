@@ -1,6 +1,6 @@
 /* output.c - writing picard-run's results as CSV or .npy (see output.h for
- * the layouts). Both writers walk the same list of records: the window ends
- * kept by --save-every (plus the last window), or just the final states. */
+ * the layouts). Both writers walk the same list of records: the saved
+ * times of --save-every or --save-at, or just the final states. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -33,36 +33,21 @@ const char *output_status_name(picard_traj_status status)
 
 /* ---- the records written ------------------------------------------------ */
 
-/* Window-end records written: windows/W saved ones, plus the last window
- * when W does not divide windows; 1 (the final states) without W. */
-long output_record_count(const struct run_results *res)
+/* Records written: the saved times, or 1 (the final states). */
+static long record_count(const struct run_results *res)
 {
-	long windows = res->grid->windows, every = res->save_every;
-
-	if (!every)
-		return 1;
-	return windows / every + (windows % every != 0);
+	return res->times ? res->ntimes : 1;
 }
 
-/* 0-based window at whose end record r lies. */
+/* 0-based window that holds record r: that of its time, or the last. */
 static long record_window(const struct run_results *res, long r)
 {
-	long last = res->grid->windows - 1;
-
-	if (!res->save_every)
-		return last;
-	return (r + 1) * res->save_every - 1 < last ? (r + 1) * res->save_every - 1 : last;
+	if (!res->times)
+		return res->grid->windows - 1;
+	return picard_grid_window(res->grid, res->times[r]);
 }
 
-/* Time at the end of window w: t1 exactly for the last one. */
-double window_end_time(const picard_grid *grid, long w)
-{
-	if (w == grid->windows - 1)
-		return grid->t1;
-	return grid->t0 + (double)(w + 1) * (grid->m - 1) * grid->h;
-}
-
-/* True when trajectory i had failed by the end of window w. */
+/* True when trajectory i had failed by window w. */
 static bool failed_by(const struct run_results *res, long i, long w)
 {
 	return res->fail_window[i] >= 0 && w >= res->fail_window[i];
@@ -76,7 +61,7 @@ static const double *record_state(const struct run_results *res, long r, long i)
 
 	if (failed_by(res, i, w))
 		return NULL;
-	if (!res->save_every || (w + 1) % res->save_every != 0)
+	if (!res->times)
 		return res->x_final + (size_t)i * n;
 	return res->saved + ((size_t)r * res->ntraj + i) * n;
 }
@@ -85,20 +70,19 @@ static const double *record_state(const struct run_results *res, long r, long i)
 
 static void csv_header(FILE *f, const struct run_results *res)
 {
-	fputs(res->save_every ? "window,t,traj,status" : "traj,status", f);
+	fputs(res->times ? "t,traj,status" : "traj,status", f);
 	for (int k = 0; k < res->model->dim; k++)
 		fprintf(f, ",x%d", k + 1);
 	fputc('\n', f);
 }
 
-/* One row: [window, t,] traj, status, state (nan once failed). */
+/* One row: [t,] traj, status, state (nan once failed). */
 static void csv_row(FILE *f, const struct run_results *res, long r, long i)
 {
 	const double *x = record_state(res, r, i);
-	long w = record_window(res, r);
 
-	if (res->save_every)
-		fprintf(f, "%ld,%.17g,", w, window_end_time(res->grid, w));
+	if (res->times)
+		fprintf(f, "%.17g,", res->times[r]);
 	fprintf(f, "%ld,%s", i, output_status_name(x ? PICARD_TRAJ_OK : res->status[i]));
 	for (int k = 0; k < res->model->dim; k++) {
 		if (x)
@@ -111,7 +95,7 @@ static void csv_row(FILE *f, const struct run_results *res, long r, long i)
 
 static void write_csv(FILE *f, const struct run_results *res)
 {
-	long records = output_record_count(res);
+	long records = record_count(res);
 
 	csv_header(f, res);
 	for (long r = 0; r < records && !ferror(f); r++)
@@ -128,8 +112,8 @@ static void npy_header(FILE *f, const struct run_results *res)
 	char dict[160], shape[64];
 	int len;
 
-	if (res->save_every)
-		snprintf(shape, sizeof(shape), "(%ld, %ld, %d)", output_record_count(res),
+	if (res->times)
+		snprintf(shape, sizeof(shape), "(%ld, %ld, %d)", res->ntimes,
 			 res->ntraj, res->model->dim);
 	else
 		snprintf(shape, sizeof(shape), "(%ld, %d)", res->ntraj, res->model->dim);
@@ -157,7 +141,7 @@ static void put_le_double(unsigned char *bytes, double value)
 static void write_npy(FILE *f, const struct run_results *res)
 {
 	const int n = res->model->dim;
-	long records = output_record_count(res);
+	long records = record_count(res);
 	unsigned char bytes[8];
 
 	npy_header(f, res);

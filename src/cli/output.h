@@ -1,19 +1,20 @@
 /* output.h - picard-run --out FILE: the results of a solve as CSV or NumPy
  * .npy, chosen by the file's extension.
  *
- * Final states only (no --save-every):
+ * Final states only (no --save-every or --save-at):
  *   .csv  header "traj,status,x1,...,xn", one row per trajectory;
  *   .npy  float64 array of shape (ntraj, n).
- * With --save-every W, the states at the ends of windows W-1, 2W-1, ...
- * (0-based window index) and at the end of the last window when it is not
- * among them:
- *   .csv  header "window,t,traj,status,x1,...,xn", one row per recorded
- *         window end and trajectory, window by window;
- *   .npy  float64 array of shape (nrecords, ntraj, n).
- * status is ok, nonfinite or diverged. A trajectory that failed has NaN for
- * every state from its failing window on (in CSV its status says why; a
- * .npy holds states only, so NaN is the mark there). Values are written with
- * 17 significant digits: they read back to the same doubles.
+ * With saved times (--save-every DT: t0, t0+DT, ..., t1; --save-at: the
+ * times given), the states at each, interpolated in the window that holds
+ * it (picard_grid_window):
+ *   .csv  header "t,traj,status,x1,...,xn", one row per time and
+ *         trajectory, time by time;
+ *   .npy  float64 array of shape (ntimes, ntraj, n).
+ * status is ok, nonfinite, diverged or not-converged. A trajectory that
+ * failed has NaN for every state from its failing window on, that is at
+ * the times its failing window or a later one holds (in CSV its status says
+ * why; a .npy holds states only, so NaN is the mark there). Values are
+ * written with 17 significant digits: they read back to the same doubles.
  */
 #ifndef PICARD_CLI_OUTPUT_H
 #define PICARD_CLI_OUTPUT_H
@@ -45,8 +46,10 @@ struct run_results {
 	const double *x_final;            /* ntraj*dim final states */
 	const picard_traj_status *status; /* ntraj outcomes */
 	const long *fail_window;          /* ntraj failing windows, -1: none */
-	long save_every;                  /* W, or 0: final states only */
-	const double *saved;              /* picard_record states for every=W,
+	const double *times;              /* ntimes saved times, or NULL: final
+					     states only */
+	long ntimes;                      /* number of times */
+	const double *saved;              /* picard_record states at times,
 					     traj_stride=1, or NULL */
 };
 
@@ -60,11 +63,6 @@ int output_write(struct output *out, const struct run_results *res);
  * failed); nothing once output_write() has run. */
 void output_discard(struct output *out);
 
-/* Window-end records the file holds: 1 (final states), or with W the
- * windows/W saved ones plus the last window when W does not divide them. */
-long output_record_count(const struct run_results *res);
-/* Time at the end of window w (0-based): t1 exactly for the last one. */
-double window_end_time(const picard_grid *grid, long w);
 /* "ok", "nonfinite" or "diverged". */
 const char *output_status_name(picard_traj_status status);
 

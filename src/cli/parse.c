@@ -110,6 +110,23 @@ int parse_path(const char *flag, const char *text, const char **out)
 	return 0;
 }
 
+/* The comma-separated item of a list that starts at *item, into buf (len
+ * bytes); *item moves to the next item, or to NULL after the last. An empty
+ * or overlong item is refused: what names what the list holds. */
+static int list_item(const char *flag, const char *text, const char *what,
+		     const char **item, char *buf, size_t len)
+{
+	size_t item_len = strcspn(*item, ",");
+
+	if (item_len == 0 || item_len >= len)
+		return cli_error(CLI_EUSAGE, "%s '%s': expected %s separated by commas",
+				 flag, text, what);
+	memcpy(buf, *item, item_len);
+	buf[item_len] = '\0';
+	*item = (*item)[item_len] ? *item + item_len + 1 : NULL;
+	return 0;
+}
+
 int parse_int_list(const char *flag, const char *text, int min, int max,
 		   int *out, int maxcount, int *count)
 {
@@ -118,26 +135,49 @@ int parse_int_list(const char *flag, const char *text, int min, int max,
 	long value;
 	int n = 0, err;
 
-	for (;;) {
-		size_t len = strcspn(item, ",");
-
+	while (item) {
 		if (n == maxcount)
 			return cli_error(CLI_EUSAGE, "%s '%s': at most %d values", flag, text, maxcount);
-		if (len == 0 || len >= sizeof(buf))
-			return cli_error(CLI_EUSAGE, "%s '%s': expected integers separated by commas",
-					 flag, text);
-		memcpy(buf, item, len);
-		buf[len] = '\0';
-		err = parse_long(flag, buf, min, max, &value);
+		err = list_item(flag, text, "integers", &item, buf, sizeof(buf));
+		if (!err)
+			err = parse_long(flag, buf, min, max, &value);
 		if (err)
 			return err;
 		for (int i = 0; i < n; i++)
 			if (out[i] == value)
 				return cli_error(CLI_EUSAGE, "%s '%s': %ld is repeated", flag, text, value);
 		out[n++] = (int)value;
-		if (!item[len])
-			break;
-		item += len + 1;
+	}
+	*count = n;
+	return 0;
+}
+
+int parse_times(const char *flag, const char *text, double t0, double t1,
+		double *out, long *count)
+{
+	const char *item = text;
+	char buf[64], prev[64] = "";
+	double t, prev_t = -INFINITY;
+	long n = 0;
+	int err;
+
+	while (item) {
+		err = list_item(flag, text, "times", &item, buf, sizeof(buf));
+		if (!err)
+			err = parse_double(flag, buf, &t);
+		if (err)
+			return err;
+		if (t < t0 || t > t1)
+			return cli_error(CLI_EUSAGE, "%s %s: %s is outside the span [%.15g, %.15g]",
+					 flag, text, buf, t0, t1);
+		if (t < prev_t)
+			return cli_error(CLI_EUSAGE, "%s %s: %s after %s (the times must be non-decreasing)",
+					 flag, text, buf, prev);
+		if (out)
+			out[n] = t;
+		n++;
+		prev_t = t;
+		memcpy(prev, buf, sizeof(buf));
 	}
 	*count = n;
 	return 0;

@@ -35,6 +35,11 @@ int parse_path(const char *flag, const char *text, const char **out);
  * "4,8,16" -> out = {4, 8, 16}, *count = 3. */
 int parse_int_list(const char *flag, const char *text, int min, int max,
 		   int *out, int maxcount, int *count);
+/* Comma-separated times, each finite and within [t0, t1], non-decreasing:
+ * "0,2.5,10" -> out = {0, 2.5, 10}, *count = 3. out NULL: checked and
+ * counted only (a first pass that sizes out). */
+int parse_times(const char *flag, const char *text, double t0, double t1,
+		double *out, long *count);
 
 /* ---- the flag table ------------------------------------------------------- */
 

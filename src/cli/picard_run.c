@@ -43,7 +43,8 @@ struct run {
 	double *x_final;                /* ntraj*dim final states */
 	picard_traj_status *status;     /* ntraj outcomes */
 	long *fail_window;              /* ntraj failing windows, -1: none */
-	picard_record save;             /* --save-every record (states NULL without) */
+	double *save_times;             /* --save-every/--save-at times, or NULL */
+	picard_record save;             /* their record (states NULL without) */
 	picard_record check;            /* --check record (states NULL without) */
 	picard_stats stats;             /* what the solve reports */
 };
@@ -66,6 +67,14 @@ static const char *format_seconds(char *buf, size_t len, double seconds)
 	else
 		snprintf(buf, len, "%.3g s", seconds);
 	return buf;
+}
+
+/* Time at the end of window w (0-based): t1 exactly for the last one. */
+static double window_end_time(const picard_grid *grid, long w)
+{
+	if (w == grid->windows - 1)
+		return grid->t1;
+	return grid->t0 + (double)(w + 1) * (grid->m - 1) * grid->h;
 }
 
 /* ---- --list ----------------------------------------------------------------- */
@@ -202,20 +211,29 @@ static int create_solver(struct run *run)
 		return err;
 	}
 	run->grid = picard_solver_grid(run->solver);
-	if (opts->save_every > run->grid->windows)
-		return cli_error(CLI_EUSAGE, "--save-every %ld: the run has only %ld windows",
-				 opts->save_every, run->grid->windows);
 	return 0;
 }
 
-/* A window-end record of the solver's grid, its buffer allocated. */
-static int make_record(struct run *run, picard_record *rec, long every,
-		       int traj_stride, const char *what)
+/* The buffer of rec (its rows and trajectories set), allocated. */
+static int make_record(struct run *run, picard_record *rec, const char *what)
 {
-	rec->every = every;
-	rec->traj_stride = traj_stride;
 	rec->states = alloc_array(picard_record_size(run->solver, rec), sizeof(double), what);
 	return rec->states ? 0 : PICARD_ENOMEM;
+}
+
+/* --save-every/--save-at: a record of their times, every trajectory. */
+static int make_save_record(struct run *run)
+{
+	const long ntimes = run->opts.nsave;
+
+	run->save_times = alloc_array(ntimes, sizeof(double), "--save-every/--save-at times");
+	if (!run->save_times)
+		return PICARD_ENOMEM;
+	options_save_times(&run->opts, run->save_times);
+	run->save = (picard_record){
+		.traj_stride = 1, .times = run->save_times, .ntimes = ntimes,
+	};
+	return make_record(run, &run->save, "--save-every/--save-at states");
 }
 
 /* Buffers of the solve: states, outcomes, and the records asked for. */
@@ -234,13 +252,14 @@ static int allocate(struct run *run)
 		run->x0 = alloc_array(states, sizeof(double), "initial states");
 	if (!run->fail_window || (!run->init.x0 && !run->x0))
 		return PICARD_ENOMEM;
-	if (run->opts.save_every)
-		err = make_record(run, &run->save, run->opts.save_every, 1,
-				  "--save-every states");
-	if (!err && run->opts.check)
-		err = make_record(run, &run->check, 1,
-				  options_check_stride(&run->opts, run->ntraj),
-				  "--check states (lower --check-traj)");
+	if (run->opts.nsave)
+		err = make_save_record(run);
+	if (!err && run->opts.check) {
+		run->check = (picard_record){
+			.every = 1, .traj_stride = options_check_stride(&run->opts, run->ntraj),
+		};
+		err = make_record(run, &run->check, "--check states (lower --check-traj)");
+	}
 	return err;
 }
 
@@ -385,15 +404,18 @@ static int write_output(struct run *run)
 	const struct run_results res = {
 		.model = run->model, .grid = run->grid, .ntraj = run->ntraj,
 		.x_final = run->x_final, .status = run->status,
-		.fail_window = run->fail_window, .save_every = run->opts.save_every,
-		.saved = run->save.states,
+		.fail_window = run->fail_window, .times = run->save.times,
+		.ntimes = run->save.ntimes, .saved = run->save.states,
 	};
 	int err;
 
 	err = output_write(&run->out, &res);
-	if (!err)
-		printf("%-12s %s (%ld records x %ld trajectories)\n", "output", run->out.path,
-		       output_record_count(&res), run->ntraj);
+	if (!err && res.times)
+		printf("%-12s %s (%ld times x %ld trajectories)\n", "output", run->out.path,
+		       res.ntimes, run->ntraj);
+	else if (!err)
+		printf("%-12s %s (final states of %ld trajectories)\n", "output", run->out.path,
+		       run->ntraj);
 	return err;
 }
 
@@ -485,6 +507,7 @@ static void run_free(struct run *run)
 	free(run->x_final);
 	free(run->status);
 	free(run->fail_window);
+	free(run->save_times);
 	free(run->save.states);
 	free(run->check.states);
 }

@@ -24,6 +24,7 @@
 
 #define MAX_ARGS 64      /* arguments taken from one input */
 #define LIST_MAX 16      /* values parse_int_list may return */
+#define SAVE_TIMES_CHECKED 100000 /* saved times listed and checked */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -44,6 +45,27 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* The times of an accepted --save-every or --save-at: in order, within the
+ * span, --save-every's from t0 to t1 (counts small enough to list). */
+static void check_save_times(const struct run_options *opts)
+{
+	double *times;
+
+	if (!opts->nsave || opts->nsave > SAVE_TIMES_CHECKED)
+		return;
+	times = malloc(opts->nsave * sizeof(double));
+	if (!times)
+		return;
+	options_save_times(opts, times);
+	for (long i = 0; i < opts->nsave; i++)
+		EXPECT(times[i] >= opts->t0 && times[i] <= opts->t1 &&
+		       (i == 0 || times[i] >= times[i - 1]));
+	EXPECT(!opts->save_every || (times[0] == opts->t0 &&
+				     times[opts->nsave - 1] == opts->t1 &&
+				     times[opts->nsave - 2] < opts->t1));
+	free(times);
+}
+
 /* An accepted command line: every value in its range, the span ordered. */
 static void check_accepted(const struct run_options *opts)
 {
@@ -51,8 +73,8 @@ static void check_accepted(const struct run_options *opts)
 		return;
 	EXPECT(opts->model && opts->model_name);
 	EXPECT(strcmp(opts->model->name, opts->model_name) == 0);
-	if (opts->list)
-		return;
+	if (opts->list || opts->describe)
+		return; /* parsed no further */
 	EXPECT(isfinite(opts->t0) && isfinite(opts->t1) && opts->t0 < opts->t1);
 	EXPECT(opts->traj >= 1 && opts->m >= 2 && opts->K >= 1 && opts->K_max >= 0);
 	EXPECT(isfinite(opts->iter_rtol) && opts->iter_rtol >= 0);
@@ -62,7 +84,10 @@ static void check_accepted(const struct run_options *opts)
 	EXPECT(isfinite(opts->bound) && opts->bound > 0);
 	EXPECT(!opts->tol_given || (isfinite(opts->tol) && opts->tol > 0 && opts->check));
 	EXPECT(opts->save_every >= 0 && opts->check_traj >= 0);
-	EXPECT(!opts->save_every || opts->out_path);
+	EXPECT(!(opts->save_every && opts->save_at));
+	EXPECT(!(opts->save_every || opts->save_at) || (opts->out_path && opts->nsave >= 1));
+	EXPECT(!opts->save_every || opts->nsave >= 2);
+	check_save_times(opts);
 	EXPECT(!opts->init_path || (*opts->init_path && !opts->spread_given &&
 				    !opts->seed_given));
 	EXPECT(!opts->out_path || *opts->out_path);
@@ -79,13 +104,23 @@ static void check_accepted(const struct run_options *opts)
 static void parse_values(const char *text)
 {
 	int list[LIST_MAX], count = -1;
-	long value;
+	long value, count_times = 0;
 	double real;
 
 	if (parse_int_list("--m", text, 2, 1 << 20, list, LIST_MAX, &count) == 0) {
 		EXPECT(count >= 1 && count <= LIST_MAX);
 		for (int i = 0; i < count; i++)
 			EXPECT(list[i] >= 2 && list[i] <= 1 << 20);
+	}
+	if (parse_times("--x", text, -5, 5, NULL, &count_times) == 0) {
+		double *times = malloc(count_times * sizeof(double));
+
+		EXPECT(count_times >= 1 && count_times <= (long)strlen(text));
+		if (times && parse_times("--x", text, -5, 5, times, &count_times) == 0)
+			for (long i = 0; i < count_times; i++)
+				EXPECT(times[i] >= -5 && times[i] <= 5 &&
+				       (i == 0 || times[i] >= times[i - 1]));
+		free(times);
 	}
 	if (parse_long("--x", text, -5, 5, &value) == 0)
 		EXPECT(value >= -5 && value <= 5 && !isspace((unsigned char)text[0]));
