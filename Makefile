@@ -3,6 +3,7 @@
 #   make              library, picard-run, the test binary
 #   make test         Criterion suite (GPU tests skip without a device)
 #   make gpu-bundle   bin/ + lib/ folder to carry to a GPU machine
+#   make gpu-carry    the bundle as .xfer/bin.tar.xz, small enough to carry
 #   make test-asan    the suite built with ASan + UBSan (build-asan/, bin-asan/)
 #   make fuzz         libFuzzer targets of tests/fuzz/, FUZZ_SECONDS each (clang)
 #   make bench        the benchmark programs (bin/bench-*, see bench/README.md)
@@ -62,7 +63,7 @@ CLI_COMMON   := $(patsubst src/cli/%.c,$(BUILD)/src/cli/%.o,$(filter-out src/cli
 TEST_OBJS    := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(wildcard tests/*.c))
 LIB          := $(BUILD)/libpicard.a
 
-.PHONY: all test test-asan fuzz fuzz-cc gpu-bundle deps clean bench bench-check
+.PHONY: all test test-asan fuzz fuzz-cc gpu-bundle gpu-carry deps clean bench bench-check
 all: deps $(PROGRAMS:%=$(BIN)/%) $(BIN)/picard-tests
 
 # ---- system packages: install as root, else say what to run ----------------
@@ -258,6 +259,16 @@ fuzz: deps $(FUZZ_BINS)
 # Debian packages next to the binaries (bin/lib, found through RPATH).
 gpu-bundle: all bench
 	@src/mk/bundle-libs.sh $(BIN)/lib
+
+# bin/ (the gpu-bundle) as one archive for the device tool's carry, which
+# takes 64 MiB: every binary holds the same ~50 MB of kernels, and an xz
+# dictionary larger than a binary stores them once (440 MB -> 18 MB; a
+# multi-threaded xz would cut the stream into blocks and lose that). On the
+# GPU machine: tar -xJf .xfer/bin.tar.xz
+gpu-carry: gpu-bundle
+	@mkdir -p .xfer
+	tar -cf - $(BIN) | xz -T1 --lzma2=preset=6,dict=192MiB > .xfer/bin.tar.xz
+	@ls -l .xfer/bin.tar.xz
 
 # ---- baselines (bench/compare/, GitHub issue 6) ----------------------------------
 # bin/bench-rk: per-thread Runge-Kutta ensembles on the GPU (rk_ensemble.cuh,

@@ -23,5 +23,13 @@ c targets.csv bin/bench-picard kepler --precision double --traj 64 --spread 0.01
 c targets.csv bin/bench-rk kepler --method dp8-adaptive --precision double --traj 64 --spread 0.01 --target 1e-10
 c targets.csv bin/bench-picard lotka --precision float --traj 1048576 --m 6 --windows 15 --iter-rtol 1e-6
 c targets.csv bin/bench-rk lotka --method dp8 --precision float --traj 1048576 --steps 21
+# dense output's cost: the same solve without and with 201 saved times
+# (its kernels are separate instances, kernels/paper_kernel.cuh)
+run="bin/picard-run lotka --traj 8192 --scheme lobatto --m 6 --window 6.6666667"
+for i in 1 2 3; do
+	echo "no dense output: $($run | grep '^solve')"
+	echo "--save-every 0.5: $($run --out "$out/dense.npy" --save-every 0.5 | grep '^solve')"
+done | tee "$out/dense-output.txt"
+rm -f "$out/dense.npy"
 tar -C "${OUT:-.}" -czf "${OUT:-.}/i78.tar.gz" i78
 for f in "$out"/*.csv; do echo "== $(basename "$f")"; grep -v '^#' "$f" | cut -d, -f5-13,16; grep -h '^# m = .*us median' "$f"; done
