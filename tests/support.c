@@ -147,3 +147,33 @@ void free_run(struct cli_run *run)
 	free(run->out);
 	free(run->err);
 }
+
+/* ---- models ---------------------------------------------------------- */
+
+const picard_model *test_model(const char *name)
+{
+	const picard_model *model = picard_model_find(name);
+
+	cr_assert_not_null(model, "model %s is not registered", name);
+	return model;
+}
+
+picard_solver *test_solver(const picard_model *model, const picard_options *opt, long ntraj)
+{
+	picard_solver *solver = NULL;
+	int err = picard_solver_create(&solver, model, opt, ntraj);
+
+	cr_assert_eq(err, 0, "%s: solver refused: %s (%s)", model->name, picard_strerror(err),
+		     picard_error_detail());
+	return solver;
+}
+
+double *default_states(const picard_model *model, long ntraj)
+{
+	double *x0 = malloc(ntraj * model->dim * sizeof(double));
+
+	cr_assert_not_null(x0);
+	for (long i = 0; i < ntraj * model->dim; i++)
+		x0[i] = model->x0[i % model->dim];
+	return x0;
+}

@@ -1,12 +1,14 @@
-/* support.h - what the tests that run the programs or touch files share:
- * a work directory per test (also the tuning cache's, never the user's),
- * reading and writing files, and running a program beside the test binary
- * with its output captured. Criterion forks per test, so the one work
- * directory is per test. */
+/* support.h - what the tests share: a work directory per test (also the
+ * tuning cache's, never the user's), reading and writing files, running a
+ * program beside the test binary with its output captured, and looking up
+ * models. Criterion forks per test, so the one work directory is per
+ * test. */
 #ifndef PICARD_TESTS_SUPPORT_H
 #define PICARD_TESTS_SUPPORT_H
 
 #include <stddef.h>
+
+#include "picard.h"
 
 /* /tmp/picard-PREFIX-XXXXXX, made by make_workdir(). */
 extern char workdir[64];
@@ -45,5 +47,13 @@ struct cli_run run_program(const char *name, const char *const *args);
 /* The same with a blank-separated argument line ("" for none). */
 struct cli_run run_program_line(const char *name, const char *line);
 void free_run(struct cli_run *run);
+
+/* The model called name; the test fails when none is registered. */
+const picard_model *test_model(const char *name);
+/* A solver for ntraj trajectories of model; the test fails when it is
+ * refused. */
+picard_solver *test_solver(const picard_model *model, const picard_options *opt, long ntraj);
+/* ntraj copies of model's default start state x0 (malloc'd). */
+double *default_states(const picard_model *model, long ntraj);
 
 #endif

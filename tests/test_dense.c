@@ -22,16 +22,9 @@
 #include <string.h>
 
 #include "picard.h"
+#include "support.h"
 
 #define K_MAX_TIGHT 80
-
-static const picard_model *model_named(const char *name)
-{
-	const picard_model *model = picard_model_find(name);
-
-	cr_assert_not_null(model, "model %s is not registered", name);
-	return model;
-}
 
 /* What one CPU solve with a record of times and one of every window end
  * returned. */
@@ -56,20 +49,12 @@ static void run_dense(struct dense_run *run, const picard_model *model,
 	};
 	picard_solver *solver;
 	double *own_x0 = NULL;
-	int err;
 
 	opt.backend = PICARD_BACKEND_CPU;
-	if (!x0) {
-		own_x0 = malloc(ntraj * model->dim * sizeof(double));
-		cr_assert_not_null(own_x0);
-		for (long i = 0; i < ntraj * model->dim; i++)
-			own_x0[i] = model->x0[i % model->dim];
-		x0 = own_x0;
-	}
+	if (!x0)
+		x0 = own_x0 = default_states(model, ntraj);
 	memset(run, 0, sizeof(*run));
-	err = picard_solver_create(&solver, model, &opt, ntraj);
-	cr_assert_eq(err, 0, "solver_create: %s (%s)", picard_strerror(err),
-		     picard_error_detail());
+	solver = test_solver(model, &opt, ntraj);
 	run->grid = *picard_solver_grid(solver);
 	cr_assert_eq(picard_record_size(solver, &rec[0]), (size_t)ntimes * ntraj * model->dim);
 	rec[0].states = run->dense = malloc(picard_record_size(solver, &rec[0]) * sizeof(double));
@@ -111,7 +96,7 @@ static const double THETAS[] = { 0.13, 0.41, 0.77 };
 #define NTHETAS (long)(sizeof(THETAS) / sizeof(THETAS[0]))
 static double dense_exact_error(const char *name, picard_scheme scheme, int m, long windows)
 {
-	const picard_model *model = model_named(name);
+	const picard_model *model = test_model(name);
 	const double span = model->t1 - model->t0;
 	const long ntimes = windows * NTHETAS;
 	picard_options opt = {
@@ -183,7 +168,7 @@ Test(dense, trapezoid_order_2)
  * roundings of the interpolation (the weights sum to 1 only to rounding). */
 static void check_window_ends(picard_scheme scheme, picard_precision precision)
 {
-	const picard_model *model = model_named("lotka");
+	const picard_model *model = test_model("lotka");
 	const double eps = precision == PICARD_DOUBLE ? DBL_EPSILON : FLT_EPSILON;
 	const long ntraj = 5;
 	picard_options opt = { .scheme = scheme, .m = 6, .precision = precision };
@@ -233,7 +218,7 @@ Test(dense, window_ends_agree)
 static void check_against_gsl(picard_scheme scheme, picard_precision precision,
 			      double window_or_h, double bound)
 {
-	const picard_model *model = model_named("lotka");
+	const picard_model *model = test_model("lotka");
 	const long ntraj = 12, ntimes = 97;
 	picard_options opt = { .scheme = scheme, .m = 8, .precision = precision };
 	double *times = interior_times(model, ntimes), x0[24];
@@ -303,7 +288,7 @@ Test(dense, grid_window_rule)
 /* One solve with one record; its return and the error detail. */
 static int solve_with(const picard_record *rec)
 {
-	const picard_model *model = model_named("decay");
+	const picard_model *model = test_model("decay");
 	picard_options opt = { .backend = PICARD_BACKEND_CPU };
 	picard_solver *solver;
 	int err;
@@ -316,7 +301,7 @@ static int solve_with(const picard_record *rec)
 
 Test(dense, bad_records_refused)
 {
-	const picard_model *model = model_named("decay");
+	const picard_model *model = test_model("decay");
 	const double t1 = model->t1;
 	double buf[64];
 	const struct {
@@ -355,7 +340,7 @@ Test(dense, bad_records_refused)
  * the exact 1 / (1 - t). */
 Test(dense, failed_trajectory_leaves_nan)
 {
-	const picard_model *model = model_named("riccati");
+	const picard_model *model = test_model("riccati");
 	const long ntimes = 40;
 	picard_options opt = { .scheme = PICARD_SCHEME_LOBATTO, .m = 6, .window = 0.05,
 			       .precision = PICARD_DOUBLE };

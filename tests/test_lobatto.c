@@ -21,18 +21,11 @@
 
 #include "lobatto.h"
 #include "picard.h"
+#include "support.h"
 
 #define ITER_RTOL_TIGHT 1e-14  /* converge to rounding (double) */
 #define K_MAX_TIGHT 80
 #define PI 3.14159265358979323846
-
-static const picard_model *model_named(const char *name)
-{
-	const picard_model *model = picard_model_find(name);
-
-	cr_assert_not_null(model, "model %s is not registered", name);
-	return model;
-}
 
 /* ---- nodes, weights, S and E --------------------------------------------- */
 
@@ -169,21 +162,13 @@ static void run_lobatto(struct run *run, const picard_model *model,
 	picard_record rec = { .every = 1, .traj_stride = 1 };
 	picard_solver *solver;
 	double *own_x0 = NULL;
-	int err;
 
 	opt.scheme = PICARD_SCHEME_LOBATTO;
 	opt.backend = PICARD_BACKEND_CPU;
-	if (!x0) {
-		own_x0 = malloc(ntraj * model->dim * sizeof(double));
-		cr_assert_not_null(own_x0);
-		for (long i = 0; i < ntraj * model->dim; i++)
-			own_x0[i] = model->x0[i % model->dim];
-		x0 = own_x0;
-	}
+	if (!x0)
+		x0 = own_x0 = default_states(model, ntraj);
 	memset(run, 0, sizeof(*run));
-	err = picard_solver_create(&solver, model, &opt, ntraj);
-	cr_assert_eq(err, 0, "solver_create: %s (%s)", picard_strerror(err),
-		     picard_error_detail());
+	solver = test_solver(model, &opt, ntraj);
 	run->model = model;
 	run->grid = *picard_solver_grid(solver);
 	run->ntraj = ntraj;
@@ -211,7 +196,7 @@ static void run_free(struct run *run)
 static double exact_error(const char *name, int m, long windows,
 			  picard_precision precision)
 {
-	const picard_model *model = model_named(name);
+	const picard_model *model = test_model(name);
 	picard_options opt = {
 		.m = m, .K_max = K_MAX_TIGHT, .precision = precision,
 		.iter_rtol = precision == PICARD_DOUBLE ? ITER_RTOL_TIGHT : 0,
@@ -307,7 +292,7 @@ static picard_check_result check_against_gsl_params(const char *name,
 						    picard_options opt, long ntraj,
 						    struct run *run)
 {
-	const picard_model *model = model_named(name);
+	const picard_model *model = test_model(name);
 	picard_check_result result = { 0 };
 	picard_record rec = { .every = 1, .traj_stride = 1 };
 	double *x0 = malloc(ntraj * model->dim * sizeof(double));
@@ -380,7 +365,7 @@ Test(lobatto, matches_gsl_double, .timeout = 120)
  * the iteration error that grows with the periods). */
 Test(lobatto, kepler_periodic_return)
 {
-	const picard_model *kepler = model_named("kepler");
+	const picard_model *kepler = test_model("kepler");
 	struct run run;
 	double error = 0;
 
@@ -425,7 +410,7 @@ Test(lobatto, float_accuracy_lotka, .timeout = 60)
  * span) in the same ensemble stays OK. */
 Test(lobatto, blow_up_flagged)
 {
-	const picard_model *riccati = model_named("riccati");
+	const picard_model *riccati = test_model("riccati");
 	double x0[2] = { 1, 0.1 };
 
 	for (int p = PICARD_FLOAT; p <= PICARD_DOUBLE; p++) {
@@ -471,7 +456,7 @@ Test(lobatto, blow_up_flagged)
  * growing) is NOT_CONVERGED too, and inside it is OK. */
 Test(lobatto, not_converged)
 {
-	const picard_model *lotka = model_named("lotka");
+	const picard_model *lotka = test_model("lotka");
 	struct run run;
 
 	run_lobatto(&run, lotka, (picard_options){ .m = 8, .window = 1, .K_max = 3,
@@ -486,7 +471,7 @@ Test(lobatto, not_converged)
 	run_free(&run);
 
 	/* decay, lambda H = 20: the sweeps' changes grow (like 20^i / i!) */
-	run_lobatto(&run, model_named("decay"), (picard_options){ .m = 8, .window = 40, .K = 6,
+	run_lobatto(&run, test_model("decay"), (picard_options){ .m = 8, .window = 40, .K = 6,
 						   .t0 = 0, .t1 = 40, .precision = PICARD_DOUBLE },
 		    1, NULL, NULL);
 	cr_assert_eq(run.status[0], PICARD_TRAJ_NOT_CONVERGED, "status %d", run.status[0]);
@@ -505,7 +490,7 @@ Test(lobatto, not_converged)
  * Taylor step (decay, m = 8, K = 3 -> order 3). */
 Test(lobatto, fixed_sweeps_raise_order)
 {
-	const picard_model *decay = model_named("decay");
+	const picard_model *decay = test_model("decay");
 	double error[3];
 
 	for (int i = 0; i < 3; i++) {
@@ -539,7 +524,7 @@ Test(lobatto, fixed_sweeps_raise_order)
  * cut to degree 11). Float: float_accuracy_lotka. */
 Test(lobatto, warm_start_saves_sweeps)
 {
-	const picard_model *lotka = model_named("lotka");
+	const picard_model *lotka = test_model("lotka");
 	const int ms[] = { 4, 8, 16, 32 };
 
 	for (int c = 0; c < 4; c++) {
@@ -570,7 +555,7 @@ Test(lobatto, warm_start_saves_sweeps)
 
 Test(lobatto, options_and_grid)
 {
-	const picard_model *lotka = model_named("lotka");
+	const picard_model *lotka = test_model("lotka");
 	picard_solver *solver = NULL;
 	const picard_grid *grid;
 	picard_options opt = { .scheme = PICARD_SCHEME_LOBATTO, .backend = PICARD_BACKEND_CPU };
@@ -623,7 +608,7 @@ Test(lobatto, options_and_grid)
  * trapezoidal rule as collocation) and m = 32 run. */
 Test(lobatto, records_and_extreme_m)
 {
-	const picard_model *osc = model_named("oscillator");
+	const picard_model *osc = test_model("oscillator");
 	const int ms[] = { 2, 5, 32 };
 
 	for (int c = 0; c < 3; c++) {
