@@ -7,6 +7,13 @@
  * Korobitsyn & Frolova, Omsk Univ. Bulletin 2011 No. 4, pp. 157-163,
  * equations (4)-(5); ../shared/DESIGN.md. src/cpu_backend.c runs the same
  * operations in the same order on the host.
+ *
+ * Also here, shared by every kernel: records (window ends, and dense
+ * output at a record's times, src/dense_output.h). Each kernel has an
+ * instance with dense output and one without (its template flag `dense`),
+ * so that the code of dense output costs the solves that do not use it no
+ * registers (ptxas: the lobatto kernels would go from 48-64 registers to
+ * 80-98, some spilling).
  */
 #ifndef PICARD_PAPER_KERNEL_CUH
 #define PICARD_PAPER_KERNEL_CUH
