@@ -3,7 +3,8 @@
 # of one sweep (picard lobatto, one trajectory, a fixed K so the sweep
 # count is exact, m = 2 .. 32) and the targets of issues 7 and 8 side by
 # side in one run (lotka 1e-4 float, 1e-8 double, kepler 1e-10, 1M
-# trajectories), CSVs into ${OUT:-.}/i78, packed as i78.tar.gz. Written
+# trajectories; lobatto in its warp and its thread layout), CSVs into
+# ${OUT:-.}/i78, packed as i78.tar.gz. Written
 # for a kernel change (the lobatto mat-vec over all G lanes, no run-time
 # bound: no spills in float, per ptxas) that could not be measured in the
 # session that wrote it: no device was lent any more, so the change was
@@ -16,12 +17,15 @@ for m in 2 4 8 16 32; do
 	c sweep-cost.csv bin/bench-picard lotka --precision float --traj 1 --m $m --K 20 --windows 15
 done
 c targets.csv bin/bench-picard lotka --precision float --target 1e-4
+c targets.csv bin/bench-picard lotka --precision float --target 1e-4 --layout thread --m 4,6,8,12,16
 c targets.csv bin/bench-rk lotka --method dp8 --precision float --target 1e-4
 c targets.csv bin/bench-picard lotka --precision double --target 1e-8 --m 6,8,12
 c targets.csv bin/bench-rk lotka --method dp8 --precision double --target 1e-8
 c targets.csv bin/bench-picard kepler --precision double --traj 64 --spread 0.01 --m 12,16,24 --target 1e-10
 c targets.csv bin/bench-rk kepler --method dp8-adaptive --precision double --traj 64 --spread 0.01 --target 1e-10
 c targets.csv bin/bench-picard lotka --precision float --traj 1048576 --m 6 --windows 15 --iter-rtol 1e-6
+c targets.csv bin/bench-picard lotka --precision float --traj 1048576 --m 6 --windows 15 --iter-rtol 1e-6 --layout thread
+c targets.csv bin/bench-picard lotka --precision double --target 1e-8 --m 6,8,12 --layout thread
 c targets.csv bin/bench-rk lotka --method dp8 --precision float --traj 1048576 --steps 21
 # dense output's cost: the same solve without and with 201 saved times
 # (its kernels are separate instances, kernels/paper_kernel.cuh)

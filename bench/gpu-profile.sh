@@ -5,6 +5,7 @@
 # of each, after warm-up launches:
 #   lobatto lotka float m = 6, 15 windows, 1 and 8192 trajectories (1e-4);
 #   lobatto kepler double m = 16, 64 trajectories (1e-10);
+#   lobatto, thread layout, lotka float m = 6, 1M trajectories;
 #   trapezoid, thread layout, lotka float m = 6, 1M trajectories.
 # Clocks are left alone (--clock-control none, METHOD.md). Per kernel: the
 # details page (occupancy, and the warp state statistics: what the warps
@@ -43,6 +44,8 @@ profile lotka-lobatto-8192 picard_lobatto_kernel \
 	bin/bench-picard lotka --precision float --traj 8192 --m 6 --windows 15 --iter-rtol 1e-6 --repeats 3
 profile kepler-lobatto-64 picard_lobatto_kernel \
 	bin/bench-picard kepler --precision double --traj 64 --spread 0.01 --m 16 --windows 2832 --iter-rtol 1e-12 --repeats 3
+profile lotka-lobatto-thread-1M picard_lobatto_thread_kernel \
+	bin/bench-picard lotka --precision float --traj 1048576 --m 6 --windows 15 --iter-rtol 1e-6 --layout thread --repeats 3
 profile lotka-thread-1M picard_thread_kernel \
 	bin/bench-picard lotka --scheme trapezoid --layout thread --precision float --traj 1048576 --m 6 --K 3 --windows 400 --repeats 3
 for f in "$out"/*.sass.csv; do

@@ -103,8 +103,11 @@ typedef enum picard_backend {
 } picard_backend;
 
 /* How the CUDA backend maps a trajectory onto threads (the CPU backend has
- * one algorithm and ignores it). All layouts run the same trapezoid scheme
- * with the same convergence test; their results agree to rounding. */
+ * one algorithm and ignores it). All layouts run the same scheme with the
+ * same convergence test; their results agree to rounding. The lobatto
+ * scheme has the warp layout (a group of lanes per trajectory, the block
+ * shaped by the ensemble: AUTO) and the thread layout (m <=
+ * PICARD_LOBATTO_THREAD_MAX_M, traj_per_block threads per block). */
 typedef enum picard_layout {
 	PICARD_LAYOUT_AUTO = 0,   /* by m and the ensemble size, a rule measured
 				     on an H100 (kernels/cuda_backend.cu) */
@@ -127,6 +130,9 @@ typedef enum picard_scan {
 
 /* Largest m of the warp and thread layouts (a warp's lanes). */
 #define PICARD_LAYOUT_MAX_M 32
+/* Largest m of the lobatto scheme's thread layout (a thread's registers
+ * hold the window's states and slopes). */
+#define PICARD_LOBATTO_THREAD_MAX_M 16
 
 /* How a window is discretised. */
 typedef enum picard_scheme {

@@ -185,11 +185,16 @@ static void resolve_layout(picard_grid *grid, const picard_options_layout *asked
 	picard_layout layout = asked->layout;
 
 	if (grid->scheme == PICARD_SCHEME_LOBATTO) {
-		/* its own kernel, warp-synchronous; its block shape follows the
-		 * ensemble (lobatto_block_threads) */
-		grid->layout = PICARD_LAYOUT_WARP;
+		/* its own kernels: the group (warp) layout, whose block shape
+		 * follows the ensemble (lobatto_block_threads), AUTO's choice
+		 * until the two are measured against each other; or the thread
+		 * layout (lobatto_thread_kernel.cuh), asked or tuned */
+		grid->layout = layout == PICARD_LAYOUT_THREAD ? PICARD_LAYOUT_THREAD :
+			       PICARD_LAYOUT_WARP;
 		grid->scan = PICARD_SCAN_AUTO;
-		grid->traj_per_block = 0;
+		grid->traj_per_block = layout != PICARD_LAYOUT_THREAD ? 0 :
+				       asked->traj_per_block ? asked->traj_per_block :
+				       THREAD_BLOCK_THREADS;
 		return;
 	}
 	if (layout == PICARD_LAYOUT_AUTO)
@@ -236,7 +241,8 @@ static const struct picard_kernels *layout_kernels(const picard_model *model,
 	const int p = real_size == sizeof(double);
 
 	if (grid->scheme == PICARD_SCHEME_LOBATTO)
-		return &model->impl->lobatto[p];
+		return grid->layout == PICARD_LAYOUT_THREAD ? &model->impl->lobatto_thread[p] :
+							      &model->impl->lobatto[p];
 	switch (grid->layout) {
 	case PICARD_LAYOUT_WARP:
 		return &model->impl->warp[p];
@@ -281,7 +287,7 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 	if (e != cudaSuccess)
 		return cuda_fail(e, "loading the kernel");
 	*kernel_threads = info.max_threads;
-	if (grid->scheme == PICARD_SCHEME_LOBATTO) {
+	if (grid->scheme == PICARD_SCHEME_LOBATTO && grid->layout == PICARD_LAYOUT_WARP) {
 		/* one group of at most 32 lanes per trajectory, tables of 2 G^2
 		 * reals in static shared memory: within every device's limits */
 		if (info.max_threads < 32)
@@ -296,11 +302,15 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 			return picard_fail(PICARD_EBLOCK, "m*n = %d*%d = %d threads, the device allows %d per block",
 					   grid->m, model->dim, threads, prop.maxThreadsPerBlock);
 	} else {
-		threads = grid->traj_per_block * L.group;
+		/* threads per trajectory: the warp layout's group; the lobatto
+		 * thread layout's group is only its tables' stride */
+		const int per_traj = grid->scheme == PICARD_SCHEME_LOBATTO ? 1 : L.group;
+
+		threads = grid->traj_per_block * per_traj;
 		if (threads > prop.maxThreadsPerBlock)
 			return picard_fail(PICARD_EBLOCK, "%s layout: %d trajectories per block x %d threads = %d threads, the device allows %d per block",
 					   picard_layout_name(grid->layout), grid->traj_per_block,
-					   L.group, threads, prop.maxThreadsPerBlock);
+					   per_traj, threads, prop.maxThreadsPerBlock);
 	}
 	if (threads > info.max_threads)
 		return picard_fail(PICARD_EBLOCK, "%s layout: %d threads per block, this model's kernel allows %d (%d registers per thread)",
@@ -365,9 +375,11 @@ static int lobatto_upload(struct picard_cuda_solver *cuda, long ntraj,
 	const int G = group_lanes(m); /* lanes per trajectory, m >= 2 */
 	int err;
 
-	cuda->groups_per_warp = lobatto_groups_per_warp(ntraj, G, sm_count);
-	cuda->block_threads = lobatto_block_threads(ntraj, cuda->groups_per_warp, sm_count,
-						    kernel_threads);
+	if (cuda->grid.layout == PICARD_LAYOUT_WARP) {
+		cuda->groups_per_warp = lobatto_groups_per_warp(ntraj, G, sm_count);
+		cuda->block_threads = lobatto_block_threads(ntraj, cuda->groups_per_warp,
+							    sm_count, kernel_threads);
+	}
 	const size_t coef_at = 2 * (size_t)G * G * cuda->real_size + G * sizeof(double);
 	bytes = coef_at + (size_t)m * m * sizeof(double);
 	lob = (struct picard_lobatto *)malloc(sizeof(*lob));
@@ -441,8 +453,9 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 		err = lobatto_upload(cuda, chunk, sm_count, kernel_threads);
 		if (err)
 			goto out;
-		grid->traj_per_block = cuda->grid.traj_per_block =
-			cuda->block_threads / 32 * cuda->groups_per_warp;
+		if (grid->layout == PICARD_LAYOUT_WARP)
+			grid->traj_per_block = cuda->grid.traj_per_block =
+				cuda->block_threads / 32 * cuda->groups_per_warp;
 	}
 	*out = cuda;
 	return PICARD_OK;
@@ -665,7 +678,7 @@ static int launch_block_threads(const struct picard_cuda_solver *cuda,
 				const picard_launch *L)
 {
 	if (cuda->grid.scheme == PICARD_SCHEME_LOBATTO)
-		return L->block_threads;
+		return L->layout == PICARD_LAYOUT_THREAD ? L->traj_per_block : L->block_threads;
 	if (L->layout == PICARD_LAYOUT_PAPER)
 		return L->m * cuda->model->dim;
 	return L->traj_per_block * L->group;

@@ -74,6 +74,26 @@ __device__ inline float group_max(unsigned mask, float v)
 	return v;
 }
 
+/* Copy the tables of a launch (picard_launch.lobatto_tables: A^T and E^T
+ * with rows of G, the node offsets) into the block's shared arrays; the
+ * block synchronises. Returns dense output's Legendre coefficients, which
+ * stay in global memory (read once per saved time). */
+template <typename real>
+__device__ inline const double *load_lobatto_tables(const picard_launch &L, int G, real *A_t,
+						    real *X_t, double *offset)
+{
+	const real *tables = (const real *)L.lobatto_tables;
+
+	for (int e = threadIdx.x; e < G * G; e += blockDim.x) {
+		A_t[e] = tables[e];
+		X_t[e] = tables[G * G + e];
+	}
+	for (int e = threadIdx.x; e < G; e += blockDim.x)
+		offset[e] = ((const double *)(tables + 2 * G * G))[e];
+	__syncthreads();
+	return (const double *)(tables + 2 * G * G) + G;
+}
+
 /* ---- kernel ---------------------------------------------------------------- */
 
 template <class Model, typename real, int G, bool dense>
@@ -85,15 +105,8 @@ picard_lobatto_kernel(const picard_launch L)
 	__shared__ real X_t[G * G];     /* extrapolation E, [l][j] */
 	__shared__ double offset[G];    /* t_j - t_w */
 
-	const real *tables = (const real *)L.lobatto_tables;
-	for (int e = threadIdx.x; e < G * G; e += blockDim.x) {
-		A_t[e] = tables[e];
-		X_t[e] = tables[G * G + e];
-	}
-	for (int e = threadIdx.x; e < G; e += blockDim.x)
-		offset[e] = ((const double *)(tables + 2 * G * G))[e];
-	__syncthreads();
-
+	/* dense output's Legendre coefficients, after the tables */
+	const double *coef = load_lobatto_tables(L, G, A_t, X_t, offset);
 	const int m = L.m;
 	const int j = threadIdx.x % G;                /* node of this lane */
 	const bool node = j < m;                      /* lanes m..G-1 idle */
@@ -111,8 +124,6 @@ picard_lobatto_kernel(const picard_launch L)
 		params[q] = ((const real *)L.params)[q * L.ntraj + traj];
 	real xw[n], x[n];                  /* window start; this node's iterate */
 	real f[n];                         /* f_j of the latest sweep's iterate */
-	/* dense output's Legendre coefficients, after the tables above */
-	const double *coef = (const double *)(tables + 2 * G * G) + G;
 #pragma unroll
 	for (int k = 0; k < n; k++)
 		x[k] = xw[k] = ((const real *)L.x0)[k * L.ntraj + traj];
@@ -197,10 +208,7 @@ picard_lobatto_kernel(const picard_launch L)
 			verdict = picard_sweep_verdict(i, L.K, L.adaptive, within, plain, prev_plain);
 			prev_plain = plain;
 		}
-		sweeps += i;
-		sweeps_max = max(sweeps_max, i);
-		if (verdict == PICARD_SWEEP_NOT_CONVERGED && unconverged_window < 0)
-			unconverged_window = w;
+		count_window(i, verdict, w, sweeps, sweeps_max, unconverged_window);
 
 		/* the window end: node m-1's state, to every lane */
 #pragma unroll
@@ -313,11 +321,7 @@ int picard_lobatto_launch(const picard_launch *L)
 template <class Model, typename real>
 int picard_lobatto_prepare(const picard_launch *L, picard_kernel_info *info)
 {
-	void (*kernel)(const picard_launch) = picard_lobatto_kernel_for<Model, real>(L);
-
-	if (!kernel)
-		return (int)cudaErrorInvalidValue;
-	return picard_describe_kernel(kernel, info);
+	return picard_describe_instance(picard_lobatto_kernel_for<Model, real>(L), info);
 }
 
 #endif

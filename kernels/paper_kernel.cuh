@@ -42,6 +42,17 @@ __device__ inline double picard_fma(double a, double b, double c)
 	return fma(a, b, c);
 }
 
+/* After window w's i sweeps and the last one's verdict: a trajectory's
+ * sweep counts, and the first window that did not converge. */
+__device__ inline void count_window(int i, int verdict, long w, long &sweeps, int &sweeps_max,
+				    long &unconverged_window)
+{
+	sweeps += i;
+	sweeps_max = max(sweeps_max, i);
+	if (verdict == PICARD_SWEEP_NOT_CONVERGED && unconverged_window < 0)
+		unconverged_window = w;
+}
+
 /* Store component k of row r of a record for a trajectory (global index)
  * it keeps. */
 template <typename real>
@@ -192,10 +203,7 @@ __global__ void picard_paper_kernel(const picard_launch L)
 				atomicOr(&change_bits[i & 1][0], 1u);
 			atomicMax(&change_bits[i & 1][1], __float_as_uint((float)fabs(x_new - x[k])));
 		}
-		sweeps += i;
-		sweeps_max = max(sweeps_max, i);
-		if (verdict == PICARD_SWEEP_NOT_CONVERGED && unconverged_window < 0)
-			unconverged_window = w;
+		count_window(i, verdict, w, sweeps, sweeps_max, unconverged_window);
 		xw = states[(m - 1) * n + k];
 
 		if (!isfinite(xw))
@@ -280,6 +288,14 @@ static int picard_describe_kernel(Kernel kernel, picard_kernel_info *info)
 	if (err == cudaSuccess)
 		*info = { attr.maxThreadsPerBlock, attr.numRegs, attr.localSizeBytes };
 	return (int)err;
+}
+
+/* Load a kernel instance and describe it (NULL: there is none for the
+ * launch, cudaErrorInvalidValue), for the layouts' prepare functions. */
+template <typename Kernel>
+static int picard_describe_instance(Kernel kernel, picard_kernel_info *info)
+{
+	return kernel ? picard_describe_kernel(kernel, info) : (int)cudaErrorInvalidValue;
 }
 
 /* Load the kernel for Model in precision real (so module loading stays

@@ -29,6 +29,7 @@
 
 #include "model_impl.h"
 #include "lobatto_kernel.cuh"
+#include "lobatto_thread_kernel.cuh"
 #include "paper_kernel.cuh"
 #include "warp_kernel.cuh"
 #include "picard.h"
@@ -257,6 +258,10 @@ void host_rhs(real t, const real *x, const real *p, real *dxdt)
 		    picard_lobatto_prepare<name, float> },                     \
 		  { picard_lobatto_launch<name, double>,                       \
 		    picard_lobatto_prepare<name, double> } },                  \
+		{ { picard_lobatto_thread_launch<name, float>,                 \
+		    picard_lobatto_thread_prepare<name, float> },              \
+		  { picard_lobatto_thread_launch<name, double>,                \
+		    picard_lobatto_thread_prepare<name, double> } },           \
 	};                                                                     \
 	extern "C" const picard_model picard_model_##name = {                  \
 		#name, name::summary, name::reference, name::dim,              \

@@ -170,10 +170,7 @@ __global__ void picard_warp_kernel(const picard_launch L)
 			verdict = picard_sweep_verdict(i, L.K, L.adaptive, within, plain, prev_plain);
 			prev_plain = plain;
 		}
-		sweeps += i;
-		sweeps_max = max(sweeps_max, i);
-		if (verdict == PICARD_SWEEP_NOT_CONVERGED && unconverged_window < 0)
-			unconverged_window = w;
+		count_window(i, verdict, w, sweeps, sweeps_max, unconverged_window);
 		for (int k = 0; k < n; k++)
 			xw[k] = __shfl_sync(mask, x[k], m - 1, G);
 		failed = window_end_failure<n>(xw, L.bound);
@@ -282,10 +279,7 @@ __global__ void picard_thread_kernel(const picard_launch L)
 			verdict = picard_sweep_verdict(i, L.K, L.adaptive, within, plain, prev_plain);
 			prev_plain = plain;
 		}
-		sweeps += i;
-		sweeps_max = max(sweeps_max, i);
-		if (verdict == PICARD_SWEEP_NOT_CONVERGED && unconverged_window < 0)
-			unconverged_window = w;
+		count_window(i, verdict, w, sweeps, sweeps_max, unconverged_window);
 		/* x_w <- x_{m-1}, the last sweep's sum (x[m - 1] would be an
 		 * index the compiler can only resolve in local memory) */
 		for (int k = 0; k < n; k++)

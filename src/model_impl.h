@@ -40,9 +40,11 @@ struct picard_model_impl {
 	/* The CUDA kernels instantiated for this model, [0] float, [1]
 	 * double: the trapezoid scheme in the paper's layout (kernels/
 	 * paper_kernel.cuh), the warp and the thread layouts (kernels/
-	 * warp_kernel.cuh), and the lobatto scheme (kernels/
-	 * lobatto_kernel.cuh, whose instance depends on launch->group). */
-	struct picard_kernels paper[2], warp[2], thread[2], lobatto[2];
+	 * warp_kernel.cuh), and the lobatto scheme in the group layout
+	 * (kernels/lobatto_kernel.cuh, whose instance depends on
+	 * launch->group) and the thread layout (kernels/
+	 * lobatto_thread_kernel.cuh). */
+	struct picard_kernels paper[2], warp[2], thread[2], lobatto[2], lobatto_thread[2];
 };
 
 #ifdef __cplusplus

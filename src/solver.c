@@ -93,11 +93,17 @@ static int check_layout(const picard_options *o)
 		return picard_fail(PICARD_EINVAL, "traj_per_block = %d: must be >= 0 (0: the layout's default)",
 				   o->traj_per_block);
 	if (o->scheme == PICARD_SCHEME_LOBATTO &&
-	    (o->layout == PICARD_LAYOUT_PAPER || o->layout == PICARD_LAYOUT_THREAD ||
-	     o->scan != PICARD_SCAN_AUTO || o->traj_per_block))
-		return picard_fail(PICARD_EINVAL, "the lobatto scheme has one kernel, warp-synchronous, shaped "
-				   "by the ensemble: no layout %s, scan or traj_per_block to choose",
-				   layout_names[o->layout]);
+	    (o->layout == PICARD_LAYOUT_PAPER || o->scan != PICARD_SCAN_AUTO ||
+	     (o->traj_per_block && o->layout != PICARD_LAYOUT_THREAD)))
+		return picard_fail(PICARD_EINVAL, "the lobatto scheme runs the warp layout (a group of lanes "
+				   "per trajectory, shaped by the ensemble) or the thread layout (traj_per_block "
+				   "threads per block): no layout %s, scan or trajectories per block of the warp "
+				   "layout to choose", layout_names[o->layout]);
+	if (o->scheme == PICARD_SCHEME_LOBATTO && o->layout == PICARD_LAYOUT_THREAD &&
+	    o->m > PICARD_LOBATTO_THREAD_MAX_M)
+		return picard_fail(PICARD_EINVAL, "lobatto thread layout with m = %d: one thread's registers "
+				   "hold at most m = %d nodes (use the warp or auto layout)", o->m,
+				   PICARD_LOBATTO_THREAD_MAX_M);
 	if ((o->layout == PICARD_LAYOUT_WARP || o->layout == PICARD_LAYOUT_THREAD) &&
 	    o->m > PICARD_LAYOUT_MAX_M)
 		return picard_fail(PICARD_EINVAL, "%s layout with m = %d: it holds a window's nodes in %s, at most m = %d (use the paper or auto layout)",

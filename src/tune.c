@@ -226,21 +226,35 @@ static int time_layout(struct tuner *t, const picard_tune_point *p, picard_layou
 	return err;
 }
 
+/* Whether layout can run m nodes of the scheme (PICARD_LAYOUT_MAX_M,
+ * PICARD_LOBATTO_THREAD_MAX_M). */
+static bool layout_fits(picard_scheme scheme, picard_layout layout, int m)
+{
+	if (layout == PICARD_LAYOUT_PAPER || layout == PICARD_LAYOUT_AUTO)
+		return true;
+	if (scheme == PICARD_SCHEME_LOBATTO && layout == PICARD_LAYOUT_THREAD)
+		return m <= PICARD_LOBATTO_THREAD_MAX_M;
+	return m <= PICARD_LAYOUT_MAX_M;
+}
+
 /* Median solve time of the whole ensemble at p: on the CUDA backend under
- * each layout that can run p (paper; warp and thread for m <= 32), the
- * fastest kept with its layout in p; on the CPU backend its one
- * algorithm. */
+ * each layout that can run p (trapezoid: paper, and warp and thread for
+ * m <= 32; lobatto: warp, and thread for m <= 16), the fastest kept with
+ * its layout in p; on the CPU backend its one algorithm. */
 static int time_point(struct tuner *t, picard_tune_point *p)
 {
-	static const picard_layout cuda_layouts[] = {
+	static const picard_layout trapezoid_layouts[] = {
 		PICARD_LAYOUT_PAPER, PICARD_LAYOUT_WARP, PICARD_LAYOUT_THREAD,
 	};
+	static const picard_layout lobatto_layouts[] = {
+		PICARD_LAYOUT_WARP, PICARD_LAYOUT_THREAD,
+	};
 	static const picard_layout cpu_layouts[] = { PICARD_LAYOUT_AUTO };
-	/* lobatto has one kernel, as AUTO picks it */
-	const bool cuda = t->backend == PICARD_BACKEND_CUDA &&
-			  t->opt.scheme == PICARD_SCHEME_TRAPEZOID;
-	const picard_layout *layouts = cuda ? cuda_layouts : cpu_layouts;
-	const int nlayouts = cuda ? 3 : 1;
+	const bool cuda = t->backend == PICARD_BACKEND_CUDA;
+	const bool lobatto = t->opt.scheme == PICARD_SCHEME_LOBATTO;
+	const picard_layout *layouts = !cuda ? cpu_layouts :
+				       lobatto ? lobatto_layouts : trapezoid_layouts;
+	const int nlayouts = !cuda ? 1 : lobatto ? 2 : 3;
 	double *times = calloc(t->opt.repeats, sizeof(double));
 	int err = PICARD_OK, timed = 0;
 
@@ -251,8 +265,7 @@ static int time_point(struct tuner *t, picard_tune_point *p)
 		double seconds;
 		int per_block = 0;
 
-		if (layouts[l] != PICARD_LAYOUT_PAPER && layouts[l] != PICARD_LAYOUT_AUTO &&
-		    p->m > PICARD_LAYOUT_MAX_M)
+		if (!layout_fits(t->opt.scheme, layouts[l], p->m))
 			continue;
 		err = time_layout(t, p, layouts[l], times, &seconds, &per_block);
 		if (err == PICARD_EBLOCK || err == PICARD_ESHMEM) {
@@ -269,7 +282,10 @@ static int time_point(struct tuner *t, picard_tune_point *p)
 		if (!timed++ || seconds < p->seconds) {
 			p->seconds = seconds;
 			p->layout = cuda ? layouts[l] : PICARD_LAYOUT_AUTO;
-			p->traj_per_block = cuda && layouts[l] != PICARD_LAYOUT_PAPER ? per_block : 0;
+			/* lobatto's warp layout is shaped by the ensemble */
+			p->traj_per_block = cuda && layouts[l] != PICARD_LAYOUT_PAPER &&
+					    !(lobatto && layouts[l] == PICARD_LAYOUT_WARP) ?
+					    per_block : 0;
 		}
 	}
 	if (!err && p->meets && timed && t->opt.on_point)

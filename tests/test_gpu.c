@@ -912,65 +912,88 @@ static double lobatto_base_window(const picard_model *model, const double *x0,
 	return window;
 }
 
-/* GPU vs CPU for one lobatto case: statuses, sweep counts (nearly), final
- * states and both records. Adaptive windows stop where the scaled change
- * first drops under 1; rounding can move that by one sweep in a rare
- * window, which changes the state by up to about iter_rtol (relative), so
- * the bound is (TOL + 4 iter_rtol) times the model's amplification. */
+/* GPU vs CPU for one lobatto case, under both of its layouts (the thread
+ * layout for m <= 16, with trajectories per block that do not divide
+ * LOBATTO_NTRAJ): statuses, sweep counts (nearly), final states and both
+ * records. Adaptive windows stop where the scaled change first drops
+ * under 1; rounding can move that by one sweep in a rare window, which
+ * changes the state by up to about iter_rtol (relative), so the bound is
+ * (TOL + 4 iter_rtol) times the model's amplification. */
 static void compare_lobatto(const picard_model *model, const struct lobatto_case *c,
 			    double base_window, const double *x0, const double *params,
 			    picard_precision precision)
 {
+	static const struct { picard_layout layout; int traj_per_block; } layouts[] = {
+		{ PICARD_LAYOUT_WARP, 0 }, { PICARD_LAYOUT_THREAD, 96 },
+	};
 	const double tol = precision == PICARD_DOUBLE ? TOL_DOUBLE : TOL_FLOAT;
 	const double window = c->scale * base_window;
-	picard_options gpu_opt = lobatto_options(model, c->m, c->K, c->K_max, c->warm_start,
-						 window, precision, PICARD_BACKEND_CUDA);
-	picard_options cpu_opt = gpu_opt;
+	const picard_options base_opt = lobatto_options(model, c->m, c->K, c->K_max,
+							c->warm_start, window, precision,
+							PICARD_BACKEND_CUDA);
+	picard_options cpu_opt = base_opt;
 	const bool timed = (c - lobatto_cases) % 2; /* half the cases: dense output */
 	struct solve_out gpu, cpu;
-	double amp, bound, d_final, d_dense, d_sparse, rtol;
-	long status_differ = 0;
+	double amp, bound, rtol;
 	char what[160];
 
 	cpu_opt.backend = PICARD_BACKEND_CPU;
-	snprintf(what, sizeof(what), "%s lobatto %s m=%d K=%d K_max=%d%s H=%g%s", model->name,
-		 precision_name(precision), c->m, c->K, c->K_max,
-		 c->warm_start ? " warm" : "", window, timed ? " timed" : "");
-	solve_timed(model, &gpu_opt, LOBATTO_NTRAJ, x0, params, &gpu, timed);
 	solve_timed(model, &cpu_opt, LOBATTO_NTRAJ, x0, params, &cpu, timed);
 	rtol = cpu.grid.iter_rtol;
-	cr_assert_eq(gpu.stats.backend, PICARD_BACKEND_CUDA, "%s: ran on backend %d", what,
-		     (int)gpu.stats.backend);
-	cr_assert(cpu.err == PICARD_OK || cpu.err == PICARD_EFAILED, "%s: CPU %s", what,
+	snprintf(what, sizeof(what), "%s lobatto %s m=%d K=%d K_max=%d%s H=%g%s CPU", model->name,
+		 precision_name(precision), c->m, c->K, c->K_max, c->warm_start ? " warm" : "",
+		 window, timed ? " timed" : "");
+	cr_assert(cpu.err == PICARD_OK || cpu.err == PICARD_EFAILED, "%s: %s", what,
 		  picard_strerror(cpu.err));
-	for (long i = 0; i < LOBATTO_NTRAJ; i++) {
+	for (long i = 0; i < LOBATTO_NTRAJ; i++)
 		cr_assert(cpu.status[i] == PICARD_TRAJ_OK || cpu.status[i] == PICARD_TRAJ_NOT_CONVERGED,
-			  "%s: CPU trajectory %ld status %d", what, i, (int)cpu.status[i]);
-		status_differ += gpu.status[i] != cpu.status[i];
-	}
-	cr_assert_leq(status_differ, 2, "%s: %ld trajectories with another status on the GPU",
-		      what, status_differ);
+			  "%s: trajectory %ld status %d", what, i, (int)cpu.status[i]);
 	check_records_consistent(&cpu, what);
-	check_records_consistent(&gpu, what);
-	cr_assert(fabs(gpu.stats.sweeps_mean - cpu.stats.sweeps_mean) <=
-		  0.01 * cpu.stats.sweeps_mean, "%s: sweeps per window GPU %.4f, CPU %.4f", what,
-		  gpu.stats.sweeps_mean, cpu.stats.sweeps_mean);
-
 	amp = amplification(model, &cpu_opt, LOBATTO_NTRAJ, x0, params);
 	bound = (tol + 4 * rtol) * fmax(1, amp);
-	d_final = max_diff(gpu.x_final, cpu.x_final, LOBATTO_NTRAJ, model->dim);
-	d_dense = max_diff(gpu.dense.states, cpu.dense.states, cpu.dense_len / model->dim,
-			   model->dim);
-	d_sparse = max_diff(gpu.sparse.states, cpu.sparse.states, cpu.sparse_len / model->dim,
-			    model->dim);
-	cr_log_info("%s, %ld windows: GPU vs CPU rel. diff final %.2e, records %.2e (bound %.1e, "
-		    "amplification %.2f); sweeps %.3f / %.3f", what, cpu.grid.windows, d_final,
-		    d_dense, bound, amp, gpu.stats.sweeps_mean, cpu.stats.sweeps_mean);
-	cr_assert(d_final <= bound, "%s: final states differ by %.3e > %.1e", what, d_final, bound);
-	cr_assert(d_dense <= bound, "%s: records differ by %.3e > %.1e", what, d_dense, bound);
-	cr_assert(d_sparse <= bound, "%s: sparse records differ by %.3e > %.1e", what, d_sparse,
-		  bound);
-	solve_out_free(&gpu);
+
+	for (size_t l = 0; l < sizeof(layouts) / sizeof(layouts[0]); l++) {
+		picard_options gpu_opt = base_opt;
+		double d_final, d_dense, d_sparse;
+		long status_differ = 0;
+
+		if (layouts[l].layout == PICARD_LAYOUT_THREAD && c->m > PICARD_LOBATTO_THREAD_MAX_M)
+			continue;
+		gpu_opt.layout = layouts[l].layout;
+		gpu_opt.traj_per_block = layouts[l].traj_per_block;
+		snprintf(what, sizeof(what), "%s lobatto %s m=%d K=%d K_max=%d%s H=%g%s %s",
+			 model->name, precision_name(precision), c->m, c->K, c->K_max,
+			 c->warm_start ? " warm" : "", window, timed ? " timed" : "",
+			 picard_layout_name(layouts[l].layout));
+		solve_timed(model, &gpu_opt, LOBATTO_NTRAJ, x0, params, &gpu, timed);
+		cr_assert_eq(gpu.stats.backend, PICARD_BACKEND_CUDA, "%s: ran on backend %d", what,
+			     (int)gpu.stats.backend);
+		cr_assert_eq(gpu.grid.layout, layouts[l].layout, "%s: grid says layout %d", what,
+			     (int)gpu.grid.layout);
+		for (long i = 0; i < LOBATTO_NTRAJ; i++)
+			status_differ += gpu.status[i] != cpu.status[i];
+		cr_assert_leq(status_differ, 2, "%s: %ld trajectories with another status on the GPU",
+			      what, status_differ);
+		check_records_consistent(&gpu, what);
+		cr_assert(fabs(gpu.stats.sweeps_mean - cpu.stats.sweeps_mean) <=
+			  0.01 * cpu.stats.sweeps_mean, "%s: sweeps per window GPU %.4f, CPU %.4f",
+			  what, gpu.stats.sweeps_mean, cpu.stats.sweeps_mean);
+		d_final = max_diff(gpu.x_final, cpu.x_final, LOBATTO_NTRAJ, model->dim);
+		d_dense = max_diff(gpu.dense.states, cpu.dense.states, cpu.dense_len / model->dim,
+				   model->dim);
+		d_sparse = max_diff(gpu.sparse.states, cpu.sparse.states,
+				    cpu.sparse_len / model->dim, model->dim);
+		cr_log_info("%s, %ld windows: GPU vs CPU rel. diff final %.2e, records %.2e "
+			    "(bound %.1e, amplification %.2f); sweeps %.3f / %.3f", what,
+			    cpu.grid.windows, d_final, d_dense, bound, amp, gpu.stats.sweeps_mean,
+			    cpu.stats.sweeps_mean);
+		cr_assert(d_final <= bound, "%s: final states differ by %.3e > %.1e", what, d_final,
+			  bound);
+		cr_assert(d_dense <= bound, "%s: records differ by %.3e > %.1e", what, d_dense, bound);
+		cr_assert(d_sparse <= bound, "%s: %s differ by %.3e > %.1e", what,
+			  timed ? "dense output" : "sparse records", d_sparse, bound);
+		solve_out_free(&gpu);
+	}
 	solve_out_free(&cpu);
 }
 

@@ -128,6 +128,36 @@ Test(layout, block_over_1024_refused)
 
 /* The CPU backend has one algorithm: it accepts any valid layout, and its
  * grid keeps what was asked. */
+/* The lobatto scheme: the warp layout (shaped by the ensemble) or the
+ * thread layout, m <= 16; no paper layout, scan, or trajectories per block
+ * of its warp layout. */
+Test(layout, lobatto_layouts)
+{
+	picard_options opt = { .scheme = PICARD_SCHEME_LOBATTO, .m = 8 };
+	char detail[512];
+	picard_grid grid;
+
+	opt.layout = PICARD_LAYOUT_PAPER;
+	expect_refused(opt, PICARD_EINVAL, "no layout paper", "lobatto");
+	opt.layout = PICARD_LAYOUT_WARP;
+	opt.traj_per_block = 4;
+	expect_refused(opt, PICARD_EINVAL, "trajectories per block of the warp", NULL);
+	opt = (picard_options){ .scheme = PICARD_SCHEME_LOBATTO, .m = 8,
+				.scan = PICARD_SCAN_SERIAL };
+	expect_refused(opt, PICARD_EINVAL, "scan", NULL);
+	opt = (picard_options){ .scheme = PICARD_SCHEME_LOBATTO, .layout = PICARD_LAYOUT_THREAD,
+				.m = PICARD_LOBATTO_THREAD_MAX_M + 1 };
+	expect_refused(opt, PICARD_EINVAL, "lobatto thread layout with m = 17", "at most m = 16");
+	opt.m = PICARD_LOBATTO_THREAD_MAX_M;
+	opt.traj_per_block = 64;
+	cr_assert_eq(create_cpu(opt, detail, sizeof(detail), &grid), PICARD_OK, "%s", detail);
+	cr_expect_eq(grid.layout, PICARD_LAYOUT_THREAD);
+	cr_expect_eq(grid.traj_per_block, 64);
+	opt = (picard_options){ .scheme = PICARD_SCHEME_LOBATTO, .layout = PICARD_LAYOUT_WARP,
+				.m = 32 };
+	cr_expect_eq(create_cpu(opt, detail, sizeof(detail), NULL), PICARD_OK, "%s", detail);
+}
+
 Test(layout, cpu_grid_keeps_request)
 {
 	picard_options opt = { .m = 8, .layout = PICARD_LAYOUT_WARP, .traj_per_block = 3,

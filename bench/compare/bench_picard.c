@@ -68,7 +68,8 @@ static void usage(void)
 	       "                    lobatto: adaptive, K-max 60)\n"
 	       "  --iter-rtol R     window convergence (default 1e-5 target, >= 1e-6 float, 1e-14 double)\n"
 	       "  --no-warm-start   lobatto: start windows from a constant\n"
-	       "  --layout L        trapezoid: auto, paper, warp, thread (default auto)\n"
+	       "  --layout L        auto, paper, warp, thread (lobatto: warp or thread;\n"
+	       "                    default auto)\n"
 	       "  --precision P     float or double (default float)\n"
 	       "  --backend B       cuda or cpu (default cuda)\n"
 	       "  --traj N --spread S --seed N --sample N --repeats R --csv FILE  as bench-rk\n");

@@ -179,8 +179,17 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 		if (!opts->iter_rtol)
 			opts->iter_rtol = p->iter_rtol;
 		opts->warm_start = true;
-		printf("%-12s lobatto m=%d window=%.6g iter-rtol=%.2g K<=%d, warm start, from %s\n",
-		       "parameters", opts->m, opts->window, opts->iter_rtol, opts->K_max, source);
+		/* the tuned thread layout where it applies to the m in use */
+		if (!opts->layout_given && p->layout == PICARD_LAYOUT_THREAD &&
+		    opts->m <= PICARD_LOBATTO_THREAD_MAX_M) {
+			opts->layout = p->layout;
+			opts->traj_per_block = opts->traj_per_block ? opts->traj_per_block :
+					       p->traj_per_block;
+		}
+		printf("%-12s lobatto m=%d window=%.6g iter-rtol=%.2g K<=%d, warm start%s%s, from %s\n",
+		       "parameters", opts->m, opts->window, opts->iter_rtol, opts->K_max,
+		       p->layout != PICARD_LAYOUT_AUTO ? ", layout=" : "",
+		       p->layout != PICARD_LAYOUT_AUTO ? picard_layout_name(p->layout) : "", source);
 		return;
 	}
 	opts->scheme = PICARD_SCHEME_TRAPEZOID;
