@@ -36,6 +36,9 @@ struct picard_cuda_solver {
 	double *times_dev[PICARD_MAX_RECORDS]; /* device copies of records'
 				       times, grown likewise */
 	size_t times_dev_size[PICARD_MAX_RECORDS]; /* their bytes */
+	void *weights_dev[PICARD_MAX_RECORDS]; /* lobatto: their dense output
+				       weights, likewise */
+	size_t weights_dev_size[PICARD_MAX_RECORDS]; /* their bytes */
 	void *record_host;          /* host staging of a record, likewise */
 	size_t record_host_size;    /* its bytes */
 	cudaEvent_t start, stop;    /* timing of the kernel alone */
@@ -354,6 +357,7 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 	for (int r = 0; r < PICARD_MAX_RECORDS; r++) {
 		cudaFree(cuda->record_dev[r]);
 		cudaFree(cuda->times_dev[r]);
+		cudaFree(cuda->weights_dev[r]);
 	}
 	free(cuda->record_host);
 	free(cuda->staging);
@@ -363,8 +367,7 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 
 /* The lobatto kernel's shape (lanes per trajectory, threads per block for
  * a chunk of ntraj) and its tables on the device: A^T and E^T [l][j] with
- * rows of G (zero past m), the node offsets, then dense output's Legendre
- * coefficients, as picard_launch says. */
+ * rows of G (zero past m), then the node offsets, as picard_launch says. */
 static int lobatto_upload(struct picard_cuda_solver *cuda, long ntraj,
 			  int sm_count, int kernel_threads)
 {
@@ -380,8 +383,7 @@ static int lobatto_upload(struct picard_cuda_solver *cuda, long ntraj,
 		cuda->block_threads = lobatto_block_threads(ntraj, cuda->groups_per_warp,
 							    sm_count, kernel_threads);
 	}
-	const size_t coef_at = 2 * (size_t)G * G * cuda->real_size + G * sizeof(double);
-	bytes = coef_at + (size_t)m * m * sizeof(double);
+	bytes = 2 * (size_t)G * G * cuda->real_size + G * sizeof(double);
 	lob = (struct picard_lobatto *)malloc(sizeof(*lob));
 	host = (unsigned char *)calloc(1, bytes);
 	if (!lob || !host) {
@@ -394,7 +396,6 @@ static int lobatto_upload(struct picard_cuda_solver *cuda, long ntraj,
 	picard_lobatto_tables(lob, cuda->grid.window, cuda->precision == PICARD_DOUBLE, G, true,
 			      host, host + (size_t)G * G * cuda->real_size,
 			      (double *)(host + 2 * (size_t)G * G * cuda->real_size));
-	memcpy(host + coef_at, lob->coef, (size_t)m * m * sizeof(double));
 	CUDA_TRY(cudaMalloc(&cuda->lobatto_tables, bytes), "device memory for the lobatto tables");
 	CUDA_TRY(cudaMemcpy(cuda->lobatto_tables, host, bytes, cudaMemcpyHostToDevice),
 		 "copy the lobatto tables");
@@ -503,6 +504,48 @@ out:
 	return err;
 }
 
+/* Grow a device buffer to bytes (a repeated solve allocates nothing) and
+ * copy host there. */
+static int upload_grown(void **dev, size_t *size, const void *host, size_t bytes,
+			const char *what)
+{
+	int err = PICARD_OK;
+
+	if (bytes > *size) {
+		cudaFree(*dev);
+		*dev = NULL;
+		*size = 0;
+		CUDA_TRY(cudaMalloc(dev, bytes), what);
+		*size = bytes;
+	}
+	CUDA_TRY(cudaMemcpy(*dev, host, bytes, cudaMemcpyHostToDevice), what);
+out:
+	return err;
+}
+
+/* A lobatto record's dense output weights (picard_lobatto_dense_weights)
+ * into the device buffer of record r. */
+static int upload_dense_weights(struct picard_cuda_solver *cuda, int r, const picard_record *rec)
+{
+	const int m = cuda->grid.m;
+	const size_t bytes = (size_t)rec->ntimes * m * cuda->real_size;
+	struct picard_lobatto *lob = (struct picard_lobatto *)malloc(sizeof(*lob));
+	void *host = malloc(bytes);
+	int err = !lob || !host ? picard_fail(PICARD_ENOMEM, "dense output weights of %ld times",
+					      rec->ntimes) :
+				  picard_lobatto_build(m, lob);
+
+	if (!err) {
+		picard_lobatto_dense_weights(lob, &cuda->grid, rec->times, rec->ntimes,
+					     cuda->precision == PICARD_DOUBLE, host);
+		err = upload_grown(&cuda->weights_dev[r], &cuda->weights_dev_size[r], host, bytes,
+				   "dense output weights");
+	}
+	free(lob);
+	free(host);
+	return err;
+}
+
 /* Device buffers for the job's records, one chunk's slots each: the
  * solver's, grown when a record needs more than an earlier solve's (a
  * repeated solve allocates nothing). */
@@ -521,19 +564,17 @@ static int alloc_records(struct picard_cuda_solver *cuda,
 		dr->traj_stride = rec->traj_stride;
 		dr->ntimes = rec->times ? rec->ntimes : 0;
 		dr->times = NULL;
+		dr->weights = NULL;
 		if (rec->times) {
-			bytes = rec->ntimes * sizeof(double);
-			if (bytes > cuda->times_dev_size[r]) {
-				cudaFree(cuda->times_dev[r]);
-				cuda->times_dev[r] = NULL;
-				cuda->times_dev_size[r] = 0;
-				CUDA_TRY(cudaMalloc(&cuda->times_dev[r], bytes),
-					 "device memory for a record's times");
-				cuda->times_dev_size[r] = bytes;
-			}
-			CUDA_TRY(cudaMemcpy(cuda->times_dev[r], rec->times, bytes,
-					    cudaMemcpyHostToDevice), "copy a record's times");
+			err = upload_grown((void **)&cuda->times_dev[r], &cuda->times_dev_size[r],
+					   rec->times, rec->ntimes * sizeof(double),
+					   "a record's times");
+			if (!err && cuda->grid.scheme == PICARD_SCHEME_LOBATTO)
+				err = upload_dense_weights(cuda, r, rec);
+			if (err)
+				return err;
 			dr->times = cuda->times_dev[r];
+			dr->weights = cuda->weights_dev[r];
 		}
 		dr->slots = picard_record_slots(cuda->chunk, rec->traj_stride) + 1;
 		bytes = picard_record_rows(&cuda->grid, rec) * dr->slots * cuda->model->dim *

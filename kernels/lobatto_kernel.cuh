@@ -76,11 +76,10 @@ __device__ inline float group_max(unsigned mask, float v)
 
 /* Copy the tables of a launch (picard_launch.lobatto_tables: A^T and E^T
  * with rows of G, the node offsets) into the block's shared arrays; the
- * block synchronises. Returns dense output's Legendre coefficients, which
- * stay in global memory (read once per saved time). */
+ * block synchronises. */
 template <typename real>
-__device__ inline const double *load_lobatto_tables(const picard_launch &L, int G, real *A_t,
-						    real *X_t, double *offset)
+__device__ inline void load_lobatto_tables(const picard_launch &L, int G, real *A_t, real *X_t,
+					   double *offset)
 {
 	const real *tables = (const real *)L.lobatto_tables;
 
@@ -91,7 +90,6 @@ __device__ inline const double *load_lobatto_tables(const picard_launch &L, int 
 	for (int e = threadIdx.x; e < G; e += blockDim.x)
 		offset[e] = ((const double *)(tables + 2 * G * G))[e];
 	__syncthreads();
-	return (const double *)(tables + 2 * G * G) + G;
 }
 
 /* ---- kernel ---------------------------------------------------------------- */
@@ -105,8 +103,7 @@ picard_lobatto_kernel(const picard_launch L)
 	__shared__ real X_t[G * G];     /* extrapolation E, [l][j] */
 	__shared__ double offset[G];    /* t_j - t_w */
 
-	/* dense output's Legendre coefficients, after the tables */
-	const double *coef = load_lobatto_tables(L, G, A_t, X_t, offset);
+	load_lobatto_tables(L, G, A_t, X_t, offset);
 	const int m = L.m;
 	const int j = threadIdx.x % G;                /* node of this lane */
 	const bool node = j < m;                      /* lanes m..G-1 idle */
@@ -146,9 +143,7 @@ picard_lobatto_kernel(const picard_launch L)
 				acc[k] = 0;
 			}
 #pragma unroll
-			for (int l = 0; l < G; l++) {
-				if (l >= m)
-					break;
+			for (int l = 0; l < G; l++) { /* E is zero past m */
 				const real e = X_t[l * G + j];
 #pragma unroll
 				for (int k = 0; k < n; k++)
@@ -177,12 +172,14 @@ picard_lobatto_kernel(const picard_launch L)
 					f[k] = 0;
 				acc[k] = 0;
 			}
-			/* sum_l A_jl f_l, f_l from lane l (m is the same for all
-			 * groups: the break is uniform over the warp) */
+			/* sum_l A_jl f_l, f_l from lane l, over all G lanes: A and
+			 * f are zero past m, and a loop with no bound known only
+			 * at run time has no branch between its shuffles (with
+			 * one, the compiler checked the group's convergence
+			 * before each: MATCH.ANY, REDUX, VOTE and a branch per
+			 * node, in the H100 profile of 2026-11-23) */
 #pragma unroll
 			for (int l = 0; l < G; l++) {
-				if (l >= m)
-					break;
 				const real a = A_t[l * G + j];
 #pragma unroll
 				for (int k = 0; k < n; k++)
@@ -193,8 +190,8 @@ picard_lobatto_kernel(const picard_launch L)
 				const real x_new = j > 0 && node ? xw[k] + acc[k] : xw[k];
 
 				if (measured && j > 0 && node) {
-					within &= picard_change_within(x_new, x[k], L.iter_atol,
-								       L.iter_rtol);
+					within &= picard_change_within(x_new, x[k], (real)L.iter_atol,
+								       (real)L.iter_rtol);
 					plain = fmaxf(plain, (float)fabs(x_new - x[k]));
 				}
 				x[k] = x_new;
@@ -225,20 +222,20 @@ picard_lobatto_kernel(const picard_launch L)
 				for (int r = 0; r < L.nrecords; r++)
 					record_window_end(L.records[r], w, L.traj_offset + traj, k, n, xw[k]);
 		/* dense output: the collocation polynomial, x_w + sum_l b_l f_l
-		 * with b_l = (H/2) int_{-1}^{tau} L_l from lane l and the last
+		 * with the solve's weights b_l = (H/2) int_{-1}^{tau} L_l
+		 * (picard_lobatto_dense_weights) from lane l and the last
 		 * sweep's f_l; x_w is node 0's state, lane 0's */
-		auto store = [&](const picard_device_record &rec, long row, double t) {
-			const double at = 2 * (t - tw) / L.window - 1;
-			const real b = node ? (real)(0.5 * L.window *
-				   picard_lobatto_integral(coef + j * m, m, at)) : (real)0;
-
+		auto store = [&](const picard_device_record &rec, long row, double) {
+			const real b = node ? ((const real *)rec.weights)[row * m + j] : (real)0;
 			real acc[n];
 
 #pragma unroll
 			for (int k = 0; k < n; k++)
 				acc[k] = 0;
-			/* l outside: one b_l live at a time */
-			for (int l = 0; l < m; l++) {
+			/* l outside: one b_l live at a time; all G lanes, b and f
+			 * are zero past m (as in the mat-vec) */
+#pragma unroll
+			for (int l = 0; l < G; l++) {
 				const real b_l = __shfl_sync(mask, b, l, G);
 
 #pragma unroll

@@ -39,7 +39,7 @@ __global__ void picard_lobatto_thread_kernel(const picard_launch L)
 
 	/* the tables as the group layout's (L.group = G >= m, zero past m) */
 	const int G = L.group;
-	const double *coef = load_lobatto_tables(L, G, A_t, X_t, offset);
+	load_lobatto_tables(L, G, A_t, X_t, offset);
 
 	const long traj = (long)blockIdx.x * blockDim.x + threadIdx.x;
 	if (traj >= L.ntraj)
@@ -122,8 +122,8 @@ __global__ void picard_lobatto_thread_kernel(const picard_launch L)
 					const real x_new = xw[k] + acc;
 
 					if (measured) {
-						within &= picard_change_within(x_new, x[j][k], L.iter_atol,
-									       L.iter_rtol);
+						within &= picard_change_within(x_new, x[j][k], (real)L.iter_atol,
+									       (real)L.iter_rtol);
 						plain = fmaxf(plain, (float)fabs(x_new - x[j][k]));
 					}
 					x[j][k] = x_new;
@@ -148,9 +148,10 @@ __global__ void picard_lobatto_thread_kernel(const picard_launch L)
 			for (int k = 0; k < n; k++)
 				record_window_end(L.records[r], w, L.traj_offset + traj, k, n, xw[k]);
 		/* dense output: the collocation polynomial, x(t) = x_0 + sum_l
-		 * (H/2) int_{-1}^{tau} L_l f_l, the last sweep's slopes */
-		auto store = [&](const picard_device_record &rec, long row, double t) {
-			const double at = 2 * (t - tw) / L.window - 1;
+		 * b_l f_l, the solve's weights b_l = (H/2) int_{-1}^{tau} L_l
+		 * and the last sweep's slopes */
+		auto store = [&](const picard_device_record &rec, long row, double) {
+			const real *b_row = (const real *)rec.weights + row * m;
 			real acc[n];
 
 			for (int k = 0; k < n; k++)
@@ -159,8 +160,7 @@ __global__ void picard_lobatto_thread_kernel(const picard_launch L)
 			for (int l = 0; l < MAXM; l++) {
 				if (l >= m)
 					continue;
-				const real b = (real)(0.5 * L.window *
-						      picard_lobatto_integral(coef + l * m, m, at));
+				const real b = b_row[l];
 
 				for (int k = 0; k < n; k++)
 					acc[k] = picard_fma(b, f[l][k], acc[k]);

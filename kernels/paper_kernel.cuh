@@ -187,8 +187,8 @@ __global__ void picard_paper_kernel(const picard_launch L)
 			if (!picard_sweep_measured(i, L.K, L.adaptive))
 				continue;
 			const real x_new = states[j * n + k];
-			const bool within = picard_change_within(x_new, x[k], L.iter_atol,
-								 L.iter_rtol);
+			const bool within = picard_change_within(x_new, x[k], (real)L.iter_atol,
+								 (real)L.iter_rtol);
 			/* adaptive: the block's vote decides now, in the barrier
 			 * itself */
 			if (L.adaptive) {

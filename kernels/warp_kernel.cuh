@@ -153,8 +153,8 @@ __global__ void picard_warp_kernel(const picard_launch L)
 						x_new = acc;
 				}
 				if (measured && is_node && j > 0) {
-					within &= picard_change_within(x_new, x[k], L.iter_atol,
-								       L.iter_rtol);
+					within &= picard_change_within(x_new, x[k], (real)L.iter_atol,
+								       (real)L.iter_rtol);
 					plain = fmaxf(plain, (float)fabs(x_new - x[k]));
 				}
 				x[k] = x_new;
@@ -265,7 +265,7 @@ __global__ void picard_thread_kernel(const picard_launch L)
 					acc[k] += half_h * (f_cur[k] + f_next[k]); /* (4), (5) */
 					if (measured) {
 						within &= picard_change_within(
-							acc[k], x[j + 1][k], L.iter_atol, L.iter_rtol);
+							acc[k], x[j + 1][k], (real)L.iter_atol, (real)L.iter_rtol);
 						plain = fmaxf(plain, (float)fabs(acc[k] - x[j + 1][k]));
 					}
 					x[j + 1][k] = acc[k];

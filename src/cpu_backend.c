@@ -66,7 +66,9 @@ struct cpu_lobatto_tables {
 	void *A;        /* (H/2) S, m*m reals */
 	void *X;        /* extrapolation E, m*m reals */
 	double *offset; /* node times from the window start */
-	struct picard_lobatto *lob; /* nodes and barycentric weights */
+	/* dense output's weights for each record of times (ntimes * m
+	 * reals, picard_lobatto_dense_weights), else NULL */
+	void *dense_weights[PICARD_MAX_RECORDS];
 };
 
 #define REAL float
@@ -99,16 +101,33 @@ static int make_lobatto_tables(const struct picard_job *job,
 
 	if (job->grid->scheme != PICARD_SCHEME_LOBATTO)
 		return PICARD_OK;
-	tab->lob = lob = malloc(sizeof(*lob));
+	lob = malloc(sizeof(*lob));
 	tab->A = malloc(m * m * real_size);
 	tab->X = malloc(m * m * real_size);
 	tab->offset = malloc(m * sizeof(double));
-	if (!lob || !tab->A || !tab->X || !tab->offset)
+	if (!lob || !tab->A || !tab->X || !tab->offset) {
+		free(lob);
 		return picard_fail(PICARD_ENOMEM, "CPU backend: lobatto tables");
+	}
 	err = picard_lobatto_build(m, lob);
 	if (!err)
 		picard_lobatto_tables(lob, job->grid->window, job->precision == PICARD_DOUBLE,
 				      m, false, tab->A, tab->X, tab->offset);
+	for (int r = 0; !err && r < job->nrecords; r++) {
+		const picard_record *rec = &job->records[r];
+
+		if (!rec->times)
+			continue;
+		tab->dense_weights[r] = malloc((size_t)rec->ntimes * m * real_size);
+		if (!tab->dense_weights[r])
+			err = picard_fail(PICARD_ENOMEM, "CPU backend: dense output weights of %ld times",
+					  rec->ntimes);
+		else
+			picard_lobatto_dense_weights(lob, job->grid, rec->times, rec->ntimes,
+						     job->precision == PICARD_DOUBLE,
+						     tab->dense_weights[r]);
+	}
+	free(lob);
 	return err;
 }
 
@@ -131,7 +150,7 @@ int picard_cpu_solve(const struct picard_job *job, double *seconds)
 	const size_t len = picard_cpu_scratch_len(job);
 	const size_t size = len * (job->precision == PICARD_DOUBLE ?
 				   sizeof(double) : sizeof(float));
-	struct cpu_lobatto_tables tab = { NULL, NULL, NULL, NULL };
+	struct cpu_lobatto_tables tab = { 0 };
 	int err = PICARD_OK;
 	double start = omp_get_wtime();
 
@@ -161,6 +180,7 @@ out:
 	free(tab.A);
 	free(tab.X);
 	free(tab.offset);
-	free(tab.lob);
+	for (int r = 0; r < PICARD_MAX_RECORDS; r++)
+		free(tab.dense_weights[r]);
 	return err;
 }

@@ -16,6 +16,8 @@ struct picard_device_record {
 	void *states;    /* device buffer */
 	const double *times; /* device: ntimes non-decreasing times, or NULL */
 	long ntimes;
+	const void *weights; /* lobatto, with times: device, ntimes*m reals,
+				picard_lobatto_dense_weights */
 };
 
 struct picard_launch {
@@ -55,9 +57,7 @@ struct picard_launch {
 	int block_threads;   /* threads per block, a multiple of 32 */
 	const void *lobatto_tables; /* device: A^T [l][j] (group*group reals,
 				(H/2) S), E^T [l][j] (group*group reals), node
-				offsets (group doubles), then the Legendre
-				coefficients of dense output, coef[l*m + k]
-				(m*m doubles), src/lobatto.h */
+				offsets (group doubles), src/lobatto.h */
 };
 
 #endif

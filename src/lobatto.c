@@ -183,3 +183,25 @@ void picard_lobatto_tables(const struct picard_lobatto *lob, double H,
 		}
 	}
 }
+
+void picard_lobatto_dense_weights(const struct picard_lobatto *lob, const picard_grid *grid,
+				  const double *times, long ntimes, bool is_double, void *out)
+{
+	const int m = lob->m;
+
+	for (long r = 0; r < ntimes; r++) {
+		const long w = picard_grid_window(grid, times[r]);
+		const double tw = picard_window_start(true, grid->t0, m, grid->h, grid->window, w);
+		const double at = 2 * (times[r] - tw) / grid->window - 1;
+
+		for (int l = 0; l < m; l++) {
+			const double b = 0.5 * grid->window *
+					 picard_lobatto_integral(lob->coef + l * m, m, at);
+
+			if (is_double)
+				((double *)out)[r * m + l] = b;
+			else
+				((float *)out)[r * m + l] = (float)b;
+		}
+	}
+}

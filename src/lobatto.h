@@ -67,6 +67,16 @@ void picard_lobatto_tables(const struct picard_lobatto *lob, double H,
 			   bool is_double, int stride, bool transposed,
 			   void *A, void *X, double *offset);
 
+/* Dense output's weights for ntimes times of grid (a lobatto grid of
+ * lob's m nodes): out[r*m + l] = (H/2) int_{-1}^{tau_r} L_l, tau_r where
+ * times[r] lies in the window that holds it (picard_grid_window), in the
+ * solve's precision (float when !is_double). The state at times[r] is
+ * then x_w + sum_l out[r*m + l] f_l (src/dense_output.h): the same
+ * numbers for the CPU backend and the kernels, computed once per solve
+ * instead of once per trajectory. */
+void picard_lobatto_dense_weights(const struct picard_lobatto *lob, const picard_grid *grid,
+				  const double *times, long ntimes, bool is_double, void *out);
+
 #ifdef __cplusplus
 }
 #endif
