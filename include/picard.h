@@ -106,8 +106,10 @@ typedef enum picard_backend {
  * one algorithm and ignores it). All layouts run the same scheme with the
  * same convergence test; their results agree to rounding. The lobatto
  * scheme has the warp layout (a group of lanes per trajectory, the block
- * shaped by the ensemble: AUTO) and the thread layout (m <=
- * PICARD_LOBATTO_THREAD_MAX_M, traj_per_block threads per block). */
+ * shaped by the ensemble) and the thread layout (m <=
+ * PICARD_LOBATTO_THREAD_MAX_M, traj_per_block threads per block); AUTO
+ * takes the thread layout for ensembles that fill the GPU by themselves
+ * (kernels/cuda_backend.cu). */
 typedef enum picard_layout {
 	PICARD_LAYOUT_AUTO = 0,   /* by m and the ensemble size, a rule measured
 				     on an H100 (kernels/cuda_backend.cu) */

@@ -160,6 +160,21 @@ extern "C" int picard_cuda_device_name(char *buf, size_t len)
  * 32, 64 or 128 per block alike (0.41 ms), 256 slower (0.45). */
 #define AUTO_THREAD_TRAJ_PER_SM 96   /* thread layout from this many
 					trajectories per SM on */
+/* The lobatto scheme's layouts, H100 2026-11-23, lotka float m = 6, 15
+ * windows, iter_rtol 1e-6, bench-picard, median solve time (us):
+ *
+ *	ntraj      warp     thread
+ *	8192       88.6     134.7
+ *	65536      440.9    220.7
+ *	262144     1661.9   772.9
+ *	1048576    6436.6   2844.5
+ *
+ * The warp layout wins while its groups alone keep the SMs busy (62
+ * trajectories per SM: by 1.5x), the thread layout once the ensemble does
+ * (496 per SM: by 2.0x); AUTO switches at the geometric mean of the two,
+ * not measured in between, and for m <= PICARD_LOBATTO_THREAD_MAX_M.
+ * picard-tune times both. */
+#define AUTO_LOBATTO_THREAD_TRAJ_PER_SM 176
 #define AUTO_THREAD_MAX_M 16         /* and for windows this short */
 #define AUTO_SERIAL_SCAN_MAX_M 2     /* serial sum (5) for m up to this */
 #define THREAD_BLOCK_THREADS 128     /* thread layout: threads per block */
@@ -189,9 +204,13 @@ static void resolve_layout(picard_grid *grid, const picard_options_layout *asked
 
 	if (grid->scheme == PICARD_SCHEME_LOBATTO) {
 		/* its own kernels: the group (warp) layout, whose block shape
-		 * follows the ensemble (lobatto_block_threads), AUTO's choice
-		 * until the two are measured against each other; or the thread
-		 * layout (lobatto_thread_kernel.cuh), asked or tuned */
+		 * follows the ensemble (lobatto_block_threads), or the thread
+		 * layout (lobatto_thread_kernel.cuh); AUTO by the ensemble
+		 * (above) */
+		if (layout == PICARD_LAYOUT_AUTO)
+			layout = grid->m <= PICARD_LOBATTO_THREAD_MAX_M &&
+				 ntraj >= (long)AUTO_LOBATTO_THREAD_TRAJ_PER_SM * sms ?
+				 PICARD_LAYOUT_THREAD : PICARD_LAYOUT_WARP;
 		grid->layout = layout == PICARD_LAYOUT_THREAD ? PICARD_LAYOUT_THREAD :
 			       PICARD_LAYOUT_WARP;
 		grid->scan = PICARD_SCAN_AUTO;
