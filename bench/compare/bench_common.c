@@ -444,10 +444,37 @@ void bench_csv_row(FILE *f, const bench_row *r)
 	fputc(',', f);
 	if (r->tol > 0)
 		fprintf(f, "%.6g", r->tol);
-	fprintf(f, ",%.6e,%ld,%.3f,%.3f,%d,%.1f,%ld,%ld\n", r->error, r->error_traj,
+	fprintf(f, ",%.6e,%ld,%.3f,%.3f,%d,%.1f,%ld,%ld,", r->error, r->error_traj,
 		r->time_median_us, r->time_min_us, r->repeats, r->evals_mean,
 		r->evals_max, r->failed);
+	if (!isnan(r->drift))
+		fprintf(f, "%.3e", r->drift);
+	fputc('\n', f);
 	fflush(f);
+}
+
+double bench_invariant_drift(const picard_model *model, const bench_sample *sample,
+			     const double *x0, const double *x1)
+{
+	const int n = model->dim, ni = model->ninvariants;
+	double start[8], end[8], drift = 0;
+
+	if (ni < 1 || ni > 8)
+		return NAN;
+	for (long s = 0; s < sample->n; s++) {
+		const double *a = x0 + sample->traj[s] * n, *b = x1 + sample->traj[s] * n;
+
+		model->invariants(a, model->param_defaults, start);
+		model->invariants(b, model->param_defaults, end);
+		for (int q = 0; q < ni; q++) {
+			const double change = fabs(end[q] - start[q]);
+
+			if (!isfinite(end[q]))
+				return INFINITY;
+			drift = fmax(drift, start[q] != 0 ? change / fabs(start[q]) : change);
+		}
+	}
+	return drift;
 }
 
 double bench_arg_double(const char *program, const char *flag, const char *v)

@@ -58,6 +58,14 @@ const char *bench_reference_name(const picard_model *model);
 double bench_error(const bench_sample *sample, int dim, const double *x1,
 		   const int *status, bool packed);
 
+/* How far the solve moved the model's invariants (kepler's energy and
+ * angular momentum, ...): max over sampled trajectories and invariants of
+ * |I(x1) - I(x0)| / |I(x0)| at the default parameters (an absolute change
+ * where I(x0) is 0); NAN for a model without invariants, +Inf where a
+ * sampled state is not finite. x0, x1: row per trajectory. */
+double bench_invariant_drift(const picard_model *model, const bench_sample *sample,
+			     const double *x0, const double *x1);
+
 /* One measured point of a search. */
 typedef struct bench_probe {
 	double error;      /* bench_error */
@@ -113,12 +121,14 @@ typedef struct bench_row {
 	long evals_max;       /* the most any trajectory needed */
 	long failed;          /* trajectories that failed (non-finite, step
 				 underflow, too many steps) */
+	double drift;         /* bench_invariant_drift (NAN: no invariants;
+				 an empty field) */
 } bench_row;
 
 #define BENCH_CSV_COLUMNS                                                      \
 	"device,driver,date,model,ntraj,method,precision,config,steps,tol,error," \
 	"error_traj,time_median_us,time_min_us,repeats,rhs_evals_mean,"           \
-	"rhs_evals_max,failed"
+	"rhs_evals_max,failed,invariant_drift"
 
 /* '#' lines (program, command line, build flags, picard build, device,
  * driver, reference and its floor), then the column names if columns. */

@@ -426,6 +426,7 @@ int main(int argc, char **argv)
 	row.evals_mean = p.evals_mean;
 	row.evals_max = p.evals_max;
 	row.failed = p.failed;
+	row.drift = bench_invariant_drift(pm, &sample, x0, r.x1);
 	bench_csv_row(out, &row);
 	if (out != stdout) {
 		fclose(out);

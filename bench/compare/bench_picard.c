@@ -349,6 +349,7 @@ int main(int argc, char **argv)
 		row.evals_mean = r.stats.rhs_evals / o.ntraj;
 		row.evals_max = 0;
 		row.failed = r.stats.failed;
+		row.drift = bench_invariant_drift(r.model, &sample, x0, r.x1);
 		fprintf(out, "# m = %d: %ld windows, %.3g sweeps per window (max %d), error %.3e, "
 			"%.1f us median\n", r.m, windows, r.stats.sweeps_mean, r.stats.sweeps_max,
 			row.error, row.time_median_us);
