@@ -14,14 +14,14 @@
 #
 # Every CSV starts with '#' lines: device, driver, build flags, date and
 # the exact command. --quick runs each part small, to check the suite;
-# --only paper|compare|scaling|layouts runs one part (scaling reads
-# compare's CSV).
+# --only paper|compare|scaling|layouts|matrix runs one part (scaling reads
+# compare's CSV; matrix.csv, ensemble sizes x error levels, runs only so).
 # Needs the binaries of `make bench` (bin/); plots: make plots RESULTS=DIR.
 set -u
 quick=0 only=all
 [ "${1:-}" = --quick ] && { quick=1; shift; }
 [ "${1:-}" = --only ] && { only=$2; shift 2; }
-dir=${1:?usage: run-suite.sh [--quick] [--only paper|compare|scaling|layouts] DIR}
+dir=${1:?usage: run-suite.sh [--quick] [--only paper|compare|scaling|layouts|matrix] DIR}
 part() { [ $only = all ] || [ $only = "$1" ]; }
 mkdir -p "$dir"
 export PICARD_CACHE_DIR="$dir/cache"
@@ -137,4 +137,26 @@ fi
 # ---- the trapezoid's layouts (issue 8) -------------------------------------------
 if part layouts; then
 	run layouts.csv timeout 150 bin/bench-layouts
+fi
+
+# ---- ensemble sizes x error levels (issue 8) -------------------------------------
+# picard (the best m, its layout by AUTO) and dp8 at each size and E*: the
+# matrix whose cells are set against the floors. Not part of the whole
+# suite (several minutes on an H100, past one device call with the rest):
+# --only matrix.
+if [ $only = matrix ]; then
+	if [ $quick = 1 ]; then msizes="1 8192" mtargets="float:1e-3 double:1e-8"
+	else
+		msizes="1 64 1024 8192 65536 1048576"
+		mtargets="float:1e-2 float:1e-4 double:1e-6 double:1e-8"
+	fi
+	for n in $msizes; do
+		for pt in $mtargets; do
+			p=${pt%%:*} E=${pt#*:}
+			compare matrix.csv bin/bench-picard lotka --precision $p --traj $n \
+				--target $E --repeats 3
+			compare matrix.csv bin/bench-rk lotka --method dp8 --precision $p --traj $n \
+				--target $E --repeats 3
+		done
+	done
 fi
