@@ -4,11 +4,9 @@
 # count is exact, m = 2 .. 32) and the targets of issues 7 and 8 side by
 # side in one run (lotka 1e-4 float, 1e-8 double, kepler 1e-10, 1M
 # trajectories; lobatto in its warp and its thread layout), CSVs into
-# ${OUT:-.}/i78, packed as i78.tar.gz. Written
-# for a kernel change (the lobatto mat-vec over all G lanes, no run-time
-# bound: no spills in float, per ptxas) that could not be measured in the
-# session that wrote it: no device was lent any more, so the change was
-# reverted; measure before and after it.
+# ${OUT:-.}/i78, packed as i78.tar.gz; then dense output's cost. Its
+# first use (H100, 2026-11-23) measured the lobatto mat-vec over all G
+# lanes: one sweep 0.48 -> 0.17 us (bench/results/h100-2026-11-23-pm/).
 out=${OUT:-.}/i78
 mkdir -p "$out"
 c() { csv=$1; shift; echo "  $* >> $csv"; "$@" --csv "$out/$csv" >> "$out/$csv.log" 2>&1; }
