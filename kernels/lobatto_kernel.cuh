@@ -177,7 +177,7 @@ picard_lobatto_kernel(const picard_launch L)
 			 * at run time has no branch between its shuffles (with
 			 * one, the compiler checked the group's convergence
 			 * before each: MATCH.ANY, REDUX, VOTE and a branch per
-			 * node, in the H100 profile of 2026-11-23) */
+			 * node, in an Nsight Compute profile on an H200, 2026-11-23) */
 #pragma unroll
 			for (int l = 0; l < G; l++) {
 				const real a = A_t[l * G + j];

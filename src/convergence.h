@@ -42,7 +42,7 @@ static inline PICARD_HOST_DEVICE bool picard_change_within(double x_new, double 
 
 /* The same test in float, for float solves: no conversions to double
  * (on the GPU, two conversions and three double operations per node and
- * component, every sweep: H100 profile of 2026-11-23), and a fused
+ * component, every sweep: Nsight Compute on an H200, 2026-11-23), and a fused
  * multiply-add on both sides, so the CPU backend decides as the kernels
  * do. C++ callers get it as an overload of picard_change_within; C
  * callers name it. */
