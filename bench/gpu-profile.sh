@@ -4,6 +4,7 @@
 # profile the issue asks for with each miss). Nsight Compute on one launch
 # of each, after warm-up launches:
 #   lobatto lotka float m = 6, 15 windows, 1 and 8192 trajectories (1e-4);
+#   lobatto lotka double m = 8, 19 windows, 8192 trajectories (1e-8);
 #   lobatto kepler double m = 16, 64 trajectories (1e-10);
 #   lobatto, thread layout, lotka float m = 6, 1M trajectories;
 #   trapezoid, thread layout, lotka float m = 6, 1M trajectories.
@@ -14,6 +15,9 @@
 # (bench/profile-stages.awk folds those into the sweep's stages). ncu reads
 # counters on the Firecracker runtime only (KINDS.md): on gVisor this
 # writes the error and stops. Everything into ${OUT:-.}/profile.tar.gz.
+# Arguments name the profiles to take (e.g. lotka-lobatto-double-8192);
+# none takes them all.
+only="$*"
 out=${OUT:-.}/profile
 mkdir -p "$out"
 ncu --version | tail -1
@@ -23,6 +27,7 @@ date -u
 profile() {
 	name=$1 kernel=$2
 	shift 2
+	[ -n "$only" ] && case " $only " in *" $name "*) ;; *) return ;; esac
 	echo "== $name: $*"
 	if ! ncu --clock-control none -k "regex:$kernel" --launch-skip 2 --launch-count 1 \
 		--set full --import-source yes -f -o "$out/$name" "$@" \
@@ -42,6 +47,8 @@ profile lotka-lobatto-1 picard_lobatto_kernel \
 	bin/bench-picard lotka --precision float --traj 1 --m 6 --windows 15 --iter-rtol 1e-6 --repeats 3
 profile lotka-lobatto-8192 picard_lobatto_kernel \
 	bin/bench-picard lotka --precision float --traj 8192 --m 6 --windows 15 --iter-rtol 1e-6 --repeats 3
+profile lotka-lobatto-double-8192 picard_lobatto_kernel \
+	bin/bench-picard lotka --precision double --traj 8192 --m 8 --windows 19 --iter-rtol 1e-13 --repeats 3
 profile kepler-lobatto-64 picard_lobatto_kernel \
 	bin/bench-picard kepler --precision double --traj 64 --spread 0.01 --m 16 --windows 2832 --iter-rtol 1e-12 --repeats 3
 profile lotka-lobatto-thread-1M picard_lobatto_thread_kernel \
