@@ -35,6 +35,7 @@
 #include <cuda_runtime.h>
 
 #include "convergence.h"
+#include "group_reduce.cuh"
 #include "launch.h"
 #include "model_impl.h"
 #include "paper_kernel.cuh" /* record_window_end, PICARD_FAIL_* */
@@ -163,10 +164,9 @@ __global__ void picard_warp_kernel(const picard_launch L)
 				continue;
 			/* the group's vote; its largest plain change, in every
 			 * lane, only for a fixed K */
-			within = __all_sync(mask, within);
+			within = group_all(mask, within, G);
 			if (!L.adaptive)
-				for (int d = G / 2; d >= 1; d >>= 1)
-					plain = fmaxf(plain, __shfl_xor_sync(mask, plain, d, G));
+				plain = group_max(mask, plain, G);
 			verdict = picard_sweep_verdict(i, L.K, L.adaptive, within, plain, prev_plain);
 			prev_plain = plain;
 		}
