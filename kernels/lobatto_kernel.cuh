@@ -31,7 +31,7 @@
  * in the right-hand side); the mat-vec gets f_l from lane l by
  * __shfl_sync within the group, A^T and E^T [l][j] sit in shared memory
  * (loaded once per block: lanes read consecutive words, no bank
- * conflicts), the convergence test is a vote by xor shuffles, the
+ * conflicts), the convergence test is a max-reduction by xor shuffles, the
  * window end is lane m-1's state broadcast by a shuffle. The only
  * __syncthreads is after loading the tables; groups of a warp go their own
  * ways (each has its own shuffle mask), so a tail group past ntraj just
@@ -60,10 +60,19 @@
 #include <cuda_runtime.h>
 
 #include "convergence.h"
-#include "group_reduce.cuh"
 #include "launch.h"
 #include "paper_kernel.cuh"
 #include "picard.h"
+
+/* Largest of v over the G lanes of a group (every lane gets it). */
+template <int G>
+__device__ inline float group_max(unsigned mask, float v)
+{
+#pragma unroll
+	for (int offset = G / 2; offset > 0; offset /= 2)
+		v = fmaxf(v, __shfl_xor_sync(mask, v, offset, G));
+	return v;
+}
 
 /* Copy the tables of a launch (picard_launch.lobatto_tables: A^T and E^T
  * with rows of G, the node offsets) into the block's shared arrays; the
@@ -190,9 +199,9 @@ picard_lobatto_kernel(const picard_launch L)
 			if (!measured)
 				continue;
 			/* the group's vote; the plain change only for a fixed K */
-			within = group_all(mask, within, G);
+			within = __all_sync(mask, within);
 			if (!L.adaptive)
-				plain = group_max(mask, plain, G);
+				plain = group_max<G>(mask, plain);
 			verdict = picard_sweep_verdict(i, L.K, L.adaptive, within, plain, prev_plain);
 			prev_plain = plain;
 		}

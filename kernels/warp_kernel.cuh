@@ -35,7 +35,6 @@
 #include <cuda_runtime.h>
 
 #include "convergence.h"
-#include "group_reduce.cuh"
 #include "launch.h"
 #include "model_impl.h"
 #include "paper_kernel.cuh" /* record_window_end, PICARD_FAIL_* */
@@ -164,9 +163,10 @@ __global__ void picard_warp_kernel(const picard_launch L)
 				continue;
 			/* the group's vote; its largest plain change, in every
 			 * lane, only for a fixed K */
-			within = group_all(mask, within, G);
+			within = __all_sync(mask, within);
 			if (!L.adaptive)
-				plain = group_max(mask, plain, G);
+				for (int d = G / 2; d >= 1; d >>= 1)
+					plain = fmaxf(plain, __shfl_xor_sync(mask, plain, d, G));
 			verdict = picard_sweep_verdict(i, L.K, L.adaptive, within, plain, prev_plain);
 			prev_plain = plain;
 		}
