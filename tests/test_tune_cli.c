@@ -244,6 +244,22 @@ Test(tune_cli, run_quick_search_without_cache)
 	free_run(&run);
 }
 
+/* --h, which only the trapezoid has, settles the quick search on it and
+ * keeps the given h; left to both schemes, which one wins is a matter of
+ * timing (this run once took lobatto, and its 3 windows, under load). */
+Test(tune_cli, run_quick_search_keeps_h)
+{
+	struct cli_run run = run_line("picard-run", "decay --tol 1 --backend cpu --traj 8 "
+				      "--m 5 --h 0.25 --precision double");
+
+	cr_expect_eq(run.status, 0, "exit status %d\n%s%s", run.status, run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "quick search (32 trajectories sampled, trapezoid:"),
+			   "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "over 8 trajectories x 10 window ends"), "%s",
+			   run.out);
+	free_run(&run);
+}
+
 /* A corrupt cache: one warning, then the quick search; never a crash. */
 Test(tune_cli, run_with_corrupt_cache)
 {

@@ -236,6 +236,21 @@ static void print_full_search(const struct run_options *opts)
 	putchar('\n');
 }
 
+/* The scheme a run's flags settle: --scheme, or --h, which only the
+ * trapezoid has (--window already needs --scheme lobatto); false when
+ * both remain. A search free to pick lobatto would drop the given h, and
+ * which scheme wins a quick search is a matter of timing. */
+static bool scheme_settled(const struct run_options *opts, picard_scheme *scheme)
+{
+	if (opts->scheme_given)
+		*scheme = opts->scheme;
+	else if (opts->h_given)
+		*scheme = PICARD_SCHEME_TRAPEZOID;
+	else
+		return false;
+	return true;
+}
+
 /* The quick search of picard-run: small sample, grid and ensemble. A run's
  * --spread 0 cannot be passed as 0 (picard_tune reads it as its default):
  * DBL_MIN makes every 1 + S (2u - 1) round to 1, the same states. */
@@ -257,15 +272,17 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 
 	picard_tune_result other;
 	int other_err;
+	picard_scheme scheme = PICARD_SCHEME_TRAPEZOID;
+	const bool settled = scheme_settled(opts, &scheme);
 
 	memcpy(tune.ms, quick_ms, sizeof(quick_ms));
 	tuning_progress_init(&progress, NULL);
 	tune.ctx = &progress;
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	/* --scheme given: that one; else both, and the faster wins */
-	tune.scheme = opts->scheme_given ? opts->scheme : PICARD_SCHEME_TRAPEZOID;
+	/* the scheme the flags settle; else both, and the faster wins */
+	tune.scheme = settled ? scheme : PICARD_SCHEME_TRAPEZOID;
 	err = picard_tune(opts->model, &tune, &result);
-	if (!opts->scheme_given && (err == 0 || err == PICARD_ENOTFOUND)) {
+	if (!settled && (err == 0 || err == PICARD_ENOTFOUND)) {
 		tune.scheme = PICARD_SCHEME_LOBATTO;
 		tune.nms = 0; /* lobatto's own m candidates */
 		other_err = picard_tune(opts->model, &tune, &other);
@@ -289,8 +306,8 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 		return cli_library_error(err);
 	snprintf(source, sizeof(source), "a quick search (%d trajectories sampled, "
 		 "%s: %ld points, %.3g s; not cached)", QUICK_SAMPLE,
-		 opts->scheme_given && opts->scheme == PICARD_SCHEME_LOBATTO ? "lobatto" :
-		 opts->scheme_given ? "trapezoid" : "trapezoid and lobatto, the faster",
+		 !settled ? "trapezoid and lobatto, the faster" :
+		 scheme == PICARD_SCHEME_LOBATTO ? "lobatto" : "trapezoid",
 		 result.points, seconds_since(&start));
 	apply_point(opts, &result.best, source);
 	print_full_search(opts);
@@ -301,6 +318,7 @@ int tuning_for_run(struct run_options *opts, long ntraj)
 {
 	struct tuning_key tk;
 	picard_tune_point point;
+	picard_scheme scheme;
 	char path[4096], source[4200];
 	int err;
 
@@ -320,7 +338,7 @@ int tuning_for_run(struct run_options *opts, long ntraj)
 	err = picard_tune_cache_path(path, sizeof(path));
 	if (!err)
 		err = picard_tune_cache_load(&tk.key, &point);
-	if (!err && opts->scheme_given && point.scheme != opts->scheme)
+	if (!err && scheme_settled(opts, &scheme) && point.scheme != scheme)
 		err = PICARD_ENOTFOUND; /* the cached entry is the other scheme's */
 	if (!err) {
 		snprintf(source, sizeof(source), "the tuning cache (%s)", path);
