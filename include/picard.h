@@ -89,6 +89,25 @@ const char *picard_model_description(const picard_model *model);
 void picard_model_start(const picard_model *model, const double *params,
 			double *x0);
 
+/* ---- Tolerances --------------------------------------------------------- */
+
+/* An error bound per component, as GSL and CVODE take it: component k of a
+ * state x meets it against the reference x_ref when
+ *     |x_k - x_ref_k| <= atol + rtol |x_ref_k|.
+ * The scaled error of a state is max_k |x_k - x_ref_k| / (atol + rtol
+ * |x_ref_k|): at most 1 meets the tolerance. atol = E, rtol = 0 is the
+ * paper's absolute bound E*. Both >= 0, not both 0. */
+typedef struct picard_tolerance {
+	double atol; /* absolute part */
+	double rtol; /* relative part */
+} picard_tolerance;
+
+/* The scaled error of n components x against ref under tol: +Inf when a
+ * component of x is not finite. tol NULL, or both parts 0: the absolute
+ * error max_k |x_k - ref_k|. */
+double picard_scaled_error(const picard_tolerance *tol, const double *x,
+			   const double *ref, int n);
+
 /* ---- Solving ---------------------------------------------------------- */
 
 typedef enum picard_precision {
@@ -187,6 +206,13 @@ typedef struct picard_options {
 	int traj_per_block;         /* trajectories per block of the warp and
 				       thread layouts (0: auto) */
 	picard_scan scan;           /* prefix sum of the warp layout (AUTO) */
+	/* Per-trajectory error estimates (picard_solver_error_estimates):
+	 * each solve also runs a companion solve in double on a finer grid
+	 * and compares the two at the window ends (src/estimate.c). The
+	 * estimates are scaled errors under error_scale (both 0: absolute
+	 * errors). */
+	bool estimate_error;
+	picard_tolerance error_scale;
 } picard_options;
 
 /* The discretisation a solver settled on (after defaults and fitting). */
@@ -239,7 +265,17 @@ typedef enum picard_traj_status {
 	PICARD_TRAJ_NOT_CONVERGED = 3, /* a window's iteration did not converge
 					  (adaptive: within K_max; fixed K: not
 					  contracting); it went on */
+	PICARD_TRAJ_TOL_EXCEEDED = 4,  /* finite and converged, but its error
+					  (checked against the reference, or
+					  estimated) exceeds the tolerance
+					  asked for: set by picard_check_each
+					  and the programs, never by
+					  picard_solve */
 } picard_traj_status;
+
+/* "ok", "nonfinite", "diverged", "not-converged", "tol-exceeded";
+ * "unknown" for anything else. */
+const char *picard_traj_status_name(picard_traj_status status);
 
 /* What a solve did, for the summary. */
 typedef struct picard_stats {
@@ -287,6 +323,16 @@ int picard_solve(picard_solver *solver, const double *x0,
 		 const picard_record *records, int nrecords,
 		 picard_stats *stats);
 
+/* The error estimates of the last picard_solve, one per trajectory, when
+ * options.estimate_error was set (else NULL): each the largest scaled
+ * error (options.error_scale) of the solve's window-end states against a
+ * companion solve in double on a finer grid: the trapezoid scheme at h/2
+ * (Richardson: the difference times 2, a bound for any order >= 1), the
+ * lobatto scheme at H/2 with a 100 times tighter iteration tolerance (the
+ * difference itself: the companion's error is 2^(2m-2) times smaller).
+ * NaN where the trajectory or its companion failed: no estimate. */
+const double *picard_solver_error_estimates(const picard_solver *solver);
+
 /* ---- Ensembles -------------------------------------------------------- */
 
 /* ntraj initial states spread uniformly around center (dim components):
@@ -331,6 +377,11 @@ typedef struct picard_check_result {
 	long checked_traj;  /* trajectories compared */
 	long points;        /* window-end states compared */
 	long nonfinite;     /* compared states that were NaN/Inf (E is Inf) */
+	double scaled_error; /* picard_check_each: max of the slots' scaled
+				errors (its options' tolerance) */
+	long ref_failed;    /* picard_check_each with keep_going: slots whose
+			       reference failed (their error is NaN) */
+	long first_ref_failed; /* the first such trajectory, or -1 */
 } picard_check_result;
 
 /* Compare a record of a solve (every-th window ends of grid, or its
@@ -340,6 +391,31 @@ typedef struct picard_check_result {
 int picard_check(const picard_model *model, const picard_grid *grid,
 		 long ntraj, const double *x0, const double *params,
 		 const picard_record *record, picard_check_result *result);
+
+/* How picard_check_each compares, and what it returns per trajectory. */
+typedef struct picard_check_options {
+	picard_tolerance tol; /* scale of the scaled errors (both 0: absolute
+				 errors) */
+	double *traj_error;   /* per record slot (trajectory s*traj_stride),
+				 or NULL: the largest scaled error over the
+				 slot's points; +Inf where a state is not
+				 finite, NaN where the reference failed */
+	bool keep_going;      /* a failed reference marks its slot NaN and
+				 counts in ref_failed; the others are still
+				 compared (else it fails the whole check) */
+} picard_check_options;
+
+/* picard_check, trajectory by trajectory: the same comparison, each
+ * slot's scaled error under options->tol into traj_error, and with
+ * keep_going a failed reference (a trajectory whose solution blows up)
+ * reported per slot instead of failing the check; the detail of the first
+ * failure is picard_error_detail() after the call, naming the trajectory
+ * and the time where rk8pd stopped. */
+int picard_check_each(const picard_model *model, const picard_grid *grid,
+		      long ntraj, const double *x0, const double *params,
+		      const picard_record *record,
+		      const picard_check_options *options,
+		      picard_check_result *result);
 
 /* ---- Tolerance search --------------------------------------------------- */
 
@@ -384,6 +460,21 @@ typedef struct picard_tune_options {
 	int repeats;                 /* timed solves per winner, median (5) */
 	long max_windows;            /* smallest h: span / ((m-1) max_windows)
 					(100000) */
+	double rtol;                 /* relative part of the bound: a point
+					meets it when every sampled state's
+					scaled error under (tol, rtol) is
+					within the margin (0: tol is absolute,
+					the paper's E*) */
+	/* The ensemble to tune on, as the run will solve it (rows of dim
+	 * states and nparams parameters; params may be NULL: the defaults),
+	 * or x0 NULL: spread around the model's start by spread and seed.
+	 * The sample is all of it when it has at most `sample` rows, else
+	 * the rows holding the smallest and largest value of every column,
+	 * then rows evenly spaced; the timed ensemble is its first ntraj
+	 * rows (repeated when it has fewer). */
+	const double *x0;
+	const double *params;
+	long nstates;                /* rows of x0 (and params) */
 	/* Called for every evaluated point (progress, CSV), may be NULL:
 	 * once when its E is measured (seconds 0), and once more with its
 	 * time when it is timed on the ensemble. */
@@ -418,10 +509,22 @@ int picard_tune(const picard_model *model, const picard_tune_options *options,
 typedef struct picard_tune_key {
 	const char *model;           /* model name */
 	picard_precision precision;  /* of the solves */
-	double tol;                  /* E* */
+	double tol;                  /* E*, the absolute part */
 	double t0, t1;               /* span */
 	const char *device;          /* device name (picard_stats.device) */
+	double rtol;                 /* the relative part (0: absolute) */
+	/* The ensemble tuned on: "default" for picard-tune's (spread 0.1
+	 * around the model's start, seed 1, no parameter spread), else an
+	 * identity of the run's ensemble (picard_ensemble_id); NULL reads as
+	 * "default". An entry is returned only for its own ensemble. */
+	const char *ensemble;
 } picard_tune_key;
+
+/* An identity of an ensemble for the cache key: "default", or a 64-bit
+ * FNV-1a hash of the states and parameters in hex ("ens-0123456789abcdef")
+ * into buf (at least 24 bytes). */
+void picard_ensemble_id(const double *x0, const double *params, long ntraj,
+			int dim, int nparams, char *buf, size_t len);
 
 /* The cache file: $PICARD_CACHE_DIR/tune.txt, else
  * $XDG_CACHE_HOME/picard/tune.txt, else ~/.cache/picard/tune.txt. */

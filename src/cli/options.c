@@ -281,6 +281,26 @@ static int set_tol(void *ctx, const char *flag, const char *value)
 	return parse_positive(flag, value, &opts->tol);
 }
 
+/* --atol A and --rtol R: |x_k - x_ref_k| <= A + R |x_ref_k| per component
+ * (--tol E is --atol E alone); each implies --check. */
+static int set_atol(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+
+	opts->check = true;
+	opts->tol_given = true;
+	return parse_positive(flag, value, &opts->tol);
+}
+
+static int set_rtol(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+
+	opts->check = true;
+	opts->tol_given = true;
+	return parse_positive(flag, value, &opts->rtol);
+}
+
 static int set_bound(void *ctx, const char *flag, const char *value)
 {
 	struct run_options *opts = ctx;
@@ -346,6 +366,8 @@ static const struct cli_flag flags[] = {
 	{"--check", NULL, set_check, "compare with GSL rk8pd (rtol = atol = 1e-12) at every window end"},
 	{"--check-traj", "N", set_check_traj, "check at most N trajectories, evenly spaced; 0: all (default 1024; implies --check)"},
 	{"--tol", "E", set_tol, "fail (exit 1) when the check's E exceeds E (implies --check); tunes m, K, h (below)"},
+	{"--atol", "A", set_atol, "with --rtol: the absolute part of a tolerance |x_k - x_ref_k| <= A + R |x_ref_k| (--tol E is --atol E)"},
+	{"--rtol", "R", set_rtol, "the relative part R of that tolerance (implies --check; tunes as --tol does)"},
 	{"--bound", "B", set_bound, "a state with |x| > B has diverged (default 1e12)"},
 	{"--verbose", NULL, set_verbose, "say more: e.g. when the ensemble was solved in chunks to fit device memory"},
 	{"--list", NULL, set_list, "list the registered models (or MODEL) and exit"},

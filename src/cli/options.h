@@ -71,9 +71,13 @@ struct run_options {
 					final states only) */
 	bool check;                  /* --check (also implied by --tol) */
 	long check_traj;             /* --check-traj N: at most N checked, 0 = all */
-	bool tol_given;              /* --tol was on the command line */
-	double tol;                  /* --tol E: the check passes when E <= tol;
-					m, K, h not given are tuned for it */
+	bool tol_given;              /* --tol, --atol or --rtol was on the
+					command line: a tolerance to meet */
+	double tol;                  /* the absolute part of the tolerance:
+					--tol E (the paper's E*, rtol 0) or
+					--atol A; m, K, h not given are tuned
+					for it */
+	double rtol;                 /* --rtol R: its relative part (0: none) */
 	double bound;                /* --bound B: |x| > B is divergence */
 	bool list;                   /* --list: show the models and stop */
 	bool describe;               /* --describe: show MODEL's description */

@@ -16,21 +16,6 @@
 
 #define NPY_ALIGN 64 /* NumPy pads its header so the data starts aligned */
 
-const char *output_status_name(picard_traj_status status)
-{
-	switch (status) {
-	case PICARD_TRAJ_OK:
-		return "ok";
-	case PICARD_TRAJ_NONFINITE:
-		return "nonfinite";
-	case PICARD_TRAJ_DIVERGED:
-		return "diverged";
-	case PICARD_TRAJ_NOT_CONVERGED:
-		return "not-converged";
-	}
-	return "unknown";
-}
-
 /* ---- the records written ------------------------------------------------ */
 
 /* Records written: the saved times, or 1 (the final states). */
@@ -83,7 +68,7 @@ static void csv_row(FILE *f, const struct run_results *res, long r, long i)
 
 	if (res->times)
 		fprintf(f, "%.17g,", res->times[r]);
-	fprintf(f, "%ld,%s", i, output_status_name(x ? PICARD_TRAJ_OK : res->status[i]));
+	fprintf(f, "%ld,%s", i, picard_traj_status_name(x ? PICARD_TRAJ_OK : res->status[i]));
 	for (int k = 0; k < res->model->dim; k++) {
 		if (x)
 			fprintf(f, ",%.17g", x[k]);

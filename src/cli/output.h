@@ -63,7 +63,4 @@ int output_write(struct output *out, const struct run_results *res);
  * failed); nothing once output_write() has run. */
 void output_discard(struct output *out);
 
-/* "ok", "nonfinite" or "diverged". */
-const char *output_status_name(picard_traj_status status);
-
 #endif

@@ -236,7 +236,7 @@ static int make_save_record(struct run *run)
 	return make_record(run, &run->save, "--save-every/--save-at states");
 }
 
-/* Buffers of the solve: states, outcomes, and the records asked for. */
+/* Buffers of the solve: outcomes and the records asked for. */
 static int allocate(struct run *run)
 {
 	const size_t states = (size_t)run->ntraj * run->model->dim;
@@ -248,9 +248,7 @@ static int allocate(struct run *run)
 	if (run->status)
 		run->fail_window = alloc_array(run->ntraj, sizeof(*run->fail_window),
 					       "trajectory status");
-	if (run->fail_window && !run->init.x0)
-		run->x0 = alloc_array(states, sizeof(double), "initial states");
-	if (!run->fail_window || (!run->init.x0 && !run->x0))
+	if (!run->fail_window)
 		return PICARD_ENOMEM;
 	if (run->opts.nsave)
 		err = make_save_record(run);
@@ -279,6 +277,9 @@ static int make_ensemble(struct run *run)
 		run->init.x0 = run->init.params = NULL;
 		return 0;
 	}
+	run->x0 = alloc_array((size_t)run->ntraj * model->dim, sizeof(double), "initial states");
+	if (!run->x0)
+		return PICARD_ENOMEM;
 	if (opts->nspread_params) {
 		spreads = calloc(model->nparams, sizeof(double));
 		run->params = alloc_array((size_t)run->ntraj * model->nparams, sizeof(double),
@@ -298,6 +299,22 @@ static int make_ensemble(struct run *run)
 		hint_library_error(err);
 	}
 	return err;
+}
+
+/* The ensemble's identity for the tuning cache: "default" when it is
+ * picard-tune's (spread around the model's start with the default spread
+ * and seed, no parameter spread, no --init), else a hash of its states and
+ * parameters, so an entry tuned on one ensemble never serves another. */
+static void ensemble_identity(const struct run *run, char *id, size_t len)
+{
+	const struct run_options *opts = &run->opts;
+
+	if (!opts->init_path && !opts->nspread_params && opts->spread == RUN_DEFAULT_SPREAD &&
+	    opts->seed == RUN_DEFAULT_SEED)
+		snprintf(id, len, "default");
+	else
+		picard_ensemble_id(run->x0, run->params, run->ntraj, run->model->dim,
+				   run->model->nparams, id, len);
 }
 
 /* ---- solving and reporting -------------------------------------------- */
@@ -385,7 +402,7 @@ static void report_failures(const struct run *run)
 		if (run->status[i] == PICARD_TRAJ_OK)
 			continue;
 		used += snprintf(list + used, sizeof(list) - used, "%s%ld %s in window %ld (t=%g)",
-				 shown ? ", " : "", i, output_status_name(run->status[i]), w,
+				 shown ? ", " : "", i, picard_traj_status_name(run->status[i]), w,
 				 window_end_time(run->grid, w));
 		shown++;
 		if (used >= sizeof(list))
@@ -457,15 +474,20 @@ static int prepare_and_solve(struct run *run)
 	err = read_init(run);
 	if (!err && run->opts.out_path)
 		err = output_open(&run->out, run->opts.out_path);
-	/* --tol: m, K, h (trapezoid) or m, window, tolerance (lobatto) tuned */
 	if (!err)
-		err = tuning_for_run(&run->opts, run->ntraj);
+		err = make_ensemble(run);
+	/* --tol: m, K, h (trapezoid) or m, window, tolerance (lobatto) tuned
+	 * on the ensemble this run solves */
+	if (!err) {
+		char id[32];
+
+		ensemble_identity(run, id, sizeof(id));
+		err = tuning_for_run(&run->opts, run->ntraj, run->x0, run->params, id);
+	}
 	if (!err)
 		err = create_solver(run);
 	if (!err)
 		err = allocate(run);
-	if (!err)
-		err = make_ensemble(run);
 	if (!err)
 		err = solve(run);
 	return err;

@@ -314,7 +314,8 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 	return 0;
 }
 
-int tuning_for_run(struct run_options *opts, long ntraj)
+int tuning_for_run(struct run_options *opts, long ntraj, const double *x0,
+		   const double *params, const char *ensemble_id)
 {
 	struct tuning_key tk;
 	picard_tune_point point;
@@ -322,6 +323,9 @@ int tuning_for_run(struct run_options *opts, long ntraj)
 	char path[4096], source[4200];
 	int err;
 
+	(void)x0; /* not yet: the search still tunes on the default ensemble */
+	(void)params;
+	(void)ensemble_id;
 	/* given grids win; lobatto's is m and the window */
 	if (!opts->tol_given || (opts->m_given && opts->K_given && opts->h_given) ||
 	    (opts->scheme_given && opts->scheme == PICARD_SCHEME_LOBATTO && opts->m_given &&

@@ -60,10 +60,15 @@ int tuning_report_not_found(const picard_tune_result *result, double tol,
 			    picard_precision precision, bool quick);
 
 /* picard-run --tol: when not all of --m, --K, --h were given, set the
- * others from the tuning cache, or else from a quick search on ntraj
- * trajectories (at most 1024 timed, 8 sampled; not stored), and say which
- * on stdout. Returns 0, or an error already reported (PICARD_ENOTFOUND when
- * no configuration met --tol). */
-int tuning_for_run(struct run_options *opts, long ntraj);
+ * others from the tuning cache entry for this ensemble, or else from a
+ * quick search on the run's own ensemble (x0, params: ntraj rows as the
+ * run will solve them, params NULL for the defaults; at most 1024 timed,
+ * its extremes and evenly spaced rows sampled; not stored), and say which
+ * on stdout. ensemble_id: "default" when the ensemble is picard-tune's
+ * (spread 0.1 around the model's start, seed 1, no parameter spread),
+ * else picard_ensemble_id() of x0 and params. Returns 0, or an error
+ * already reported (PICARD_ENOTFOUND when no configuration met --tol). */
+int tuning_for_run(struct run_options *opts, long ntraj, const double *x0,
+		   const double *params, const char *ensemble_id);
 
 #endif
