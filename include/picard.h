@@ -287,6 +287,8 @@ typedef struct picard_stats {
 	double rhs_evals;       /* right-hand side evaluations, all together */
 	long chunks;            /* device launches the ensemble took (1 unless
 				   it did not fit device memory at once) */
+	double estimate_seconds; /* the error estimate's companion solve and
+				   comparison (wall clock), 0 without one */
 	char device[128];       /* "NVIDIA H100 80GB HBM3" or "CPU (N threads)" */
 	picard_backend backend; /* the backend that ran (never AUTO) */
 } picard_stats;

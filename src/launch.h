@@ -3,7 +3,10 @@
 #ifndef PICARD_LAUNCH_H
 #define PICARD_LAUNCH_H
 
-#define PICARD_MAX_RECORDS 2
+/* Records a launch carries: the caller's two (picard_solve) and the window
+ * ends an error estimate compares (src/estimate.c). */
+#define PICARD_MAX_RECORDS 3
+#define PICARD_MAX_USER_RECORDS 2
 
 /* A record on the device: states[r][slot][k] in the solve's precision,
  * for trajectories i % traj_stride == 0, and rows r at windows every-th

@@ -10,6 +10,7 @@
 #include "backend.h"
 #include "dense_output.h"
 #include "errors.h"
+#include "estimate.h"
 #include "launch.h"
 #include "lobatto.h"
 
@@ -52,6 +53,8 @@ struct picard_solver {
 	picard_traj_status *status; /* per trajectory, when the caller passes
 				       none (allocated once, not per solve) */
 	long *fail_window;          /* likewise */
+	struct picard_estimate *estimate; /* options.estimate_error: the
+				       companion solve, else NULL */
 };
 
 static const char *const layout_names[] = { "auto", "paper", "warp", "thread" };
@@ -200,6 +203,10 @@ static int resolve_options(const picard_model *model, const picard_options *in,
 		return picard_fail(PICARD_EINVAL, "precision %d unknown", (int)out->precision);
 	if (out->backend < PICARD_BACKEND_AUTO || out->backend > PICARD_BACKEND_CPU)
 		return picard_fail(PICARD_EINVAL, "backend %d unknown", (int)out->backend);
+	if (!(out->error_scale.atol >= 0) || !(out->error_scale.rtol >= 0) ||
+	    !isfinite(out->error_scale.atol) || !isfinite(out->error_scale.rtol))
+		return picard_fail(PICARD_EINVAL, "error scale atol %g, rtol %g: need finite values >= 0",
+				   out->error_scale.atol, out->error_scale.rtol);
 	return check_layout(out);
 }
 
@@ -285,6 +292,16 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 		err = picard_fail(PICARD_ENOMEM, "sweep counts of %ld trajectories", ntraj);
 		goto fail;
 	}
+	if (opt.estimate_error) {
+		s->estimate = malloc(sizeof(*s->estimate));
+		err = s->estimate ? picard_estimate_create(s->estimate, model, &opt, &s->grid, ntraj) :
+				    picard_fail(PICARD_ENOMEM, "error estimate");
+		if (err) {
+			free(s->estimate);
+			s->estimate = NULL;
+			goto fail;
+		}
+	}
 	*out = s;
 	return PICARD_OK;
 fail:
@@ -297,6 +314,9 @@ void picard_solver_free(picard_solver *s)
 	if (!s)
 		return;
 	picard_cuda_free(s->cuda);
+	if (s->estimate)
+		picard_estimate_free(s->estimate);
+	free(s->estimate);
 	free(s->sweeps);
 	free(s->sweeps_max);
 	free(s->status);
@@ -307,6 +327,11 @@ void picard_solver_free(picard_solver *s)
 const picard_grid *picard_solver_grid(const picard_solver *s)
 {
 	return &s->grid;
+}
+
+const double *picard_solver_error_estimates(const picard_solver *s)
+{
+	return s->estimate ? s->estimate->errors : NULL;
 }
 
 size_t picard_record_size(const picard_solver *s, const picard_record *rec)
@@ -381,8 +406,9 @@ static int check_inputs(const picard_solver *s, const double *x0,
 		if (!isfinite(params[i]))
 			return picard_fail(PICARD_EINVAL, "parameter %s of trajectory %ld is not finite",
 					   s->model->param_names[i % np], i / np);
-	if (nrecords < 0 || nrecords > PICARD_MAX_RECORDS || (nrecords && !records))
-		return picard_fail(PICARD_EINVAL, "%d records: at most %d", nrecords, PICARD_MAX_RECORDS);
+	if (nrecords < 0 || nrecords > PICARD_MAX_USER_RECORDS || (nrecords && !records))
+		return picard_fail(PICARD_EINVAL, "%d records: at most %d", nrecords,
+				   PICARD_MAX_USER_RECORDS);
 	for (int r = 0; r < nrecords; r++) {
 		int err = check_record(s, &records[r], r);
 
@@ -418,7 +444,8 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 		 double *x_final, picard_traj_status *status, long *fail_window,
 		 const picard_record *records, int nrecords, picard_stats *stats)
 {
-	double seconds = 0;
+	picard_record all[PICARD_MAX_RECORDS];
+	double seconds = 0, estimate_seconds = 0;
 	long failed = 0;
 	int err;
 
@@ -429,10 +456,18 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 		status = s->status;
 	if (!fail_window)
 		fail_window = s->fail_window;
+	/* the caller's records, then the window ends the estimate compares */
+	for (int r = 0; r < nrecords; r++)
+		all[r] = records[r];
+	if (s->estimate) {
+		all[nrecords++] = *picard_estimate_record(s->estimate);
+		if (!x_final)
+			x_final = picard_estimate_final(s->estimate);
+	}
 	for (int r = 0; r < nrecords; r++) {
-		size_t count = picard_record_size(s, &records[r]);
+		size_t count = picard_record_size(s, &all[r]);
 		for (size_t i = 0; i < count; i++)
-			records[r].states[i] = NAN;
+			all[r].states[i] = NAN;
 	}
 
 	struct picard_job job = {
@@ -442,7 +477,7 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 		.param_stride = params ? s->model->nparams : 0, .x_final = x_final,
 		.status = status, .fail_window = fail_window,
 		.sweeps = s->sweeps, .sweeps_max = s->sweeps_max,
-		.records = records, .nrecords = nrecords,
+		.records = all, .nrecords = nrecords,
 	};
 	err = s->backend == PICARD_BACKEND_CUDA ? picard_cuda_solve(s->cuda, &job, &seconds) :
 						  picard_cpu_solve(&job, &seconds);
@@ -450,6 +485,15 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 		goto out;
 	for (long i = 0; i < s->ntraj; i++)
 		failed += status[i] != PICARD_TRAJ_OK;
+	/* before the sweep statistics are read: the companion has its own */
+	if (s->estimate) {
+		double start = omp_get_wtime();
+
+		err = picard_estimate_compute(s->estimate, x0, params, x_final, status);
+		estimate_seconds = omp_get_wtime() - start;
+		if (err)
+			goto out;
+	}
 	if (failed)
 		err = picard_fail(PICARD_EFAILED, "%ld of %ld trajectories failed", failed, s->ntraj);
 out:
@@ -458,6 +502,7 @@ out:
 		if (!err || err == PICARD_EFAILED)
 			sweep_stats(s, status, fail_window, stats);
 		stats->solve_seconds = seconds;
+		stats->estimate_seconds = estimate_seconds;
 		stats->failed = failed;
 		stats->chunks = s->cuda ? picard_cuda_chunks(s->cuda) : 1;
 		stats->backend = s->backend;

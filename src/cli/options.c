@@ -604,3 +604,24 @@ int options_check_stride(const struct run_options *opts, long ntraj)
 	stride = (ntraj + opts->check_traj - 1) / opts->check_traj;
 	return stride > INT_MAX ? INT_MAX : (int)stride;
 }
+
+picard_options options_solver(const struct run_options *opts)
+{
+	const bool lobatto = opts->scheme == PICARD_SCHEME_LOBATTO;
+	/* lobatto without --K / --K-max: the library's adaptive default */
+	return (picard_options){
+		.scheme = opts->scheme, .window = lobatto ? opts->window : 0,
+		.m = opts->m, .K = opts->K_max || (lobatto && !opts->K_given) ? 0 : opts->K,
+		.K_max = opts->K_max,
+		.iter_rtol = opts->iter_rtol, .iter_atol = opts->iter_atol,
+		.h = lobatto ? 0 : opts->h,
+		.warm_start = opts->warm_start,
+		.t0 = opts->t0, .t1 = opts->t1,
+		.precision = opts->precision, .backend = opts->backend,
+		.bound = opts->bound, .layout = opts->layout,
+		.traj_per_block = opts->traj_per_block, .scan = opts->scan,
+		/* --tol: every trajectory carries an estimate of its error */
+		.estimate_error = opts->tol_given,
+		.error_scale = {.atol = opts->tol, .rtol = opts->rtol},
+	};
+}

@@ -78,6 +78,9 @@ struct run_options {
 					--atol A; m, K, h not given are tuned
 					for it */
 	double rtol;                 /* --rtol R: its relative part (0: none) */
+	bool tuned;                  /* the grid came from tuning (the cache or
+					a quick search), not the command line:
+					picard-run may tighten it */
 	double bound;                /* --bound B: |x| > B is divergence */
 	bool list;                   /* --list: show the models and stop */
 	bool describe;               /* --describe: show MODEL's description */
@@ -100,5 +103,9 @@ void options_save_times(const struct run_options *opts, double *times);
 /* Trajectories the check compares: the record stride that keeps at most
  * check_traj of ntraj (0 = all), evenly spaced. */
 int options_check_stride(const struct run_options *opts, long ntraj);
+
+/* The solver options the command line asks for (--tol: with error
+ * estimates scaled by its tolerance). */
+picard_options options_solver(const struct run_options *opts);
 
 #endif

@@ -53,28 +53,51 @@ static const double *record_state(const struct run_results *res, long r, long i)
 
 /* ---- CSV ------------------------------------------------------------------ */
 
+/* Whether the per-trajectory error columns are written. */
+static bool has_errors(const struct run_results *res)
+{
+	return res->err || res->err_est;
+}
+
+/* The status of trajectory i at a record whose state is x (NULL once it
+ * failed): a finished trajectory over the tolerance says so on every row. */
+static picard_traj_status row_status(const struct run_results *res, long i, const double *x)
+{
+	if (!x || res->status[i] == PICARD_TRAJ_TOL_EXCEEDED)
+		return res->status[i];
+	return PICARD_TRAJ_OK;
+}
+
+/* ",err,err_est" of trajectory i: nan where there is none. */
+static void csv_errors(FILE *f, const struct run_results *res, long i)
+{
+	fprintf(f, ",%.6g,%.6g", res->err ? res->err[i] : NAN, res->err_est ? res->err_est[i] : NAN);
+}
+
 static void csv_header(FILE *f, const struct run_results *res)
 {
 	fputs(res->times ? "t,traj,status" : "traj,status", f);
 	for (int k = 0; k < res->model->dim; k++)
 		fprintf(f, ",x%d", k + 1);
-	fputc('\n', f);
+	fputs(has_errors(res) ? ",err,err_est\n" : "\n", f);
 }
 
-/* One row: [t,] traj, status, state (nan once failed). */
+/* One row: [t,] traj, status, state (nan once failed)[, err, err_est]. */
 static void csv_row(FILE *f, const struct run_results *res, long r, long i)
 {
 	const double *x = record_state(res, r, i);
 
 	if (res->times)
 		fprintf(f, "%.17g,", res->times[r]);
-	fprintf(f, "%ld,%s", i, picard_traj_status_name(x ? PICARD_TRAJ_OK : res->status[i]));
+	fprintf(f, "%ld,%s", i, picard_traj_status_name(row_status(res, i, x)));
 	for (int k = 0; k < res->model->dim; k++) {
 		if (x)
 			fprintf(f, ",%.17g", x[k]);
 		else
 			fputs(",nan", f);
 	}
+	if (has_errors(res))
+		csv_errors(f, res, i);
 	fputc('\n', f);
 }
 
@@ -200,8 +223,90 @@ fail:
 	return err;
 }
 
+/* ---- the statuses beside a .npy ------------------------------------------------ */
+
+/* FILE.npy's statuses: FILE.status.csv, one row per trajectory. */
+static char *status_path(const char *path)
+{
+	const size_t stem = strlen(path) - strlen(".npy");
+	char *name = malloc(stem + sizeof(".status.csv"));
+
+	if (name) {
+		memcpy(name, path, stem);
+		strcpy(name + stem, ".status.csv");
+	}
+	return name;
+}
+
+static void write_statuses(FILE *f, const struct run_results *res)
+{
+	fputs(has_errors(res) ? "traj,status,err,err_est\n" : "traj,status\n", f);
+	for (long i = 0; i < res->ntraj && !ferror(f); i++) {
+		fprintf(f, "%ld,%s", i, picard_traj_status_name(res->status[i]));
+		if (has_errors(res))
+			csv_errors(f, res, i);
+		fputc('\n', f);
+	}
+}
+
+/* The statuses of a .npy's trajectories (a .npy holds states only), in
+ * a temporary file renamed into place by the caller. */
+static int write_status_file(const struct output *out, const struct run_results *res,
+			     char **temp)
+{
+	FILE *f;
+	int fd, failed;
+
+	*temp = malloc(strlen(out->path) + 32);
+	if (!*temp)
+		return cli_error(PICARD_EIO, "--out %s: out of memory", out->path);
+	sprintf(*temp, "%s.status.XXXXXX", out->path);
+	fd = mkstemp(*temp);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(*temp);
+		}
+		free(*temp);
+		*temp = NULL;
+		return cli_error(PICARD_EIO, "--out %s: cannot create its status file: %s",
+				 out->path, strerror(errno));
+	}
+	set_default_mode(fd);
+	write_statuses(f, res);
+	failed = ferror(f);
+	failed |= fclose(f) != 0;
+	if (failed) {
+		unlink(*temp);
+		free(*temp);
+		*temp = NULL;
+		return cli_error(PICARD_EIO, "--out %s: writing its status file failed", out->path);
+	}
+	return 0;
+}
+
+/* Rename the status file beside FILE.npy into place. */
+static int place_status_file(const struct output *out, char *temp)
+{
+	char *name = status_path(out->path);
+	int err = 0;
+
+	if (!name || rename(temp, name) != 0) {
+		err = cli_error(PICARD_EIO, "--out %s: cannot place its status file: %s", out->path,
+				name ? strerror(errno) : "out of memory");
+		unlink(temp);
+	} else {
+		printf("%-12s %s (status of each trajectory)\n", "statuses", name);
+	}
+	free(name);
+	free(temp);
+	return err;
+}
+
 int output_write(struct output *out, const struct run_results *res)
 {
+	char *status_temp = NULL;
 	int failed, err = 0;
 
 	errno = 0;
@@ -212,6 +317,13 @@ int output_write(struct output *out, const struct run_results *res)
 	failed = ferror(out->file);
 	failed |= fclose(out->file) != 0;
 	out->file = NULL;
+	/* a .npy's statuses first, so a failure leaves neither file */
+	if (!failed && out->format == OUTPUT_NPY && write_status_file(out, res, &status_temp)) {
+		unlink(out->temp_path);
+		free(out->temp_path);
+		out->temp_path = NULL;
+		return PICARD_EIO;
+	}
 	if (failed) {
 		err = cli_error(PICARD_EIO, "--out %s: write failed: %s", out->path,
 				errno ? strerror(errno) : "I/O error");
@@ -223,6 +335,10 @@ int output_write(struct output *out, const struct run_results *res)
 	}
 	free(out->temp_path);
 	out->temp_path = NULL;
+	if (status_temp && err)
+		unlink(status_temp), free(status_temp);
+	else if (status_temp)
+		err = place_status_file(out, status_temp);
 	return err;
 }
 

@@ -10,7 +10,12 @@
  *   .csv  header "t,traj,status,x1,...,xn", one row per time and
  *         trajectory, time by time;
  *   .npy  float64 array of shape (ntimes, ntraj, n).
- * status is ok, nonfinite, diverged or not-converged. A trajectory that
+ * status is ok, nonfinite, diverged, not-converged or tol-exceeded. With
+ * --check or --tol, CSV rows end in err,err_est: the trajectory's error
+ * against rk8pd and its estimate, in units of the tolerance (<= 1 meets
+ * it; absolute errors without one), nan where there is none. A .npy's
+ * statuses (and errors) go to FILE.status.csv beside it, rows traj,status
+ * [,err,err_est]. A trajectory that
  * failed has NaN for every state from its failing window on, that is at
  * the times its failing window or a later one holds (in CSV its status says
  * why; a .npy holds states only, so NaN is the mark there). Values are
@@ -51,6 +56,10 @@ struct run_results {
 	long ntimes;                      /* number of times */
 	const double *saved;              /* picard_record states at times,
 					     traj_stride=1, or NULL */
+	const double *err;                /* ntraj checked errors (scaled by
+					     the tolerance; nan: unchecked),
+					     or NULL: no err column */
+	const double *err_est;            /* ntraj error estimates, likewise */
 };
 
 /* Check path's extension and open it. Returns 0, or CLI_EUSAGE after a

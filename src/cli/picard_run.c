@@ -23,31 +23,12 @@
 #include "init_file.h"
 #include "options.h"
 #include "output.h"
+#include "promise.h"
+#include "run.h"
 #include "tuning.h"
 
 #define FAILURES_SHOWN 5 /* failed trajectories named on stderr */
 
-/* Everything one run holds; run_free() releases it. */
-struct run {
-	struct run_options opts;        /* the command line */
-	struct timespec start;          /* start of main, for the total */
-	const picard_model *model;      /* opts.model */
-	long ntraj;                     /* ensemble size */
-	struct init_data init;          /* --init contents (x0 NULL without) */
-	struct output out;              /* --out file (path NULL without) */
-	picard_solver *solver;          /* the solver, created once */
-	const picard_grid *grid;        /* its fitted grid */
-	double *x0;                     /* ntraj*dim initial states */
-	double *params;                 /* ntraj*nparams (--init's columns or
-					   --spread-param), NULL: the defaults */
-	double *x_final;                /* ntraj*dim final states */
-	picard_traj_status *status;     /* ntraj outcomes */
-	long *fail_window;              /* ntraj failing windows, -1: none */
-	double *save_times;             /* --save-every/--save-at times, or NULL */
-	picard_record save;             /* their record (states NULL without) */
-	picard_record check;            /* --check record (states NULL without) */
-	picard_stats stats;             /* what the solve reports */
-};
 
 /* Seconds since the start of main. */
 static double elapsed(const struct run *run)
@@ -187,21 +168,7 @@ static void hint_library_error(int err)
 
 static int create_solver(struct run *run)
 {
-	const struct run_options *opts = &run->opts;
-	const bool lobatto = opts->scheme == PICARD_SCHEME_LOBATTO;
-	/* lobatto without --K / --K-max: the library's adaptive default */
-	const picard_options solver_opts = {
-		.scheme = opts->scheme, .window = lobatto ? opts->window : 0,
-		.m = opts->m, .K = opts->K_max || (lobatto && !opts->K_given) ? 0 : opts->K,
-		.K_max = opts->K_max,
-		.iter_rtol = opts->iter_rtol, .iter_atol = opts->iter_atol,
-		.h = lobatto ? 0 : opts->h,
-		.warm_start = opts->warm_start,
-		.t0 = opts->t0, .t1 = opts->t1,
-		.precision = opts->precision, .backend = opts->backend,
-		.bound = opts->bound, .layout = opts->layout,
-		.traj_per_block = opts->traj_per_block, .scan = opts->scan,
-	};
+	const picard_options solver_opts = options_solver(&run->opts);
 	int err;
 
 	err = picard_solver_create(&run->solver, run->model, &solver_opts, run->ntraj);
@@ -379,6 +346,9 @@ static void print_summary(const struct run *run)
 		printf("\n");
 	}
 	printf("%-12s %s\n", "solve", format_seconds(buf, sizeof(buf), run->stats.solve_seconds));
+	if (run->stats.estimate_seconds > 0)
+		printf("%-12s %s: a companion solve in double on a twice finer grid\n", "estimate",
+		       format_seconds(buf, sizeof(buf), run->stats.estimate_seconds));
 	if (run->stats.solve_seconds > 0)
 		printf("%-12s %.3g trajectory-steps/s\n", "throughput",
 		       steps / run->stats.solve_seconds);
@@ -389,31 +359,36 @@ static void print_summary(const struct run *run)
 		       "chunks", run->stats.chunks);
 }
 
-/* Failed trajectories: a count and the first few on stderr. */
-static void report_failures(const struct run *run)
+/* Trajectories that failed outright (not those over the tolerance:
+ * promise_report names them): a count and the first few on stderr. */
+static long report_failures(const struct run *run)
 {
 	char list[512] = "";
 	size_t used = 0;
-	long shown = 0;
+	long shown = 0, failed = 0;
 
-	for (long i = 0; i < run->ntraj && shown < FAILURES_SHOWN; i++) {
+	for (long i = 0; i < run->ntraj; i++) {
 		long w = run->fail_window[i];
 
-		if (run->status[i] == PICARD_TRAJ_OK)
+		if (run->status[i] == PICARD_TRAJ_OK || run->status[i] == PICARD_TRAJ_TOL_EXCEEDED)
 			continue;
-		used += snprintf(list + used, sizeof(list) - used, "%s%ld %s in window %ld (t=%g)",
+		if (failed++ >= FAILURES_SHOWN || used >= sizeof(list))
+			continue;
+		used += snprintf(list + used, sizeof(list) - used, "%s%ld %s in window %ld (t=%g)%s",
 				 shown ? ", " : "", i, picard_traj_status_name(run->status[i]), w,
-				 window_end_time(run->grid, w));
+				 window_end_time(run->grid, w),
+				 run->ref_failed && run->ref_failed[i] ? ", its reference fails too" : "");
 		shown++;
-		if (used >= sizeof(list))
-			break;
 	}
-	printf("%-12s %ld of %ld trajectories\n", "failed", run->stats.failed, run->ntraj);
-	cli_error(PICARD_EFAILED, "%ld of %ld trajectories failed: %s%s", run->stats.failed,
-		  run->ntraj, list, run->stats.failed > shown ? ", ..." : "");
+	if (!failed)
+		return 0;
+	printf("%-12s %ld of %ld trajectories\n", "failed", failed, run->ntraj);
+	cli_error(PICARD_EFAILED, "%ld of %ld trajectories failed: %s%s", failed, run->ntraj, list,
+		  failed > shown ? ", ..." : "");
 	cli_hint("non-finite or |x| > --bound %g; a smaller --%s or a larger --K%s may converge",
 		 run->opts.bound, run->grid->scheme == PICARD_SCHEME_LOBATTO ? "window" : "h",
 		 run->grid->adaptive ? "-max" : "");
+	return failed;
 }
 
 static int write_output(struct run *run)
@@ -423,6 +398,8 @@ static int write_output(struct run *run)
 		.x_final = run->x_final, .status = run->status,
 		.fail_window = run->fail_window, .times = run->save.times,
 		.ntimes = run->save.ntimes, .saved = run->save.states,
+		.err = run->opts.check || run->opts.tol_given ? run->err : NULL,
+		.err_est = run->opts.tol_given ? run->err_est : NULL,
 	};
 	int err;
 
@@ -434,35 +411,6 @@ static int write_output(struct run *run)
 		printf("%-12s %s (final states of %ld trajectories)\n", "output", run->out.path,
 		       run->ntraj);
 	return err;
-}
-
-/* --check: E against GSL rk8pd; fails when non-finite or over --tol. */
-static int check(struct run *run)
-{
-	const struct run_options *opts = &run->opts;
-	picard_check_result res;
-	bool pass;
-	int err;
-
-	err = picard_check(run->model, run->grid, run->ntraj, run->x0, run->params,
-			   &run->check, &res);
-	if (err)
-		return cli_library_error(err);
-	printf("%-12s E = %.3g (rel %.3g) over %ld trajectories x %ld window ends; "
-	       "worst trajectory %ld at t=%g", "check", res.error, res.rel_error,
-	       res.checked_traj, res.checked_traj ? res.points / res.checked_traj : 0,
-	       res.worst_traj, window_end_time(run->grid, res.worst_window));
-	pass = !opts->tol_given || res.error <= opts->tol;
-	if (opts->tol_given)
-		printf("  [%s: E %s tol %g]", pass ? "PASS" : "FAIL", pass ? "<=" : ">", opts->tol);
-	putchar('\n');
-	if (res.nonfinite || isnan(res.error))
-		return cli_error(PICARD_EFAILED, "check: %ld compared states are not finite",
-				 res.nonfinite);
-	if (!pass)
-		return cli_error(PICARD_EFAILED, "check failed: E = %.3g > --tol %g",
-				 res.error, opts->tol);
-	return 0;
 }
 
 /* Set up and solve; 0 or the error that stopped the run (reported). */
@@ -500,20 +448,21 @@ static int run_main(struct run *run)
 	char buf[32];
 
 	err = prepare_and_solve(run);
+	if (!err)
+		err = promise_allocate(run);
 	if (err) {
 		output_discard(&run->out);
 		return err == CLI_EUSAGE ? CLI_EXIT_USAGE : CLI_EXIT_FAILED;
 	}
 	print_summary(run);
-	if (run->stats.failed) {
-		report_failures(run);
+	/* checks, estimates, statuses; tuned runs solve their misses again */
+	if (promise_keep(run))
 		status = CLI_EXIT_FAILED;
-	}
+	if (report_failures(run))
+		status = CLI_EXIT_FAILED;
 	if (run->out.file && write_output(run))
 		status = CLI_EXIT_FAILED;
-	if (run->opts.check && run->stats.failed)
-		printf("%-12s skipped: %ld trajectories failed\n", "check", run->stats.failed);
-	else if (run->opts.check && check(run))
+	if (promise_report(run) != CLI_EXIT_OK)
 		status = CLI_EXIT_FAILED;
 	printf("%-12s %s\n", "total", format_seconds(buf, sizeof(buf), elapsed(run)));
 	return status;
@@ -532,6 +481,7 @@ static void run_free(struct run *run)
 	free(run->save_times);
 	free(run->save.states);
 	free(run->check.states);
+	promise_free(run);
 }
 
 int main(int argc, char **argv)

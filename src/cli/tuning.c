@@ -165,6 +165,7 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 	char given[32] = "";
 	size_t used = 0;
 
+	opts->tuned = true;
 	if (p->scheme == PICARD_SCHEME_LOBATTO) {
 		/* m, window, tolerance: adaptive sweeps from a warm start */
 		opts->scheme = PICARD_SCHEME_LOBATTO;

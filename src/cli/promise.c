@@ -1,0 +1,463 @@
+/* promise.c - picard-run's per-trajectory promise (see promise.h).
+ *
+ * Each trajectory is judged on the best evidence there is: its own check
+ * against rk8pd when it is among the checked (--check-traj), else its
+ * error estimate (the companion solve, src/estimate.c), else, when it has
+ * none, its final state checked against rk8pd at t1. The check's word wins
+ * over the estimate's. A configuration picard-run tuned itself is its own
+ * doing: members that missed, or failed where their reference did not,
+ * are solved again with the window (or h) halved, up to RETRY_ROUNDS
+ * times, before they are handed back as failed.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "promise.h"
+
+#define RETRY_ROUNDS 3           /* tightenings of a tuned configuration */
+#define RETRY_RTOL_SHARE 0.1     /* lobatto: iteration tolerance per round */
+#define RETRY_AIM 0.5            /* the error a round aims at, of the bound */
+#define RETRY_SHRINK_MIN 0.0625  /* a round shrinks the window 2 to 16 times */
+#define RETRY_SHRINK_MAX 0.5
+#define RETRY_RTOL_FLOOR_FLOAT 1e-7
+#define RETRY_RTOL_FLOOR_DOUBLE 1e-14
+#define MEMBERS_SHOWN 5          /* trajectories named in a message */
+
+/* One solve's results as the judge reads and writes them: the run's own,
+ * or those of a part solved again. */
+struct solved {
+	const picard_solver *solver;
+	long n;                          /* trajectories */
+	const double *x0, *params;       /* as solved (params may be NULL) */
+	const double *x_final;           /* n*dim */
+	const picard_record *check;      /* window ends kept, or NULL */
+	picard_traj_status *status;      /* n, updated */
+	double *err, *err_est;           /* n, written */
+	unsigned char *ref_failed;       /* n, written */
+};
+
+static picard_tolerance run_tolerance(const struct run_options *opts)
+{
+	if (!opts->tol_given)
+		return (picard_tolerance){0, 0}; /* absolute errors */
+	return (picard_tolerance){.atol = opts->tol, .rtol = opts->rtol};
+}
+
+int promise_allocate(struct run *run)
+{
+	run->err = malloc((size_t)run->ntraj * sizeof(*run->err));
+	run->err_est = malloc((size_t)run->ntraj * sizeof(*run->err_est));
+	run->ref_failed = calloc((size_t)run->ntraj, 1);
+	if (!run->err || !run->err_est || !run->ref_failed)
+		return cli_error(PICARD_ENOMEM, "per-trajectory errors of %ld trajectories",
+				 run->ntraj);
+	for (long i = 0; i < run->ntraj; i++)
+		run->err[i] = run->err_est[i] = NAN;
+	return 0;
+}
+
+void promise_free(struct run *run)
+{
+	free(run->err);
+	free(run->err_est);
+	free(run->ref_failed);
+}
+
+/* The check of s's record: each checked trajectory's scaled error, a
+ * failed reference marking its own trajectory. */
+static int check_recorded(const struct run *run, struct solved *s, picard_check_result *res)
+{
+	const long slots = (s->n + s->check->traj_stride - 1) / s->check->traj_stride;
+	picard_check_options copts = {
+		.tol = run_tolerance(&run->opts), .keep_going = true,
+	};
+	int err;
+
+	copts.traj_error = malloc((size_t)slots * sizeof(double));
+	if (!copts.traj_error)
+		return cli_error(PICARD_ENOMEM, "check of %ld trajectories", slots);
+	err = picard_check_each(run->model, picard_solver_grid(s->solver), s->n, s->x0,
+				s->params, s->check, &copts, res);
+	for (long slot = 0; !err && slot < slots; slot++) {
+		const long i = slot * s->check->traj_stride;
+
+		s->err[i] = copts.traj_error[slot];
+		s->ref_failed[i] = isnan(copts.traj_error[slot]);
+	}
+	free(copts.traj_error);
+	return err ? cli_library_error(err) : 0;
+}
+
+/* A trajectory that nothing else vouches for: its final state against
+ * rk8pd at t1. */
+static void check_final(const struct run *run, struct solved *s, long i)
+{
+	const picard_tolerance tol = run_tolerance(&run->opts);
+	const int n = run->model->dim, np = run->model->nparams;
+	const picard_grid *g = picard_solver_grid(s->solver);
+	double ref[n];
+
+	if (picard_reference(run->model, s->params ? s->params + i * np : NULL, s->x0 + i * n,
+			     g->t0, &g->t1, 1, ref)) {
+		s->ref_failed[i] = 1;
+		return;
+	}
+	s->err[i] = picard_scaled_error(&tol, s->x_final + i * n, ref, n);
+}
+
+/* Whether a finished trajectory met the tolerance: its check, else its
+ * estimate; with neither (its reference failed too) nothing vouches. */
+static bool meets(const struct solved *s, long i)
+{
+	if (!isnan(s->err[i]))
+		return s->err[i] <= 1;
+	return !isnan(s->err_est[i]) && s->err_est[i] <= 1;
+}
+
+/* Estimates, checks and statuses of one solve. */
+static int judge(const struct run *run, struct solved *s, picard_check_result *res)
+{
+	const double *est = picard_solver_error_estimates(s->solver);
+	int err = 0;
+
+	for (long i = 0; i < s->n; i++) {
+		s->err[i] = NAN;
+		s->err_est[i] = est ? est[i] : NAN;
+		s->ref_failed[i] = 0;
+	}
+	if (s->check)
+		err = check_recorded(run, s, res);
+	if (err || !run->opts.tol_given)
+		return err;
+#pragma omp parallel for schedule(dynamic, 1)
+	for (long i = 0; i < s->n; i++)
+		if (s->status[i] == PICARD_TRAJ_OK && isnan(s->err[i]) && isnan(s->err_est[i]))
+			check_final(run, s, i);
+	for (long i = 0; i < s->n; i++)
+		if (s->status[i] == PICARD_TRAJ_OK && !meets(s, i))
+			s->status[i] = PICARD_TRAJ_TOL_EXCEEDED;
+	return 0;
+}
+
+/* ---- solving the members that missed again --------------------------------- */
+
+/* A part of the ensemble solved on its own. */
+struct part {
+	long n;                        /* members */
+	long *members;                 /* their indices in the run */
+	double *x0, *params;           /* their inputs */
+	double *x_final;               /* results */
+	picard_traj_status *status;
+	long *fail_window;
+	double *err, *err_est;
+	unsigned char *ref_failed;
+	picard_record save, check;     /* as the run keeps them */
+	picard_solver *solver;
+};
+
+static void part_free(struct part *p)
+{
+	picard_solver_free(p->solver);
+	free(p->members);
+	free(p->x0);
+	free(p->params);
+	free(p->x_final);
+	free(p->status);
+	free(p->fail_window);
+	free(p->err);
+	free(p->err_est);
+	free(p->ref_failed);
+	free(p->save.states);
+	free(p->check.states);
+}
+
+/* Whether trajectory i is worth solving again: it missed, or failed
+ * where its reference did not. */
+static bool retry_wanted(const struct run *run, long i)
+{
+	return run->status[i] != PICARD_TRAJ_OK && !run->ref_failed[i];
+}
+
+/* The members to solve again and their inputs. */
+static int part_make(const struct run *run, struct part *p)
+{
+	const int n = run->model->dim, np = run->model->nparams;
+
+	memset(p, 0, sizeof(*p));
+	for (long i = 0; i < run->ntraj; i++)
+		p->n += retry_wanted(run, i);
+	if (!p->n)
+		return 0;
+	p->members = malloc(p->n * sizeof(long));
+	p->x0 = malloc(p->n * n * sizeof(double));
+	p->params = run->params ? malloc(p->n * np * sizeof(double) + 1) : NULL;
+	p->x_final = malloc(p->n * n * sizeof(double));
+	p->status = malloc(p->n * sizeof(*p->status));
+	p->fail_window = malloc(p->n * sizeof(long));
+	p->err = malloc(p->n * sizeof(double));
+	p->err_est = malloc(p->n * sizeof(double));
+	p->ref_failed = malloc(p->n);
+	if (!p->members || !p->x0 || (run->params && !p->params) || !p->x_final || !p->status ||
+	    !p->fail_window || !p->err || !p->err_est || !p->ref_failed)
+		return cli_error(PICARD_ENOMEM, "%ld trajectories to solve again", p->n);
+	for (long i = 0, j = 0; i < run->ntraj; i++) {
+		if (!retry_wanted(run, i))
+			continue;
+		p->members[j] = i;
+		memcpy(p->x0 + j * n, run->x0 + i * n, n * sizeof(double));
+		if (run->params)
+			memcpy(p->params + j * np, run->params + i * np, np * sizeof(double));
+		j++;
+	}
+	return 0;
+}
+
+/* How much a round shrinks the window: from the worst miss among the
+ * members solved again, by the scheme's order p (error ~ H^p), aiming at
+ * RETRY_AIM of the bound; half where a member failed outright. */
+static double shrink_factor(const struct run *run, const picard_grid *g)
+{
+	const double order = g->scheme == PICARD_SCHEME_LOBATTO ? 2.0 * g->m - 2 : 2;
+	double worst = 0;
+
+	for (long i = 0; i < run->ntraj; i++) {
+		const double e = !isnan(run->err[i]) ? run->err[i] : run->err_est[i];
+
+		if (!retry_wanted(run, i))
+			continue;
+		if (run->status[i] != PICARD_TRAJ_TOL_EXCEEDED || !(e < INFINITY))
+			return RETRY_SHRINK_MAX;
+		worst = fmax(worst, e);
+	}
+	return fmin(fmax(pow(RETRY_AIM / worst, 1 / order), RETRY_SHRINK_MIN), RETRY_SHRINK_MAX);
+}
+
+/* The configuration one round finer than grid: the window (lobatto, with
+ * a tighter iteration) or h (trapezoid) shrunk by shrink. */
+static picard_options tightened(const picard_options *o, const picard_grid *g, double shrink)
+{
+	picard_options t = *o;
+	const double floor = o->precision == PICARD_DOUBLE ? RETRY_RTOL_FLOOR_DOUBLE :
+			     RETRY_RTOL_FLOOR_FLOAT;
+
+	if (g->scheme == PICARD_SCHEME_LOBATTO) {
+		t.window = g->window * shrink;
+		t.iter_rtol = fmax(RETRY_RTOL_SHARE * g->iter_rtol, floor);
+		t.iter_atol = fmax(RETRY_RTOL_SHARE * g->iter_atol, floor);
+	} else {
+		t.h = g->h * shrink;
+	}
+	/* the tuned layout's block shape need not suit a few trajectories */
+	t.traj_per_block = 0;
+	return t;
+}
+
+/* Solve the part under o, keeping the run's records, and judge it. */
+static int part_solve(const struct run *run, struct part *p, const picard_options *o)
+{
+	struct solved s;
+	picard_check_result res;
+	picard_record records[2];
+	int nrec = 0, err;
+	size_t size;
+
+	err = picard_solver_create(&p->solver, run->model, o, p->n);
+	if (err)
+		return cli_library_error(err);
+	if (run->save.states) {
+		p->save = run->save;
+		p->save.states = NULL;
+		size = picard_record_size(p->solver, &p->save);
+		p->save.states = malloc(size * sizeof(double) + 1);
+		records[nrec++] = p->save;
+	}
+	if (run->check.states) {
+		p->check = (picard_record){.every = 1, .traj_stride = 1};
+		size = picard_record_size(p->solver, &p->check);
+		p->check.states = malloc(size * sizeof(double) + 1);
+		records[nrec++] = p->check;
+	}
+	if ((run->save.states && !p->save.states) || (run->check.states && !p->check.states))
+		return cli_error(PICARD_ENOMEM, "records of %ld trajectories solved again", p->n);
+	err = picard_solve(p->solver, p->x0, p->params, p->x_final, p->status, p->fail_window,
+			   records, nrec, NULL);
+	if (err && err != PICARD_EFAILED)
+		return cli_library_error(err);
+	s = (struct solved){
+		.solver = p->solver, .n = p->n, .x0 = p->x0, .params = p->params,
+		.x_final = p->x_final, .check = p->check.states ? &p->check : NULL,
+		.status = p->status, .err = p->err, .err_est = p->err_est,
+		.ref_failed = p->ref_failed,
+	};
+	return judge(run, &s, &res);
+}
+
+/* Time at the end of window w of g: t1 exactly for the last. */
+static double window_end(const picard_grid *g, long w)
+{
+	return w == g->windows - 1 ? g->t1 : g->t0 + (double)(w + 1) * (g->m - 1) * g->h;
+}
+
+/* The part's results replace its members' (a finer solve is at least as
+ * good); a failure window becomes the run's window holding its time. */
+static long part_merge(struct run *run, const struct part *p)
+{
+	const int n = run->model->dim;
+	const picard_grid *g = picard_solver_grid(p->solver);
+	long fixed = 0;
+
+	for (long j = 0; j < p->n; j++) {
+		const long i = p->members[j];
+
+		memcpy(run->x_final + i * n, p->x_final + j * n, n * sizeof(double));
+		run->status[i] = p->status[j];
+		run->fail_window[i] = p->fail_window[j] < 0 ? -1 :
+			picard_grid_window(run->grid, window_end(g, p->fail_window[j]));
+		run->err[i] = p->err[j];
+		run->err_est[i] = p->err_est[j];
+		run->ref_failed[i] = p->ref_failed[j];
+		for (long r = 0; run->save.states && r < run->save.ntimes; r++)
+			memcpy(run->save.states + (r * run->ntraj + i) * n,
+			       p->save.states + (r * p->n + j) * n, n * sizeof(double));
+		fixed += p->status[j] == PICARD_TRAJ_OK;
+	}
+	return fixed;
+}
+
+/* Up to RETRY_ROUNDS rounds, each finer than the last, over the members
+ * that still miss. */
+static int retry(struct run *run)
+{
+	picard_options o = options_solver(&run->opts);
+	picard_grid grid = *run->grid;
+	int err = 0;
+
+	for (int round = 1; !err && round <= RETRY_ROUNDS; round++) {
+		struct part p;
+		long fixed;
+
+		err = part_make(run, &p);
+		if (!err && p.n) {
+			o = tightened(&o, &grid, shrink_factor(run, &grid));
+			err = part_solve(run, &p, &o);
+		}
+		if (err || !p.n) {
+			part_free(&p);
+			break;
+		}
+		grid = *picard_solver_grid(p.solver);
+		fixed = part_merge(run, &p);
+		run->retried += p.n;
+		if (grid.scheme == PICARD_SCHEME_LOBATTO)
+			printf("%-12s %ld trajector%s again with window %.6g, iter-rtol %.2g: %ld now ok\n",
+			       "retry", p.n, p.n == 1 ? "y" : "ies", grid.window, grid.iter_rtol, fixed);
+		else
+			printf("%-12s %ld trajector%s again with h %.6g: %ld now ok\n", "retry", p.n,
+			       p.n == 1 ? "y" : "ies", grid.h, fixed);
+		part_free(&p);
+	}
+	return err;
+}
+
+/* ---- the run ---------------------------------------------------------------- */
+
+/* The check line of the first solve, as picard-run has always printed it. */
+static void print_check(const struct run *run, const picard_check_result *res)
+{
+	printf("%-12s E = %.3g (rel %.3g) over %ld trajectories x %ld window ends; "
+	       "worst trajectory %ld at t=%g", "check", res->error, res->rel_error,
+	       res->checked_traj, res->checked_traj ? res->points / res->checked_traj : 0,
+	       res->worst_traj, res->worst_window >= 0 ?
+	       window_end(run->grid, res->worst_window) : run->grid->t0);
+	if (res->ref_failed)
+		printf("; %ld reference%s failed", res->ref_failed, res->ref_failed == 1 ? "" : "s");
+	putchar('\n');
+	if (res->ref_failed)
+		cli_warning("%s", picard_error_detail());
+}
+
+int promise_keep(struct run *run)
+{
+	struct solved s = {
+		.solver = run->solver, .n = run->ntraj, .x0 = run->x0, .params = run->params,
+		.x_final = run->x_final, .check = run->check.states ? &run->check : NULL,
+		.status = run->status, .err = run->err, .err_est = run->err_est,
+		.ref_failed = run->ref_failed,
+	};
+	bool missed = false;
+	int err;
+
+	err = judge(run, &s, &run->checked);
+	if (err)
+		return err;
+	run->checked_done = s.check != NULL;
+	if (run->checked_done)
+		print_check(run, &run->checked);
+	for (long i = 0; i < run->ntraj; i++)
+		missed |= retry_wanted(run, i);
+	if (missed && run->opts.tol_given && run->opts.tuned)
+		err = retry(run);
+	return err;
+}
+
+/* "0 (t=2, 40000 x tol), 3 (...)" for the first members with status. */
+static void name_members(const struct run *run, picard_traj_status status, char *buf,
+			 size_t len)
+{
+	size_t used = 0;
+	long shown = 0;
+
+	buf[0] = '\0';
+	for (long i = 0; i < run->ntraj && used < len; i++) {
+		const double e = !isnan(run->err[i]) ? run->err[i] : run->err_est[i];
+
+		if (run->status[i] != status)
+			continue;
+		if (shown == MEMBERS_SHOWN) {
+			snprintf(buf + used, len - used, ", ...");
+			break;
+		}
+		used += snprintf(buf + used, len - used, "%s%ld (error %.3g x tol, %s)",
+				 shown ? ", " : "", i, e,
+				 !isnan(run->err[i]) ? "checked" : isnan(e) ? "no estimate" :
+				 "estimated");
+		shown++;
+	}
+}
+
+int promise_report(const struct run *run)
+{
+	long ok = 0, exceeded = 0, checked = 0, estimated = 0;
+	char list[512];
+
+	if (!run->opts.tol_given) {
+		if (run->checked_done && (run->checked.nonfinite || isnan(run->checked.error)))
+			return cli_error(CLI_EXIT_FAILED, "check: %ld compared states are not finite",
+					 run->checked.nonfinite);
+		return CLI_EXIT_OK;
+	}
+	for (long i = 0; i < run->ntraj; i++) {
+		ok += run->status[i] == PICARD_TRAJ_OK;
+		exceeded += run->status[i] == PICARD_TRAJ_TOL_EXCEEDED;
+		if (run->status[i] == PICARD_TRAJ_OK) {
+			checked += !isnan(run->err[i]);
+			estimated += isnan(run->err[i]);
+		}
+	}
+	printf("%-12s |x - x_ref| <= %g + %g |x_ref|: met by %ld of %ld trajectories "
+	       "(%ld checked against rk8pd, %ld by their error estimates)  [%s]\n", "tolerance",
+	       run->opts.tol, run->opts.rtol, ok, run->ntraj, checked, estimated,
+	       ok == run->ntraj ? "PASS" : "FAIL");
+	if (!exceeded)
+		return ok == run->ntraj ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+	name_members(run, PICARD_TRAJ_TOL_EXCEEDED, list, sizeof(list));
+	cli_error(PICARD_EFAILED, "check failed: %ld of %ld trajectories exceed the tolerance: %s",
+		  exceeded, run->ntraj, list);
+	if (!run->opts.tuned)
+		cli_hint("the grid was given: a smaller --%s (or --tol alone, to tune it)",
+			 run->grid->scheme == PICARD_SCHEME_LOBATTO ? "window" : "h");
+	return CLI_EXIT_FAILED;
+}

@@ -1,0 +1,45 @@
+/* run.h - what one picard-run holds, shared by picard_run.c (set up,
+ * solve, report, write) and promise.c (the per-trajectory promise). */
+#ifndef PICARD_CLI_RUN_H
+#define PICARD_CLI_RUN_H
+
+#include <time.h>
+
+#include "init_file.h"
+#include "options.h"
+#include "output.h"
+#include "picard.h"
+
+/* Everything one run holds; run_free() releases it. */
+struct run {
+	struct run_options opts;        /* the command line */
+	struct timespec start;          /* start of main, for the total */
+	const picard_model *model;      /* opts.model */
+	long ntraj;                     /* ensemble size */
+	struct init_data init;          /* --init contents (x0 NULL without) */
+	struct output out;              /* --out file (path NULL without) */
+	picard_solver *solver;          /* the solver, created once */
+	const picard_grid *grid;        /* its fitted grid */
+	double *x0;                     /* ntraj*dim initial states */
+	double *params;                 /* ntraj*nparams (--init's columns or
+					   --spread-param), NULL: the defaults */
+	double *x_final;                /* ntraj*dim final states */
+	picard_traj_status *status;     /* ntraj outcomes */
+	long *fail_window;              /* ntraj failing windows, -1: none */
+	double *save_times;             /* --save-every/--save-at times, or NULL */
+	picard_record save;             /* their record (states NULL without) */
+	picard_record check;            /* --check record (states NULL without) */
+	picard_stats stats;             /* what the solve reports */
+	/* the per-trajectory promise (promise.h) */
+	double *err;                    /* ntraj scaled errors against rk8pd
+					   (under the tolerance; absolute
+					   without one), NaN: not checked */
+	double *err_est;                /* ntraj estimates, NaN: none */
+	unsigned char *ref_failed;      /* ntraj: the reference itself failed
+					   (the solution blows up) */
+	picard_check_result checked;    /* the check of the first solve */
+	bool checked_done;              /* checked holds a result */
+	long retried;                   /* trajectories solved again */
+};
+
+#endif

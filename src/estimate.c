@@ -1,0 +1,188 @@
+/* estimate.c - each trajectory's error estimated without a reference, by a
+ * companion solve: the same scheme, in double, on a grid twice as fine,
+ * compared with the solve at its window ends and at t1 (step doubling,
+ * Hairer, Norsett & Wanner, Solving ODEs I, II.4).
+ *
+ * Why a companion rather than an embedded formula on the same nodes: the
+ * lobatto scheme's window is of order 2m-2 once converged, while any
+ * lower-order formula on its m nodes is of order m at most, so an embedded
+ * difference measures the lower formula's error, larger than the scheme's
+ * by a factor that grows like H^(m-2): it would call nearly every
+ * trajectory over the tolerance. The companion measures the solve's own
+ * global error, rounding of float and the iteration's stopping error
+ * included, since it runs in double with a tighter iteration tolerance.
+ *
+ * - trapezoid: the companion at h/2 with the same m and K. With an error
+ *   C h^p, the difference is C h^p (1 - 2^-p), at least half the error for
+ *   any order p >= 1: the estimate is twice the difference, a bound that
+ *   is 1.5 times the error at the converged scheme's p = 2.
+ * - lobatto: the companion at H/2 with m nodes, adaptive sweeps to 1/100
+ *   of the solve's iteration tolerance: its error is 2^-(2m-2) of the
+ *   solve's discretisation error and its iteration error a hundredth, so
+ *   the difference is the solve's error to a few per cent: factor 1.
+ *
+ * The comparison keeps at most ESTIMATE_ROWS window ends per trajectory
+ * (every-th), and fewer where the ensemble is large (ESTIMATE_DOUBLES in
+ * all), plus the final state.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "estimate.h"
+
+#define ESTIMATE_ROWS 64              /* window ends compared per trajectory */
+#define ESTIMATE_DOUBLES (1L << 25)   /* 256 MB of records at most, each */
+#define TRAPEZOID_FACTOR 2.0          /* 1 / (1 - 2^-p) at p = 1 */
+#define LOBATTO_FACTOR 1.0
+#define COMPANION_RTOL_SHARE 1e-2     /* its iteration tolerance, of the solve's */
+#define COMPANION_RTOL_FLOOR 1e-14    /* double rounding over a sweep */
+#define COMPANION_K_MAX 80
+
+/* The companion's options: double, twice the windows, a tighter iteration. */
+static picard_options companion_options(const picard_options *o, const picard_grid *g)
+{
+	picard_options c = {
+		.scheme = o->scheme, .m = o->m, .warm_start = o->warm_start,
+		.t0 = g->t0, .t1 = g->t1, .precision = PICARD_DOUBLE, .backend = o->backend,
+		.bound = o->bound, .device_memory = o->device_memory,
+	};
+
+	if (o->scheme == PICARD_SCHEME_LOBATTO) {
+		c.window = g->window / 2;
+		c.K_max = COMPANION_K_MAX;
+		c.iter_rtol = fmax(COMPANION_RTOL_SHARE * g->iter_rtol, COMPANION_RTOL_FLOOR);
+		c.iter_atol = fmax(COMPANION_RTOL_SHARE * g->iter_atol, COMPANION_RTOL_FLOOR);
+		return c;
+	}
+	c.h = g->h / 2;
+	if (g->adaptive) {
+		c.K_max = g->K;
+		c.iter_rtol = fmax(COMPANION_RTOL_SHARE * g->iter_rtol, COMPANION_RTOL_FLOOR);
+		c.iter_atol = fmax(COMPANION_RTOL_SHARE * g->iter_atol, COMPANION_RTOL_FLOOR);
+	} else {
+		c.K = g->K;
+	}
+	return c;
+}
+
+/* Every-th window end compared: at most ESTIMATE_ROWS, and within
+ * ESTIMATE_DOUBLES for the ensemble. */
+static long compared_every(long windows, long ntraj, int dim)
+{
+	long rows = ESTIMATE_DOUBLES / ((double)ntraj * dim) > ESTIMATE_ROWS ? ESTIMATE_ROWS :
+		    (long)(ESTIMATE_DOUBLES / ((double)ntraj * dim));
+
+	if (rows < 1)
+		rows = 1;
+	if (rows > windows)
+		rows = windows;
+	return (windows + rows - 1) / rows;
+}
+
+int picard_estimate_create(struct picard_estimate *est, const picard_model *model,
+			   const picard_options *options, const picard_grid *grid,
+			   long ntraj)
+{
+	const picard_options c = companion_options(options, grid);
+	const long every = compared_every(grid->windows, ntraj, model->dim);
+	const size_t states = (size_t)ntraj * model->dim;
+	size_t rows;
+	int err;
+
+	memset(est, 0, sizeof(*est));
+	est->ntraj = ntraj;
+	est->dim = model->dim;
+	est->scale = options->error_scale;
+	est->factor = options->scheme == PICARD_SCHEME_LOBATTO ? LOBATTO_FACTOR : TRAPEZOID_FACTOR;
+	err = picard_solver_create(&est->companion, model, &c, ntraj);
+	if (err)
+		return err;
+	if (picard_solver_grid(est->companion)->windows != 2 * grid->windows) {
+		err = picard_fail(PICARD_EINVAL, "error estimate: the companion has %ld windows, not 2 x %ld",
+				  picard_solver_grid(est->companion)->windows, grid->windows);
+		goto fail;
+	}
+	est->coarse = (picard_record){.every = every, .traj_stride = 1};
+	est->fine = (picard_record){.every = 2 * every, .traj_stride = 1};
+	rows = (size_t)(grid->windows / every);
+	est->coarse.states = malloc(rows * states * sizeof(double));
+	est->fine.states = malloc(rows * states * sizeof(double));
+	est->x_final = malloc(states * sizeof(double));
+	est->fine_final = malloc(states * sizeof(double));
+	est->fine_status = malloc(ntraj * sizeof(*est->fine_status));
+	est->errors = malloc(ntraj * sizeof(double));
+	if (!est->coarse.states || !est->fine.states || !est->x_final || !est->fine_final ||
+	    !est->fine_status || !est->errors) {
+		err = picard_fail(PICARD_ENOMEM, "error estimate: %zu window ends of %ld trajectories",
+				  rows, ntraj);
+		goto fail;
+	}
+	for (long i = 0; i < ntraj; i++)
+		est->errors[i] = NAN;
+	return PICARD_OK;
+fail:
+	picard_estimate_free(est);
+	return err;
+}
+
+void picard_estimate_free(struct picard_estimate *est)
+{
+	picard_solver_free(est->companion);
+	free(est->coarse.states);
+	free(est->fine.states);
+	free(est->x_final);
+	free(est->fine_final);
+	free(est->fine_status);
+	free(est->errors);
+	memset(est, 0, sizeof(*est));
+}
+
+const picard_record *picard_estimate_record(const struct picard_estimate *est)
+{
+	return &est->coarse;
+}
+
+double *picard_estimate_final(struct picard_estimate *est)
+{
+	return est->x_final;
+}
+
+/* The estimate of trajectory i: factor times its largest scaled
+ * difference from the companion; NaN when either failed. */
+static double trajectory_estimate(const struct picard_estimate *est, long rows, long i,
+				  const double *x_final, const picard_traj_status *status)
+{
+	const int n = est->dim;
+	const size_t row = (size_t)est->ntraj * n;
+	double worst;
+
+	if ((status[i] != PICARD_TRAJ_OK && status[i] != PICARD_TRAJ_NOT_CONVERGED) ||
+	    (est->fine_status[i] != PICARD_TRAJ_OK &&
+	     est->fine_status[i] != PICARD_TRAJ_NOT_CONVERGED))
+		return NAN;
+	worst = picard_scaled_error(&est->scale, x_final + i * n, est->fine_final + i * n, n);
+	for (long r = 0; r < rows; r++)
+		worst = fmax(worst, picard_scaled_error(&est->scale,
+							est->coarse.states + r * row + i * n,
+							est->fine.states + r * row + i * n, n));
+	return est->factor * worst;
+}
+
+int picard_estimate_compute(struct picard_estimate *est, const double *x0,
+			    const double *params, const double *x_final,
+			    const picard_traj_status *status)
+{
+	const long rows = picard_solver_grid(est->companion)->windows / est->fine.every;
+	int err;
+
+	err = picard_solve(est->companion, x0, params, est->fine_final, est->fine_status, NULL,
+			   &est->fine, 1, NULL);
+	if (err && err != PICARD_EFAILED)
+		return err;
+#pragma omp parallel for schedule(static)
+	for (long i = 0; i < est->ntraj; i++)
+		est->errors[i] = trajectory_estimate(est, rows, i, x_final, status);
+	return PICARD_OK;
+}

@@ -1,0 +1,314 @@
+/* test_promise.c - picard-run --tol as a promise per trajectory (issue 14,
+ * suite promise): on a user's own ensemble (--init, --spread,
+ * --spread-param) every member it calls ok met the tolerance, a member
+ * that did not has its own status, and the exit status and messages say
+ * why. Each ensemble is judged here independently of picard-run: its
+ * final states, read back from --out, against the model's exact solution
+ * where there is one, else against picard_reference (rk8pd) run by this
+ * test. CPU backend; the tuning cache is the test's own directory.
+ */
+#define _XOPEN_SOURCE 700
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "picard.h"
+#include "support.h"
+
+#define MAX_TRAJ 64
+#define MAX_DIM 32
+
+static void make_promise_workdir(void)
+{
+	make_workdir("promise", "cache");
+}
+
+TestSuite(promise, .init = make_promise_workdir, .fini = remove_workdir, .timeout = 600);
+
+/* One row of picard-run's CSV: traj,status,x1..xn,err,err_est. */
+struct member {
+	char status[24];
+	double x[MAX_DIM];
+	double err, err_est;
+};
+
+/* The rows of an --out CSV of final states with error columns. */
+static long read_members(const char *path, int dim, struct member *rows)
+{
+	char *text = slurp(path, NULL), *line, *save = NULL;
+	long n = 0;
+
+	line = strtok_r(text, "\n", &save); /* header */
+	cr_assert_not_null(line, "%s is empty", path);
+	cr_assert_not_null(strstr(line, ",err,err_est"), "header: %s", line);
+	while ((line = strtok_r(NULL, "\n", &save)) && n < MAX_TRAJ) {
+		char *field = strchr(line, ',') + 1, *end = strchr(field, ',');
+
+		memcpy(rows[n].status, field, end - field);
+		rows[n].status[end - field] = '\0';
+		for (int k = 0; k < dim; k++)
+			rows[n].x[k] = strtod(end + 1, &end);
+		rows[n].err = strtod(end + 1, &end);
+		rows[n].err_est = strtod(end + 1, &end);
+		n++;
+	}
+	free(text);
+	return n;
+}
+
+/* The scaled error of a member's final state against the exact solution
+ * (the model's, else rk8pd at a tolerance far below the bound). */
+static double true_error(const picard_model *model, const double *x0, const double *params,
+			 double t0, double t1, const double *x, const picard_tolerance *tol)
+{
+	double ref[MAX_DIM];
+
+	if (model->exact)
+		model->exact(t1, t0, x0, params ? params : model->param_defaults, ref);
+	else
+		cr_assert_eq(picard_reference(model, params, x0, t0, &t1, 1, ref), 0,
+			     "reference: %s", picard_error_detail());
+	return picard_scaled_error(tol, x, ref, model->dim);
+}
+
+/* What one run must show: its members' statuses and their true errors. */
+struct expect {
+	const char *model;
+	const char *args;       /* after MODEL, --out and --backend */
+	picard_tolerance tol;   /* as the args ask */
+	double t0, t1;          /* span run */
+	long ntraj;
+};
+
+/* Run, read the CSV back, and check the promise member by member: every
+ * ok member within the tolerance, every tol-exceeded one over it by its
+ * own evidence; the exit status 0 exactly when all are ok. x0 and params
+ * (rows) are the ensemble the run solved, for the independent check. */
+static void check_promise(const struct expect *e, const double *x0, const double *params,
+			  long *ok_count)
+{
+	const picard_model *model = test_model(e->model);
+	const struct path out = in_workdir("out.csv");
+	struct member rows[MAX_TRAJ];
+	char line[1024];
+	struct cli_run run;
+	long ok = 0;
+
+	snprintf(line, sizeof(line), "%s --backend cpu --out %s %s", e->model, out.s, e->args);
+	run = run_program_line("picard-run", line);
+	cr_assert_eq(read_members(out.s, model->dim, rows), e->ntraj, "%s\n%s", run.out, run.err);
+	for (long i = 0; i < e->ntraj; i++) {
+		const double *p = params ? params + i * model->nparams : NULL;
+
+		if (strcmp(rows[i].status, "ok") == 0) {
+			double truth = true_error(model, x0 + i * model->dim, p, e->t0, e->t1,
+						  rows[i].x, &e->tol);
+			cr_expect_leq(truth, 1.0, "%s: member %ld ok with error %g x tol "
+				      "(err %g, err_est %g)\n%s", e->model, i, truth, rows[i].err,
+				      rows[i].err_est, run.out);
+			cr_expect(rows[i].err <= 1 || (isnan(rows[i].err) && rows[i].err_est <= 1),
+				  "%s: member %ld ok without evidence: err %g, err_est %g", e->model,
+				  i, rows[i].err, rows[i].err_est);
+			ok++;
+		} else if (strcmp(rows[i].status, "tol-exceeded") == 0) {
+			cr_expect(rows[i].err > 1 || (isnan(rows[i].err) && !(rows[i].err_est <= 1)),
+				  "%s: member %ld tol-exceeded with err %g, err_est %g", e->model, i,
+				  rows[i].err, rows[i].err_est);
+		}
+	}
+	cr_expect_eq(run.status == 0, ok == e->ntraj, "%s: exit %d with %ld of %ld ok\n%s\n%s",
+		     e->model, run.status, ok, e->ntraj, run.out, run.err);
+	if (ok == e->ntraj)
+		cr_expect_not_null(strstr(run.out, "[PASS]"), "%s", run.out);
+	*ok_count = ok;
+	free_run(&run);
+}
+
+/* An --init file of rows. */
+static struct path write_init(const char *name, const double *rows, long n, int cols)
+{
+	const struct path path = in_workdir(name);
+	FILE *f = fopen(path.s, "w");
+
+	cr_assert_not_null(f);
+	for (long i = 0; i < n; i++)
+		for (int c = 0; c < cols; c++)
+			fprintf(f, "%.17g%c", rows[i * cols + c], c + 1 < cols ? ',' : '\n');
+	fclose(f);
+	return path;
+}
+
+/* ---- the riccati ensembles of the issue ---------------------------------------- */
+
+Test(promise, riccati_smooth_members_all_meet)
+{
+	static const double x0[] = {0.1, 0.2, 0.3, 0.4, -1.0};
+	const struct path init = write_init("ric.csv", x0, 5, 1);
+	char args[512];
+	long ok;
+
+	snprintf(args, sizeof(args), "--init %s --tol 1e-9 --precision double", init.s);
+	check_promise(&(struct expect){"riccati", args, {1e-9, 0}, 0, 2, 5}, x0, NULL, &ok);
+	cr_expect_eq(ok, 5, "every smooth member must meet 1e-9");
+}
+
+Test(promise, riccati_blow_up_is_its_own_failure)
+{
+	static const double x0[] = {0.1, 0.2, 0.3, 0.4, -1.0, 1.0};
+	const struct path init = write_init("ric.csv", x0, 6, 1);
+	const struct path out = in_workdir("out.csv");
+	struct member rows[MAX_TRAJ];
+	char args[512];
+	struct cli_run run;
+	long ok;
+
+	snprintf(args, sizeof(args), "--init %s --tol 1e-9 --precision double", init.s);
+	check_promise(&(struct expect){"riccati", args, {1e-9, 0}, 0, 2, 6}, x0, NULL, &ok);
+	cr_expect_eq(ok, 5, "the five smooth members meet 1e-9, the blow-up does not");
+
+	/* the blow-up named, and why */
+	snprintf(args, sizeof(args), "riccati --backend cpu --out %s --init %s --tol 1e-9 "
+		 "--precision double", out.s, init.s);
+	run = run_program_line("picard-run", args);
+	cr_expect_eq(run.status, 1);
+	read_members(out.s, 1, rows);
+	cr_expect(strcmp(rows[5].status, "ok") != 0, "x0 = 1 blows up at t = 1: %s", rows[5].status);
+	cr_expect_not_null(strstr(run.err, "trajectory 5"), "%s", run.err);
+	cr_expect_not_null(strstr(run.err, "blows up"), "%s", run.err);
+	free_run(&run);
+}
+
+Test(promise, reference_failure_names_its_cause)
+{
+	struct cli_run run = run_program_line("picard-run", "riccati --backend cpu --t1 20 "
+					      "--traj 1 --spread 0 --tol 1e-6 --precision double");
+
+	cr_expect_neq(run.status, 0);
+	cr_expect_not_null(strstr(run.err, "trajectory 0"), "%s", run.err);
+	cr_expect_not_null(strstr(run.err, "blows up near t = 10"), "%s", run.err);
+	cr_expect_null(strstr(run.err, "tuning cache"), "a stale detail: %s", run.err);
+	free_run(&run);
+}
+
+/* --check alone: the same per-trajectory errors, no failure for them. */
+Test(promise, check_alone_reports_without_failing)
+{
+	const struct path out = in_workdir("out.csv");
+	struct member rows[MAX_TRAJ];
+	char args[512];
+	struct cli_run run;
+
+	snprintf(args, sizeof(args), "decay --backend cpu --traj 4 --m 4 --K 2 --h 0.5 --check "
+		 "--out %s", out.s);
+	run = run_program_line("picard-run", args);
+	cr_expect_eq(run.status, 0, "%s", run.err);
+	cr_assert_eq(read_members(out.s, 1, rows), 4);
+	for (int i = 0; i < 4; i++) {
+		cr_expect_str_eq(rows[i].status, "ok");
+		cr_expect(rows[i].err > 0 && isfinite(rows[i].err), "absolute error %g", rows[i].err);
+	}
+	free_run(&run);
+}
+
+/* A given grid over the tolerance: tol-exceeded per member, exit 1, and
+ * the members' own errors in the file. */
+Test(promise, given_grid_over_tolerance_is_tol_exceeded)
+{
+	static const double x0[] = {0.1, 0.3, -1.0};
+	const struct path init = write_init("ric.csv", x0, 3, 1);
+	char args[512];
+	long ok;
+
+	snprintf(args, sizeof(args), "--init %s --m 4 --K 3 --h 0.2 --tol 1e-7 "
+		 "--precision double", init.s);
+	check_promise(&(struct expect){"riccati", args, {1e-7, 0}, 0, 2, 3}, x0, NULL, &ok);
+	cr_expect_lt(ok, 3, "h = 0.2 cannot meet 1e-7 on every member");
+}
+
+/* ---- parameter sweeps and spread ensembles ----------------------------------------- */
+
+/* vanderpol with mu from 0.5 to 20: easy defaults, hard extremes. */
+Test(promise, vanderpol_mu_sweep)
+{
+	static const double rows[] = {
+		2, 0, 0.5,  2, 0, 1,  2, 0, 3,  2, 0, 8,  2, 0, 20,
+	};
+	const struct path init = write_init("vdp.csv", rows, 5, 3);
+	double x0[10], params[5];
+	char args[512];
+	long ok;
+
+	for (int i = 0; i < 5; i++) {
+		x0[2 * i] = rows[3 * i];
+		x0[2 * i + 1] = rows[3 * i + 1];
+		params[i] = rows[3 * i + 2];
+	}
+	snprintf(args, sizeof(args), "--init %s --t1 10 --tol 1e-6 --precision double", init.s);
+	check_promise(&(struct expect){"vanderpol", args, {1e-6, 0}, 0, 10, 5}, x0, params, &ok);
+	cr_expect_eq(ok, 5);
+}
+
+/* The ensemble picard-run would make, made here the same way. */
+static void spread_ensemble(const picard_model *model, long ntraj, double spread,
+			    const double *param_spreads, double *x0, double *params)
+{
+	cr_assert_eq(picard_ensemble_model(model, ntraj, spread, param_spreads, 1,
+					   PICARD_BACKEND_CPU, x0, params), 0);
+}
+
+Test(promise, lotka_rates_spread_half)
+{
+	const picard_model *model = test_model("lotka");
+	double spreads[6] = {0.5, 0.5, 0.5, 0.5, 0.5, 0.5};
+	double x0[16 * 2], params[16 * 6];
+	long ok;
+
+	spread_ensemble(model, 16, 0.1, spreads, x0, params);
+	check_promise(&(struct expect){"lotka", "--traj 16 --spread-param a1=0.5 "
+		      "--spread-param b1=0.5 --spread-param c1=0.5 --spread-param a2=0.5 "
+		      "--spread-param b2=0.5 --spread-param c2=0.5 --rtol 1e-7 --atol 1e-7 "
+		      "--precision double", {1e-7, 1e-7}, 0, 100, 16}, x0, params, &ok);
+	cr_expect_eq(ok, 16);
+}
+
+Test(promise, lorenz_spread_states)
+{
+	const picard_model *model = test_model("lorenz");
+	double x0[16 * 3];
+	long ok;
+
+	spread_ensemble(model, 16, 0.3, NULL, x0, NULL);
+	check_promise(&(struct expect){"lorenz", "--traj 16 --spread 0.3 --tol 1e-6 "
+		      "--precision double", {1e-6, 0}, 0, 2, 16}, x0, NULL, &ok);
+	cr_expect_eq(ok, 16);
+}
+
+Test(promise, kepler_eccentricities_spread)
+{
+	const picard_model *model = test_model("kepler");
+	double spreads[2] = {0, 0.8}; /* e = 0.5 (1 +- 0.8): 0.1 .. 0.9 */
+	double x0[8 * 4], params[8 * 2];
+	long ok;
+
+	spread_ensemble(model, 8, 0, spreads, x0, params);
+	check_promise(&(struct expect){"kepler", "--traj 8 --spread 0 --spread-param e=0.8 "
+		      "--t1 12.566370614359172 --tol 1e-9 --precision double", {1e-9, 0}, 0,
+		      12.566370614359172, 8}, x0, params, &ok);
+	cr_expect_eq(ok, 8);
+}
+
+/* A model of 32 components at --tol. */
+Test(promise, many_components)
+{
+	const picard_model *model = test_model("fisher_kpp");
+	double x0[4 * 32];
+	long ok;
+
+	cr_assert_geq(model->dim, 30);
+	spread_ensemble(model, 4, 0.1, NULL, x0, NULL);
+	check_promise(&(struct expect){"fisher_kpp", "--traj 4 --tol 1e-6 --precision double",
+		      {1e-6, 0}, 0, 5, 4}, x0, NULL, &ok);
+	cr_expect_eq(ok, 4);
+}
