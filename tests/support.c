@@ -177,3 +177,15 @@ double *default_states(const picard_model *model, long ntraj)
 		x0[i] = model->x0[i % model->dim];
 	return x0;
 }
+
+void require_gpu(void)
+{
+	const char *required = getenv("PICARD_REQUIRE_GPU");
+
+	if (picard_cuda_available())
+		return;
+	if (required && strcmp(required, "1") == 0)
+		cr_assert_fail("PICARD_REQUIRE_GPU=1 but no usable CUDA device "
+			       "(no GPU, no driver, or a driver/runtime mismatch)");
+	cr_skip_test("no CUDA device");
+}

@@ -48,6 +48,11 @@ struct cli_run run_program(const char *name, const char *const *args);
 struct cli_run run_program_line(const char *name, const char *line);
 void free_run(struct cli_run *run);
 
+/* Skip the test without a CUDA device, or fail it under
+ * PICARD_REQUIRE_GPU=1, so a broken driver cannot hide behind a skip.
+ * Call it first in a test body: inside the forked child. */
+void require_gpu(void);
+
 /* The model called name; the test fails when none is registered. */
 const picard_model *test_model(const char *name);
 /* A solver for ntraj trajectories of model; the test fails when it is

@@ -117,20 +117,6 @@ struct solve_out {
 	picard_stats stats;          /* device, backend */
 };
 
-/* Skip the test without a device, or fail it under PICARD_REQUIRE_GPU=1.
- * Called first in each test body: inside the forked child. */
-static void require_gpu(void)
-{
-	const char *required = getenv("PICARD_REQUIRE_GPU");
-
-	if (picard_cuda_available())
-		return;
-	if (required && strcmp(required, "1") == 0)
-		cr_assert_fail("PICARD_REQUIRE_GPU=1 but no usable CUDA device "
-			       "(no GPU, no driver, or a driver/runtime mismatch)");
-	cr_skip_test("no CUDA device");
-}
-
 static void *xcalloc(size_t count, size_t size)
 {
 	void *p = calloc(count ? count : 1, size);

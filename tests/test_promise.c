@@ -75,6 +75,7 @@ static double true_error(const picard_model *model, const double *x0, const doub
 
 /* What one run must show: its members' statuses and their true errors. */
 struct expect {
+	const char *backend;    /* cpu or cuda */
 	const char *model;
 	const char *args;       /* after MODEL, --out and --backend */
 	picard_tolerance tol;   /* as the args ask */
@@ -96,7 +97,8 @@ static void check_promise(const struct expect *e, const double *x0, const double
 	struct cli_run run;
 	long ok = 0;
 
-	snprintf(line, sizeof(line), "%s --backend cpu --out %s %s", e->model, out.s, e->args);
+	snprintf(line, sizeof(line), "%s --backend %s --out %s %s", e->model, e->backend, out.s,
+		 e->args);
 	run = run_program_line("picard-run", line);
 	cr_assert_eq(read_members(out.s, model->dim, rows), e->ntraj, "%s\n%s", run.out, run.err);
 	for (long i = 0; i < e->ntraj; i++) {
@@ -142,7 +144,7 @@ static struct path write_init(const char *name, const double *rows, long n, int 
 
 /* ---- the riccati ensembles of the issue ---------------------------------------- */
 
-Test(promise, riccati_smooth_members_all_meet)
+static void case_riccati_smooth_members_all_meet(const char *backend)
 {
 	static const double x0[] = {0.1, 0.2, 0.3, 0.4, -1.0};
 	const struct path init = write_init("ric.csv", x0, 5, 1);
@@ -150,11 +152,11 @@ Test(promise, riccati_smooth_members_all_meet)
 	long ok;
 
 	snprintf(args, sizeof(args), "--init %s --tol 1e-9 --precision double", init.s);
-	check_promise(&(struct expect){"riccati", args, {1e-9, 0}, 0, 2, 5}, x0, NULL, &ok);
+	check_promise(&(struct expect){backend, "riccati", args, {1e-9, 0}, 0, 2, 5}, x0, NULL, &ok);
 	cr_expect_eq(ok, 5, "every smooth member must meet 1e-9");
 }
 
-Test(promise, riccati_blow_up_is_its_own_failure)
+static void case_riccati_blow_up_is_its_own_failure(const char *backend)
 {
 	static const double x0[] = {0.1, 0.2, 0.3, 0.4, -1.0, 1.0};
 	const struct path init = write_init("ric.csv", x0, 6, 1);
@@ -165,12 +167,12 @@ Test(promise, riccati_blow_up_is_its_own_failure)
 	long ok;
 
 	snprintf(args, sizeof(args), "--init %s --tol 1e-9 --precision double", init.s);
-	check_promise(&(struct expect){"riccati", args, {1e-9, 0}, 0, 2, 6}, x0, NULL, &ok);
+	check_promise(&(struct expect){backend, "riccati", args, {1e-9, 0}, 0, 2, 6}, x0, NULL, &ok);
 	cr_expect_eq(ok, 5, "the five smooth members meet 1e-9, the blow-up does not");
 
 	/* the blow-up named, and why */
-	snprintf(args, sizeof(args), "riccati --backend cpu --out %s --init %s --tol 1e-9 "
-		 "--precision double", out.s, init.s);
+	snprintf(args, sizeof(args), "riccati --backend %s --out %s --init %s --tol 1e-9 "
+		 "--precision double", backend, out.s, init.s);
 	run = run_program_line("picard-run", args);
 	cr_expect_eq(run.status, 1);
 	read_members(out.s, 1, rows);
@@ -180,10 +182,14 @@ Test(promise, riccati_blow_up_is_its_own_failure)
 	free_run(&run);
 }
 
-Test(promise, reference_failure_names_its_cause)
+static void case_reference_failure_names_its_cause(const char *backend)
 {
-	struct cli_run run = run_program_line("picard-run", "riccati --backend cpu --t1 20 "
-					      "--traj 1 --spread 0 --tol 1e-6 --precision double");
+	char line[256];
+	struct cli_run run;
+
+	snprintf(line, sizeof(line), "riccati --backend %s --t1 20 --traj 1 --spread 0 "
+		 "--tol 1e-6 --precision double", backend);
+	run = run_program_line("picard-run", line);
 
 	cr_expect_neq(run.status, 0);
 	cr_expect_not_null(strstr(run.err, "trajectory 0"), "%s", run.err);
@@ -193,15 +199,15 @@ Test(promise, reference_failure_names_its_cause)
 }
 
 /* --check alone: the same per-trajectory errors, no failure for them. */
-Test(promise, check_alone_reports_without_failing)
+static void case_check_alone_reports_without_failing(const char *backend)
 {
 	const struct path out = in_workdir("out.csv");
 	struct member rows[MAX_TRAJ];
 	char args[512];
 	struct cli_run run;
 
-	snprintf(args, sizeof(args), "decay --backend cpu --traj 4 --m 4 --K 2 --h 0.5 --check "
-		 "--out %s", out.s);
+	snprintf(args, sizeof(args), "decay --backend %s --traj 4 --m 4 --K 2 --h 0.5 --check "
+		 "--out %s", backend, out.s);
 	run = run_program_line("picard-run", args);
 	cr_expect_eq(run.status, 0, "%s", run.err);
 	cr_assert_eq(read_members(out.s, 1, rows), 4);
@@ -214,7 +220,7 @@ Test(promise, check_alone_reports_without_failing)
 
 /* A given grid over the tolerance: tol-exceeded per member, exit 1, and
  * the members' own errors in the file. */
-Test(promise, given_grid_over_tolerance_is_tol_exceeded)
+static void case_given_grid_over_tolerance_is_tol_exceeded(const char *backend)
 {
 	static const double x0[] = {0.1, 0.3, -1.0};
 	const struct path init = write_init("ric.csv", x0, 3, 1);
@@ -223,14 +229,14 @@ Test(promise, given_grid_over_tolerance_is_tol_exceeded)
 
 	snprintf(args, sizeof(args), "--init %s --m 4 --K 3 --h 0.2 --tol 1e-7 "
 		 "--precision double", init.s);
-	check_promise(&(struct expect){"riccati", args, {1e-7, 0}, 0, 2, 3}, x0, NULL, &ok);
+	check_promise(&(struct expect){backend, "riccati", args, {1e-7, 0}, 0, 2, 3}, x0, NULL, &ok);
 	cr_expect_lt(ok, 3, "h = 0.2 cannot meet 1e-7 on every member");
 }
 
 /* ---- parameter sweeps and spread ensembles ----------------------------------------- */
 
 /* vanderpol with mu from 0.5 to 20: easy defaults, hard extremes. */
-Test(promise, vanderpol_mu_sweep)
+static void case_vanderpol_mu_sweep(const char *backend)
 {
 	static const double rows[] = {
 		2, 0, 0.5,  2, 0, 1,  2, 0, 3,  2, 0, 8,  2, 0, 20,
@@ -246,7 +252,7 @@ Test(promise, vanderpol_mu_sweep)
 		params[i] = rows[3 * i + 2];
 	}
 	snprintf(args, sizeof(args), "--init %s --t1 10 --tol 1e-6 --precision double", init.s);
-	check_promise(&(struct expect){"vanderpol", args, {1e-6, 0}, 0, 10, 5}, x0, params, &ok);
+	check_promise(&(struct expect){backend, "vanderpol", args, {1e-6, 0}, 0, 10, 5}, x0, params, &ok);
 	cr_expect_eq(ok, 5);
 }
 
@@ -258,7 +264,7 @@ static void spread_ensemble(const picard_model *model, long ntraj, double spread
 					   PICARD_BACKEND_CPU, x0, params), 0);
 }
 
-Test(promise, lotka_rates_spread_half)
+static void case_lotka_rates_spread_half(const char *backend)
 {
 	const picard_model *model = test_model("lotka");
 	double spreads[6] = {0.5, 0.5, 0.5, 0.5, 0.5, 0.5};
@@ -266,26 +272,26 @@ Test(promise, lotka_rates_spread_half)
 	long ok;
 
 	spread_ensemble(model, 16, 0.1, spreads, x0, params);
-	check_promise(&(struct expect){"lotka", "--traj 16 --spread-param a1=0.5 "
+	check_promise(&(struct expect){backend, "lotka", "--traj 16 --spread-param a1=0.5 "
 		      "--spread-param b1=0.5 --spread-param c1=0.5 --spread-param a2=0.5 "
 		      "--spread-param b2=0.5 --spread-param c2=0.5 --rtol 1e-7 --atol 1e-7 "
 		      "--precision double", {1e-7, 1e-7}, 0, 100, 16}, x0, params, &ok);
 	cr_expect_eq(ok, 16);
 }
 
-Test(promise, lorenz_spread_states)
+static void case_lorenz_spread_states(const char *backend)
 {
 	const picard_model *model = test_model("lorenz");
 	double x0[16 * 3];
 	long ok;
 
 	spread_ensemble(model, 16, 0.3, NULL, x0, NULL);
-	check_promise(&(struct expect){"lorenz", "--traj 16 --spread 0.3 --tol 1e-6 "
+	check_promise(&(struct expect){backend, "lorenz", "--traj 16 --spread 0.3 --tol 1e-6 "
 		      "--precision double", {1e-6, 0}, 0, 2, 16}, x0, NULL, &ok);
 	cr_expect_eq(ok, 16);
 }
 
-Test(promise, kepler_eccentricities_spread)
+static void case_kepler_eccentricities_spread(const char *backend)
 {
 	const picard_model *model = test_model("kepler");
 	double spreads[2] = {0, 0.8}; /* e = 0.5 (1 +- 0.8): 0.1 .. 0.9 */
@@ -293,14 +299,14 @@ Test(promise, kepler_eccentricities_spread)
 	long ok;
 
 	spread_ensemble(model, 8, 0, spreads, x0, params);
-	check_promise(&(struct expect){"kepler", "--traj 8 --spread 0 --spread-param e=0.8 "
+	check_promise(&(struct expect){backend, "kepler", "--traj 8 --spread 0 --spread-param e=0.8 "
 		      "--t1 12.566370614359172 --tol 1e-9 --precision double", {1e-9, 0}, 0,
 		      12.566370614359172, 8}, x0, params, &ok);
 	cr_expect_eq(ok, 8);
 }
 
 /* A model of 32 components at --tol. */
-Test(promise, many_components)
+static void case_many_components(const char *backend)
 {
 	const picard_model *model = test_model("fisher_kpp");
 	double x0[4 * 32];
@@ -308,7 +314,29 @@ Test(promise, many_components)
 
 	cr_assert_geq(model->dim, 30);
 	spread_ensemble(model, 4, 0.1, NULL, x0, NULL);
-	check_promise(&(struct expect){"fisher_kpp", "--traj 4 --tol 1e-6 --precision double",
+	check_promise(&(struct expect){backend, "fisher_kpp", "--traj 4 --tol 1e-6 --precision double",
 		      {1e-6, 0}, 0, 5, 4}, x0, NULL, &ok);
 	cr_expect_eq(ok, 4);
 }
+
+/* ---- each case on the CPU backend (suite promise) and on CUDA (suite gpu) ---- */
+
+#define PROMISE_TESTS(name)                                                     \
+	Test(promise, name) { case_##name("cpu"); }                             \
+	Test(gpu, promise_##name, .timeout = 600)                               \
+	{                                                                        \
+		require_gpu();                                                  \
+		make_promise_workdir();                                         \
+		case_##name("cuda");                                            \
+	}
+
+PROMISE_TESTS(riccati_smooth_members_all_meet)
+PROMISE_TESTS(riccati_blow_up_is_its_own_failure)
+PROMISE_TESTS(reference_failure_names_its_cause)
+PROMISE_TESTS(check_alone_reports_without_failing)
+PROMISE_TESTS(given_grid_over_tolerance_is_tol_exceeded)
+PROMISE_TESTS(vanderpol_mu_sweep)
+PROMISE_TESTS(lotka_rates_spread_half)
+PROMISE_TESTS(lorenz_spread_states)
+PROMISE_TESTS(kepler_eccentricities_spread)
+PROMISE_TESTS(many_components)
