@@ -317,19 +317,6 @@ Test(tune_cli, no_cache)
 
 /* ---- on the GPU ---------------------------------------------------------------------- */
 
-/* Skip without a device, fail under PICARD_REQUIRE_GPU=1 (as test_gpu.c). */
-static void require_gpu(void)
-{
-	const char *required = getenv("PICARD_REQUIRE_GPU");
-
-	if (picard_cuda_available())
-		return;
-	if (required && strcmp(required, "1") == 0)
-		cr_assert_fail("PICARD_REQUIRE_GPU=1 but no usable CUDA device "
-			       "(no GPU, no driver, or a driver/runtime mismatch)");
-	cr_skip_test("no CUDA device");
-}
-
 /* picard-tune lotka --tol 1e-3 on the device (m up to 32, K up to 4 to
  * keep it short); picard-run then meets 1e-3 with --check, both from the
  * cache and with the winner's m, K, h given. The ensemble is 1024 and the
