@@ -18,6 +18,8 @@ struct fisher_kpp {
 		0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02,
 		0.02, 0.02, 0.02, 0.02};
 	static constexpr double t0 = 0, t1 = 5;
+	/* h times the diffusion's largest eigenvalue, 41, about 0.4 */
+	static constexpr double default_h = 0.01;
 	static constexpr const char *summary =
 		"u_i' = D (u_{i-1} - 2 u_i + u_{i+1}) / dx^2 + r u_i (1 - u_i), 32 cells, no-flux ends";
 	static constexpr const char *reference =

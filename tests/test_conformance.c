@@ -240,6 +240,120 @@ Test(conformance, cpu_matches_reference)
 	}
 }
 
+/* ---- error estimates -------------------------------------------------------- */
+
+/* Estimates within [low, high] times the true error, where the true error
+ * is above the reference's own noise (EST_FLOOR of the state's scale, 1e4
+ * times more in float): the trapezoid's bound is 2x its Richardson
+ * difference (1.5x the error at order 2), lobatto's the difference itself.
+ * Measured over every model, both schemes and both precisions on the CPU
+ * backend (2026-11-23; the test's log lines): double, trapezoid 1.50
+ * everywhere, lobatto 0.98-0.99; float, where rounding mixes in, 0.57
+ * (kepler, trapezoid) to 5.5 (rosenzweig_macarthur, trapezoid), lobatto
+ * 1.00. The bounds leave room around that, no more. */
+#define EST_LOW_DOUBLE 0.9
+#define EST_HIGH_DOUBLE 2.0
+#define EST_LOW_FLOAT 0.5
+#define EST_HIGH_FLOAT 8.0
+#define EST_FLOOR 1e-11
+
+/* Per-trajectory true errors and estimates of one solve under opt. */
+static void estimate_vs_truth(const picard_model *model, const struct ensemble *e,
+			      picard_options opt, double *worst_low, double *worst_high)
+{
+	picard_record rec = { .every = 1, .traj_stride = 1 };
+	picard_check_options copt = { .keep_going = false };
+	double truth[NTRAJ], scale[NTRAJ];
+	picard_check_result result;
+	picard_traj_status status[NTRAJ];
+	const double *est;
+	picard_solver *solver;
+	const bool dbl = opt.precision == PICARD_DOUBLE;
+	const double low = dbl ? EST_LOW_DOUBLE : EST_LOW_FLOAT;
+	const double high = dbl ? EST_HIGH_DOUBLE : EST_HIGH_FLOAT;
+	int err;
+
+	opt.estimate_error = true;
+	err = picard_solver_create(&solver, model, &opt, NTRAJ);
+	cr_assert_eq(err, 0, "%s: %s", model->name, picard_error_detail());
+	rec.states = malloc(picard_record_size(solver, &rec) * sizeof(double));
+	cr_assert_not_null(rec.states);
+	err = picard_solve(solver, e->x0, e->params, NULL, status, NULL, &rec, 1, NULL);
+	cr_assert(err == 0 || err == PICARD_EFAILED, "%s: solve: %s", model->name,
+		  picard_error_detail());
+	copt.traj_error = truth;
+	err = picard_check_each(model, picard_solver_grid(solver), NTRAJ, e->x0, e->params,
+				&rec, &copt, &result);
+	cr_assert_eq(err, 0, "%s: check: %s", model->name, picard_error_detail());
+	est = picard_solver_error_estimates(solver);
+	cr_assert_not_null(est);
+	for (int i = 0; i < NTRAJ; i++) {
+		double x_scale = 0;
+
+		for (int k = 0; k < model->dim; k++)
+			x_scale = fmax(x_scale, fabs(e->x0[i * model->dim + k]));
+		scale[i] = x_scale;
+		if (status[i] != PICARD_TRAJ_OK) {
+			cr_expect(isnan(est[i]) || status[i] == PICARD_TRAJ_NOT_CONVERGED,
+				  "%s: trajectory %d failed but has an estimate", model->name, i);
+			continue;
+		}
+		cr_expect(!isnan(est[i]), "%s: trajectory %d has no estimate", model->name, i);
+		if (truth[i] < EST_FLOOR * (1 + scale[i]) / (opt.precision == PICARD_FLOAT ?
+							      1e-4 : 1))
+			continue;
+		*worst_low = fmin(*worst_low, est[i] / truth[i]);
+		*worst_high = fmax(*worst_high, est[i] / truth[i]);
+		cr_expect(est[i] >= low * truth[i] && est[i] <= high * truth[i],
+			  "%s, %s %s: trajectory %d: estimate %.3g, true error %.3g (ratio %.2f)",
+			  model->name, opt.scheme == PICARD_SCHEME_LOBATTO ? "lobatto" : "trapezoid",
+			  opt.precision == PICARD_DOUBLE ? "double" : "float", i, est[i], truth[i],
+			  est[i] / truth[i]);
+	}
+	free(rec.states);
+	picard_solver_free(solver);
+}
+
+/* Every model, both schemes, float and double: each trajectory's estimate
+ * bounds its true error (against rk8pd at every window end) within the
+ * measured factors. Grids: the conformance grid's h, converged sweeps
+ * (trapezoid K = 16; lobatto adaptive, float m = 6 on windows of 5 h,
+ * double m = 4 on windows of 14 h). */
+Test(conformance, error_estimates_bound_the_error, .timeout = 600)
+{
+	for (int i = 0; i < models(); i++) {
+		const picard_model *model = picard_model_at(i);
+		const double h = model_h(model, COARSE_H);
+		const double t1 = model_t1(model, M_NODES, h, MAX_WINDOWS / 4);
+		struct ensemble e;
+
+		ensemble_make(&e, model);
+		for (int p = 0; p < 2; p++) {
+			const picard_precision precision = p ? PICARD_DOUBLE : PICARD_FLOAT;
+			picard_options trapezoid = {
+				.m = M_NODES, .K = K_SWEEPS, .precision = precision, .h = h,
+				.t0 = model->t0, .t1 = t1, .backend = PICARD_BACKEND_CPU,
+			};
+			/* coarse enough for double's errors to stand above
+			 * the reference's */
+			picard_options lobatto = {
+				.scheme = PICARD_SCHEME_LOBATTO, .m = p ? 4 : 6,
+				.window = p ? 14 * h : 5 * h,
+				.precision = precision, .t0 = model->t0, .t1 = t1,
+				.backend = PICARD_BACKEND_CPU, .warm_start = true,
+			};
+			double low[2] = {INFINITY, INFINITY}, high[2] = {0, 0};
+
+			estimate_vs_truth(model, &e, trapezoid, &low[0], &high[0]);
+			estimate_vs_truth(model, &e, lobatto, &low[1], &high[1]);
+			cr_log_info("%s %s: estimate / error in [%.2f, %.2f] (trapezoid), "
+				    "[%.2f, %.2f] (lobatto)", model->name,
+				    p ? "double" : "float", low[0], high[0], low[1], high[1]);
+		}
+		ensemble_free(&e);
+	}
+}
+
 /* ---- invariants ---------------------------------------------------------- */
 
 /* Largest relative drift of the model's invariants over every window end of
