@@ -433,10 +433,13 @@ typedef struct picard_tune_point {
 	long windows;      /* windows over the span */
 	double error;      /* E on the sample, at every window end; +Inf when a
 			      trajectory failed (diverged, NaN) */
+	double scaled_error; /* the largest scaled error there under the
+			      search's (tol, rtol): E / tol when rtol is 0 */
 	double seconds;    /* median solve time of the whole ensemble, 0 when
 			      not timed */
-	bool meets;        /* error <= 0.8 tol: a margin, since trajectories
-			      outside the sample may do a little worse */
+	bool meets;        /* scaled_error <= 0.8: a margin, since
+			      trajectories outside the sample may do a
+			      little worse */
 	picard_layout layout; /* layout of the timed solve (the fastest of
 				 those that apply); AUTO when not timed */
 	int traj_per_block;   /* its trajectories per block (0: auto) */
@@ -494,6 +497,9 @@ typedef struct picard_tune_result {
 	double reference_error;      /* interpolation error of the dense
 					reference, the floor of measurable E */
 	long points;                 /* configurations evaluated */
+	long sample_dropped;         /* sampled members whose reference fails
+					(they blow up inside the span): not
+					tuned for */
 } picard_tune_result;
 
 /* Search m, K and h for the fastest configuration whose measured E meets
@@ -504,6 +510,11 @@ typedef struct picard_tune_result {
  * still filled: best_error says how close it came). */
 int picard_tune(const picard_model *model, const picard_tune_options *options,
 		picard_tune_result *result);
+
+/* Whether point p is faster than best by the search's margin (10%): a
+ * later point replaces an earlier one only then, so that timing noise
+ * does not change the choice from one run to the next. */
+bool picard_tune_faster(const picard_tune_point *p, const picard_tune_point *best);
 
 /* ---- Tuning cache ---------------------------------------------------------- */
 

@@ -4,11 +4,13 @@
  * rk8pd at the midpoints rather than assumed, and the grid is doubled until
  * it is below the caller's target. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dense_reference.h"
 #include "errors.h"
+#include "reference.h"
 
 #define DENSE_MIN_POINTS 513L
 #define DENSE_MAX_POINTS 262145L
@@ -55,11 +57,11 @@ void dense_reference_free(struct dense_reference *ref)
  * *err. */
 static int integrate_one(struct dense_reference *ref, long traj,
 			 const double *x0, const double *params,
-			 double *times, double *states, double *err)
+			 double *times, double *states, double *mid, double *err)
 {
 	const int n = ref->model->dim;
 	const long npoints = ref->npoints, nt = 2 * (npoints - 1);
-	double mid[16], *xg = ref->x + traj * npoints * n, *fg = ref->f + traj * npoints * n;
+	double *xg = ref->x + traj * npoints * n, *fg = ref->f + traj * npoints * n;
 	int rc;
 
 	for (long i = 0; i < nt; i++)
@@ -83,13 +85,18 @@ static int integrate_one(struct dense_reference *ref, long traj,
 	return PICARD_OK;
 }
 
-/* The grid of npoints for every trajectory; worst midpoint error out. */
+/* The grid of npoints for every trajectory; worst midpoint error out. A
+ * failed trajectory's detail is raised again in the calling thread (the
+ * detail is per thread): the smallest such trajectory's, named by
+ * traj_index (the caller's numbering; NULL: the row). */
 static int build_grid(struct dense_reference *ref, const double *x0,
-		      const double *params, double *worst)
+		      const double *params, const long *traj_index, double *worst)
 {
 	const int n = ref->model->dim, np = ref->model->nparams;
 	const long nt = 2 * (ref->npoints - 1);
 	double max_err = 0;
+	long failed_row = -1;
+	char detail[320] = "";
 	int err = PICARD_OK;
 
 	ref->x = malloc(ref->ntraj * ref->npoints * n * sizeof(double));
@@ -101,37 +108,43 @@ static int build_grid(struct dense_reference *ref, const double *x0,
 	{
 		double *times = malloc(nt * sizeof(double));
 		double *states = malloc(nt * n * sizeof(double));
-		double e;
+		double *mid = malloc(n * sizeof(double));
+		double e = 0;
 
 #pragma omp for schedule(dynamic)
 		for (long i = 0; i < ref->ntraj; i++) {
-			int rc = times && states ? integrate_one(ref, i, x0 + i * n,
-						params ? params + i * np : NULL,
-						times, states, &e) : PICARD_ENOMEM;
+			int rc = times && states && mid ?
+				 integrate_one(ref, i, x0 + i * n, params ? params + i * np : NULL,
+					       times, states, mid, &e) :
+				 picard_fail(PICARD_ENOMEM, "dense reference: scratch of %ld states", nt);
 			if (rc) {
 #pragma omp critical
-				err = err ? err : rc;
+				if (failed_row < 0 || i < failed_row) {
+					failed_row = i;
+					err = rc;
+					picard_reference_failure(detail, sizeof(detail),
+								 traj_index ? traj_index[i] : i);
+				}
 				continue;
 			}
 			max_err = fmax(max_err, e);
 		}
 		free(times);
 		free(states);
+		free(mid);
 	}
 	*worst = max_err;
-	return err;
+	return err ? picard_fail(err, "%s", detail) : PICARD_OK;
 }
 
 int dense_reference_build(struct dense_reference *ref,
 			  const picard_model *model, const double *x0,
-			  const double *params, long ntraj, double t0,
-			  double t1, double target)
+			  const double *params, const long *traj_index, long ntraj,
+			  double t0, double t1, double target)
 {
 	double worst = INFINITY;
 	int err;
 
-	if (model->dim > 16)
-		return picard_fail(PICARD_EINVAL, "dense reference: dim %d > 16", model->dim);
 	memset(ref, 0, sizeof(*ref));
 	for (long npoints = DENSE_MIN_POINTS; npoints <= DENSE_MAX_POINTS;
 	     npoints = 2 * npoints - 1) {
@@ -141,7 +154,7 @@ int dense_reference_build(struct dense_reference *ref,
 		ref->npoints = npoints;
 		ref->t0 = t0;
 		ref->dt = (t1 - t0) / (npoints - 1);
-		err = build_grid(ref, x0, params, &worst);
+		err = build_grid(ref, x0, params, traj_index, &worst);
 		if (err) {
 			dense_reference_free(ref);
 			return err;

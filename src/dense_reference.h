@@ -23,11 +23,13 @@ struct dense_reference {
 /* Integrate ntraj trajectories (x0, params: rows; params may be NULL) over
  * [t0, t1] with picard_reference, refining the grid until the measured
  * interpolation error is below target (or the grid reaches its size
- * limit; interp_error then says what was reached). */
+ * limit; interp_error then says what was reached). A trajectory whose
+ * reference fails fails the build, its detail naming it by traj_index[row]
+ * (the caller's numbering; NULL: by row). Any dimension. */
 int dense_reference_build(struct dense_reference *ref,
 			  const picard_model *model, const double *x0,
-			  const double *params, long ntraj, double t0,
-			  double t1, double target);
+			  const double *params, const long *traj_index, long ntraj,
+			  double t0, double t1, double target);
 
 /* State of trajectory traj at time t (t0 <= t <= t1) into x. */
 void dense_reference_eval(const struct dense_reference *ref, long traj,

@@ -19,6 +19,7 @@
 
 #include "backend.h"
 #include "errors.h"
+#include "reference.h"
 
 #define REF_TOL 1e-12           /* rtol = atol of the reference */
 #define REF_MAX_STEPS 10000000  /* per interval: a stuck reference fails */
@@ -88,12 +89,14 @@ static int ref_march(gsl_odeiv2_driver *driver, const picard_model *model,
 		int status = gsl_odeiv2_driver_apply(driver, &t, times[i], y);
 
 		if (status != GSL_SUCCESS)
-			return picard_fail(PICARD_EREF, "%s: GSL rk8pd stopped at t = %g on its way to %g: %s",
-					   model->name, t, times[i], gsl_strerror(status));
+			return picard_fail(PICARD_EREF, "the reference solution blows up near t = %.6g "
+					   "(%s: rk8pd stopped there on its way to %g: %s)", t,
+					   model->name, times[i], gsl_strerror(status));
 		for (int k = 0; k < n; k++)
 			if (!isfinite(y[k]))
-				return picard_fail(PICARD_EREF, "%s: reference state x[%d] = %g at t = %g",
-						   model->name, k, y[k], t);
+				return picard_fail(PICARD_EREF, "the reference solution blows up near "
+						   "t = %.6g (%s: rk8pd's x[%d] = %g there)", t,
+						   model->name, k, y[k]);
 		memcpy(out + i * n, y, n * sizeof(*y));
 	}
 	return PICARD_OK;
@@ -151,8 +154,9 @@ struct check_worst {
 	double rel_error;  /* max over points of the relative error */
 	long window;       /* window where error is reached */
 	long nonfinite;    /* non-finite recorded states */
+	double scaled;     /* max scaled error under the check's tolerance */
 	int err;           /* 0 or the reference's error code */
-	char detail[256];  /* picard_error_detail() of err, from its thread */
+	char detail[320];  /* picard_error_detail() of err, from its thread */
 };
 
 /* Compare one recorded point (dim components) with its reference: fold it
@@ -161,7 +165,7 @@ struct check_worst {
  * comparison). The relative error divides by max_k |x_ref|; a zero
  * reference gives 0 when the state matches exactly and Inf otherwise. */
 static void check_point(const double *x, const double *ref, int n, long window,
-			struct check_worst *worst)
+			const picard_tolerance *tol, struct check_worst *worst)
 {
 	double diff = 0, scale = 0, rel;
 	bool finite = true;
@@ -185,6 +189,19 @@ static void check_point(const double *x, const double *ref, int n, long window,
 		worst->window = window;
 	}
 	worst->rel_error = fmax(worst->rel_error, rel);
+	worst->scaled = fmax(worst->scaled, picard_scaled_error(tol, x, ref, n));
+}
+
+void picard_reference_failure(char *buf, size_t len, long traj)
+{
+	static const char prefix[] = "the reference solution ";
+	const char *detail = picard_error_detail();
+
+	if (strncmp(detail, prefix, sizeof(prefix) - 1) == 0)
+		snprintf(buf, len, "%sof trajectory %ld %s", prefix, traj,
+			 detail + sizeof(prefix) - 1);
+	else
+		snprintf(buf, len, "trajectory %ld: %s", traj, detail);
 }
 
 /* What every checked trajectory shares. */
@@ -195,6 +212,7 @@ struct check_job {
 	long slots, nrec;            /* record slots, records kept */
 	const double *x0, *params;   /* as given to picard_solve */
 	const double *times;         /* nrec recorded window-end times */
+	picard_tolerance tol;        /* scale of the scaled errors */
 };
 
 /* Reference for slot s (trajectory s * traj_stride) at every recorded
@@ -212,19 +230,20 @@ static void check_trajectory(const struct check_job *job, long s, double *ref,
 	worst->rel_error = 0;
 	worst->window = -1;
 	worst->nonfinite = 0;
+	worst->scaled = 0;
 	worst->err = 0;
 	worst->detail[0] = '\0';
 	err = picard_reference(job->model, params, job->x0 + traj * n,
 			       job->grid->t0, job->times, job->nrec, ref);
 	if (err) {
 		worst->err = err;
-		snprintf(worst->detail, sizeof(worst->detail), "trajectory %ld: %s",
-			 traj, picard_error_detail());
+		picard_reference_failure(worst->detail, sizeof(worst->detail), traj);
 		return;
 	}
 	for (long r = 0; r < job->nrec; r++)
 		check_point(job->record->states + (r * job->slots + s) * n,
-			    ref + r * n, n, job->record->times ? r : (r + 1) * every - 1, worst);
+			    ref + r * n, n, job->record->times ? r : (r + 1) * every - 1,
+			    &job->tol, worst);
 }
 
 /* Times of the record's rows: its times, or for window ends, record r is
@@ -264,32 +283,49 @@ static int check_args(const picard_model *model, const picard_grid *grid,
 }
 
 /* Fold the per-slot results in slot order (deterministic: on a tie the
- * smallest trajectory wins); the first failed reference is the error. */
+ * smallest trajectory wins). A failed reference is the error, or with
+ * keep_going its slot's NaN and a count; the first one's detail stands. */
 static int check_reduce(const struct check_job *job,
 			const struct check_worst *per_slot,
+			const picard_check_options *options,
 			picard_check_result *result)
 {
 	double error = -1;
+	long compared = 0;
 
 	memset(result, 0, sizeof(*result));
 	result->worst_traj = -1;
 	result->worst_window = -1;
+	result->first_ref_failed = -1;
 	for (long s = 0; s < job->slots; s++) {
 		const struct check_worst *w = &per_slot[s];
 
-		if (w->err)
+		if (w->err && !options->keep_going)
 			return picard_fail(w->err, "%s", w->detail);
+		if (w->err) {
+			if (!result->ref_failed++) {
+				result->first_ref_failed = s * job->record->traj_stride;
+				picard_fail(w->err, "%s", w->detail);
+			}
+			if (options->traj_error)
+				options->traj_error[s] = NAN;
+			continue;
+		}
+		compared++;
+		if (options->traj_error)
+			options->traj_error[s] = w->scaled;
 		if (w->error > error) {
 			error = w->error;
 			result->worst_traj = s * job->record->traj_stride;
 			result->worst_window = w->window;
 		}
 		result->rel_error = fmax(result->rel_error, w->rel_error);
+		result->scaled_error = fmax(result->scaled_error, w->scaled);
 		result->nonfinite += w->nonfinite;
 	}
-	result->error = error;
-	result->checked_traj = job->slots;
-	result->points = job->slots * job->nrec;
+	result->error = compared ? error : NAN;
+	result->checked_traj = compared;
+	result->points = compared * job->nrec;
 	return PICARD_OK;
 }
 
@@ -297,9 +333,11 @@ static int check_reduce(const struct check_job *job,
  * its recorded window ends; then a serial reduction in trajectory order.
  * A failed reference (PICARD_EREF, ENOMEM) fails the check: the smallest
  * such trajectory is named in the detail. */
-int picard_check(const picard_model *model, const picard_grid *grid,
-		 long ntraj, const double *x0, const double *params,
-		 const picard_record *record, picard_check_result *result)
+int picard_check_each(const picard_model *model, const picard_grid *grid,
+		      long ntraj, const double *x0, const double *params,
+		      const picard_record *record,
+		      const picard_check_options *options,
+		      picard_check_result *result)
 {
 	struct check_worst *per_slot = NULL;
 	struct check_job job;
@@ -307,12 +345,18 @@ int picard_check(const picard_model *model, const picard_grid *grid,
 	int err;
 
 	err = check_args(model, grid, ntraj, x0, record, result);
+	if (!err && !options)
+		err = picard_fail(PICARD_EINVAL, "check: no options");
+	if (!err && (!(options->tol.atol >= 0) || !(options->tol.rtol >= 0)))
+		err = picard_fail(PICARD_EINVAL, "check: tolerance atol %g, rtol %g",
+				  options->tol.atol, options->tol.rtol);
 	if (err)
 		return err;
 	job = (struct check_job){
 		.model = model, .grid = grid, .record = record,
 		.slots = picard_record_slots(ntraj, record->traj_stride),
 		.nrec = picard_record_rows(grid, record), .x0 = x0, .params = params,
+		.tol = options->tol,
 	};
 	times = record_times(grid, record, job.nrec);
 	per_slot = malloc(job.slots * sizeof(*per_slot));
@@ -340,9 +384,18 @@ int picard_check(const picard_model *model, const picard_grid *grid,
 		}
 		free(ref);
 	}
-	err = check_reduce(&job, per_slot, result);
+	err = check_reduce(&job, per_slot, options, result);
 out:
 	free(per_slot);
 	free(times);
 	return err;
+}
+
+int picard_check(const picard_model *model, const picard_grid *grid,
+		 long ntraj, const double *x0, const double *params,
+		 const picard_record *record, picard_check_result *result)
+{
+	const picard_check_options absolute = {.keep_going = false};
+
+	return picard_check_each(model, grid, ntraj, x0, params, record, &absolute, result);
 }

@@ -14,11 +14,13 @@
  * rest of the ensemble may do slightly worse than the sample.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dense_reference.h"
 #include "errors.h"
+#include "reference.h"
 
 #define TUNE_BISECTIONS 4       /* h to within 2^(1/16), about 4% */
 #define TUNE_CONFIRM 2          /* neighbours h*0.9, h*0.8 must pass too */
@@ -30,6 +32,11 @@
 #define TUNE_WIN_FACTOR 1.5     /* skip refining what cannot win */
 #define TUNE_ENSEMBLE_RETRIES 4 /* a point whose ensemble failed where its */
 #define TUNE_ENSEMBLE_SHRINK 0.8 /* sample passed: h shrunk this often, so */
+/* A point replaces the fastest so far only when it is this much faster:
+ * timings jitter by a few per cent, and the same command on the same
+ * device must pick the same configuration (issue 14); points are tried in
+ * a fixed order (m, then K, ascending), so ties keep the earlier one. */
+#define TUNE_SWITCH_MARGIN 0.9
 
 static const int default_ms[] = {4, 8, 16, 32, 64, 128, 256};
 /* Lobatto: its order 2m-2 rises fast with m, a sweep's cost too, and m <=
@@ -48,7 +55,10 @@ struct tuner {
 	const picard_model *model;   /* what is tuned */
 	picard_tune_options opt;     /* options with defaults filled in */
 	double *x0;                  /* ntraj rows: the timed ensemble */
-	double *sample_x0;           /* sample rows, evenly spaced in x0 */
+	double *params;              /* its parameters, or NULL: the defaults */
+	double *sample_x0;           /* sample rows: extremes, then evenly spaced */
+	double *sample_params;       /* theirs, or NULL */
+	long *sample_index;          /* their rows in the ensemble tuned on */
 	struct dense_reference ref;  /* reference of the sample */
 	picard_tune_result *result;  /* filled as points are evaluated */
 	picard_backend backend;      /* where the solves run (never AUTO) */
@@ -59,8 +69,12 @@ static int tune_defaults(const picard_model *model, const picard_tune_options *i
 			 picard_tune_options *o)
 {
 	*o = *in;
-	if (!(o->tol > 0) || !isfinite(o->tol))
-		return picard_fail(PICARD_EINVAL, "tolerance %g: must be finite and > 0", o->tol);
+	if (!(o->tol >= 0) || !isfinite(o->tol) || !(o->rtol >= 0) || !isfinite(o->rtol) ||
+	    (o->tol == 0 && o->rtol == 0))
+		return picard_fail(PICARD_EINVAL, "tolerance atol %g, rtol %g: must be finite, >= 0, "
+				   "not both 0", o->tol, o->rtol);
+	if (o->x0 && o->nstates < 1)
+		return picard_fail(PICARD_EINVAL, "tune: an ensemble of %ld states", o->nstates);
 	if (o->t0 == 0 && o->t1 == 0) {
 		o->t0 = model->t0;
 		o->t1 = model->t1;
@@ -144,14 +158,19 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 {
 	const int n = t->model->dim;
 	picard_options o = point_options(t, m, K, h, point_rtol(t, K));
+	const picard_tolerance tol = {.atol = t->opt.tol, .rtol = t->opt.rtol};
 	picard_record rec = {.every = 1, .traj_stride = 1};
 	picard_solver *s = NULL;
-	double x[16];
+	double *x = malloc(n * sizeof(double));
 	int err;
 
+	if (!x)
+		return picard_fail(PICARD_ENOMEM, "tune: a state of %d", n);
 	err = picard_solver_create(&s, t->model, &o, t->opt.sample);
-	if (err)
+	if (err) {
+		free(x);
 		return err;
+	}
 	const picard_grid *g = picard_solver_grid(s);
 	*p = (picard_tune_point){.scheme = t->opt.scheme, .m = m,
 				 .K = t->opt.scheme == PICARD_SCHEME_LOBATTO ? g->K : K,
@@ -161,10 +180,10 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 		err = picard_fail(PICARD_ENOMEM, "record of %ld windows", g->windows);
 		goto out;
 	}
-	err = picard_solve(s, t->sample_x0, NULL, NULL, NULL, NULL, &rec, 1, NULL);
-	p->error = 0;
+	err = picard_solve(s, t->sample_x0, t->sample_params, NULL, NULL, NULL, &rec, 1, NULL);
+	p->error = p->scaled_error = 0;
 	if (err == PICARD_EFAILED) {
-		p->error = INFINITY;
+		p->error = p->scaled_error = INFINITY;
 		err = PICARD_OK;
 	} else if (err) {
 		goto out;
@@ -173,18 +192,17 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 		for (long w = 0; w < g->windows; w++) {
 			const double *xs = rec.states + (w * t->opt.sample + i) * n;
 			dense_reference_eval(&t->ref, i, g->t0 + (w + 1) * (m - 1) * g->h, x);
-			for (int k = 0; k < n; k++) {
-				double d = fabs(xs[k] - x[k]);
-				p->error = isfinite(d) ? fmax(p->error, d) : INFINITY;
-			}
+			p->error = fmax(p->error, picard_scaled_error(NULL, xs, x, n));
+			p->scaled_error = fmax(p->scaled_error, picard_scaled_error(&tol, xs, x, n));
 		}
-	p->meets = p->error <= TUNE_MARGIN * t->opt.tol;
+	p->meets = p->scaled_error <= TUNE_MARGIN;
 	t->result->points++;
 	if (p->error < t->result->best_error)
 		t->result->best_error = p->error;
 	if (t->opt.on_point)
 		t->opt.on_point(p, t->opt.ctx);
 out:
+	free(x);
 	free(rec.states);
 	picard_solver_free(s);
 	return err;
@@ -208,7 +226,7 @@ static int time_layout(struct tuner *t, const picard_tune_point *p, picard_layou
 	if (!err)
 		*per_block = picard_solver_grid(s)->traj_per_block;
 	for (int r = -1; !err && r < t->opt.repeats; r++) {
-		err = picard_solve(s, t->x0, NULL, NULL, NULL, NULL, NULL, 0, &stats);
+		err = picard_solve(s, t->x0, t->params, NULL, NULL, NULL, NULL, 0, &stats);
 		if (r >= 0)
 			times[r] = stats.solve_seconds;
 	}
@@ -412,7 +430,7 @@ static int tune_m(struct tuner *t, int m, int slot)
 		err = time_point(t, &p);
 		/* the sample met E*, a trajectory outside it failed (near the
 		 * convergence boundary): a few steps of smaller h */
-		for (int retry = 0; !err && !p.meets && p.error <= TUNE_MARGIN * t->opt.tol &&
+		for (int retry = 0; !err && !p.meets && p.scaled_error <= TUNE_MARGIN &&
 				    retry < TUNE_ENSEMBLE_RETRIES; retry++) {
 			err = measure_error(t, m, K, p.h * TUNE_ENSEMBLE_SHRINK, &p);
 			if (!err && p.meets)
@@ -420,30 +438,198 @@ static int tune_m(struct tuner *t, int m, int slot)
 		}
 		if (err)
 			return err;
-		if (p.meets && (!per_m->meets || p.seconds < per_m->seconds))
+		if (p.meets && (!per_m->meets || picard_tune_faster(&p, per_m)))
 			*per_m = p;
-		if (p.meets && (!res->best.meets || p.seconds < res->best.seconds))
+		if (p.meets && (!res->best.meets || picard_tune_faster(&p, &res->best)))
 			res->best = p;
 	}
 	return PICARD_OK;
 }
 
-/* The ensemble as picard-run would make it, and the evenly spaced sample. */
+bool picard_tune_faster(const picard_tune_point *p, const picard_tune_point *best)
+{
+	return p->seconds < TUNE_SWITCH_MARGIN * best->seconds;
+}
+
+/* Mark row as sampled unless it is already; true when it was added. */
+static bool sample_add(struct tuner *t, long row, long *count)
+{
+	for (long j = 0; j < *count; j++)
+		if (t->sample_index[j] == row)
+			return false;
+	t->sample_index[(*count)++] = row;
+	return true;
+}
+
+/* The rows of the caller's ensemble to sample: all when it is no larger
+ * than the sample; else the rows holding the smallest and the largest
+ * value of every column (states, then parameters: the hard members of a
+ * sweep are at its ends), then rows evenly spaced, until it is full. */
+static void sample_rows(struct tuner *t, const double *x0, const double *params, long rows)
+{
+	const int n = t->model->dim, np = params ? t->model->nparams : 0;
+	long count = 0;
+
+	if (rows <= t->opt.sample) {
+		t->opt.sample = rows;
+		for (long i = 0; i < rows; i++)
+			t->sample_index[i] = i;
+		return;
+	}
+	for (int c = 0; c < n + np && count < t->opt.sample; c++) {
+		const double *col = c < n ? x0 + c : params + (c - n);
+		const int stride = c < n ? n : np;
+		long lo = 0, hi = 0;
+
+		for (long i = 1; i < rows; i++) {
+			if (col[i * stride] < col[lo * stride])
+				lo = i;
+			if (col[i * stride] > col[hi * stride])
+				hi = i;
+		}
+		sample_add(t, lo, &count);
+		if (count < t->opt.sample)
+			sample_add(t, hi, &count);
+	}
+	/* evenly spaced rows fill the rest, then any rows not yet taken */
+	for (long k = 0; k < t->opt.sample && count < t->opt.sample; k++)
+		sample_add(t, k * rows / t->opt.sample, &count);
+	for (long i = 0; i < rows && count < t->opt.sample; i++)
+		sample_add(t, i, &count);
+}
+
+/* picard-tune's own ensemble: the sample evenly spaced in it, as before
+ * the ensemble could be the caller's. */
+static void sample_spaced(struct tuner *t)
+{
+	const long stride = t->opt.ntraj / t->opt.sample;
+
+	for (long i = 0; i < t->opt.sample; i++)
+		t->sample_index[i] = i * stride;
+}
+
+/* The ensemble tuned on: the caller's (its first ntraj rows timed, cycled
+ * when it has fewer), or spread around the model's start; and the sample. */
 static int tune_ensemble(struct tuner *t)
 {
-	const int n = t->model->dim;
-	const long stride = t->opt.ntraj / t->opt.sample;
-	int err;
+	const int n = t->model->dim, np = t->model->nparams;
+	const long rows = t->opt.x0 ? t->opt.nstates : t->opt.ntraj;
+	const bool with_params = t->opt.x0 && t->opt.params && np > 0;
+	const double *x0;
+	int err = PICARD_OK;
 
 	t->x0 = malloc(t->opt.ntraj * n * sizeof(double));
 	t->sample_x0 = malloc(t->opt.sample * n * sizeof(double));
-	if (!t->x0 || !t->sample_x0)
+	t->sample_index = malloc(t->opt.sample * sizeof(long));
+	if (with_params) {
+		t->params = malloc(t->opt.ntraj * np * sizeof(double));
+		t->sample_params = malloc(t->opt.sample * np * sizeof(double));
+	}
+	if (!t->x0 || !t->sample_x0 || !t->sample_index ||
+	    (with_params && (!t->params || !t->sample_params)))
 		return picard_fail(PICARD_ENOMEM, "ensemble of %ld", t->opt.ntraj);
-	err = picard_ensemble_spread(n, t->model->x0, t->opt.ntraj, t->opt.spread,
-				     t->opt.seed, t->opt.backend, t->x0);
-	for (long i = 0; !err && i < t->opt.sample; i++)
-		memcpy(t->sample_x0 + i * n, t->x0 + i * stride * n, n * sizeof(double));
-	return err;
+	if (t->opt.x0) {
+		for (long i = 0; i < t->opt.ntraj; i++) {
+			memcpy(t->x0 + i * n, t->opt.x0 + (i % rows) * n, n * sizeof(double));
+			if (with_params)
+				memcpy(t->params + i * np, t->opt.params + (i % rows) * np,
+				       np * sizeof(double));
+		}
+		x0 = t->opt.x0;
+	} else {
+		err = picard_ensemble_spread(n, t->model->x0, t->opt.ntraj, t->opt.spread,
+					     t->opt.seed, t->opt.backend, t->x0);
+		x0 = t->x0;
+	}
+	if (err)
+		return err;
+	if (t->opt.x0)
+		sample_rows(t, x0, with_params ? t->opt.params : NULL, rows);
+	else
+		sample_spaced(t);
+	for (long j = 0; j < t->opt.sample; j++) {
+		memcpy(t->sample_x0 + j * n, x0 + t->sample_index[j] * n, n * sizeof(double));
+		if (with_params)
+			memcpy(t->sample_params + j * np, t->opt.params + t->sample_index[j] * np,
+			       np * sizeof(double));
+	}
+	return PICARD_OK;
+}
+
+/* The timed ensemble made of the sample's rows, cycled: a member left out
+ * of the sample because it blows up would fail every timed solve. */
+static void time_on_sample(struct tuner *t)
+{
+	const int n = t->model->dim, np = t->model->nparams;
+
+	for (long i = 0; i < t->opt.ntraj; i++) {
+		const long j = i % t->opt.sample;
+
+		memcpy(t->x0 + i * n, t->sample_x0 + j * n, n * sizeof(double));
+		if (t->params)
+			memcpy(t->params + i * np, t->sample_params + j * np, np * sizeof(double));
+	}
+}
+
+/* Drop the sample rows whose reference fails (a member that blows up
+ * inside the span: no configuration is tuned for it, and the run reports
+ * it as that member's failure). PICARD_EREF, naming the first, when none
+ * is left. */
+static int screen_sample(struct tuner *t)
+{
+	const int n = t->model->dim, np = t->model->nparams;
+	char *failed = calloc(t->opt.sample, 1);
+	long kept = 0, first = -1;
+	char detail[320] = "";
+
+	if (!failed)
+		return picard_fail(PICARD_ENOMEM, "tune: sample of %ld", t->opt.sample);
+#pragma omp parallel for schedule(dynamic, 1)
+	for (long j = 0; j < t->opt.sample; j++) {
+		double *end = malloc(n * sizeof(double));
+
+		failed[j] = !end || picard_reference(t->model, t->sample_params ?
+						     t->sample_params + j * np : NULL,
+						     t->sample_x0 + j * n, t->opt.t0, &t->opt.t1,
+						     1, end) != PICARD_OK;
+		if (failed[j]) {
+#pragma omp critical
+			if (first < 0 || j < first) {
+				first = j;
+				picard_reference_failure(detail, sizeof(detail), t->sample_index[j]);
+			}
+		}
+		free(end);
+	}
+	for (long j = 0; j < t->opt.sample; j++) {
+		if (failed[j])
+			continue;
+		memmove(t->sample_x0 + kept * n, t->sample_x0 + j * n, n * sizeof(double));
+		if (t->sample_params)
+			memmove(t->sample_params + kept * np, t->sample_params + j * np,
+				np * sizeof(double));
+		t->sample_index[kept++] = t->sample_index[j];
+	}
+	t->result->sample_dropped = t->opt.sample - kept;
+	free(failed);
+	if (!kept)
+		return picard_fail(PICARD_EREF, "%s; no sampled member is left to tune on", detail);
+	t->opt.sample = kept;
+	if (t->result->sample_dropped && t->opt.x0)
+		time_on_sample(t);
+	return PICARD_OK;
+}
+
+/* The dense reference's interpolation error allowed: TUNE_REF_SHARE of
+ * the tolerance at the sample's smallest scale (atol + rtol |x0|). */
+static double reference_target(const struct tuner *t)
+{
+	const int n = t->model->dim;
+	double smallest = INFINITY;
+
+	for (long i = 0; i < t->opt.sample * n; i++)
+		smallest = fmin(smallest, t->opt.tol + t->opt.rtol * fabs(t->sample_x0[i]));
+	return TUNE_REF_SHARE * (smallest > 0 ? smallest : t->opt.tol + t->opt.rtol);
 }
 
 int picard_tune(const picard_model *model, const picard_tune_options *options,
@@ -464,18 +650,24 @@ int picard_tune(const picard_model *model, const picard_tune_options *options,
 		    picard_cuda_available() ? PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU;
 	err = tune_ensemble(&t);
 	if (!err)
-		err = dense_reference_build(&t.ref, model, t.sample_x0, NULL, t.opt.sample,
-					    t.opt.t0, t.opt.t1, TUNE_REF_SHARE * t.opt.tol);
+		err = screen_sample(&t);
+	if (!err)
+		err = dense_reference_build(&t.ref, model, t.sample_x0, t.sample_params,
+					    t.sample_index, t.opt.sample, t.opt.t0, t.opt.t1,
+					    reference_target(&t));
 	result->reference_error = t.ref.interp_error;
 	for (int i = 0; !err && i < t.opt.nms; i++) {
 		err = tune_m(&t, t.opt.ms[i], i);
 		result->nm = i + 1;
 	}
 	if (!err && !result->best.meets)
-		err = picard_fail(PICARD_ENOTFOUND, "no (m, K, h) meets E* = %g (with its %g margin); the best E reached was %g",
-				  t.opt.tol, TUNE_MARGIN, result->best_error);
+		err = picard_fail(PICARD_ENOTFOUND, "no (m, K, h) meets atol %g, rtol %g (with its %g margin); the best E reached was %g",
+				  t.opt.tol, t.opt.rtol, TUNE_MARGIN, result->best_error);
 	dense_reference_free(&t.ref);
 	free(t.x0);
+	free(t.params);
 	free(t.sample_x0);
+	free(t.sample_params);
+	free(t.sample_index);
 	return err;
 }

@@ -11,6 +11,9 @@
  *   windows=238 E=0.00081 seconds=0.00123 layout=warp traj_per_block=8
  *   date=2026-11-23T10:00:00Z
  *
+ * rtol and ensemble came with issue 14: a line without them holds for an
+ * absolute tolerance and picard-tune's own ensemble ("default"); an entry
+ * never serves another ensemble.
  * layout and traj_per_block came with issue 8; a line without them (an
  * older picard's) reads as layout auto, 0 trajectories per block.
  * scheme=lobatto and iter_rtol came with issue 7 (a lobatto point: K is
@@ -61,6 +64,8 @@ static const char cache_header[] =
 	"# model, precision, tolerance, time span, device and build of picard.\n"
 	"# One entry per line, blank-separated key=value fields:\n"
 	"#   model precision tol t0 t1 device build   what the entry holds for\n"
+	"#   rtol ensemble                            relative part (absent: 0) and the\n"
+	"#                                            ensemble tuned on (absent: default)\n"
 	"#   m K h windows                            nodes and sweeps per window, node\n"
 	"#                                            spacing, windows = (t1-t0)/((m-1) h)\n"
 	"#   E seconds                                error measured on the sample and\n"
@@ -171,8 +176,11 @@ static int check_key(const picard_tune_key *key)
 				   key->model ? key->model : "(null)");
 	if (key->precision != PICARD_FLOAT && key->precision != PICARD_DOUBLE)
 		return picard_fail(PICARD_EINVAL, "tuning cache: precision %d", (int)key->precision);
-	if (!(key->tol > 0) || !isfinite(key->tol))
-		return picard_fail(PICARD_EINVAL, "tuning cache: tol %g", key->tol);
+	if (!(key->tol >= 0) || !isfinite(key->tol) || !(key->rtol >= 0) || !isfinite(key->rtol) ||
+	    (key->tol == 0 && key->rtol == 0))
+		return picard_fail(PICARD_EINVAL, "tuning cache: tol %g, rtol %g", key->tol, key->rtol);
+	if (key->ensemble && !valid_text(key->ensemble))
+		return picard_fail(PICARD_EINVAL, "tuning cache: ensemble '%s'", key->ensemble);
 	if (!isfinite(key->t0) || !isfinite(key->t1) || !(key->t1 > key->t0))
 		return picard_fail(PICARD_EINVAL, "tuning cache: span [%g, %g]", key->t0, key->t1);
 	if (!valid_text(key->device))
@@ -195,7 +203,8 @@ static int check_point(const picard_tune_key *key, const picard_tune_point *p)
 	if (fabs((double)p->windows * (p->m - 1) * p->h - span) > WINDOWS_SLACK * span)
 		return picard_fail(PICARD_EINVAL, "tuning cache: %ld windows of %d nodes at h = %.17g "
 				   "do not cover [%g, %g]", p->windows, p->m, p->h, key->t0, key->t1);
-	if (!(p->error >= 0) || !(p->error <= key->tol))
+	/* with a relative part, E (absolute) may exceed tol and still meet */
+	if (!(p->error >= 0) || (key->rtol == 0 && !(p->error <= key->tol)))
 		return picard_fail(PICARD_EINVAL, "tuning cache: E = %g does not meet tol %g",
 				   p->error, key->tol);
 	if (!(p->seconds >= 0) || !isfinite(p->seconds))
@@ -203,12 +212,20 @@ static int check_point(const picard_tune_key *key, const picard_tune_point *p)
 	return PICARD_OK;
 }
 
-/* Keys match exactly: reals bit for bit (they are stored exactly). */
+/* The ensemble a key names: NULL is picard-tune's own, "default". */
+static const char *key_ensemble(const picard_tune_key *key)
+{
+	return key->ensemble ? key->ensemble : "default";
+}
+
+/* Keys match exactly: reals bit for bit (they are stored exactly), and an
+ * entry tuned on one ensemble never serves another (issue 14). */
 static bool same_key(const picard_tune_key *a, const picard_tune_key *b)
 {
 	return strcmp(a->model, b->model) == 0 && a->precision == b->precision &&
-	       a->tol == b->tol && a->t0 == b->t0 && a->t1 == b->t1 &&
-	       strcmp(a->device, b->device) == 0;
+	       a->tol == b->tol && a->rtol == b->rtol && a->t0 == b->t0 && a->t1 == b->t1 &&
+	       strcmp(a->device, b->device) == 0 &&
+	       strcmp(key_ensemble(a), key_ensemble(b)) == 0;
 }
 
 /* ---- reading a line ------------------------------------------------------------- */
@@ -378,6 +395,11 @@ static bool read_entry(const struct cache_field *fields, int n, struct cache_ent
 		return false;
 	if (rtol && (!read_real(rtol, &e->point.iter_rtol) || !(e->point.iter_rtol >= 0)))
 		return false;
+	/* issue 14: the relative part and the ensemble (absent: 0, default) */
+	const char *key_rtol = field(fields, n, "rtol");
+	if (key_rtol && !read_real(key_rtol, &e->key.rtol))
+		return false;
+	e->key.ensemble = field(fields, n, "ensemble");
 	return check_key(&e->key) == PICARD_OK && check_point(&e->key, &e->point) == PICARD_OK;
 }
 
@@ -547,6 +569,10 @@ static void write_entry(FILE *f, const picard_tune_key *key, const picard_tune_p
 	write_real(f, "tol", key->tol);
 	write_real(f, "t0", key->t0);
 	write_real(f, "t1", key->t1);
+	if (key->rtol > 0)
+		write_real(f, "rtol", key->rtol);
+	if (strcmp(key_ensemble(key), "default") != 0)
+		write_text(f, "ensemble", key->ensemble, false);
 	write_text(f, "device", key->device, true);
 	write_text(f, "build", picard_build_id(), false);
 	fprintf(f, " m=%d K=%d", p->m, p->K);

@@ -307,7 +307,7 @@ Test(cli, lobatto_run)
 	run = run_line("decay --backend cpu --traj 8 --scheme lobatto --precision double --tol 1e-10");
 	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
 	cr_expect_not_null(strstr(run.out, "parameters   lobatto m="), "%s", run.out);
-	cr_expect_not_null(strstr(run.out, "quick search (32 trajectories sampled, lobatto:"),
+	cr_expect_not_null(strstr(run.out, "quick search on this ensemble (8 trajectories sampled, lobatto:"),
 			   "%s", run.out);
 	cr_expect_not_null(strstr(run.out, "PASS"), "%s", run.out);
 	free_run(&run);

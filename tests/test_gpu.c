@@ -31,6 +31,7 @@
 
 #include "model_grid.h"
 #include "picard.h"
+#include "support.h"
 
 #define NTRAJ 257              /* not a multiple of a warp */
 #define MAX_WINDOWS 256        /* comparisons cut the time span to this */

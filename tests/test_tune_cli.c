@@ -253,7 +253,7 @@ Test(tune_cli, run_quick_search_keeps_h)
 				      "--m 5 --h 0.25 --precision double");
 
 	cr_expect_eq(run.status, 0, "exit status %d\n%s%s", run.status, run.out, run.err);
-	cr_expect_not_null(strstr(run.out, "quick search (32 trajectories sampled, trapezoid:"),
+	cr_expect_not_null(strstr(run.out, "quick search on this ensemble (8 trajectories sampled, trapezoid:"),
 			   "%s", run.out);
 	cr_expect_not_null(strstr(run.out, "over 8 trajectories x 10 window ends"), "%s",
 			   run.out);

@@ -31,6 +31,7 @@ struct tune_cli_options {
 	const char *model_name;      /* MODEL */
 	const picard_model *model;   /* that model */
 	double tol;                  /* --tol E*: required */
+	double rtol;                 /* --rtol R: a relative part (0: none) */
 	bool tol_given;              /* --tol was on the command line */
 	picard_scheme scheme;        /* --scheme trapezoid|lobatto */
 	picard_precision precision;  /* --precision */
@@ -60,6 +61,11 @@ static int set_tol(void *ctx, const char *flag, const char *value)
 
 	opts->tol_given = true;
 	return parse_positive(flag, value, &opts->tol);
+}
+
+static int set_rtol(void *ctx, const char *flag, const char *value)
+{
+	return parse_positive(flag, value, &((struct tune_cli_options *)ctx)->rtol);
 }
 
 static int set_precision(void *ctx, const char *flag, const char *value)
@@ -204,6 +210,7 @@ static int set_help(void *ctx, const char *flag, const char *value)
 
 static const struct cli_flag flags[] = {
 	{"--tol", "E", set_tol, "the error bound E*, > 0 (required): E = max |x - x_rk8pd| at every window end"},
+	{"--rtol", "R", set_rtol, "with --tol as the absolute part: |x_k - x_rk8pd_k| <= E + R |x_rk8pd_k| per component (default 0)"},
 	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float)"},
 	{"--backend", "B", set_backend, "auto, cuda or cpu: where to solve and time (default auto)"},
 	{"--traj", "N", set_traj, "trajectories of the timed ensemble (default 8192)"},
@@ -302,7 +309,8 @@ static void make_tune_options(struct tune_run *run)
 	picard_tune_options *tune = &run->tune;
 
 	*tune = (picard_tune_options){
-		.tol = opts->tol, .scheme = opts->scheme, .precision = opts->precision,
+		.tol = opts->tol, .rtol = opts->rtol, .scheme = opts->scheme,
+		.precision = opts->precision,
 		.backend = run->key.backend, .t0 = opts->t0, .t1 = opts->t1,
 		.ntraj = opts->traj, .sample = opts->sample, .spread = opts->spread,
 		.seed = opts->seed, .kmax = opts->kmax, .nms = opts->nms,
@@ -449,7 +457,8 @@ static int search(struct tune_run *run)
 	int err;
 
 	err = tuning_key_init(&run->key, run->opts.model, run->opts.precision,
-			      run->opts.backend, run->opts.tol, run->opts.t0, run->opts.t1);
+			      run->opts.backend, run->opts.tol, run->opts.rtol, run->opts.t0,
+			      run->opts.t1, NULL);
 	if (err) {
 		cli_library_error(err);
 		if (err == PICARD_ENODEV)

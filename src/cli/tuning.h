@@ -16,8 +16,10 @@
 /* A tuning-cache key with the storage its strings point into. Holds
  * pointers into itself: fill it in place, do not copy it. */
 struct tuning_key {
-	picard_tune_key key;     /* the key; key.device points to device */
+	picard_tune_key key;     /* the key; key.device points to device,
+				    key.ensemble to ensemble */
 	char device[128];        /* the device's name, see tuning_key_init() */
+	char ensemble[32];       /* "default" or picard_ensemble_id()'s */
 	picard_backend backend;  /* the backend that runs (never AUTO) */
 };
 
@@ -27,10 +29,13 @@ struct tuning_key {
  * name), and "CPU" on the CPU backend, without the thread count: which (m,
  * K, h) meets E* does not depend on the threads, and a key that changed
  * with OMP_NUM_THREADS would lose the entry for a run on another thread
- * count. Returns 0 or the library error (ENODEV: CUDA asked, none there). */
+ * count. rtol is the relative part of the tolerance (0: absolute);
+ * ensemble names the ensemble tuned on (NULL: "default", picard-tune's).
+ * Returns 0 or the library error (ENODEV: CUDA asked, none there). */
 int tuning_key_init(struct tuning_key *tk, const picard_model *model,
 		    picard_precision precision, picard_backend backend,
-		    double tol, double t0, double t1);
+		    double tol, double rtol, double t0, double t1,
+		    const char *ensemble);
 
 /* What picard_tune's on_point callback feeds. */
 struct tuning_progress {
