@@ -273,7 +273,7 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 	struct tuning_progress progress;
 	picard_tune_result result;
 	struct timespec start;
-	char source[160];
+	char source[256];
 	int err;
 
 	picard_tune_result other;
