@@ -309,6 +309,17 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 	if (e != cudaSuccess)
 		return cuda_fail(e, "loading the kernel");
 	*kernel_threads = info.max_threads;
+	/* an automatic block shape within what this model's kernel allows: a
+	 * register-heavy model (fisher_kpp's 32 components: 256 threads in
+	 * double on an H100) gets fewer trajectories per block, not a refusal */
+	if (!asked->traj_per_block && grid->layout != PICARD_LAYOUT_PAPER &&
+	    !(grid->scheme == PICARD_SCHEME_LOBATTO && grid->layout == PICARD_LAYOUT_WARP)) {
+		const int per_traj = grid->scheme == PICARD_SCHEME_LOBATTO ? 1 : L.group;
+
+		if (per_traj > 0 && info.max_threads / per_traj >= 1 &&
+		    grid->traj_per_block > info.max_threads / per_traj)
+			grid->traj_per_block = info.max_threads / per_traj;
+	}
 	if (grid->scheme == PICARD_SCHEME_LOBATTO && grid->layout == PICARD_LAYOUT_WARP) {
 		/* one group of at most 32 lanes per trajectory, tables of 2 G^2
 		 * reals in static shared memory: within every device's limits */

@@ -4,7 +4,9 @@
  * against rk8pd when it is among the checked (--check-traj), else its
  * error estimate (the companion solve, src/estimate.c), else, when it has
  * none, its final state checked against rk8pd at t1. The check's word wins
- * over the estimate's. A configuration picard-run tuned itself is its own
+ * over the estimate's: a member over the tolerance by its estimate alone
+ * is solved again on the same grid and checked (verify). A configuration
+ * picard-run tuned itself is its own
  * doing: members that missed, or failed where their reference did not,
  * are solved again with the window (or h) halved, up to RETRY_ROUNDS
  * times, before they are handed back as failed.
@@ -181,14 +183,23 @@ static bool retry_wanted(const struct run *run, long i)
 	return run->status[i] != PICARD_TRAJ_OK && !run->ref_failed[i];
 }
 
-/* The members to solve again and their inputs. */
-static int part_make(const struct run *run, struct part *p)
+/* Whether trajectory i missed by its estimate alone, unchecked: the
+ * estimate is a bound (the trapezoid's 1.5 times the error at order 2),
+ * and the check has the last word. */
+static bool verify_wanted(const struct run *run, long i)
+{
+	return run->status[i] == PICARD_TRAJ_TOL_EXCEEDED && isnan(run->err[i]);
+}
+
+/* The members to solve again (those wanted) and their inputs. */
+static int part_make(const struct run *run, struct part *p,
+		     bool (*wanted)(const struct run *, long))
 {
 	const int n = run->model->dim, np = run->model->nparams;
 
 	memset(p, 0, sizeof(*p));
 	for (long i = 0; i < run->ntraj; i++)
-		p->n += retry_wanted(run, i);
+		p->n += wanted(run, i);
 	if (!p->n)
 		return 0;
 	p->members = malloc(p->n * sizeof(long));
@@ -204,7 +215,7 @@ static int part_make(const struct run *run, struct part *p)
 	    !p->fail_window || !p->err || !p->err_est || !p->ref_failed)
 		return cli_error(PICARD_ENOMEM, "%ld trajectories to solve again", p->n);
 	for (long i = 0, j = 0; i < run->ntraj; i++) {
-		if (!retry_wanted(run, i))
+		if (!wanted(run, i))
 			continue;
 		p->members[j] = i;
 		memcpy(p->x0 + j * n, run->x0 + i * n, n * sizeof(double));
@@ -339,7 +350,7 @@ static int retry(struct run *run)
 		struct part p;
 		long fixed;
 
-		err = part_make(run, &p);
+		err = part_make(run, &p, retry_wanted);
 		if (!err && p.n) {
 			o = tightened(&o, &grid, shrink_factor(run, &grid));
 			err = part_solve(run, &p, &o);
@@ -359,6 +370,27 @@ static int retry(struct run *run)
 			       p.n == 1 ? "y" : "ies", grid.h, fixed);
 		part_free(&p);
 	}
+	return err;
+}
+
+/* The members over the tolerance by their estimate alone, solved again on
+ * the same grid with every window end checked against rk8pd. */
+static int verify(struct run *run)
+{
+	const picard_options o = options_solver(&run->opts);
+	struct part p;
+	long fixed;
+	int err;
+
+	err = part_make(run, &p, verify_wanted);
+	if (!err && p.n)
+		err = part_solve(run, &p, &o);
+	if (!err && p.n) {
+		fixed = part_merge(run, &p);
+		printf("%-12s %ld trajector%s over the tolerance by estimate alone, checked: "
+		       "%ld within it\n", "verify", p.n, p.n == 1 ? "y" : "ies", fixed);
+	}
+	part_free(&p);
 	return err;
 }
 
@@ -396,9 +428,11 @@ int promise_keep(struct run *run)
 	run->checked_done = s.check != NULL;
 	if (run->checked_done)
 		print_check(run, &run->checked);
-	for (long i = 0; i < run->ntraj; i++)
+	if (run->opts.tol_given)
+		err = verify(run);
+	for (long i = 0; !err && i < run->ntraj; i++)
 		missed |= retry_wanted(run, i);
-	if (missed && run->opts.tol_given && run->opts.tuned)
+	if (!err && missed && run->opts.tol_given && run->opts.tuned)
 		err = retry(run);
 	return err;
 }
