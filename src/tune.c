@@ -464,7 +464,7 @@ int picard_tune(const picard_model *model, const picard_tune_options *options,
 		    picard_cuda_available() ? PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU;
 	err = tune_ensemble(&t);
 	if (!err)
-		err = dense_reference_build(&t.ref, model, t.sample_x0, NULL, t.opt.sample,
+		err = dense_reference_build(&t.ref, model, t.sample_x0, NULL, t.opt.sample, NULL,
 					    t.opt.t0, t.opt.t1, TUNE_REF_SHARE * t.opt.tol);
 	result->reference_error = t.ref.interp_error;
 	for (int i = 0; !err && i < t.opt.nms; i++) {
