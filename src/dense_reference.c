@@ -128,6 +128,12 @@ static void split_interval(double a, double b, long count, double *out, long *n)
 	out[(*n)++] = b;
 }
 
+/* Pieces a step from a to b is split into: none longer than longest. */
+static long step_pieces(double a, double b, double longest)
+{
+	return (long)fmax(1, ceil((b - a) / longest));
+}
+
 /* The first grid: t0, then rk8pd's step ends, each step split so that no
  * interval is longer than span / DENSE_MIN_INTERVALS. */
 static int initial_grid(const struct dense_job *job, double tol,
@@ -143,7 +149,7 @@ static int initial_grid(const struct dense_job *job, double tol,
 	if (err)
 		return err;
 	for (long i = 0; i < nsteps; prev = steps[i++])
-		total += (long)ceil((steps[i] - prev) / longest);
+		total += step_pieces(prev, steps[i], longest);
 	g->t = malloc(total * sizeof(double));
 	if (!g->t) {
 		free(steps);
@@ -152,8 +158,7 @@ static int initial_grid(const struct dense_job *job, double tol,
 	g->t[n++] = job->t0;
 	prev = job->t0;
 	for (long i = 0; i < nsteps; prev = steps[i++])
-		split_interval(prev, steps[i], (long)fmax(1, ceil((steps[i] - prev) / longest)),
-			       g->t, &n);
+		split_interval(prev, steps[i], step_pieces(prev, steps[i], longest), g->t, &n);
 	g->npoints = n;
 	free(steps);
 	return PICARD_OK;

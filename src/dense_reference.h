@@ -41,8 +41,9 @@ struct dense_reference {
  * measured interpolation error is above half the target and tightening
  * rk8pd, down to REF_TOL_FLOOR, while its own measured error is above the
  * other half (or until the grid reaches its size limit, or rk8pd the
- * floor; interp_error then says what was reached). traj_index, or NULL for the identity, maps a row to the
- * caller's trajectory number, which a failure's detail names. */
+ * floor; interp_error then says what was reached). traj_index, or NULL
+ * for the identity, maps a row to the caller's trajectory number, which a
+ * failure's detail names. */
 int dense_reference_build(struct dense_reference *ref,
 			  const picard_model *model, const double *x0,
 			  const double *params, long ntraj,
