@@ -3,8 +3,9 @@
  * The paper measured its global error E against a 5th-order Runge-Kutta-
  * Merson solution; picard uses GSL's gsl_odeiv2 rk8pd (Prince-Dormand 8(9))
  * in double with rtol = atol = 1e-12, far more accurate than any Picard
- * run it judges. picard_check() integrates each checked trajectory once
- * through all recorded window ends (one driver, never restarted) and
+ * run it judges; picard_check_each() tightens it for tolerances near that
+ * (check_ref_tol()). picard_check() integrates each checked trajectory
+ * once through all recorded window ends (one driver, never restarted) and
  * reduces the paper's E, its relative variant and where the worst point
  * lies, threading over trajectories with OpenMP.
  */
@@ -21,7 +22,6 @@
 #include "errors.h"
 #include "reference.h"
 
-#define REF_TOL 1e-12           /* rtol = atol of the reference */
 #define REF_MAX_STEPS 10000000  /* per interval: a stuck reference fails */
 
 /* What the GSL right-hand side adapter needs. */
@@ -76,69 +76,141 @@ static int check_times(double t0, const double *times, long ntimes)
 	return PICARD_OK;
 }
 
+/* Whose reference failed, for the messages: "of trajectory 3", or with
+ * no trajectory the model's name in front. */
+struct ref_who {
+	const picard_model *model; /* the model */
+	long traj;                 /* the caller's trajectory, or -1 */
+};
+
+/* GSL's reason for status, in words for this use: ref_rhs() reports a
+ * non-finite slope as GSL_FAILURE, and the evolver passes that on once it
+ * cannot shrink the step any further. */
+static const char *ref_reason(int status)
+{
+	if (status == GSL_FAILURE)
+		return "the slope is not finite however short the step";
+	return gsl_strerror(status);
+}
+
+/* rk8pd stopped at t with GSL status: PICARD_EREF with a detail that says
+ * so in the caller's terms. Running out of steps is a stall (stiffness, a
+ * too tight tol); anything else, the step shrinking to nothing, is the
+ * solution blowing up. */
+static int ref_stopped(const struct ref_who *who, double t, int status)
+{
+	const char *what = status == GSL_EMAXITER ? "stalls" : "blows up";
+
+	if (who->traj >= 0)
+		return picard_fail(PICARD_EREF, "the reference solution of trajectory %ld %s near t = %g (rk8pd stopped there: %s)",
+				   who->traj, what, t, ref_reason(status));
+	return picard_fail(PICARD_EREF, "%s: the reference solution %s near t = %g (rk8pd stopped there: %s)",
+			   who->model->name, what, t, ref_reason(status));
+}
+
+/* A state component came out non-finite at t (rk8pd took a step it should
+ * not have): a blow-up all the same. */
+static int ref_nonfinite(const struct ref_who *who, double t, int k, double value)
+{
+	if (who->traj >= 0)
+		return picard_fail(PICARD_EREF, "the reference solution of trajectory %ld blows up near t = %g (its x[%d] = %g there)",
+				   who->traj, t, k, value);
+	return picard_fail(PICARD_EREF, "%s: the reference solution blows up near t = %g (its x[%d] = %g there)",
+			   who->model->name, t, k, value);
+}
+
+static int ref_check_state(const struct ref_who *who, double t, const double *y)
+{
+	for (int k = 0; k < who->model->dim; k++)
+		if (!isfinite(y[k]))
+			return ref_nonfinite(who, t, k, y[k]);
+	return PICARD_OK;
+}
+
 /* March y from t0 through the times with one driver, continuing from each
  * time to the next (never restarting), storing the state at each. */
-static int ref_march(gsl_odeiv2_driver *driver, const picard_model *model,
+static int ref_march(gsl_odeiv2_driver *driver, const struct ref_who *who,
 		     double t0, const double *times, long ntimes, double *y,
 		     double *out)
 {
-	const int n = model->dim;
+	const int n = who->model->dim;
 	double t = t0;
 
 	for (long i = 0; i < ntimes; i++) {
 		int status = gsl_odeiv2_driver_apply(driver, &t, times[i], y);
+		int err;
 
 		if (status != GSL_SUCCESS)
-			return picard_fail(PICARD_EREF, "the reference solution blows up near t = %.6g "
-					   "(%s: rk8pd stopped there on its way to %g: %s)", t,
-					   model->name, times[i], gsl_strerror(status));
-		for (int k = 0; k < n; k++)
-			if (!isfinite(y[k]))
-				return picard_fail(PICARD_EREF, "the reference solution blows up near "
-						   "t = %.6g (%s: rk8pd's x[%d] = %g there)", t,
-						   model->name, k, y[k]);
+			return ref_stopped(who, t, status);
+		err = ref_check_state(who, t, y);
+		if (err)
+			return err;
 		memcpy(out + i * n, y, n * sizeof(*y));
 	}
 	return PICARD_OK;
 }
 
-int picard_reference(const picard_model *model, const double *params,
-		     const double *x0, double t0, const double *times,
-		     long ntimes, double *out)
+/* The checks every entry point makes before integrating. */
+static int ref_args(const picard_model *model, const double *x0, double tol)
 {
-	struct ref_system rs;
-	gsl_odeiv2_system sys;
-	gsl_odeiv2_driver *driver;
-	double *y, hstart;
-	int err;
-
-	if (!model || !x0 || ntimes < 0 || (ntimes && (!times || !out)))
-		return picard_fail(PICARD_EINVAL, "reference: missing model, state or times");
+	if (!model || !x0)
+		return picard_fail(PICARD_EINVAL, "reference: missing model or state");
+	if (!(tol > 0) || !isfinite(tol))
+		return picard_fail(PICARD_EINVAL, "reference: tolerance %g", tol);
 	for (int k = 0; k < model->dim; k++)
 		if (!isfinite(x0[k]))
 			return picard_fail(PICARD_EINVAL, "reference: x0[%d] = %g", k, x0[k]);
-	err = check_times(t0, times, ntimes);
-	if (err || ntimes == 0)
-		return err;
-	ref_gsl_init();
-	rs = (struct ref_system){ model, params ? params : model->param_defaults };
-	sys = (gsl_odeiv2_system){ ref_rhs, NULL, (size_t)model->dim, &rs };
-	/* A small first step, the controller grows it at once. Scaled by the
-	 * model's span, not by the times asked for, so a call for a prefix of
-	 * the times takes the very same steps. */
-	hstart = 1e-6 * (model->t1 - model->t0);
+	return PICARD_OK;
+}
+
+/* An rk8pd driver at rtol = atol = tol for sys. A small first step, the
+ * controller grows it at once; scaled by the model's span, not by the
+ * times asked for, so a call for a prefix of the times takes the very same
+ * steps. */
+static gsl_odeiv2_driver *ref_driver(const gsl_odeiv2_system *sys,
+				     const picard_model *model, double tol)
+{
+	gsl_odeiv2_driver *driver;
+	double hstart = 1e-6 * (model->t1 - model->t0);
+
 	if (!(hstart > 0) || !isfinite(hstart))
 		hstart = 1e-6;
+	ref_gsl_init();
+	driver = gsl_odeiv2_driver_alloc_y_new(sys, gsl_odeiv2_step_rk8pd, hstart,
+					       tol, tol);
+	if (driver)
+		gsl_odeiv2_driver_set_nmax(driver, REF_MAX_STEPS);
+	return driver;
+}
+
+int picard_reference_tol(const picard_model *model, const double *params,
+			 const double *x0, double t0, const double *times,
+			 long ntimes, double tol, long traj, double *out)
+{
+	const struct ref_who who = { model, traj };
+	struct ref_system rs;
+	gsl_odeiv2_system sys;
+	gsl_odeiv2_driver *driver;
+	double *y;
+	int err;
+
+	if (ntimes < 0 || (ntimes && (!times || !out)))
+		return picard_fail(PICARD_EINVAL, "reference: missing times");
+	err = ref_args(model, x0, tol);
+	if (!err)
+		err = check_times(t0, times, ntimes);
+	if (err || ntimes == 0)
+		return err;
+	rs = (struct ref_system){ model, params ? params : model->param_defaults };
+	sys = (gsl_odeiv2_system){ ref_rhs, NULL, (size_t)model->dim, &rs };
 	y = malloc(model->dim * sizeof(*y));
-	driver = gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk8pd, hstart,
-					       REF_TOL, REF_TOL);
+	driver = ref_driver(&sys, model, tol);
 	if (!y || !driver) {
 		err = picard_fail(PICARD_ENOMEM, "reference: GSL driver for dim %d", model->dim);
 		goto out;
 	}
-	gsl_odeiv2_driver_set_nmax(driver, REF_MAX_STEPS);
 	memcpy(y, x0, model->dim * sizeof(*y));
-	err = ref_march(driver, model, t0, times, ntimes, y, out);
+	err = ref_march(driver, &who, t0, times, ntimes, y, out);
 out:
 	if (driver)
 		gsl_odeiv2_driver_free(driver);
@@ -146,17 +218,114 @@ out:
 	return err;
 }
 
-/* ---- picard_check ------------------------------------------------------ */
+int picard_reference(const picard_model *model, const double *params,
+		     const double *x0, double t0, const double *times,
+		     long ntimes, double *out)
+{
+	return picard_reference_tol(model, params, x0, t0, times, ntimes, REF_TOL,
+				    -1, out);
+}
+
+/* Append t to the growing array *times of *n (capacity *cap). */
+static int push_time(double **times, long *n, long *cap, double t)
+{
+	if (*n == *cap) {
+		long grown = *cap ? 2 * *cap : 256;
+		double *bigger = realloc(*times, grown * sizeof(**times));
+
+		if (!bigger)
+			return picard_fail(PICARD_ENOMEM, "reference: %ld step times", grown);
+		*times = bigger;
+		*cap = grown;
+	}
+	(*times)[(*n)++] = t;
+	return PICARD_OK;
+}
+
+/* Step by step with the driver's evolver, recording where each accepted
+ * step ends. */
+static int ref_step_times(gsl_odeiv2_driver *driver, const struct ref_who *who,
+			  double t0, double t1, double *y, double **times,
+			  long *nsteps)
+{
+	double t = t0;
+	long cap = 0;
+	int err = PICARD_OK;
+
+	*nsteps = 0;
+	while (!err && t < t1) {
+		int status;
+
+		if (driver->n++ >= driver->nmax)
+			return ref_stopped(who, t, GSL_EMAXITER);
+		status = gsl_odeiv2_evolve_apply(driver->e, driver->c, driver->s,
+						 driver->sys, &t, t1, &driver->h, y);
+		if (status != GSL_SUCCESS)
+			return ref_stopped(who, t, status);
+		err = ref_check_state(who, t, y);
+		if (!err)
+			err = push_time(times, nsteps, &cap, t);
+	}
+	return err;
+}
+
+int picard_reference_steps(const picard_model *model, const double *params,
+			   const double *x0, double t0, double t1, double tol,
+			   long traj, double **times, long *nsteps)
+{
+	const struct ref_who who = { model, traj };
+	struct ref_system rs;
+	gsl_odeiv2_system sys;
+	gsl_odeiv2_driver *driver;
+	double *y;
+	int err;
+
+	*times = NULL;
+	*nsteps = 0;
+	err = ref_args(model, x0, tol);
+	if (!err)
+		err = check_times(t0, &t1, 1);
+	if (err)
+		return err;
+	rs = (struct ref_system){ model, params ? params : model->param_defaults };
+	sys = (gsl_odeiv2_system){ ref_rhs, NULL, (size_t)model->dim, &rs };
+	y = malloc(model->dim * sizeof(*y));
+	driver = ref_driver(&sys, model, tol);
+	if (!y || !driver) {
+		err = picard_fail(PICARD_ENOMEM, "reference: GSL driver for dim %d", model->dim);
+		goto out;
+	}
+	memcpy(y, x0, model->dim * sizeof(*y));
+	err = ref_step_times(driver, &who, t0, t1, y, times, nsteps);
+out:
+	if (err) {
+		free(*times);
+		*times = NULL;
+		*nsteps = 0;
+	}
+	if (driver)
+		gsl_odeiv2_driver_free(driver);
+	free(y);
+	return err;
+}
+/* ---- picard_check and picard_check_each -------------------------------- */
+
+/* Below this smallest part of a check's tolerance the default reference is
+ * too close to the promise it judges ... */
+#define CHECK_TIGHT_TOL 1e-9
+/* ... and rk8pd is asked for this fraction of it: its error then costs at
+ * most a thousandth of the scaled error measured. */
+#define CHECK_REF_SHARE 1e-3
 
 /* The worst point of one trajectory (or of all of them). */
 struct check_worst {
 	double error;      /* max |x - x_ref|, -1 before the first point */
 	double rel_error;  /* max over points of the relative error */
+	double scaled;     /* max over points of the scaled error */
 	long window;       /* window where error is reached */
 	long nonfinite;    /* non-finite recorded states */
-	double scaled;     /* max scaled error under the check's tolerance */
 	int err;           /* 0 or the reference's error code */
-	char detail[320];  /* picard_error_detail() of err, from its thread */
+	char detail[256];  /* picard_error_detail() of err, from its thread */
 };
 
 /* Compare one recorded point (dim components) with its reference: fold it
@@ -192,18 +361,6 @@ static void check_point(const double *x, const double *ref, int n, long window,
 	worst->scaled = fmax(worst->scaled, picard_scaled_error(tol, x, ref, n));
 }
 
-void picard_reference_failure(char *buf, size_t len, long traj)
-{
-	static const char prefix[] = "the reference solution ";
-	const char *detail = picard_error_detail();
-
-	if (strncmp(detail, prefix, sizeof(prefix) - 1) == 0)
-		snprintf(buf, len, "%sof trajectory %ld %s", prefix, traj,
-			 detail + sizeof(prefix) - 1);
-	else
-		snprintf(buf, len, "trajectory %ld: %s", traj, detail);
-}
-
 /* What every checked trajectory shares. */
 struct check_job {
 	const picard_model *model;   /* the model */
@@ -213,10 +370,14 @@ struct check_job {
 	const double *x0, *params;   /* as given to picard_solve */
 	const double *times;         /* nrec recorded window-end times */
 	picard_tolerance tol;        /* scale of the scaled errors */
+	double ref_tol;              /* rk8pd's rtol = atol */
+	bool keep_going;             /* a failed reference fails one slot */
 };
 
 /* Reference for slot s (trajectory s * traj_stride) at every recorded
- * window end, compared point by point. ref: nrec*dim scratch. */
+ * window end, compared point by point. ref: nrec*dim scratch. A failure
+ * keeps its detail in worst: it is raised in this (worker) thread, whose
+ * picard_error_detail() the caller's thread cannot see. */
 static void check_trajectory(const struct check_job *job, long s, double *ref,
 			     struct check_worst *worst)
 {
@@ -226,18 +387,14 @@ static void check_trajectory(const struct check_job *job, long s, double *ref,
 	const double *params = job->params ? job->params + traj * np : NULL;
 	int err;
 
-	worst->error = -1;
-	worst->rel_error = 0;
-	worst->window = -1;
-	worst->nonfinite = 0;
-	worst->scaled = 0;
-	worst->err = 0;
-	worst->detail[0] = '\0';
-	err = picard_reference(job->model, params, job->x0 + traj * n,
-			       job->grid->t0, job->times, job->nrec, ref);
+	*worst = (struct check_worst){ .error = -1, .window = -1 };
+	err = picard_reference_tol(job->model, params, job->x0 + traj * n,
+				   job->grid->t0, job->times, job->nrec,
+				   job->ref_tol, traj, ref);
 	if (err) {
 		worst->err = err;
-		picard_reference_failure(worst->detail, sizeof(worst->detail), traj);
+		snprintf(worst->detail, sizeof(worst->detail), "%s",
+			 picard_error_detail());
 		return;
 	}
 	for (long r = 0; r < job->nrec; r++)
@@ -282,16 +439,73 @@ static int check_args(const picard_model *model, const picard_grid *grid,
 	return PICARD_OK;
 }
 
+/* The tolerance parts must be finite and non-negative (picard.h). */
+static int check_tol(const picard_tolerance *tol)
+{
+	if (!(tol->atol >= 0) || !(tol->rtol >= 0) || !isfinite(tol->atol) ||
+	    !isfinite(tol->rtol))
+		return picard_fail(PICARD_EINVAL, "check: tolerance atol %g, rtol %g",
+				   tol->atol, tol->rtol);
+	return PICARD_OK;
+}
+
+/* rk8pd's tolerance for a check under tol: picard_reference()'s, unless a
+ * part of tol is so small that the reference's own error would show in the
+ * scaled errors; then a thousandth of that part, as far as double goes. */
+static double check_ref_tol(const picard_tolerance *tol)
+{
+	double smallest = INFINITY;
+
+	if (tol->atol > 0)
+		smallest = tol->atol;
+	if (tol->rtol > 0)
+		smallest = fmin(smallest, tol->rtol);
+	if (!(smallest < CHECK_TIGHT_TOL))
+		return REF_TOL;
+	return fmin(REF_TOL, fmax(REF_TOL_FLOOR, CHECK_REF_SHARE * smallest));
+}
+
+/* A slot whose reference failed under keep_going: NaN, counted, and the
+ * first of them (slot order: the smallest trajectory) remembered. */
+static void check_ref_failed(const struct check_job *job, long s,
+			     picard_check_result *result, long *first_slot)
+{
+	if (result->ref_failed++ == 0) {
+		result->first_ref_failed = s * job->record->traj_stride;
+		*first_slot = s;
+	}
+}
+
+/* After keep_going: the first failure's detail, raised in the caller's
+ * thread. Nothing compared at all fails the check: E over no point must
+ * not read as a pass. */
+static int check_report_failed(const struct check_job *job,
+			       const struct check_worst *per_slot,
+			       const picard_check_result *result, long first_slot)
+{
+	const char *detail = per_slot[first_slot].detail;
+
+	if (result->ref_failed == 0)
+		return PICARD_OK;
+	if (result->ref_failed == 1)
+		picard_fail(PICARD_EREF, "%s", detail);
+	else
+		picard_fail(PICARD_EREF, "%s; %ld of %ld references failed", detail,
+			    result->ref_failed, job->slots);
+	return result->checked_traj ? PICARD_OK : PICARD_EREF;
+}
+
 /* Fold the per-slot results in slot order (deterministic: on a tie the
- * smallest trajectory wins). A failed reference is the error, or with
- * keep_going its slot's NaN and a count; the first one's detail stands. */
+ * smallest trajectory wins). A failed reference fails the check, the first
+ * one's detail raised; under keep_going a failed reference (PICARD_EREF)
+ * only marks its slot. traj_error, when given, gets each slot's scaled
+ * error. */
 static int check_reduce(const struct check_job *job,
-			const struct check_worst *per_slot,
-			const picard_check_options *options,
+			const struct check_worst *per_slot, double *traj_error,
 			picard_check_result *result)
 {
 	double error = -1;
-	long compared = 0;
+	long first_slot = -1;
 
 	memset(result, 0, sizeof(*result));
 	result->worst_traj = -1;
@@ -300,20 +514,14 @@ static int check_reduce(const struct check_job *job,
 	for (long s = 0; s < job->slots; s++) {
 		const struct check_worst *w = &per_slot[s];
 
-		if (w->err && !options->keep_going)
+		if (w->err && !(job->keep_going && w->err == PICARD_EREF))
 			return picard_fail(w->err, "%s", w->detail);
+		if (traj_error)
+			traj_error[s] = w->err ? NAN : w->scaled;
 		if (w->err) {
-			if (!result->ref_failed++) {
-				result->first_ref_failed = s * job->record->traj_stride;
-				picard_fail(w->err, "%s", w->detail);
-			}
-			if (options->traj_error)
-				options->traj_error[s] = NAN;
+			check_ref_failed(job, s, result, &first_slot);
 			continue;
 		}
-		compared++;
-		if (options->traj_error)
-			options->traj_error[s] = w->scaled;
 		if (w->error > error) {
 			error = w->error;
 			result->worst_traj = s * job->record->traj_stride;
@@ -323,79 +531,101 @@ static int check_reduce(const struct check_job *job,
 		result->scaled_error = fmax(result->scaled_error, w->scaled);
 		result->nonfinite += w->nonfinite;
 	}
-	result->error = compared ? error : NAN;
-	result->checked_traj = compared;
-	result->points = compared * job->nrec;
-	return PICARD_OK;
+	result->checked_traj = job->slots - result->ref_failed;
+	result->points = result->checked_traj * job->nrec;
+	result->error = result->checked_traj ? error : NAN;
+	if (!result->checked_traj)
+		result->scaled_error = NAN;
+	return check_report_failed(job, per_slot, result, first_slot);
 }
 
-/* One reference per checked trajectory, in parallel, each compared at all
- * its recorded window ends; then a serial reduction in trajectory order.
- * A failed reference (PICARD_EREF, ENOMEM) fails the check: the smallest
- * such trajectory is named in the detail. */
-int picard_check_each(const picard_model *model, const picard_grid *grid,
-		      long ntraj, const double *x0, const double *params,
-		      const picard_record *record,
-		      const picard_check_options *options,
-		      picard_check_result *result)
+/* One reference per slot, in parallel, each compared at all its recorded
+ * points into per_slot. */
+static void check_slots(const struct check_job *job, struct check_worst *per_slot)
 {
-	struct check_worst *per_slot = NULL;
-	struct check_job job;
-	double *times = NULL;
-	int err;
-
-	err = check_args(model, grid, ntraj, x0, record, result);
-	if (!err && !options)
-		err = picard_fail(PICARD_EINVAL, "check: no options");
-	if (!err && (!(options->tol.atol >= 0) || !(options->tol.rtol >= 0)))
-		err = picard_fail(PICARD_EINVAL, "check: tolerance atol %g, rtol %g",
-				  options->tol.atol, options->tol.rtol);
-	if (err)
-		return err;
-	job = (struct check_job){
-		.model = model, .grid = grid, .record = record,
-		.slots = picard_record_slots(ntraj, record->traj_stride),
-		.nrec = picard_record_rows(grid, record), .x0 = x0, .params = params,
-		.tol = options->tol,
-	};
-	times = record_times(grid, record, job.nrec);
-	per_slot = malloc(job.slots * sizeof(*per_slot));
-	if (!times || !per_slot) {
-		err = picard_fail(PICARD_ENOMEM, "check: %ld trajectories, %ld records",
-				  job.slots, job.nrec);
-		goto out;
-	}
-	job.times = times;
-
 #pragma omp parallel
 	{
-		/* Each thread its own scratch; picard_reference its own driver. */
-		double *ref = malloc(job.nrec * model->dim * sizeof(*ref));
+		/* Each thread its own scratch; the reference its own driver. */
+		double *ref = malloc(job->nrec * job->model->dim * sizeof(*ref));
 
 #pragma omp for schedule(dynamic, 1)
-		for (long s = 0; s < job.slots; s++) {
+		for (long s = 0; s < job->slots; s++) {
 			if (ref) {
-				check_trajectory(&job, s, ref, &per_slot[s]);
+				check_trajectory(job, s, ref, &per_slot[s]);
 			} else {
 				per_slot[s].err = PICARD_ENOMEM;
 				snprintf(per_slot[s].detail, sizeof(per_slot[s].detail),
-					 "check: reference scratch of %ld states", job.nrec);
+					 "check: reference scratch of %ld states", job->nrec);
 			}
 		}
 		free(ref);
 	}
-	err = check_reduce(&job, per_slot, options, result);
+}
+
+/* The one implementation of both checks: job's shared part filled from the
+ * arguments, the slots compared in parallel, then a serial reduction in
+ * trajectory order. */
+static int check_run(struct check_job *job, long ntraj, double *traj_error,
+		     picard_check_result *result)
+{
+	struct check_worst *per_slot;
+	double *times;
+	int err;
+
+	job->slots = picard_record_slots(ntraj, job->record->traj_stride);
+	job->nrec = picard_record_rows(job->grid, job->record);
+	times = record_times(job->grid, job->record, job->nrec);
+	per_slot = malloc(job->slots * sizeof(*per_slot));
+	if (!times || !per_slot) {
+		err = picard_fail(PICARD_ENOMEM, "check: %ld trajectories, %ld records",
+				  job->slots, job->nrec);
+		goto out;
+	}
+	job->times = times;
+	check_slots(job, per_slot);
+	err = check_reduce(job, per_slot, traj_error, result);
 out:
 	free(per_slot);
 	free(times);
 	return err;
 }
 
+/* Absolute errors against picard_reference(); the first failed reference
+ * (PICARD_EREF, ENOMEM) fails the check, naming the smallest such
+ * trajectory. */
 int picard_check(const picard_model *model, const picard_grid *grid,
 		 long ntraj, const double *x0, const double *params,
 		 const picard_record *record, picard_check_result *result)
 {
-	const picard_check_options absolute = {.keep_going = false};
+	struct check_job job = {
+		.model = model, .grid = grid, .record = record, .x0 = x0,
+		.params = params, .ref_tol = REF_TOL,
+	};
+	int err = check_args(model, grid, ntraj, x0, record, result);
 
-	return picard_check_each(model, grid, ntraj, x0, params, record, &absolute, result);
+	return err ? err : check_run(&job, ntraj, NULL, result);
+}
+
+int picard_check_each(const picard_model *model, const picard_grid *grid,
+		      long ntraj, const double *x0, const double *params,
+		      const picard_record *record,
+		      const picard_check_options *options,
+		      picard_check_result *result)
+{
+	struct check_job job = {
+		.model = model, .grid = grid, .record = record, .x0 = x0,
+		.params = params,
+	};
+	int err = check_args(model, grid, ntraj, x0, record, result);
+
+	if (!err && !options)
+		err = picard_fail(PICARD_EINVAL, "check: missing options");
+	if (!err)
+		err = check_tol(&options->tol);
+	if (err)
+		return err;
+	job.tol = options->tol;
+	job.ref_tol = check_ref_tol(&options->tol);
+	job.keep_going = options->keep_going;
+	return check_run(&job, ntraj, options->traj_error, result);
 }

@@ -1,13 +1,33 @@
-/* reference.h - what the library's own callers of picard_reference
- * share: the message of a failed reference, naming the trajectory. */
+/* reference.h - the GSL rk8pd reference at a tolerance of the caller's
+ * choosing, for the dense reference of the tuner and for picard_check_each
+ * (src/reference.c). picard_reference() is this at REF_TOL. */
 #ifndef PICARD_REFERENCE_H
 #define PICARD_REFERENCE_H
 
-#include <stddef.h>
+#include "picard.h"
 
-/* picard_error_detail() of a failed picard_reference, in this thread,
- * naming trajectory traj: "the reference solution of trajectory 5 blows
- * up near t = 1 (rk8pd stopped there ...)". */
-void picard_reference_failure(char *buf, size_t len, long traj);
+/* rtol = atol of picard_reference() and picard_check(): far below any
+ * error a Picard run in float or double is asked for, and loose enough
+ * that rk8pd takes few steps. */
+#define REF_TOL 1e-12
+/* The tightest rtol = atol asked of rk8pd: a few hundred units in the last
+ * place of a state of size 1. Tighter, the step controller chases rounding
+ * and the reference gets no more accurate. */
+#define REF_TOL_FLOOR 1e-14
+
+/* picard_reference() with rk8pd's rtol = atol = tol. A failure's detail
+ * names trajectory traj ("the reference solution of trajectory 3 blows up
+ * near t = 1 ..."), or with traj < 0 the model; it always gives the time
+ * where rk8pd stopped. */
+int picard_reference_tol(const picard_model *model, const double *params,
+			 const double *x0, double t0, const double *times,
+			 long ntimes, double tol, long traj, double *out);
+
+/* The times rk8pd's own step control chooses from t0 to t1 at tol: the
+ * ends of its accepted steps, t1 last, into a malloc'd *times of *nsteps.
+ * Failures read as picard_reference_tol()'s. */
+int picard_reference_steps(const picard_model *model, const double *params,
+			   const double *x0, double t0, double t1, double tol,
+			   long traj, double **times, long *nsteps);
 
 #endif

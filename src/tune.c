@@ -588,15 +588,16 @@ static int screen_sample(struct tuner *t)
 	for (long j = 0; j < t->opt.sample; j++) {
 		double *end = malloc(n * sizeof(double));
 
-		failed[j] = !end || picard_reference(t->model, t->sample_params ?
-						     t->sample_params + j * np : NULL,
-						     t->sample_x0 + j * n, t->opt.t0, &t->opt.t1,
-						     1, end) != PICARD_OK;
+		failed[j] = !end || picard_reference_tol(t->model, t->sample_params ?
+							 t->sample_params + j * np : NULL,
+							 t->sample_x0 + j * n, t->opt.t0,
+							 &t->opt.t1, 1, REF_TOL,
+							 t->sample_index[j], end) != PICARD_OK;
 		if (failed[j]) {
 #pragma omp critical
 			if (first < 0 || j < first) {
 				first = j;
-				picard_reference_failure(detail, sizeof(detail), t->sample_index[j]);
+				snprintf(detail, sizeof(detail), "%s", picard_error_detail());
 			}
 		}
 		free(end);
@@ -653,7 +654,7 @@ int picard_tune(const picard_model *model, const picard_tune_options *options,
 		err = screen_sample(&t);
 	if (!err)
 		err = dense_reference_build(&t.ref, model, t.sample_x0, t.sample_params,
-					    t.sample_index, t.opt.sample, t.opt.t0, t.opt.t1,
+					    t.opt.sample, t.sample_index, t.opt.t0, t.opt.t1,
 					    reference_target(&t));
 	result->reference_error = t.ref.interp_error;
 	for (int i = 0; !err && i < t.opt.nms; i++) {

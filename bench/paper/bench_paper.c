@@ -257,7 +257,7 @@ static int sample_make(struct sample *s, const struct bench *b, double ref_targe
 		memcpy(s->x0 + i * dim, all + (i * (b->traj / s->n)) * dim, dim * sizeof(double));
 	free(all);
 	if (!err)
-		err = dense_reference_build(&s->ref, b->model, s->x0, NULL, NULL, s->n, b->model->t0,
+		err = dense_reference_build(&s->ref, b->model, s->x0, NULL, s->n, NULL, b->model->t0,
 					    b->model->t1, ref_target);
 	return err;
 }
