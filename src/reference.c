@@ -4,7 +4,7 @@
  * Merson solution; picard uses GSL's gsl_odeiv2 rk8pd (Prince-Dormand 8(9))
  * in double with rtol = atol = 1e-12, far more accurate than any Picard
  * run it judges; picard_check_each() tightens it for tolerances near that
- * (check_ref_tol()). picard_check() integrates each checked trajectory
+ * (picard_check_ref_tol()). picard_check() integrates each checked trajectory
  * once through all recorded window ends (one driver, never restarted) and
  * reduces the paper's E, its relative variant and where the worst point
  * lies, threading over trajectories with OpenMP.
@@ -183,15 +183,42 @@ static gsl_odeiv2_driver *ref_driver(const gsl_odeiv2_system *sys,
 	return driver;
 }
 
+/* One integration's GSL state: the system, its driver and the state y.
+ * Holds a pointer into itself (sys.params is &rs): open it in place. */
+struct ref_run {
+	struct ref_system rs;
+	gsl_odeiv2_system sys;
+	gsl_odeiv2_driver *driver;
+	double *y;
+};
+
+/* Set r up for model from x0 at rtol = atol = tol. */
+static int ref_open(struct ref_run *r, const picard_model *model, const double *params,
+		    const double *x0, double tol)
+{
+	r->rs = (struct ref_system){ model, params ? params : model->param_defaults };
+	r->sys = (gsl_odeiv2_system){ ref_rhs, NULL, (size_t)model->dim, &r->rs };
+	r->y = malloc(model->dim * sizeof(*r->y));
+	r->driver = ref_driver(&r->sys, model, tol);
+	if (!r->y || !r->driver)
+		return picard_fail(PICARD_ENOMEM, "reference: GSL driver for dim %d", model->dim);
+	memcpy(r->y, x0, model->dim * sizeof(*r->y));
+	return PICARD_OK;
+}
+
+static void ref_close(struct ref_run *r)
+{
+	if (r->driver)
+		gsl_odeiv2_driver_free(r->driver);
+	free(r->y);
+}
+
 int picard_reference_tol(const picard_model *model, const double *params,
 			 const double *x0, double t0, const double *times,
 			 long ntimes, double tol, long traj, double *out)
 {
 	const struct ref_who who = { model, traj };
-	struct ref_system rs;
-	gsl_odeiv2_system sys;
-	gsl_odeiv2_driver *driver;
-	double *y;
+	struct ref_run r = { .driver = NULL };
 	int err;
 
 	if (ntimes < 0 || (ntimes && (!times || !out)))
@@ -201,20 +228,10 @@ int picard_reference_tol(const picard_model *model, const double *params,
 		err = check_times(t0, times, ntimes);
 	if (err || ntimes == 0)
 		return err;
-	rs = (struct ref_system){ model, params ? params : model->param_defaults };
-	sys = (gsl_odeiv2_system){ ref_rhs, NULL, (size_t)model->dim, &rs };
-	y = malloc(model->dim * sizeof(*y));
-	driver = ref_driver(&sys, model, tol);
-	if (!y || !driver) {
-		err = picard_fail(PICARD_ENOMEM, "reference: GSL driver for dim %d", model->dim);
-		goto out;
-	}
-	memcpy(y, x0, model->dim * sizeof(*y));
-	err = ref_march(driver, &who, t0, times, ntimes, y, out);
-out:
-	if (driver)
-		gsl_odeiv2_driver_free(driver);
-	free(y);
+	err = ref_open(&r, model, params, x0, tol);
+	if (!err)
+		err = ref_march(r.driver, &who, t0, times, ntimes, r.y, out);
+	ref_close(&r);
 	return err;
 }
 
@@ -274,10 +291,7 @@ int picard_reference_steps(const picard_model *model, const double *params,
 			   long traj, double **times, long *nsteps)
 {
 	const struct ref_who who = { model, traj };
-	struct ref_system rs;
-	gsl_odeiv2_system sys;
-	gsl_odeiv2_driver *driver;
-	double *y;
+	struct ref_run r = { .driver = NULL };
 	int err;
 
 	*times = NULL;
@@ -287,27 +301,18 @@ int picard_reference_steps(const picard_model *model, const double *params,
 		err = check_times(t0, &t1, 1);
 	if (err)
 		return err;
-	rs = (struct ref_system){ model, params ? params : model->param_defaults };
-	sys = (gsl_odeiv2_system){ ref_rhs, NULL, (size_t)model->dim, &rs };
-	y = malloc(model->dim * sizeof(*y));
-	driver = ref_driver(&sys, model, tol);
-	if (!y || !driver) {
-		err = picard_fail(PICARD_ENOMEM, "reference: GSL driver for dim %d", model->dim);
-		goto out;
-	}
-	memcpy(y, x0, model->dim * sizeof(*y));
-	err = ref_step_times(driver, &who, t0, t1, y, times, nsteps);
-out:
+	err = ref_open(&r, model, params, x0, tol);
+	if (!err)
+		err = ref_step_times(r.driver, &who, t0, t1, r.y, times, nsteps);
 	if (err) {
 		free(*times);
 		*times = NULL;
 		*nsteps = 0;
 	}
-	if (driver)
-		gsl_odeiv2_driver_free(driver);
-	free(y);
+	ref_close(&r);
 	return err;
 }
+
 /* ---- picard_check and picard_check_each -------------------------------- */
 
 /* Below this smallest part of a check's tolerance the default reference is
@@ -454,7 +459,7 @@ static int check_tol(const picard_tolerance *tol)
 /* rk8pd's tolerance for a check under tol: picard_reference()'s, unless a
  * part of tol is so small that the reference's own error would show in the
  * scaled errors; then CHECK_REF_SHARE of that part, as far as double goes. */
-static double check_ref_tol(const picard_tolerance *tol)
+double picard_check_ref_tol(const picard_tolerance *tol)
 {
 	double smallest = INFINITY;
 
@@ -627,7 +632,7 @@ int picard_check_each(const picard_model *model, const picard_grid *grid,
 	if (err)
 		return err;
 	job.tol = options->tol;
-	job.ref_tol = check_ref_tol(&options->tol);
+	job.ref_tol = picard_check_ref_tol(&options->tol);
 	job.keep_going = options->keep_going;
 	return check_run(&job, ntraj, options->traj_error, result);
 }

@@ -30,4 +30,9 @@ int picard_reference_steps(const picard_model *model, const double *params,
 			   const double *x0, double t0, double t1, double tol,
 			   long traj, double **times, long *nsteps);
 
+/* rk8pd's tolerance for judging errors under tol (picard_check_each and
+ * every other check against the reference): REF_TOL, or below a 1e-6 part
+ * of tol 1e-5 of that part, down to REF_TOL_FLOOR. */
+double picard_check_ref_tol(const picard_tolerance *tol);
+
 #endif

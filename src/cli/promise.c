@@ -8,8 +8,9 @@
  * is solved again on the same grid and checked (verify). A configuration
  * picard-run tuned itself is its own
  * doing: members that missed, or failed where their reference did not,
- * are solved again with the window (or h) halved, up to RETRY_ROUNDS
- * times, before they are handed back as failed.
+ * are solved again with the window (or h) shrunk by their error and the
+ * scheme's order (2 to 16 times), up to RETRY_ROUNDS times, before they
+ * are handed back as failed.
  */
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 
 #include "diag.h"
 #include "promise.h"
+#include "reference.h"
 
 #define RETRY_ROUNDS 3           /* tightenings of a tuned configuration */
 #define RETRY_RTOL_SHARE 0.1     /* lobatto: iteration tolerance per round */
@@ -102,8 +104,9 @@ static void check_final(const struct run *run, struct solved *s, long i)
 	const picard_grid *g = picard_solver_grid(s->solver);
 	double ref[n];
 
-	if (picard_reference(run->model, s->params ? s->params + i * np : NULL, s->x0 + i * n,
-			     g->t0, &g->t1, 1, ref)) {
+	if (picard_reference_tol(run->model, s->params ? s->params + i * np : NULL,
+				 s->x0 + i * n, g->t0, &g->t1, 1, picard_check_ref_tol(&tol), i,
+				 ref)) {
 		s->ref_failed[i] = 1;
 		return;
 	}
@@ -188,7 +191,8 @@ static bool retry_wanted(const struct run *run, long i)
  * and the check has the last word. */
 static bool verify_wanted(const struct run *run, long i)
 {
-	return run->status[i] == PICARD_TRAJ_TOL_EXCEEDED && isnan(run->err[i]);
+	return run->status[i] == PICARD_TRAJ_TOL_EXCEEDED && isnan(run->err[i]) &&
+	       !run->ref_failed[i];
 }
 
 /* The members to solve again (those wanted) and their inputs. */

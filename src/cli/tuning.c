@@ -332,7 +332,6 @@ int tuning_for_run(struct run_options *opts, long ntraj, const double *x0,
 	char path[4096], source[4200];
 	int err;
 
-
 	/* given grids win; lobatto's is m and the window */
 	if (!opts->tol_given || (opts->m_given && opts->K_given && opts->h_given) ||
 	    (opts->scheme_given && opts->scheme == PICARD_SCHEME_LOBATTO && opts->m_given &&
