@@ -78,12 +78,12 @@ $(BUILD)/registry.c: FORCE
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; echo "  GEN     $@ ($(MODELS))"; fi
 FORCE:
 
-$(BUILD)/registry.o: $(BUILD)/registry.c
+$(BUILD)/registry.o: $(BUILD)/registry.c | deps
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 # ---- objects ----------------------------------------------------------------
-$(BUILD)/src/%.o: src/%.c
+$(BUILD)/src/%.o: src/%.c | deps
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
@@ -100,18 +100,18 @@ $(BUILD)/build-id: FORCE
 $(BUILD)/src/tune_cache.o: $(BUILD)/build-id
 $(BUILD)/src/tune_cache.o: CFLAGS += -DPICARD_BUILD_ID='"$(BUILD_ID)"'
 
-$(BUILD)/tests/%.o: tests/%.c
+$(BUILD)/tests/%.o: tests/%.c | deps
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 # A model file that breaks the contract gets a message naming the rule.
-$(BUILD)/models/%.o: models/%.cu
+$(BUILD)/models/%.o: models/%.cu | deps
 	@mkdir -p $(@D)
 	@echo "  NVCC    $@"
 	$(Q)src/mk/compile-model.sh $@ $< $(NVCC) $(NVFLAGS)
 
-$(BUILD)/kernels/%.o: kernels/%.cu
+$(BUILD)/kernels/%.o: kernels/%.cu | deps
 	@mkdir -p $(@D)
 	@echo "  NVCC    $@"
 	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
@@ -144,7 +144,7 @@ BENCH_PROGS  := $(filter-out compare,$(patsubst bench/%/,%,$(sort $(dir $(wildca
 .PHONY: bench
 bench: all $(BENCH_PROGS:%=$(BIN)/bench-%)
 
-$(BUILD)/bench/%.o: bench/%.c
+$(BUILD)/bench/%.o: bench/%.c | deps
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -Isrc/cli -c $< -o $@
