@@ -5,7 +5,8 @@
 # suite holds the promise cases on CUDA: riccati, vanderpol's mu sweep,
 # lotka's rates, lorenz, kepler's eccentricities, fisher_kpp's 32
 # components), then the issue's own commands, each with its exit status,
-# and the cost of the error estimate beside the solve. Logs into
+# and the cost of the error estimate beside the solve; float's error over a
+# long span on every kernel (the compensated window start). Logs into
 # ${OUT:-.}/i14.
 out=${OUT:-.}/i14
 mkdir -p "$out"
@@ -15,6 +16,10 @@ cat "$out/device.txt"
 
 PICARD_REQUIRE_GPU=1 bin/picard-tests -j4 > "$out/tests.log" 2>&1
 echo "tests: exit $?: $(grep Synthesis "$out/tests.log")"
+# float against double over 318 periods, every kernel (src/compensated.h)
+PICARD_REQUIRE_GPU=1 bin/picard-tests --filter 'gpu/compensated*' --verbose 2>&1 |
+	grep -E 'float - double|Synthesis' > "$out/compensated.log"
+cat "$out/compensated.log"
 
 bin=$(pwd)/bin
 run() { # name, then picard-run's arguments

@@ -59,6 +59,7 @@
 
 #include <cuda_runtime.h>
 
+#include "compensated.h"
 #include "convergence.h"
 #include "launch.h"
 #include "paper_kernel.cuh"
@@ -120,10 +121,14 @@ picard_lobatto_kernel(const picard_launch L)
 	for (int q = 0; q < Model::nparams; q++)
 		params[q] = ((const real *)L.params)[q * L.ntraj + traj];
 	real xw[n], x[n];                  /* window start; this node's iterate */
+	real xw_lo[n];                     /* the start's lo (src/compensated.h) */
+	real window_sum[n];                /* x_j - x_w of the latest sweep */
 	real f[n];                         /* f_j of the latest sweep's iterate */
 #pragma unroll
-	for (int k = 0; k < n; k++)
+	for (int k = 0; k < n; k++) {
 		x[k] = xw[k] = ((const real *)L.x0)[k * L.ntraj + traj];
+		xw_lo[k] = 0;
+	}
 
 	long sweeps = 0, unconverged_window = -1, w;
 	int sweeps_max = 0, failed = 0;
@@ -170,7 +175,7 @@ picard_lobatto_kernel(const picard_launch L)
 			for (int k = 0; k < n; k++) {
 				if (!node)
 					f[k] = 0;
-				acc[k] = 0;
+				acc[k] = xw_lo[k];
 			}
 			/* sum_l A_jl f_l, f_l from lane l, over all G lanes: A and
 			 * f are zero past m, and a loop with no bound known only
@@ -195,6 +200,7 @@ picard_lobatto_kernel(const picard_launch L)
 					plain = fmaxf(plain, (float)fabs(x_new - x[k]));
 				}
 				x[k] = x_new;
+				window_sum[k] = acc[k];
 			}
 			if (!measured)
 				continue;
@@ -207,10 +213,15 @@ picard_lobatto_kernel(const picard_launch L)
 		}
 		count_window(i, verdict, w, sweeps, sweeps_max, unconverged_window);
 
-		/* the window end: node m-1's state, to every lane */
+		/* the window end: node m-1's, x_w + its sum, to every lane
+		 * as hi + lo */
 #pragma unroll
 		for (int k = 0; k < n; k++) {
-			xw[k] = __shfl_sync(mask, x[k], m - 1, G);
+			if constexpr (picard_compensated<real>)
+				picard_window_advance(&xw[k], &xw_lo[k],
+						      __shfl_sync(mask, window_sum[k], m - 1, G), 0);
+			else /* the same hi, no sum kept */
+				xw[k] = __shfl_sync(mask, x[k], m - 1, G);
 			if (!isfinite(xw[k]))
 				failed |= PICARD_FAIL_NONFINITE;
 			else if (fabs(xw[k]) > L.bound)

@@ -23,6 +23,7 @@
 
 #include <cuda_runtime.h>
 
+#include "compensated.h"
 #include "convergence.h"
 #include "launch.h"
 #include "picard.h"
@@ -56,6 +57,9 @@ __global__ void picard_lobatto_thread_kernel(const picard_launch L)
 	real f[MAXM][n];    /* its slopes, of the previous iterate */
 	for (int k = 0; k < n; k++)
 		xw[k] = ((const real *)L.x0)[k * L.ntraj + traj];
+	real xw_lo[n];      /* the start's lo (src/compensated.h) */
+	for (int k = 0; k < n; k++)
+		xw_lo[k] = 0;
 #pragma unroll
 	for (int j = 0; j < MAXM; j++)
 		for (int k = 0; k < n; k++)
@@ -98,6 +102,7 @@ __global__ void picard_lobatto_thread_kernel(const picard_launch L)
 		for (int k = 0; k < n; k++)
 			x[0][k] = xw[k];
 
+		real window_sum[n]; /* x_{m-1} - x_w of the latest sweep, with lo */
 		for (i = 0; i < L.K && verdict == PICARD_SWEEP_GO_ON; i++) {
 			const bool measured = picard_sweep_measured(i, L.K, L.adaptive);
 			bool within = true;
@@ -113,7 +118,7 @@ __global__ void picard_lobatto_thread_kernel(const picard_launch L)
 				if (j >= m)
 					continue;
 				for (int k = 0; k < n; k++) {
-					real acc = 0;
+					real acc = xw_lo[k];
 
 #pragma unroll
 					for (int l = 0; l < MAXM; l++)
@@ -127,6 +132,8 @@ __global__ void picard_lobatto_thread_kernel(const picard_launch L)
 						plain = fmaxf(plain, (float)fabs(x_new - x[j][k]));
 					}
 					x[j][k] = x_new;
+					if (j == m - 1)
+						window_sum[k] = acc;
 				}
 			}
 			if (!measured)
@@ -136,13 +143,19 @@ __global__ void picard_lobatto_thread_kernel(const picard_launch L)
 		}
 		count_window(i, verdict, w, sweeps, sweeps_max, unconverged_window);
 
-		/* the window end x_{m-1}, picked by an unrolled search (a
+		/* the window end x_{m-1} = x_w + its sum, as hi + lo; in
+		 * double x_{m-1} itself, picked by an unrolled search (a
 		 * register array takes constant indices) */
+		if constexpr (picard_compensated<real>) {
+			for (int k = 0; k < n; k++)
+				picard_window_advance(&xw[k], &xw_lo[k], window_sum[k], 0);
+		} else {
 #pragma unroll
-		for (int j = 1; j < MAXM; j++)
-			if (j == m - 1)
-				for (int k = 0; k < n; k++)
-					xw[k] = x[j][k];
+			for (int j = 1; j < MAXM; j++)
+				if (j == m - 1)
+					for (int k = 0; k < n; k++)
+						xw[k] = x[j][k];
+		}
 		failed = window_end_failure<n>(xw, L.bound);
 		for (int r = 0; r < L.nrecords; r++)
 			for (int k = 0; k < n; k++)

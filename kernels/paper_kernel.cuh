@@ -20,6 +20,7 @@
 
 #include <cuda_runtime.h>
 
+#include "compensated.h"
 #include "convergence.h"
 #include "dense_output.h"
 #include "launch.h"
@@ -135,6 +136,7 @@ __global__ void picard_paper_kernel(const picard_launch L)
 	const int j = threadIdx.x / n, k = threadIdx.x % n;
 	const int m = L.m;
 	const real half_h = (real)(0.5 * L.h);
+	const real h_ratio = picard_rounding_ratio<real>(0.5 * L.h); /* compensated.h */
 	long sweeps = 0, unconverged_window = -1;
 	int sweeps_max = 0;
 
@@ -143,6 +145,8 @@ __global__ void picard_paper_kernel(const picard_launch L)
 		params[q] = ((const real *)L.params)[q * L.ntraj + traj];
 
 	real xw = ((const real *)L.x0)[k * L.ntraj + traj]; /* window start */
+	real xw_lo = 0;                     /* its lo, thread j = 0's
+					       (src/compensated.h) */
 	real xw_prev = xw;                  /* the previous window's start */
 	if (threadIdx.x == 0)
 		failed = 0;
@@ -152,6 +156,7 @@ __global__ void picard_paper_kernel(const picard_launch L)
 		const double tw = L.t0 + (double)w * (m - 1) * L.h;
 		const real tj = (real)(tw + j * L.h);
 		int i, verdict = PICARD_SWEEP_GO_ON;
+		real window_sum = 0;        /* lo + s_0 + ... + s_{m-2}, j = 0 */
 
 		/* x_j^0 = x_w, or warm: x_w plus the previous window's
 		 * increments, still in states (each thread its own node) */
@@ -175,13 +180,15 @@ __global__ void picard_paper_kernel(const picard_launch L)
 			__syncthreads();
 			slopes[j * n + k] = incr;
 			__syncthreads();
-			/* (5): x_0 = x_w, x_{j+1} = x_j + s_j, one thread per component */
+			/* (5): x_0 = x_w, x_{j+1} = x_w + (lo + s_0 + ... + s_j),
+			 * one thread per component */
 			if (j == 0) {
-				real acc = xw;
+				real acc = xw_lo;
 				for (int jj = 0; jj < m - 1; jj++) {
 					acc += slopes[jj * n + k];
-					states[(jj + 1) * n + k] = acc;
+					states[(jj + 1) * n + k] = xw + acc;
 				}
+				window_sum = acc;
 			}
 			__syncthreads();
 			if (!picard_sweep_measured(i, L.K, L.adaptive))
@@ -204,7 +211,12 @@ __global__ void picard_paper_kernel(const picard_launch L)
 			atomicMax(&change_bits[i & 1][1], __float_as_uint((float)fabs(x_new - x[k])));
 		}
 		count_window(i, verdict, w, sweeps, sweeps_max, unconverged_window);
-		xw = states[(m - 1) * n + k];
+		/* x_{m-1}: thread j = 0 splits it into hi + lo, the others
+		 * read hi, which is fl(x_w + window_sum) as well */
+		if (j == 0)
+			picard_window_advance(&xw, &xw_lo, window_sum, h_ratio);
+		else
+			xw = states[(m - 1) * n + k];
 
 		if (!isfinite(xw))
 			atomicOr(&failed, PICARD_FAIL_NONFINITE);

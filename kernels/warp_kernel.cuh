@@ -34,6 +34,7 @@
 
 #include <cuda_runtime.h>
 
+#include "compensated.h"
 #include "convergence.h"
 #include "launch.h"
 #include "model_impl.h"
@@ -94,6 +95,7 @@ __global__ void picard_warp_kernel(const picard_launch L)
 	/* the group's lanes: G divides 32, groups are aligned in the warp */
 	const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << (lane & ~(G - 1));
 	const real half_h = (real)(0.5 * L.h);
+	const real h_ratio = picard_rounding_ratio<real>(0.5 * L.h); /* compensated.h */
 	const bool is_node = j < m;
 	long sweeps = 0, unconverged_window = -1, w;
 	int sweeps_max = 0, failed = 0;
@@ -101,9 +103,13 @@ __global__ void picard_warp_kernel(const picard_launch L)
 	real params[Model::nparams > 0 ? Model::nparams : 1];
 	for (int q = 0; q < Model::nparams; q++)
 		params[q] = ((const real *)L.params)[q * L.ntraj + traj];
-	real xw[n], xw_prev[n], x[n], f[n];
-	for (int k = 0; k < n; k++)
+	real xw[n], xw_lo[n], xw_prev[n], x[n], f[n];
+	real window_sum[n]; /* lo + s_0 + ...: all of it (serial), or up to
+			       this lane's node (the scan) */
+	for (int k = 0; k < n; k++) {
 		xw[k] = xw_prev[k] = x[k] = ((const real *)L.x0)[k * L.ntraj + traj];
+		xw_lo[k] = 0;
+	}
 
 	for (w = 0; w < L.windows; w++) {
 		const double tw = L.t0 + (double)w * (m - 1) * L.h;
@@ -129,28 +135,30 @@ __global__ void picard_warp_kernel(const picard_launch L)
 				real x_new;
 
 				if (parallel_scan) {
-					/* (5) as an inclusive scan of x_w + s_0, s_1, ...:
-					 * lane j ends with x_{j+1} */
-					real v = j == 0 ? xw[k] + s : s;
+					/* (5) as an inclusive scan of lo + s_0, s_1, ...:
+					 * lane j ends with x_{j+1} - x_w */
+					real v = j == 0 ? xw_lo[k] + s : s;
 					for (int d = 1; d < G; d <<= 1) {
 						const real u = __shfl_up_sync(mask, v, d, G);
 						if (j >= d)
 							v += u;
 					}
-					x_new = __shfl_up_sync(mask, v, 1, G);
+					x_new = xw[k] + __shfl_up_sync(mask, v, 1, G);
 					if (j == 0)
 						x_new = xw[k];
+					window_sum[k] = v;
 				} else {
 					/* (5) in node order, every lane adding along */
-					real acc = xw[k];
+					real acc = xw_lo[k];
 					x_new = xw[k];
 					for (int jj = 0; jj < m - 1; jj++) {
 						acc += __shfl_sync(mask, s, jj, G);
 						if (jj + 1 == j)
-							x_new = acc;
+							x_new = xw[k] + acc;
 					}
 					if (!is_node)
-						x_new = acc;
+						x_new = xw[k] + acc;
+					window_sum[k] = acc;
 				}
 				if (measured && is_node && j > 0) {
 					within &= picard_change_within(x_new, x[k], (real)L.iter_atol,
@@ -171,8 +179,17 @@ __global__ void picard_warp_kernel(const picard_launch L)
 			prev_plain = plain;
 		}
 		count_window(i, verdict, w, sweeps, sweeps_max, unconverged_window);
+		/* x_{m-1} = x_w + the window's sum, split into hi + lo; in
+		 * double lane m-1's x_{m-1} is the same hi */
 		for (int k = 0; k < n; k++)
-			xw[k] = __shfl_sync(mask, x[k], m - 1, G);
+			if constexpr (picard_compensated<real>)
+				picard_window_advance(&xw[k], &xw_lo[k],
+						      parallel_scan ?
+							      __shfl_sync(mask, window_sum[k], m - 2, G) :
+							      window_sum[k],
+						      h_ratio);
+			else
+				xw[k] = __shfl_sync(mask, x[k], m - 1, G);
 		failed = window_end_failure<n>(xw, L.bound);
 		if (j == 0)
 			for (int r = 0; r < L.nrecords; r++)
@@ -213,16 +230,19 @@ __global__ void picard_thread_kernel(const picard_launch L)
 		return;
 	const int m = L.m;
 	const real half_h = (real)(0.5 * L.h);
+	const real h_ratio = picard_rounding_ratio<real>(0.5 * L.h); /* compensated.h */
 	long sweeps = 0, unconverged_window = -1, w;
 	int sweeps_max = 0, failed = 0;
 
 	real params[Model::nparams > 0 ? Model::nparams : 1];
 	for (int q = 0; q < Model::nparams; q++)
 		params[q] = ((const real *)L.params)[q * L.ntraj + traj];
-	real xw[n], xw_prev[n];
+	real xw[n], xw_lo[n], xw_prev[n]; /* window start hi, lo; the previous */
 	real x[MAXM][n]; /* node j's iterate; x[0] is x_w */
-	for (int k = 0; k < n; k++)
+	for (int k = 0; k < n; k++) {
 		xw[k] = xw_prev[k] = ((const real *)L.x0)[k * L.ntraj + traj];
+		xw_lo[k] = 0;
+	}
 #pragma unroll
 	for (int j = 0; j < MAXM; j++)
 		for (int k = 0; k < n; k++)
@@ -233,7 +253,7 @@ __global__ void picard_thread_kernel(const picard_launch L)
 		float prev_plain = INFINITY;
 		int i, verdict = PICARD_SWEEP_GO_ON;
 		real f0[n];    /* f at node 0: x_0 = x_w in every sweep */
-		real x_end[n]; /* x_{m-1} of the latest sweep */
+		real window_sum[n]; /* x_{m-1} - x_w of the latest sweep, with lo */
 
 #pragma unroll
 		for (int j = 0; j < MAXM; j++)
@@ -252,7 +272,7 @@ __global__ void picard_thread_kernel(const picard_launch L)
 
 			for (int k = 0; k < n; k++) {
 				f_cur[k] = f0[k];
-				acc[k] = xw[k];
+				acc[k] = xw_lo[k];
 			}
 #pragma unroll
 			for (int j = 0; j < MAXM - 1; j++) {
@@ -263,27 +283,29 @@ __global__ void picard_thread_kernel(const picard_launch L)
 				Model::rhs((real)(tw + (j + 1) * L.h), x[j + 1], params, f_next);
 				for (int k = 0; k < n; k++) {
 					acc[k] += half_h * (f_cur[k] + f_next[k]); /* (4), (5) */
+					const real x_new = xw[k] + acc[k];
 					if (measured) {
 						within &= picard_change_within(
-							acc[k], x[j + 1][k], (real)L.iter_atol, (real)L.iter_rtol);
-						plain = fmaxf(plain, (float)fabs(acc[k] - x[j + 1][k]));
+							x_new, x[j + 1][k], (real)L.iter_atol, (real)L.iter_rtol);
+						plain = fmaxf(plain, (float)fabs(x_new - x[j + 1][k]));
 					}
-					x[j + 1][k] = acc[k];
+					x[j + 1][k] = x_new;
 					f_cur[k] = f_next[k];
 				}
 			}
 			for (int k = 0; k < n; k++)
-				x_end[k] = acc[k];
+				window_sum[k] = acc[k];
 			if (!measured)
 				continue;
 			verdict = picard_sweep_verdict(i, L.K, L.adaptive, within, plain, prev_plain);
 			prev_plain = plain;
 		}
 		count_window(i, verdict, w, sweeps, sweeps_max, unconverged_window);
-		/* x_w <- x_{m-1}, the last sweep's sum (x[m - 1] would be an
-		 * index the compiler can only resolve in local memory) */
+		/* x_w <- x_{m-1} = x_w + the last sweep's sum, as hi + lo
+		 * (x[m - 1] would be an index the compiler can only resolve in
+		 * local memory) */
 		for (int k = 0; k < n; k++)
-			xw[k] = x_end[k];
+			picard_window_advance(&xw[k], &xw_lo[k], window_sum[k], h_ratio);
 		failed = window_end_failure<n>(xw, L.bound);
 		for (int r = 0; r < L.nrecords; r++)
 			for (int k = 0; k < n; k++)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "backend.h"
+#include "compensated.h"
 #include "convergence.h"
 #include "dense_output.h"
 #include "errors.h"
@@ -57,7 +58,7 @@ static size_t picard_cpu_scratch_len(const struct picard_job *job)
 {
 	const int n = job->model->dim;
 
-	return 3 * (size_t)job->grid->m * n + 4 * (size_t)n + job->model->nparams;
+	return 3 * (size_t)job->grid->m * n + 6 * (size_t)n + job->model->nparams;
 }
 
 /* The lobatto scheme's tables of one solve, in its precision, [j][l]
