@@ -211,9 +211,11 @@ __global__ void picard_paper_kernel(const picard_launch L)
 			atomicMax(&change_bits[i & 1][1], __float_as_uint((float)fabs(x_new - x[k])));
 		}
 		count_window(i, verdict, w, sweeps, sweeps_max, unconverged_window);
-		/* x_{m-1}: thread j = 0 splits it into hi + lo, the others
-		 * read hi, which is fl(x_w + window_sum) as well */
-		if (j == 0)
+		/* x_{m-1}: in float thread j = 0 splits it into hi + lo, the
+		 * others read hi, which is fl(x_w + window_sum) as well; in
+		 * double all read it (no sum kept across the sweeps: duffing
+		 * at m*n = 1024 threads needs the kernel within 64 registers) */
+		if (picard_compensated<real> && j == 0)
 			picard_window_advance(&xw, &xw_lo, window_sum, h_ratio);
 		else
 			xw = states[(m - 1) * n + k];
