@@ -12,6 +12,7 @@
  * global error, rounding of float and the iteration's stopping error
  * included, since it runs in double with a tighter iteration tolerance.
  *
+ * Each scheme's table (src/scheme.h) refines its grid and holds the factor:
  * - trapezoid: the companion at h/2 with the same m and K. With an error
  *   C h^p, the difference is C h^p (1 - 2^-p), at least half the error for
  *   any order p >= 1: the estimate is twice the difference, a bound that
@@ -34,11 +35,10 @@
 
 #include "errors.h"
 #include "estimate.h"
+#include "scheme.h"
 
 #define ESTIMATE_ROWS 4096            /* window ends compared per trajectory */
 #define ESTIMATE_DOUBLES (1L << 22)   /* 32 MB of records at most, each */
-#define TRAPEZOID_FACTOR 2.0          /* 1 / (1 - 2^-p) at p = 1 */
-#define LOBATTO_FACTOR 1.0
 #define COMPANION_RTOL_SHARE 1e-2     /* its iteration tolerance, of the solve's */
 #define COMPANION_RTOL_FLOOR 1e-14    /* double rounding over a sweep */
 #define COMPANION_K_MAX 80
@@ -46,27 +46,17 @@
 /* The companion's options: double, twice the windows, a tighter iteration. */
 static picard_options companion_options(const picard_options *o, const picard_grid *g)
 {
-	picard_options c = {
-		.scheme = o->scheme, .m = o->m, .warm_start = o->warm_start,
-		.t0 = g->t0, .t1 = g->t1, .precision = PICARD_DOUBLE, .backend = o->backend,
-		.bound = o->bound, .device_memory = o->device_memory,
-	};
+	picard_options c = picard_scheme_of(o->scheme)->refined(o, g, 0.5, COMPANION_RTOL_SHARE,
+								 COMPANION_RTOL_FLOOR, COMPANION_K_MAX);
 
-	if (o->scheme == PICARD_SCHEME_LOBATTO) {
-		c.window = g->window / 2;
-		c.K_max = COMPANION_K_MAX;
-		c.iter_rtol = fmax(COMPANION_RTOL_SHARE * g->iter_rtol, COMPANION_RTOL_FLOOR);
-		c.iter_atol = fmax(COMPANION_RTOL_SHARE * g->iter_atol, COMPANION_RTOL_FLOOR);
-		return c;
-	}
-	c.h = g->h / 2;
-	if (g->adaptive) {
-		c.K_max = g->K;
-		c.iter_rtol = fmax(COMPANION_RTOL_SHARE * g->iter_rtol, COMPANION_RTOL_FLOOR);
-		c.iter_atol = fmax(COMPANION_RTOL_SHARE * g->iter_atol, COMPANION_RTOL_FLOOR);
-	} else {
-		c.K = g->K;
-	}
+	c.t0 = g->t0;
+	c.t1 = g->t1;
+	c.precision = PICARD_DOUBLE;
+	c.layout = PICARD_LAYOUT_AUTO;
+	c.traj_per_block = 0;
+	c.scan = PICARD_SCAN_AUTO;
+	c.estimate_error = false;
+	c.error_scale = (picard_tolerance){0};
 	return c;
 }
 
@@ -98,7 +88,7 @@ int picard_estimate_create(struct picard_estimate *est, const picard_model *mode
 	est->ntraj = ntraj;
 	est->dim = model->dim;
 	est->scale = options->error_scale;
-	est->factor = options->scheme == PICARD_SCHEME_LOBATTO ? LOBATTO_FACTOR : TRAPEZOID_FACTOR;
+	est->factor = picard_scheme_of(options->scheme)->estimate_factor;
 	err = picard_solver_create(&est->companion, model, &c, ntraj);
 	if (err)
 		return err;

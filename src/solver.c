@@ -1,6 +1,5 @@
 /* solver.c - picard_solver: checks options, fits the grid to the time span,
  * picks the backend, and runs picard_solve on it. */
-#include <float.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -13,31 +12,10 @@
 #include "estimate.h"
 #include "launch.h"
 #include "lobatto.h"
+#include "scheme.h"
 
-#define DEFAULT_M 8      /* the paper's optimum (Table 1) */
-#define DEFAULT_K 2
-#define DEFAULT_H 0.06   /* Table 1, E* = 1e-3 */
 #define DEFAULT_BOUND 1e12
 #define PICARD_MAX_BLOCK_THREADS 1024 /* every CUDA GPU since sm_20 */
-#define DEFAULT_RTOL_FLOAT 1e-5   /* a few hundred float roundings */
-#define DEFAULT_RTOL_DOUBLE 1e-9
-/* The sweep's sum over m nodes rounds by up to ~m eps |x|: a default
- * tolerance below a few times that would call rounding noise "not
- * converging" (float, m = 512: changes of ~3e-5 measured on an H100). */
-#define ROUNDING_FLOOR(m, eps) (4.0 * (m) * (eps))
-/* lobatto (src/lobatto.h): adaptive sweeps by default, and a window from
- * the span: 200 windows; a model whose dynamics are faster than that needs
- * options.window (the iteration then reports NOT_CONVERGED windows) */
-#define DEFAULT_LOBATTO_K_MAX 40
-/* The iteration error left when a window stops is about the last change,
- * and the lobatto scheme's discretisation error is far below the
- * trapezoid's: measured on lotka (m = 8, H = 1, CPU) double rtol 1e-9
- * gives E = 1.3e-8, 1e-12 gives 1.0e-11 (the scheme's own error) for 2
- * more sweeps per window; float rtol 1e-5 gives E = 2.0e-4, 1e-6 2.5e-5,
- * 3e-7 1.5e-5, and 1e-7 no longer converges (float rounding). */
-#define DEFAULT_LOBATTO_RTOL_FLOAT 1e-6
-#define DEFAULT_LOBATTO_RTOL_DOUBLE 1e-12
-#define DEFAULT_LOBATTO_WINDOWS 200
 
 struct picard_solver {
 	const picard_model *model;  /* what is integrated */
@@ -84,7 +62,7 @@ const char *picard_scan_name(picard_scan scan)
  * would refuse is refused alike without one). */
 static int check_layout(const picard_options *o)
 {
-	int lanes = 1;
+	int lanes = 1, err;
 
 	if (!picard_layout_name(o->layout))
 		return picard_fail(PICARD_EINVAL, "layout %d unknown (auto, paper, warp or thread)",
@@ -95,18 +73,9 @@ static int check_layout(const picard_options *o)
 	if (o->traj_per_block < 0)
 		return picard_fail(PICARD_EINVAL, "traj_per_block = %d: must be >= 0 (0: the layout's default)",
 				   o->traj_per_block);
-	if (o->scheme == PICARD_SCHEME_LOBATTO &&
-	    (o->layout == PICARD_LAYOUT_PAPER || o->scan != PICARD_SCAN_AUTO ||
-	     (o->traj_per_block && o->layout != PICARD_LAYOUT_THREAD)))
-		return picard_fail(PICARD_EINVAL, "the lobatto scheme runs the warp layout (a group of lanes "
-				   "per trajectory, shaped by the ensemble) or the thread layout (traj_per_block "
-				   "threads per block): no layout %s, scan or trajectories per block of the warp "
-				   "layout to choose", layout_names[o->layout]);
-	if (o->scheme == PICARD_SCHEME_LOBATTO && o->layout == PICARD_LAYOUT_THREAD &&
-	    o->m > PICARD_LOBATTO_THREAD_MAX_M)
-		return picard_fail(PICARD_EINVAL, "lobatto thread layout with m = %d: one thread's registers "
-				   "hold at most m = %d nodes (use the warp or auto layout)", o->m,
-				   PICARD_LOBATTO_THREAD_MAX_M);
+	err = picard_scheme_of(o->scheme)->check_layout(o);
+	if (err)
+		return err;
 	if ((o->layout == PICARD_LAYOUT_WARP || o->layout == PICARD_LAYOUT_THREAD) &&
 	    o->m > PICARD_LAYOUT_MAX_M)
 		return picard_fail(PICARD_EINVAL, "%s layout with m = %d: it holds a window's nodes in %s, at most m = %d (use the paper or auto layout)",
@@ -133,62 +102,34 @@ static int check_layout(const picard_options *o)
 static int resolve_options(const picard_model *model, const picard_options *in,
 			   picard_options *out)
 {
-	const bool lobatto = in->scheme == PICARD_SCHEME_LOBATTO;
+	const picard_scheme_type *scheme = picard_scheme_of(in->scheme);
+	char names[256];
+	int err;
 
 	*out = *in;
-	if (in->scheme != PICARD_SCHEME_TRAPEZOID && !lobatto)
-		return picard_fail(PICARD_EINVAL, "scheme %d unknown", (int)in->scheme);
-	if (!out->m)
-		out->m = DEFAULT_M;
+	if (!scheme)
+		return picard_fail(PICARD_EINVAL, "scheme %d unknown (%s)", (int)in->scheme,
+				   picard_scheme_names(names, sizeof(names)));
 	if (out->K_max && out->K)
 		return picard_fail(PICARD_EINVAL, "K = %d and K_max = %d: a fixed K or an adaptive K_max, not both",
 				   out->K, out->K_max);
 	if (out->K_max < 0)
 		return picard_fail(PICARD_EINVAL, "K_max = %d: at least one sweep per window", out->K_max);
-	if (!out->K && !out->K_max) {
-		if (lobatto)
-			out->K_max = DEFAULT_LOBATTO_K_MAX;
-		else
-			out->K = DEFAULT_K;
-	}
-	if (out->iter_rtol == 0 && lobatto)
-		out->iter_rtol = out->precision == PICARD_DOUBLE ? DEFAULT_LOBATTO_RTOL_DOUBLE :
-			DEFAULT_LOBATTO_RTOL_FLOAT;
-	if (out->iter_rtol == 0)
-		out->iter_rtol = out->precision == PICARD_DOUBLE ?
-			fmax(DEFAULT_RTOL_DOUBLE, ROUNDING_FLOOR(out->m, DBL_EPSILON)) :
-			fmax(DEFAULT_RTOL_FLOAT, ROUNDING_FLOOR(out->m, FLT_EPSILON));
-	if (out->iter_atol == 0)
-		out->iter_atol = out->iter_rtol;
-	if (!(out->iter_rtol >= 0) || !(out->iter_atol > 0) || !isfinite(out->iter_rtol) ||
-	    !isfinite(out->iter_atol))
-		return picard_fail(PICARD_EINVAL, "iteration tolerances rtol %g, atol %g: need rtol >= 0, atol > 0",
-				   out->iter_rtol, out->iter_atol);
 	if (out->t0 == 0 && out->t1 == 0) {
 		out->t0 = model->t0;
 		out->t1 = model->t1;
 	}
 	if (!isfinite(out->t0) || !isfinite(out->t1) || out->t1 <= out->t0)
 		return picard_fail(PICARD_EINVAL, "time span [%g, %g]: need finite t0 < t1", out->t0, out->t1);
-	if (lobatto) {
-		if (out->h != 0)
-			return picard_fail(PICARD_EINVAL, "h = %g: the lobatto scheme takes a window length, not h",
-					   out->h);
-		if (out->m > PICARD_LOBATTO_MAX_M)
-			return picard_fail(PICARD_EINVAL, "m = %d: the lobatto scheme takes 2..%d nodes",
-					   out->m, PICARD_LOBATTO_MAX_M);
-		if (out->window == 0)
-			out->window = (out->t1 - out->t0) / DEFAULT_LOBATTO_WINDOWS;
-		if (!isfinite(out->window) || out->window <= 0)
-			return picard_fail(PICARD_EINVAL, "window = %g: must be finite and > 0", out->window);
-		/* the grid's mean node spacing, checked below like h */
-		out->h = out->window / (out->m - 1);
-	} else if (out->window != 0) {
-		return picard_fail(PICARD_EINVAL, "window = %g: the trapezoid scheme takes h (its window is (m-1) h)",
-				   out->window);
-	}
-	if (out->h == 0)
-		out->h = DEFAULT_H;
+	err = scheme->resolve(model, out);
+	if (err)
+		return err;
+	if (out->iter_atol == 0)
+		out->iter_atol = out->iter_rtol;
+	if (!(out->iter_rtol >= 0) || !(out->iter_atol > 0) || !isfinite(out->iter_rtol) ||
+	    !isfinite(out->iter_atol))
+		return picard_fail(PICARD_EINVAL, "iteration tolerances rtol %g, atol %g: need rtol >= 0, atol > 0",
+				   out->iter_rtol, out->iter_atol);
 	if (out->bound == 0)
 		out->bound = DEFAULT_BOUND;
 	if (out->m < 2)

@@ -21,6 +21,7 @@
 #include "dense_reference.h"
 #include "errors.h"
 #include "reference.h"
+#include "scheme.h"
 
 #define TUNE_BISECTIONS 4       /* h to within 2^(1/16), about 4% */
 #define TUNE_CONFIRM 2          /* neighbours h*0.9, h*0.8 must pass too */
@@ -38,15 +39,12 @@
  * a fixed order (m, then K, ascending), so ties keep the earlier one. */
 #define TUNE_SWITCH_MARGIN 0.9
 
-static const int default_ms[] = {4, 8, 16, 32, 64, 128, 256};
 /* Lobatto: its order 2m-2 rises fast with m, a sweep's cost too, and m <=
  * 32; sweeps are adaptive (K_max), windows start from the previous one's
  * polynomial, and what varies besides m is the window's convergence
  * tolerance, a fraction of E* (issue 7: iteration errors add up over the
  * windows), no finer than the precision allows. */
-static const int default_lobatto_ms[] = {4, 6, 8, 12, 16, 24, 32};
 static const double lobatto_rtol_fractions[] = {1e-3, 1e-5};
-#define LOBATTO_TUNE_K_MAX 60
 #define LOBATTO_RTOL_FLOOR_FLOAT 1e-6
 #define LOBATTO_RTOL_FLOOR_DOUBLE 1e-14
 
@@ -68,6 +66,9 @@ struct tuner {
 static int tune_defaults(const picard_model *model, const picard_tune_options *in,
 			 picard_tune_options *o)
 {
+	const picard_scheme_type *scheme = picard_scheme_of(in->scheme);
+	char names[256];
+
 	*o = *in;
 	if (!(o->tol >= 0) || !isfinite(o->tol) || !(o->rtol >= 0) || !isfinite(o->rtol) ||
 	    (o->tol == 0 && o->rtol == 0))
@@ -97,23 +98,24 @@ static int tune_defaults(const picard_model *model, const picard_tune_options *i
 		o->repeats = 5;
 	if (!o->max_windows)
 		o->max_windows = 100000;
-	if (!o->nms && o->scheme == PICARD_SCHEME_LOBATTO) {
-		o->nms = sizeof(default_lobatto_ms) / sizeof(default_lobatto_ms[0]);
-		memcpy(o->ms, default_lobatto_ms, sizeof(default_lobatto_ms));
-	} else if (!o->nms) {
-		o->nms = sizeof(default_ms) / sizeof(default_ms[0]);
-		memcpy(o->ms, default_ms, sizeof(default_ms));
+	if (!scheme)
+		return picard_fail(PICARD_EINVAL, "scheme %d unknown (%s)", (int)o->scheme,
+				   picard_scheme_names(names, sizeof(names)));
+	if (!o->nms) {
+		o->nms = scheme->tune_nms;
+		memcpy(o->ms, scheme->tune_ms, scheme->tune_nms * sizeof(o->ms[0]));
 	}
-	if (o->scheme != PICARD_SCHEME_TRAPEZOID && o->scheme != PICARD_SCHEME_LOBATTO)
-		return picard_fail(PICARD_EINVAL, "scheme %d unknown", (int)o->scheme);
 	if (o->ntraj < 1 || o->sample < 1 || o->kmax < 1 || o->repeats < 1 ||
 	    o->max_windows < 1 || o->nms > PICARD_TUNE_MAX_M || o->spread < 0)
 		return picard_fail(PICARD_EINVAL, "tune options: traj %ld sample %ld kmax %d repeats %d",
 				   o->ntraj, o->sample, o->kmax, o->repeats);
-	for (int i = 0; i < o->nms; i++)
-		if (o->ms[i] < 2 || (o->scheme == PICARD_SCHEME_LOBATTO && o->ms[i] > 32))
-			return picard_fail(PICARD_EINVAL, "m = %d: at least 2 nodes%s", o->ms[i],
-					   o->scheme == PICARD_SCHEME_LOBATTO ? ", lobatto at most 32" : "");
+	for (int i = 0; i < o->nms; i++) {
+		if (o->ms[i] < 2)
+			return picard_fail(PICARD_EINVAL, "m = %d: at least 2 nodes", o->ms[i]);
+		if (scheme->max_m && o->ms[i] > scheme->max_m)
+			return picard_fail(PICARD_EINVAL, "m = %d: the %s scheme takes at most %d nodes",
+					   o->ms[i], scheme->name, scheme->max_m);
+	}
 	return PICARD_OK;
 }
 
@@ -129,25 +131,17 @@ static double point_rtol(const struct tuner *t, int K)
 	return fmax(lobatto_rtol_fractions[K - 1] * t->opt.tol, floor);
 }
 
-/* Solver options for a point: trapezoid (m, K, h); lobatto m, the window
- * (m-1) h and the tolerance rtol, adaptive and warm. */
+/* Solver options for a point (m, K, h, rtol), the scheme's own, over the
+ * search's span, precision and backend. */
 static picard_options point_options(const struct tuner *t, int m, int K, double h,
 				    double rtol)
 {
-	picard_options o = {
-		.m = m, .K = K, .h = h, .t0 = t->opt.t0, .t1 = t->opt.t1,
-		.precision = t->opt.precision, .backend = t->opt.backend,
-	};
+	picard_options o = picard_scheme_of(t->opt.scheme)->tune_point(m, K, h, rtol);
 
-	if (t->opt.scheme == PICARD_SCHEME_LOBATTO) {
-		o.scheme = PICARD_SCHEME_LOBATTO;
-		o.K = 0;
-		o.K_max = LOBATTO_TUNE_K_MAX;
-		o.h = 0;
-		o.window = (m - 1) * h;
-		o.warm_start = true;
-		o.iter_rtol = rtol;
-	}
+	o.t0 = t->opt.t0;
+	o.t1 = t->opt.t1;
+	o.precision = t->opt.precision;
+	o.backend = t->opt.backend;
 	return o;
 }
 

@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "errors.h"
+#include "scheme.h"
 
 #ifndef PICARD_BUILD_ID
 #define PICARD_BUILD_ID "unknown" /* the Makefile passes the git commit */
@@ -389,10 +390,10 @@ static bool read_entry(const struct cache_field *fields, int n, struct cache_ent
 	e->point.traj_per_block = (int)tpb;
 	const char *scheme = field(fields, n, "scheme");
 	const char *rtol = field(fields, n, "iter_rtol");
-	if (scheme && strcmp(scheme, "lobatto") == 0)
-		e->point.scheme = PICARD_SCHEME_LOBATTO;
-	else if (scheme && strcmp(scheme, "trapezoid") != 0)
+	if (scheme && !picard_scheme_named(scheme))
 		return false;
+	if (scheme)
+		e->point.scheme = picard_scheme_named(scheme)->id;
 	if (rtol && (!read_real(rtol, &e->point.iter_rtol) || !(e->point.iter_rtol >= 0)))
 		return false;
 	/* issue 14: the relative part and the ensemble (absent: 0, default) */
@@ -583,10 +584,11 @@ static void write_entry(FILE *f, const picard_tune_key *key, const picard_tune_p
 	if (p->layout != PICARD_LAYOUT_AUTO && picard_layout_name(p->layout))
 		fprintf(f, " layout=%s traj_per_block=%d", picard_layout_name(p->layout),
 			p->traj_per_block);
-	if (p->scheme == PICARD_SCHEME_LOBATTO) {
-		fprintf(f, " scheme=lobatto");
+	/* the paper's scheme by default: entries from before the others */
+	if (p->scheme != PICARD_SCHEME_TRAPEZOID)
+		fprintf(f, " scheme=%s", picard_scheme_of(p->scheme)->name);
+	if (p->iter_rtol > 0)
 		write_real(f, "iter_rtol", p->iter_rtol);
-	}
 	fprintf(f, " date=%s\n", date);
 }
 

@@ -7,6 +7,7 @@
 
 #include "diag.h"
 #include "options.h"
+#include "scheme.h"
 #include "parse.h"
 
 #define TRAJ_MAX (1L << 40)   /* more could not fit any memory */
@@ -31,13 +32,7 @@ static int set_scheme(void *ctx, const char *flag, const char *value)
 	struct run_options *opts = ctx;
 
 	opts->scheme_given = true;
-	if (strcmp(value, "trapezoid") == 0)
-		opts->scheme = PICARD_SCHEME_TRAPEZOID;
-	else if (strcmp(value, "lobatto") == 0)
-		opts->scheme = PICARD_SCHEME_LOBATTO;
-	else
-		return cli_error(CLI_EUSAGE, "%s '%s': expected trapezoid or lobatto", flag, value);
-	return 0;
+	return cli_parse_scheme(flag, value, &opts->scheme);
 }
 
 static int set_window(void *ctx, const char *flag, const char *value)
@@ -336,6 +331,16 @@ static int set_describe(void *ctx, const char *flag, const char *value)
 	return 0;
 }
 
+static int set_list_schemes(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+
+	(void)flag;
+	(void)value;
+	opts->list_schemes = true;
+	return 0;
+}
+
 static int set_help(void *ctx, const char *flag, const char *value)
 {
 	struct run_options *opts = ctx;
@@ -348,7 +353,7 @@ static int set_help(void *ctx, const char *flag, const char *value)
 
 static const struct cli_flag flags[] = {
 	{"--traj", "N", set_traj, "trajectories in the ensemble (default 8192; with --init: the file's rows)"},
-	{"--scheme", "S", set_scheme, "trapezoid (the paper's, default) or lobatto (Gauss-Lobatto collocation, order 2m-2)"},
+	{"--scheme", "S", set_scheme, "trapezoid (the paper's, default) or lobatto (Gauss-Lobatto collocation, order 2m-2); --list-schemes says more"},
 	{"--m", "M", set_m, "nodes per window, >= 2; lobatto: 2..32 (default 8, or tuned with --tol)"},
 	{"--K", "K", set_K, "Picard sweeps per window, >= 1 (default 2, or tuned with --tol)"},
 	{"--K-max", "K", set_K_max, "adaptive: sweep each window until it converges, at most K times"},
@@ -379,6 +384,7 @@ static const struct cli_flag flags[] = {
 	{"--bound", "B", set_bound, "a state with |x| > B has diverged (default 1e12)"},
 	{"--verbose", NULL, set_verbose, "say more: e.g. when the ensemble was solved in chunks to fit device memory"},
 	{"--list", NULL, set_list, "list the registered models (or MODEL) and exit"},
+	{"--list-schemes", NULL, set_list_schemes, "list the schemes, their orders and options, and exit"},
 	{"--describe", NULL, set_describe, "print MODEL's description (equations, source, notes) and exit"},
 	{"--help", NULL, set_help, "this text (also -h)"},
 };
@@ -496,16 +502,18 @@ static int resolve_spread_params(struct run_options *opts)
 /* Checks that involve several flags. */
 static int check_combinations(const struct run_options *opts)
 {
-	const bool lobatto = opts->scheme == PICARD_SCHEME_LOBATTO;
+	const picard_scheme_type *scheme = picard_scheme_of(opts->scheme);
+	const bool by_h = strcmp(scheme->length_name, "h") == 0;
 
-	if (lobatto && opts->h_given)
-		return cli_error(CLI_EUSAGE, "--h %g: --scheme lobatto takes --window H (the window length)",
-				 opts->h);
-	if (!lobatto && opts->window_given)
-		return cli_error(CLI_EUSAGE, "--window %g: only with --scheme lobatto (the trapezoid's window is (m-1) h)",
-				 opts->window);
-	if (lobatto && opts->m > 32)
-		return cli_error(CLI_EUSAGE, "--m %d: --scheme lobatto takes 2..32 nodes", opts->m);
+	if (opts->h_given && !by_h)
+		return cli_error(CLI_EUSAGE, "--h %g: --scheme %s takes --%s",
+				 opts->h, scheme->name, scheme->length_name);
+	if (opts->window_given && by_h)
+		return cli_error(CLI_EUSAGE, "--window %g: --scheme %s takes --h (its window is (m-1) h)",
+				 opts->window, scheme->name);
+	if (scheme->max_m && opts->m > scheme->max_m)
+		return cli_error(CLI_EUSAGE, "--m %d: --scheme %s takes 2..%d nodes", opts->m,
+				 scheme->name, scheme->max_m);
 	if (opts->save_every && opts->save_at)
 		return cli_error(CLI_EUSAGE, "--save-at %s: --save-every %g or --save-at, not both",
 				 opts->save_at, opts->save_every);
@@ -586,7 +594,7 @@ int options_parse(int argc, char **argv, struct run_options *opts)
 
 	set_defaults(opts);
 	err = cli_parse_args(&command, argc, argv, opts, &opts->help);
-	if (err || opts->help)
+	if (err || opts->help || opts->list_schemes)
 		return err;
 	if (opts->list && !opts->model_name)
 		return 0;
@@ -621,14 +629,14 @@ int options_check_stride(const struct run_options *opts, long ntraj)
 
 picard_options options_solver(const struct run_options *opts)
 {
-	const bool lobatto = opts->scheme == PICARD_SCHEME_LOBATTO;
+	const bool by_h = strcmp(picard_scheme_of(opts->scheme)->length_name, "h") == 0;
 	/* lobatto without --K / --K-max: the library's adaptive default */
 	return (picard_options){
-		.scheme = opts->scheme, .window = lobatto ? opts->window : 0,
-		.m = opts->m, .K = opts->K_max || (lobatto && !opts->K_given) ? 0 : opts->K,
+		.scheme = opts->scheme, .window = by_h ? 0 : opts->window,
+		.m = opts->m, .K = opts->K_max || (!by_h && !opts->K_given) ? 0 : opts->K,
 		.K_max = opts->K_max,
 		.iter_rtol = opts->iter_rtol, .iter_atol = opts->iter_atol,
-		.h = lobatto ? 0 : opts->h,
+		.h = by_h ? opts->h : 0,
 		.warm_start = opts->warm_start,
 		.t0 = opts->t0, .t1 = opts->t1,
 		.precision = opts->precision, .backend = opts->backend,

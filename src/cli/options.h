@@ -83,6 +83,7 @@ struct run_options {
 					picard-run may tighten it */
 	double bound;                /* --bound B: |x| > B is divergence */
 	bool list;                   /* --list: show the models and stop */
+	bool list_schemes;           /* --list-schemes: show the schemes and stop */
 	bool describe;               /* --describe: show MODEL's description */
 	bool help;                   /* --help / -h: show usage and stop */
 };

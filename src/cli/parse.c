@@ -8,6 +8,7 @@
 
 #include "diag.h"
 #include "parse.h"
+#include "scheme.h"
 
 /* ---- strict values ------------------------------------------------------- */
 
@@ -312,4 +313,28 @@ int cli_resolve_span(const picard_model *model, bool t0_given, double *t0,
 				 *t1, *t0, model->name);
 	return cli_error(CLI_EUSAGE, "--t0 %.15g: must be less than t1 = %.15g (%s's end; give --t1)",
 			 *t0, *t1, model->name);
+}
+
+/* ---- schemes ----------------------------------------------------------------- */
+
+int cli_parse_scheme(const char *flag, const char *value, picard_scheme *scheme)
+{
+	const picard_scheme_type *type = picard_scheme_named(value);
+	char names[256];
+
+	if (!type)
+		return cli_error(CLI_EUSAGE, "%s '%s': expected one of %s", flag, value,
+				 picard_scheme_names(names, sizeof(names)));
+	*scheme = type->id;
+	return 0;
+}
+
+void cli_list_schemes(FILE *f)
+{
+	for (int i = 0; picard_scheme_list[i]; i++) {
+		const picard_scheme_type *s = picard_scheme_list[i];
+
+		fprintf(f, "%-10s order %s: %s\n", s->name, s->order_name, s->summary);
+		fprintf(f, "%-10s options: %s\n", "", s->options);
+	}
 }

@@ -69,6 +69,14 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
 /* The flags with their help lines, one per line, for a usage text. */
 void cli_print_flags(FILE *f, const struct cli_flag *flags, size_t nflags);
 
+/* ---- schemes ----------------------------------------------------------------- */
+
+/* --scheme NAME: a scheme of the list (src/scheme.h); the error line names
+ * them all. */
+int cli_parse_scheme(const char *flag, const char *value, picard_scheme *scheme);
+/* --list-schemes: each scheme, its order and the options it takes. */
+void cli_list_schemes(FILE *f);
+
 /* ---- model and span --------------------------------------------------------- */
 
 /* The registered model called name (NULL: none given); the error line lists

@@ -23,7 +23,9 @@
 #include "init_file.h"
 #include "options.h"
 #include "output.h"
+#include "parse.h"
 #include "promise.h"
+#include "scheme.h"
 #include "run.h"
 #include "tuning.h"
 
@@ -386,7 +388,7 @@ static long report_failures(const struct run *run)
 	cli_error(PICARD_EFAILED, "%ld of %ld trajectories failed: %s%s", failed, run->ntraj, list,
 		  failed > shown ? ", ..." : "");
 	cli_hint("non-finite or |x| > --bound %g; a smaller --%s or a larger --K%s may converge",
-		 run->opts.bound, run->grid->scheme == PICARD_SCHEME_LOBATTO ? "window" : "h",
+		 run->opts.bound, picard_scheme_of(run->grid->scheme)->length_name,
 		 run->grid->adaptive ? "-max" : "");
 	return failed;
 }
@@ -495,6 +497,10 @@ int main(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	if (run.opts.help) {
 		options_usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (run.opts.list_schemes) {
+		cli_list_schemes(stdout);
 		return CLI_EXIT_OK;
 	}
 	if (run.opts.list)

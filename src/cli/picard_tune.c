@@ -18,6 +18,7 @@
 
 #include "diag.h"
 #include "parse.h"
+#include "scheme.h"
 #include "tuning.h"
 
 #define TRAJ_MAX (1L << 40)     /* as picard-run --traj */
@@ -51,6 +52,7 @@ struct tune_cli_options {
 	const char *csv_path;        /* --csv FILE, or NULL */
 	bool no_cache;               /* --no-cache: do not store the winner */
 	bool help;                   /* --help / -h */
+	bool list_schemes;           /* --list-schemes */
 };
 
 /* ---- setters, one per flag ------------------------------------------------- */
@@ -100,13 +102,7 @@ static int set_scheme(void *ctx, const char *flag, const char *value)
 {
 	struct tune_cli_options *opts = ctx;
 
-	if (strcmp(value, "trapezoid") == 0)
-		opts->scheme = PICARD_SCHEME_TRAPEZOID;
-	else if (strcmp(value, "lobatto") == 0)
-		opts->scheme = PICARD_SCHEME_LOBATTO;
-	else
-		return cli_error(CLI_EUSAGE, "%s %s: trapezoid or lobatto", flag, value);
-	return 0;
+	return cli_parse_scheme(flag, value, &opts->scheme);
 }
 
 static int set_kmax(void *ctx, const char *flag, const char *value)
@@ -198,6 +194,16 @@ static int set_no_cache(void *ctx, const char *flag, const char *value)
 	return 0;
 }
 
+static int set_list_schemes(void *ctx, const char *flag, const char *value)
+{
+	struct tune_cli_options *opts = ctx;
+
+	(void)flag;
+	(void)value;
+	opts->list_schemes = true;
+	return 0;
+}
+
 static int set_help(void *ctx, const char *flag, const char *value)
 {
 	struct tune_cli_options *opts = ctx;
@@ -226,6 +232,7 @@ static const struct cli_flag flags[] = {
 	{"--max-windows", "W", set_max_windows, "smallest h tried: (t1-t0)/((m-1) W) (default 100000)"},
 	{"--csv", "FILE", set_csv, "write every evaluated point: m,K,h,windows,E,seconds,meets"},
 	{"--no-cache", NULL, set_no_cache, "do not store the winner in the tuning cache"},
+	{"--list-schemes", NULL, set_list_schemes, "list the schemes, their orders and options, and exit"},
 	{"--help", NULL, set_help, "this text (also -h)"},
 };
 
@@ -278,7 +285,7 @@ static int parse_options(int argc, char **argv, struct tune_cli_options *opts)
 	opts->precision = PICARD_FLOAT;
 	opts->backend = PICARD_BACKEND_AUTO;
 	err = cli_parse_args(&command, argc, argv, opts, &opts->help);
-	if (err || opts->help)
+	if (err || opts->help || opts->list_schemes)
 		return err;
 	err = cli_find_model(opts->model_name, &opts->model);
 	if (err)
@@ -335,13 +342,12 @@ static void print_header(const struct tune_run *run)
 	       opts->model->name, opts->model->dim, tuning_precision_name(opts->precision),
 	       opts->tol, opts->t0, opts->t1);
 	printf("%-12s %s: %s\n", "backend", tuning_backend_name(run->key.backend), run->key.device);
-	printf("%-12s %s, m in {", "search",
-	       opts->scheme == PICARD_SCHEME_LOBATTO ? "lobatto" : "trapezoid");
-	if (opts->nms)
-		for (int i = 0; i < opts->nms; i++)
-			printf("%s%d", i ? ", " : "", opts->ms[i]);
-	else
-		printf(opts->scheme == PICARD_SCHEME_LOBATTO ? "4, 6, ..., 32" : "4, 8, ..., 256");
+	const picard_scheme_type *scheme = picard_scheme_of(opts->scheme);
+	const int nms = opts->nms ? opts->nms : scheme->tune_nms;
+
+	printf("%-12s %s, m in {", "search", scheme->name);
+	for (int i = 0; i < nms; i++)
+		printf("%s%d", i ? ", " : "", opts->nms ? opts->ms[i] : scheme->tune_ms[i]);
 	if (opts->scheme == PICARD_SCHEME_LOBATTO)
 		printf("}, window tolerance 1e-3 or 1e-5 E*, ");
 	else
@@ -417,7 +423,7 @@ static int store(const struct tune_run *run)
 	    cached.scheme != run->result.best.scheme &&
 	    cached.seconds < run->result.best.seconds) {
 		printf("%-12s kept the %s entry of %s (%.4g ms, faster)\n", "cache",
-		       cached.scheme == PICARD_SCHEME_LOBATTO ? "lobatto" : "trapezoid", path,
+		       picard_scheme_of(cached.scheme)->name, path,
 		       cached.seconds * 1e3);
 		return 0;
 	}
@@ -520,6 +526,10 @@ int main(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	if (run.opts.help) {
 		usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (run.opts.list_schemes) {
+		cli_list_schemes(stdout);
 		return CLI_EXIT_OK;
 	}
 	return tune_main(&run);

@@ -20,9 +20,10 @@
 #include "diag.h"
 #include "promise.h"
 #include "reference.h"
+#include "scheme.h"
 
 #define RETRY_ROUNDS 3           /* tightenings of a tuned configuration */
-#define RETRY_RTOL_SHARE 0.1     /* lobatto: iteration tolerance per round */
+#define RETRY_RTOL_SHARE 0.1     /* an iteration tolerance, per round */
 #define RETRY_AIM 0.5            /* the error a round aims at, of the bound */
 #define RETRY_SHRINK_MIN 0.0625  /* a round shrinks the window 2 to 16 times */
 #define RETRY_SHRINK_MAX 0.5
@@ -235,7 +236,7 @@ static int part_make(const struct run *run, struct part *p,
  * RETRY_AIM of the bound; half where a member failed outright. */
 static double shrink_factor(const struct run *run, const picard_grid *g)
 {
-	const double order = g->scheme == PICARD_SCHEME_LOBATTO ? 2.0 * g->m - 2 : 2;
+	const double order = picard_scheme_of(g->scheme)->order(g);
 	double worst = 0;
 
 	for (long i = 0; i < run->ntraj; i++) {
@@ -250,21 +251,15 @@ static double shrink_factor(const struct run *run, const picard_grid *g)
 	return fmin(fmax(pow(RETRY_AIM / worst, 1 / order), RETRY_SHRINK_MIN), RETRY_SHRINK_MAX);
 }
 
-/* The configuration one round finer than grid: the window (lobatto, with
- * a tighter iteration) or h (trapezoid) shrunk by shrink. */
+/* The configuration one round finer than grid: h or the window shrunk by
+ * shrink, an iteration that stops at a tolerance tightened. */
 static picard_options tightened(const picard_options *o, const picard_grid *g, double shrink)
 {
-	picard_options t = *o;
 	const double floor = o->precision == PICARD_DOUBLE ? RETRY_RTOL_FLOOR_DOUBLE :
 			     RETRY_RTOL_FLOOR_FLOAT;
+	picard_options t = picard_scheme_of(g->scheme)->refined(o, g, shrink, RETRY_RTOL_SHARE,
+								 floor, 0);
 
-	if (g->scheme == PICARD_SCHEME_LOBATTO) {
-		t.window = g->window * shrink;
-		t.iter_rtol = fmax(RETRY_RTOL_SHARE * g->iter_rtol, floor);
-		t.iter_atol = fmax(RETRY_RTOL_SHARE * g->iter_atol, floor);
-	} else {
-		t.h = g->h * shrink;
-	}
 	/* the tuned layout's block shape need not suit a few trajectories */
 	t.traj_per_block = 0;
 	return t;
@@ -366,12 +361,9 @@ static int retry(struct run *run)
 		grid = *picard_solver_grid(p.solver);
 		fixed = part_merge(run, &p);
 		run->retried += p.n;
-		if (grid.scheme == PICARD_SCHEME_LOBATTO)
-			printf("%-12s %ld trajector%s again with window %.6g, iter-rtol %.2g: %ld now ok\n",
-			       "retry", p.n, p.n == 1 ? "y" : "ies", grid.window, grid.iter_rtol, fixed);
-		else
-			printf("%-12s %ld trajector%s again with h %.6g: %ld now ok\n", "retry", p.n,
-			       p.n == 1 ? "y" : "ies", grid.h, fixed);
+		printf("%-12s %ld trajector%s again with %s %.6g, iter-rtol %.2g: %ld now ok\n",
+		       "retry", p.n, p.n == 1 ? "y" : "ies", picard_scheme_of(grid.scheme)->length_name,
+		       picard_scheme_of(grid.scheme)->length(&grid), grid.iter_rtol, fixed);
 		part_free(&p);
 	}
 	return err;
@@ -496,6 +488,6 @@ int promise_report(const struct run *run)
 		  exceeded, run->ntraj, list);
 	if (!run->opts.tuned)
 		cli_hint("the grid was given: a smaller --%s (or --tol alone, to tune it)",
-			 run->grid->scheme == PICARD_SCHEME_LOBATTO ? "window" : "h");
+			 picard_scheme_of(run->grid->scheme)->length_name);
 	return CLI_EXIT_FAILED;
 }

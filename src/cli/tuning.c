@@ -10,16 +10,14 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "scheme.h"
 #include "tuning.h"
 
 #define QUICK_SAMPLE 32        /* picard-run's quick search: trajectories measured */
 #define QUICK_TRAJ_MAX 1024L  /* at most this many timed */
 #define QUICK_KMAX 4          /* K = 1 .. 4 */
 #define QUICK_REPEATS 3       /* timed solves per candidate, median */
-
-static const int quick_ms[] = {4, 8, 16, 32};
-
-#define NQUICK_MS ((int)(sizeof(quick_ms) / sizeof(quick_ms[0])))
+#define QUICK_M_MAX 32        /* each scheme's m candidates up to this */
 
 /* ---- the key ------------------------------------------------------------------ */
 
@@ -265,7 +263,7 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 		.backend = tk->backend, .t0 = opts->t0, .t1 = opts->t1,
 		.ntraj = ntraj < QUICK_TRAJ_MAX ? ntraj : QUICK_TRAJ_MAX,
 		.sample = QUICK_SAMPLE, .spread = opts->spread > 0 ? opts->spread : DBL_MIN,
-		.seed = opts->seed, .kmax = QUICK_KMAX, .nms = NQUICK_MS,
+		.seed = opts->seed, .kmax = QUICK_KMAX,
 		.repeats = QUICK_REPEATS, .on_point = tuning_on_point,
 		/* the run's own ensemble: its extremes are in the sample */
 		.x0 = x0, .params = params, .nstates = ntraj,
@@ -276,34 +274,47 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 	char source[256];
 	int err;
 
-	picard_tune_result other;
-	int other_err;
 	picard_scheme scheme = PICARD_SCHEME_TRAPEZOID;
 	const bool settled = scheme_settled(opts, &scheme);
+	char names[256];
+	int tried = 0;
 
-	memcpy(tune.ms, quick_ms, sizeof(quick_ms));
+	err = PICARD_ENOTFOUND; /* until a scheme is tried */
 	tuning_progress_init(&progress, NULL);
 	tune.ctx = &progress;
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	/* the scheme the flags settle; else both, and the faster wins */
-	tune.scheme = settled ? scheme : PICARD_SCHEME_TRAPEZOID;
-	err = picard_tune(opts->model, &tune, &result);
-	if (!settled && (err == 0 || err == PICARD_ENOTFOUND)) {
-		tune.scheme = PICARD_SCHEME_LOBATTO;
-		tune.nms = 0; /* lobatto's own m candidates */
+	/* the scheme the flags settle; else each in the list's order, a later
+	 * one taking over only when faster by the margin */
+	for (int i = 0; picard_scheme_list[i]; i++) {
+		const picard_scheme_type *type = picard_scheme_list[i];
+		picard_tune_result other;
+		int other_err;
+
+		if (settled && type->id != scheme)
+			continue;
+		tune.scheme = type->id;
+		tune.nms = 0; /* its m candidates up to QUICK_M_MAX */
+		for (int j = 0; j < type->tune_nms; j++)
+			if (type->tune_ms[j] <= QUICK_M_MAX && tune.nms < PICARD_TUNE_MAX_M)
+				tune.ms[tune.nms++] = type->tune_ms[j];
 		other_err = picard_tune(opts->model, &tune, &other);
-		/* lobatto replaces the trapezoid only when faster by the margin */
+		if (other_err && other_err != PICARD_ENOTFOUND) {
+			err = other_err;
+			break;
+		}
+		if (!tried++) {
+			result = other;
+			err = other_err;
+			continue;
+		}
+		other.points += result.points;
 		if (other_err == 0 && (err || picard_tune_faster(&other.best, &result.best))) {
-			other.points += result.points;
 			result = other;
 			err = 0;
-		} else if (other_err == PICARD_ENOTFOUND && err) {
-			if (other.best_error < result.best_error)
-				result.best_error = other.best_error;
-		} else if (other_err && other_err != PICARD_ENOTFOUND) {
-			err = other_err;
 		} else {
-			result.points += other.points;
+			result.points = other.points;
+			if (err && other.best_error < result.best_error)
+				result.best_error = other.best_error;
 		}
 	}
 	tuning_progress_done(&progress);
@@ -312,11 +323,11 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 	if (err)
 		return cli_library_error(err);
 	snprintf(source, sizeof(source), "a quick search on this ensemble (%ld trajector%s sampled%s, "
-		 "%s: %ld points, %.3g s; not cached)", ntraj < QUICK_SAMPLE ? ntraj : QUICK_SAMPLE,
+		 "%s%s: %ld points, %.3g s; not cached)", ntraj < QUICK_SAMPLE ? ntraj : QUICK_SAMPLE,
 		 ntraj == 1 ? "y" : "ies",
 		 result.sample_dropped ? ", those whose reference blows up left out" : "",
-		 !settled ? "trapezoid and lobatto, the faster by 10%" :
-		 scheme == PICARD_SCHEME_LOBATTO ? "lobatto" : "trapezoid",
+		 !settled ? picard_scheme_names(names, sizeof(names)) :
+		 picard_scheme_of(scheme)->name, !settled ? ", the fastest by 10%" : "",
 		 result.points, seconds_since(&start));
 	apply_point(opts, &result.best, source);
 	print_full_search(opts);

@@ -1,0 +1,60 @@
+/* scheme.h - a scheme is a type object, as GSL's gsl_odeiv2_step_type: one
+ * const table per scheme (src/scheme_*.c) says what it is called, its order
+ * and options, how a solve settles them, how its grid is refined (the error
+ * estimate's companion, the promise's retries) and what the tuner
+ * searches. picard_scheme_list registers them; the solver, the tuner, the
+ * cache and the CLI go through it. (The backends still choose their
+ * kernels by picard_scheme: the per-thread schemes bring them onto the
+ * table.) */
+#ifndef PICARD_SCHEME_H
+#define PICARD_SCHEME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "picard.h"
+
+typedef struct picard_scheme_type {
+	picard_scheme id;        /* its value in picard_options.scheme */
+	const char *name;        /* --scheme NAME; the tuning cache's scheme= */
+	const char *summary;     /* the method, one line */
+	const char *order_name;  /* its order as the user reads it: "2", "2m-2" */
+	const char *options;     /* what it takes and the defaults, one line */
+	const char *length_name; /* the option that sets its grid: "h" or "window" */
+	int max_m;               /* nodes per window at most */
+	/* the scheme's difference to a companion on a grid twice as fine,
+	 * times this, is the error estimate (src/estimate.c) */
+	double estimate_factor;
+
+	/* Its order on grid g: the error goes as length^order. */
+	double (*order)(const picard_grid *g);
+	/* The grid's length, h or the window. */
+	double (*length)(const picard_grid *g);
+	/* Fill its own defaults into o (m, K or K_max, iteration tolerances,
+	 * the length) and refuse what it cannot take, with a detail. */
+	int (*resolve)(const picard_model *model, picard_options *o);
+	/* Refuse a layout, scan or block it does not run. */
+	int (*check_layout)(const picard_options *o);
+	/* o on g's grid, its length times shrink; an iteration that stops
+	 * at a tolerance gets rtol_share of it (at least rtol_floor), and
+	 * lobatto k_max sweeps (0: g's). */
+	picard_options (*refined)(const picard_options *o, const picard_grid *g, double shrink,
+				  double rtol_share, double rtol_floor, int k_max);
+	/* The tuner's point (m, K, h): the options that solve it. K counts
+	 * sweeps (trapezoid) or iteration tolerances (lobatto, rtol). */
+	picard_options (*tune_point)(int m, int K, double h, double rtol);
+	const int *tune_ms;      /* the tuner's default nodes per window */
+	int tune_nms;
+} picard_scheme_type;
+
+/* Every scheme, NULL-terminated, in the order ties are decided by. */
+extern const picard_scheme_type *const picard_scheme_list[];
+
+/* The scheme of an options or grid value, or NULL (unknown). */
+const picard_scheme_type *picard_scheme_of(picard_scheme id);
+/* The scheme called name, or NULL. */
+const picard_scheme_type *picard_scheme_named(const char *name);
+/* "trapezoid, lobatto": every name, for messages, into buf; returns buf. */
+const char *picard_scheme_names(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,40 @@
+/* schemes.c - the list of schemes (src/scheme.h) and lookups in it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "scheme.h"
+
+extern const picard_scheme_type picard_scheme_trapezoid, picard_scheme_lobatto;
+
+const picard_scheme_type *const picard_scheme_list[] = {
+	&picard_scheme_trapezoid,
+	&picard_scheme_lobatto,
+	NULL,
+};
+
+const picard_scheme_type *picard_scheme_of(picard_scheme id)
+{
+	for (int i = 0; picard_scheme_list[i]; i++)
+		if (picard_scheme_list[i]->id == id)
+			return picard_scheme_list[i];
+	return NULL;
+}
+
+const picard_scheme_type *picard_scheme_named(const char *name)
+{
+	for (int i = 0; name && picard_scheme_list[i]; i++)
+		if (strcmp(picard_scheme_list[i]->name, name) == 0)
+			return picard_scheme_list[i];
+	return NULL;
+}
+
+const char *picard_scheme_names(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (int i = 0; picard_scheme_list[i] && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+				 picard_scheme_list[i]->name);
+	return buf;
+}

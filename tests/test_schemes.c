@@ -1,0 +1,145 @@
+/* test_schemes.c - the scheme list (src/scheme.h): every table complete and
+ * found by its name and value, each scheme's stated order what a solve
+ * shows when its table refines the grid, the options each refuses, and the
+ * programs' --scheme and --list-schemes going through the list (suite
+ * schemes, CPU backend).
+ */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scheme.h"
+#include "support.h"
+
+#define ORDER_SLACK 0.2 /* observed order within this of the table's */
+
+Test(schemes, every_table_is_complete_and_found)
+{
+	int count = 0;
+
+	for (int i = 0; picard_scheme_list[i]; i++, count++) {
+		const picard_scheme_type *s = picard_scheme_list[i];
+
+		cr_expect(s->name && s->name[0], "scheme %d has no name", i);
+		cr_expect(s->summary && s->options && s->order_name && s->length_name,
+			  "%s: a text is missing", s->name);
+		cr_expect(s->order && s->length && s->resolve && s->check_layout && s->refined &&
+			  s->tune_point, "%s: a function is missing", s->name);
+		cr_expect(s->tune_nms > 0 && s->tune_ms, "%s: no m for the tuner", s->name);
+		cr_expect(s->estimate_factor >= 1, "%s: estimate factor %g", s->name,
+			  s->estimate_factor);
+		cr_expect_eq(picard_scheme_named(s->name), s, "%s not found by name", s->name);
+		cr_expect_eq(picard_scheme_of(s->id), s, "%s not found by value", s->name);
+		for (int j = 0; j < i; j++)
+			cr_expect(strcmp(picard_scheme_list[j]->name, s->name) != 0 &&
+				  picard_scheme_list[j]->id != s->id, "%s listed twice", s->name);
+	}
+	cr_expect_geq(count, 2);
+	cr_expect_null(picard_scheme_named("rk4-and-a-half"));
+	cr_expect_null(picard_scheme_named(NULL));
+	cr_expect_null(picard_scheme_of((picard_scheme)97));
+}
+
+/* |x(t1) - exact| of a converged double solve of the oscillator. */
+static double end_error(const picard_options *o, picard_grid *grid)
+{
+	const picard_model *model = test_model("oscillator");
+	picard_solver *solver = test_solver(model, o, 1);
+	double x[2], exact[2], e = 0;
+	int err;
+
+	*grid = *picard_solver_grid(solver);
+	err = picard_solve(solver, model->x0, NULL, x, NULL, NULL, NULL, 0, NULL);
+	cr_assert_eq(err, 0, "solve: %s (%s)", picard_strerror(err), picard_error_detail());
+	model->exact(grid->t1, grid->t0, model->x0, model->param_defaults, exact);
+	for (int k = 0; k < 2; k++)
+		e = fmax(e, fabs(x[k] - exact[k]));
+	picard_solver_free(solver);
+	return e;
+}
+
+/* Each scheme on a coarse grid and on the grid its table refines to half
+ * the length: the error falls by 2^order, the table's order. */
+Test(schemes, stated_order_is_observed)
+{
+	for (int i = 0; picard_scheme_list[i]; i++) {
+		const picard_scheme_type *s = picard_scheme_list[i];
+		/* m = 3 keeps lobatto's order (4) above rounding on this span */
+		picard_options o = s->tune_point(3, 40, 0.1, 1e-14);
+		picard_options fine;
+		picard_grid coarse_grid, fine_grid;
+		double coarse, refined, observed;
+
+		o.t0 = 0;
+		o.t1 = 10;
+		o.precision = PICARD_DOUBLE;
+		o.backend = PICARD_BACKEND_CPU;
+		o.iter_rtol = o.iter_atol = 1e-14;
+		coarse = end_error(&o, &coarse_grid);
+		fine = s->refined(&o, &coarse_grid, 0.5, 1, 1e-14, 0);
+		refined = end_error(&fine, &fine_grid);
+		cr_expect_eq(fine_grid.windows, 2 * coarse_grid.windows,
+			     "%s: refined to %ld windows from %ld", s->name, fine_grid.windows,
+			     coarse_grid.windows);
+		observed = log2(coarse / refined);
+		cr_log_info("%s: E %.3g -> %.3g, observed order %.3f, table %g", s->name, coarse,
+			    refined, observed, s->order(&coarse_grid));
+		cr_expect(fabs(observed - s->order(&coarse_grid)) <= ORDER_SLACK,
+			  "%s: observed order %.3f, its table says %g", s->name, observed,
+			  s->order(&coarse_grid));
+	}
+}
+
+/* The length a scheme does not take is refused, naming it. */
+Test(schemes, each_refuses_the_others_length)
+{
+	const picard_model *model = test_model("decay");
+	const picard_options by_window = {.scheme = PICARD_SCHEME_TRAPEZOID, .window = 0.5,
+					  .backend = PICARD_BACKEND_CPU};
+	const picard_options by_h = {.scheme = PICARD_SCHEME_LOBATTO, .h = 0.05,
+				     .backend = PICARD_BACKEND_CPU};
+	const picard_options unknown = {.scheme = (picard_scheme)97, .backend = PICARD_BACKEND_CPU};
+	picard_solver *solver = NULL;
+
+	cr_expect_eq(picard_solver_create(&solver, model, &by_window, 1), PICARD_EINVAL);
+	cr_expect(strstr(picard_error_detail(), "takes h"), "%s", picard_error_detail());
+	cr_expect_eq(picard_solver_create(&solver, model, &by_h, 1), PICARD_EINVAL);
+	cr_expect(strstr(picard_error_detail(), "window length"), "%s", picard_error_detail());
+	cr_expect_eq(picard_solver_create(&solver, model, &unknown, 1), PICARD_EINVAL);
+	cr_expect(strstr(picard_error_detail(), "trapezoid, lobatto"), "%s",
+		  picard_error_detail());
+	cr_expect_null(solver);
+}
+
+/* Both programs list every scheme with its order, and name them all when
+ * --scheme is wrong. */
+Test(schemes, programs_list_and_parse_through_the_list)
+{
+	static const char *const programs[] = {"picard-run", "picard-tune"};
+
+	make_workdir("schemes", NULL);
+	for (int p = 0; p < 2; p++) {
+		struct cli_run run = run_program_line(programs[p], "--list-schemes");
+
+		cr_expect_eq(run.status, 0, "%s --list-schemes: %s", programs[p], run.err);
+		for (int i = 0; picard_scheme_list[i]; i++) {
+			char line[64];
+
+			snprintf(line, sizeof(line), "%s", picard_scheme_list[i]->name);
+			cr_expect(strstr(run.out, line), "%s --list-schemes: no %s in\n%s",
+				  programs[p], line, run.out);
+			snprintf(line, sizeof(line), "order %s", picard_scheme_list[i]->order_name);
+			cr_expect(strstr(run.out, line), "%s --list-schemes: no '%s' in\n%s",
+				  programs[p], line, run.out);
+		}
+		free_run(&run);
+		run = run_program_line(programs[p], "decay --tol 1e-3 --scheme simpson");
+		cr_expect_neq(run.status, 0, "%s accepted --scheme simpson", programs[p]);
+		cr_expect(strstr(run.err, "--scheme 'simpson': expected one of trapezoid, lobatto"),
+			  "%s: %s", programs[p], run.err);
+		free_run(&run);
+	}
+	remove_workdir();
+}
