@@ -44,6 +44,22 @@ static inline long picard_record_rows(const picard_grid *grid,
 /* CPU backend (src/cpu_backend.c): OpenMP over trajectories. */
 int picard_cpu_solve(const struct picard_job *job, double *seconds);
 
+/* A scheme on the CPU backend (its table in src/scheme.h names it). */
+struct picard_cpu_scheme {
+	/* Reals of scratch one trajectory needs. */
+	size_t (*scratch_len)(const struct picard_job *job);
+	/* Tables shared read-only by every trajectory of a solve, into
+	 * *tables (NULL: the scheme has none); release frees them, also
+	 * after a failed prepare. */
+	int (*prepare)(const struct picard_job *job, void **tables);
+	void (*release)(void *tables);
+	/* Integrate trajectory traj, [0] in float, [1] in double: its status,
+	 * and the failing window into *fail_window. */
+	picard_traj_status (*trajectory[2])(const struct picard_job *job, const void *tables,
+					    long traj, void *scratch, long *fail_window);
+};
+extern const struct picard_cpu_scheme picard_cpu_trapezoid, picard_cpu_lobatto;
+
 /* The thread layout asked for (picard_options), checked by the solver. */
 typedef struct picard_options_layout {
 	picard_layout layout; /* AUTO: the backend's measured rule */

@@ -1,11 +1,10 @@
 /* scheme.h - a scheme is a type object, as GSL's gsl_odeiv2_step_type: one
  * const table per scheme (src/scheme_*.c) says what it is called, its order
  * and options, how a solve settles them, how its grid is refined (the error
- * estimate's companion, the promise's retries) and what the tuner
- * searches. picard_scheme_list registers them; the solver, the tuner, the
- * cache and the CLI go through it. (The backends still choose their
- * kernels by picard_scheme: the per-thread schemes bring them onto the
- * table.) */
+ * estimate's companion, the promise's retries), what the tuner searches
+ * and how the CPU backend runs it. picard_scheme_list registers them; the
+ * solver, the CPU backend, the tuner, the cache and the CLI go through it.
+ * (The CUDA backend still picks its kernels by picard_scheme.) */
 #ifndef PICARD_SCHEME_H
 #define PICARD_SCHEME_H
 
@@ -13,6 +12,8 @@
 #include <stddef.h>
 
 #include "picard.h"
+
+struct picard_cpu_scheme; /* src/backend.h */
 
 typedef struct picard_scheme_type {
 	picard_scheme id;        /* its value in picard_options.scheme */
@@ -45,6 +46,8 @@ typedef struct picard_scheme_type {
 	picard_options (*tune_point)(int m, int K, double h, double rtol);
 	const int *tune_ms;      /* the tuner's default nodes per window */
 	int tune_nms;
+
+	const struct picard_cpu_scheme *cpu; /* how the CPU backend runs it */
 } picard_scheme_type;
 
 /* Every scheme, NULL-terminated, in the order ties are decided by. */

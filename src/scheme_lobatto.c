@@ -4,6 +4,7 @@
  * IIIA, of order 2m-2. */
 #include <math.h>
 
+#include "backend.h"
 #include "errors.h"
 #include "lobatto.h"
 #include "scheme.h"
@@ -126,4 +127,5 @@ const picard_scheme_type picard_scheme_lobatto = {
 	.tune_point = tune_point,
 	.tune_ms = tune_ms,
 	.tune_nms = sizeof(tune_ms) / sizeof(tune_ms[0]),
+	.cpu = &picard_cpu_lobatto,
 };

@@ -4,6 +4,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "backend.h"
 #include "errors.h"
 #include "scheme.h"
 
@@ -106,4 +107,5 @@ const picard_scheme_type picard_scheme_trapezoid = {
 	.tune_point = tune_point,
 	.tune_ms = tune_ms,
 	.tune_nms = sizeof(tune_ms) / sizeof(tune_ms[0]),
+	.cpu = &picard_cpu_trapezoid,
 };

@@ -1,0 +1,125 @@
+/* cpu_lobatto.c - the lobatto scheme (src/lobatto.h) on the CPU backend:
+ * the solve's tables, then src/cpu_lobatto.inc per trajectory, in float and
+ * in double. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "compensated.h"
+#include "convergence.h"
+#include "cpu_records.h"
+#include "errors.h"
+#include "lobatto.h"
+#include "model_impl.h"
+
+/* The lobatto scheme's tables of one solve, in its precision, [j][l]
+ * (picard_lobatto_tables), shared read-only by the threads. */
+struct cpu_lobatto_tables {
+	void *A;        /* (H/2) S, m*m reals */
+	void *X;        /* extrapolation E, m*m reals */
+	double *offset; /* node times from the window start */
+	/* dense output's weights for each record of times (ntimes * m
+	 * reals, picard_lobatto_dense_weights), else NULL */
+	void *dense_weights[PICARD_MAX_RECORDS];
+};
+
+static void release(void *tables);
+
+/* Build the tables of the job's grid into *tables. */
+static int prepare(const struct picard_job *job, void **tables)
+{
+	struct cpu_lobatto_tables *tab = calloc(1, sizeof(*tab));
+	const int m = job->grid->m;
+	const size_t real_size = job->precision == PICARD_DOUBLE ? sizeof(double) : sizeof(float);
+	struct picard_lobatto *lob;
+	int err;
+
+	*tables = tab;
+	if (!tab)
+		return picard_fail(PICARD_ENOMEM, "CPU backend: lobatto tables");
+	lob = malloc(sizeof(*lob));
+	tab->A = malloc(m * m * real_size);
+	tab->X = malloc(m * m * real_size);
+	tab->offset = malloc(m * sizeof(double));
+	if (!lob || !tab->A || !tab->X || !tab->offset) {
+		free(lob);
+		return picard_fail(PICARD_ENOMEM, "CPU backend: lobatto tables");
+	}
+	err = picard_lobatto_build(m, lob);
+	if (!err)
+		picard_lobatto_tables(lob, job->grid->window, job->precision == PICARD_DOUBLE,
+				      m, false, tab->A, tab->X, tab->offset);
+	for (int r = 0; !err && r < job->nrecords; r++) {
+		const picard_record *rec = &job->records[r];
+
+		if (!rec->times)
+			continue;
+		tab->dense_weights[r] = malloc((size_t)rec->ntimes * m * real_size);
+		if (!tab->dense_weights[r])
+			err = picard_fail(PICARD_ENOMEM, "CPU backend: dense output weights of %ld times",
+					  rec->ntimes);
+		else
+			picard_lobatto_dense_weights(lob, job->grid, rec->times, rec->ntimes,
+						     job->precision == PICARD_DOUBLE,
+						     tab->dense_weights[r]);
+	}
+	free(lob);
+	return err;
+}
+
+
+static void release(void *tables)
+{
+	struct cpu_lobatto_tables *tab = tables;
+
+	if (!tab)
+		return;
+	free(tab->A);
+	free(tab->X);
+	free(tab->offset);
+	for (int r = 0; r < PICARD_MAX_RECORDS; r++)
+		free(tab->dense_weights[r]);
+	free(tab);
+}
+
+#define REAL float
+#define SUFFIX float
+#define FMA fmaf
+#include "cpu_lobatto.inc"
+#undef REAL
+#undef SUFFIX
+#undef FMA
+
+#define REAL double
+#define SUFFIX double
+#define FMA fma
+#include "cpu_lobatto.inc"
+#undef REAL
+#undef SUFFIX
+#undef FMA
+
+/* Reals of scratch one trajectory needs (cpu_lobatto.inc). */
+static size_t scratch_len(const struct picard_job *job)
+{
+	const int n = job->model->dim;
+
+	return 3 * (size_t)job->grid->m * n + 3 * (size_t)n + job->model->nparams;
+}
+
+static picard_traj_status trajectory_float(const struct picard_job *job, const void *tables,
+					   long traj, void *scratch, long *fail_window)
+{
+	return lobatto_trajectory_float(job, tables, traj, scratch, fail_window);
+}
+
+static picard_traj_status trajectory_double(const struct picard_job *job, const void *tables,
+					    long traj, void *scratch, long *fail_window)
+{
+	return lobatto_trajectory_double(job, tables, traj, scratch, fail_window);
+}
+
+const struct picard_cpu_scheme picard_cpu_lobatto = {
+	.scratch_len = scratch_len,
+	.prepare = prepare,
+	.trajectory = { trajectory_float, trajectory_double },
+	.release = release,
+};
