@@ -13,6 +13,7 @@
 #include "errors.h"
 #include "lobatto.h"
 #include "model_impl.h"
+#include "scheme.h"
 
 struct picard_cuda_solver {
 	const picard_model *model;  /* what is integrated */
@@ -195,30 +196,45 @@ static int group_lanes(int m)
 	return g;
 }
 
-/* Settle grid->layout, traj_per_block and scan for ntraj trajectories on a
- * device of sms multiprocessors: what was asked, or AUTO's rule (above). */
-static void resolve_layout(picard_grid *grid, const picard_options_layout *asked,
-			   long ntraj, int sms)
+/* A scheme on the CUDA backend (its table in src/scheme.h names it): how
+ * it settles the layout, which kernels run, the block's shape and the
+ * tables it uploads. */
+struct picard_cuda_scheme {
+	/* Settle grid->layout, traj_per_block and scan for ntraj trajectories
+	 * on a device of sms multiprocessors: what was asked, or AUTO's rule
+	 * (above). */
+	void (*layout)(picard_grid *grid, const picard_options_layout *asked, long ntraj,
+		       int sms);
+	/* The kernels of the settled layout, [p] 0 float, 1 double. */
+	const struct picard_kernels *(*kernels)(const struct picard_model_impl *impl,
+						const picard_grid *grid, int p);
+	/* Lanes per trajectory of the launch (launch_shape). */
+	int (*group)(const picard_grid *grid);
+	/* Threads of a block per trajectory, for the automatic block within
+	 * the kernel's limit and the device's (0: the block's shape is the
+	 * scheme's own, sized by its upload). */
+	int (*threads_per_traj)(const picard_grid *grid, const picard_launch *L);
+	/* Threads per block of a launch. */
+	int (*block_threads)(const struct picard_cuda_solver *cuda, const picard_launch *L);
+	/* Its tables to the device once the chunk is known, or NULL. */
+	int (*upload)(struct picard_cuda_solver *cuda, long chunk, int sm_count,
+		      int kernel_threads);
+	/* Dense output's weights of record r to the device, or NULL. */
+	int (*upload_dense)(struct picard_cuda_solver *cuda, int r, const picard_record *rec);
+};
+
+static const struct picard_cuda_scheme *cuda_scheme(const picard_grid *grid)
+{
+	return picard_scheme_of(grid->scheme)->cuda;
+}
+
+/* ---- trapezoid: the paper's, warp and thread layouts ------------------------- */
+
+static void trapezoid_layout(picard_grid *grid, const picard_options_layout *asked,
+			     long ntraj, int sms)
 {
 	picard_layout layout = asked->layout;
 
-	if (grid->scheme == PICARD_SCHEME_LOBATTO) {
-		/* its own kernels: the group (warp) layout, whose block shape
-		 * follows the ensemble (lobatto_block_threads), or the thread
-		 * layout (lobatto_thread_kernel.cuh); AUTO by the ensemble
-		 * (above) */
-		if (layout == PICARD_LAYOUT_AUTO)
-			layout = grid->m <= PICARD_LOBATTO_THREAD_MAX_M &&
-				 ntraj >= (long)AUTO_LOBATTO_THREAD_TRAJ_PER_SM * sms ?
-				 PICARD_LAYOUT_THREAD : PICARD_LAYOUT_WARP;
-		grid->layout = layout == PICARD_LAYOUT_THREAD ? PICARD_LAYOUT_THREAD :
-			       PICARD_LAYOUT_WARP;
-		grid->scan = PICARD_SCAN_AUTO;
-		grid->traj_per_block = layout != PICARD_LAYOUT_THREAD ? 0 :
-				       asked->traj_per_block ? asked->traj_per_block :
-				       THREAD_BLOCK_THREADS;
-		return;
-	}
 	if (layout == PICARD_LAYOUT_AUTO)
 		layout = grid->m > PICARD_LAYOUT_MAX_M ? PICARD_LAYOUT_PAPER :
 			 grid->m <= AUTO_THREAD_MAX_M ||
@@ -245,34 +261,107 @@ static void resolve_layout(picard_grid *grid, const picard_options_layout *asked
 	}
 }
 
+static const struct picard_kernels *trapezoid_kernels(const struct picard_model_impl *impl,
+						      const picard_grid *grid, int p)
+{
+	switch (grid->layout) {
+	case PICARD_LAYOUT_WARP:
+		return &impl->warp[p];
+	case PICARD_LAYOUT_THREAD:
+		return &impl->thread[p];
+	default:
+		return &impl->paper[p];
+	}
+}
+
+static int trapezoid_group(const picard_grid *grid)
+{
+	return grid->layout == PICARD_LAYOUT_WARP ? group_lanes(grid->m) : 1;
+}
+
+/* The paper's block is m*n threads for one trajectory: no automatic
+ * block to size. */
+static int trapezoid_threads_per_traj(const picard_grid *grid, const picard_launch *L)
+{
+	return grid->layout == PICARD_LAYOUT_PAPER ? 0 : L->group;
+}
+
+static int trapezoid_launch_threads(const struct picard_cuda_solver *cuda, const picard_launch *L)
+{
+	if (L->layout == PICARD_LAYOUT_PAPER)
+		return L->m * cuda->model->dim;
+	return L->traj_per_block * L->group;
+}
+
+extern "C" const struct picard_cuda_scheme picard_cuda_trapezoid = {
+	trapezoid_layout, trapezoid_kernels, trapezoid_group, trapezoid_threads_per_traj,
+	trapezoid_launch_threads, NULL, NULL,
+};
+
+/* ---- lobatto: its group (warp) and thread layouts ----------------------------- */
+
+/* Its own kernels: the group (warp) layout, whose block shape follows the
+ * ensemble (lobatto_block_threads), or the thread layout
+ * (lobatto_thread_kernel.cuh); AUTO by the ensemble (above). */
+static void lobatto_layout(picard_grid *grid, const picard_options_layout *asked, long ntraj,
+			   int sms)
+{
+	picard_layout layout = asked->layout;
+
+	if (layout == PICARD_LAYOUT_AUTO)
+		layout = grid->m <= PICARD_LOBATTO_THREAD_MAX_M &&
+			 ntraj >= (long)AUTO_LOBATTO_THREAD_TRAJ_PER_SM * sms ?
+			 PICARD_LAYOUT_THREAD : PICARD_LAYOUT_WARP;
+	grid->layout = layout == PICARD_LAYOUT_THREAD ? PICARD_LAYOUT_THREAD : PICARD_LAYOUT_WARP;
+	grid->scan = PICARD_SCAN_AUTO;
+	grid->traj_per_block = layout != PICARD_LAYOUT_THREAD ? 0 :
+			       asked->traj_per_block ? asked->traj_per_block :
+			       THREAD_BLOCK_THREADS;
+}
+
+static const struct picard_kernels *lobatto_kernels(const struct picard_model_impl *impl,
+						    const picard_grid *grid, int p)
+{
+	return grid->layout == PICARD_LAYOUT_THREAD ? &impl->lobatto_thread[p] : &impl->lobatto[p];
+}
+
+/* G lanes in both layouts: the thread layout's is only its tables' stride. */
+static int lobatto_group(const picard_grid *grid)
+{
+	return group_lanes(grid->m);
+}
+
+/* The thread layout: one thread each; the group layout's block is sized
+ * by lobatto_upload from the ensemble. */
+static int lobatto_threads_per_traj(const picard_grid *grid, const picard_launch *L)
+{
+	(void)L;
+	return grid->layout == PICARD_LAYOUT_WARP ? 0 : 1;
+}
+
+static int lobatto_launch_threads(const struct picard_cuda_solver *cuda, const picard_launch *L)
+{
+	(void)cuda;
+	return L->layout == PICARD_LAYOUT_THREAD ? L->traj_per_block : L->block_threads;
+}
+
+static int lobatto_upload(struct picard_cuda_solver *cuda, long ntraj, int sm_count,
+			  int kernel_threads);
+static int upload_dense_weights(struct picard_cuda_solver *cuda, int r, const picard_record *rec);
+
+extern "C" const struct picard_cuda_scheme picard_cuda_lobatto = {
+	lobatto_layout, lobatto_kernels, lobatto_group, lobatto_threads_per_traj,
+	lobatto_launch_threads, lobatto_upload, upload_dense_weights,
+};
+
 /* The launch fields that say which kernel runs and in what shape. */
 static void launch_shape(const picard_grid *grid, picard_launch *L)
 {
 	L->layout = grid->layout;
-	L->group = grid->scheme == PICARD_SCHEME_LOBATTO || grid->layout == PICARD_LAYOUT_WARP ?
-		   group_lanes(grid->m) : 1;
+	L->group = cuda_scheme(grid)->group(grid);
 	L->traj_per_block = grid->traj_per_block;
 	L->scan = grid->scan;
 	L->m = grid->m;
-}
-
-static const struct picard_kernels *layout_kernels(const picard_model *model,
-						   const picard_grid *grid,
-						   size_t real_size)
-{
-	const int p = real_size == sizeof(double);
-
-	if (grid->scheme == PICARD_SCHEME_LOBATTO)
-		return grid->layout == PICARD_LAYOUT_THREAD ? &model->impl->lobatto_thread[p] :
-							      &model->impl->lobatto[p];
-	switch (grid->layout) {
-	case PICARD_LAYOUT_WARP:
-		return &model->impl->warp[p];
-	case PICARD_LAYOUT_THREAD:
-		return &model->impl->thread[p];
-	default:
-		return &model->impl->paper[p];
-	}
 }
 
 /* Check the launch shape against the device (paper: m*n threads per block,
@@ -286,9 +375,10 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 			long *chunk, const struct picard_kernels **kernels,
 			int *sm_count, int *kernel_threads)
 {
+	const struct picard_cuda_scheme *scheme = cuda_scheme(grid);
 	cudaDeviceProp prop;
 	size_t free_bytes = 0, total_bytes = 0, shared = 0;
-	int count = 0, threads;
+	int count = 0, threads, threads_each;
 	picard_kernel_info info;
 	picard_launch L;
 	cudaError_t e;
@@ -301,10 +391,10 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 	if (e != cudaSuccess)
 		return cuda_fail(e, "cudaGetDeviceProperties");
 	*sm_count = prop.multiProcessorCount;
-	resolve_layout(grid, asked, ntraj, prop.multiProcessorCount);
+	scheme->layout(grid, asked, ntraj, prop.multiProcessorCount);
 	memset(&L, 0, sizeof(L));
 	launch_shape(grid, &L);
-	*kernels = layout_kernels(model, grid, real_size);
+	*kernels = scheme->kernels(model->impl, grid, real_size == sizeof(double));
 	e = (cudaError_t)(*kernels)->prepare(&L, &info);
 	if (e != cudaSuccess)
 		return cuda_fail(e, "loading the kernel");
@@ -312,20 +402,17 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 	/* an automatic block shape within what this model's kernel allows: a
 	 * register-heavy model (fisher_kpp's 32 components: 256 threads in
 	 * double on an H100) gets fewer trajectories per block, not a refusal */
-	if (!asked->traj_per_block && grid->layout != PICARD_LAYOUT_PAPER &&
-	    !(grid->scheme == PICARD_SCHEME_LOBATTO && grid->layout == PICARD_LAYOUT_WARP)) {
-		const int per_traj = grid->scheme == PICARD_SCHEME_LOBATTO ? 1 : L.group;
-
-		if (per_traj > 0 && info.max_threads / per_traj >= 1 &&
-		    grid->traj_per_block > info.max_threads / per_traj)
-			grid->traj_per_block = info.max_threads / per_traj;
-	}
-	if (grid->scheme == PICARD_SCHEME_LOBATTO && grid->layout == PICARD_LAYOUT_WARP) {
-		/* one group of at most 32 lanes per trajectory, tables of 2 G^2
-		 * reals in static shared memory: within every device's limits */
+	threads_each = scheme->threads_per_traj(grid, &L);
+	if (!asked->traj_per_block && threads_each > 0 && info.max_threads / threads_each >= 1 &&
+	    grid->traj_per_block > info.max_threads / threads_each)
+		grid->traj_per_block = info.max_threads / threads_each;
+	if (threads_each == 0 && grid->layout != PICARD_LAYOUT_PAPER) {
+		/* the scheme's own block (lobatto's groups): one group of at
+		 * most 32 lanes per trajectory, tables of 2 G^2 reals in
+		 * static shared memory, within every device's limits */
 		if (info.max_threads < 32)
-			return picard_fail(PICARD_EBLOCK, "the lobatto kernel of this model allows %d threads per block",
-					   info.max_threads);
+			return picard_fail(PICARD_EBLOCK, "the %s kernel of this model allows %d threads per block",
+					   picard_scheme_of(grid->scheme)->name, info.max_threads);
 		goto memory;
 	}
 	if (grid->layout == PICARD_LAYOUT_PAPER) {
@@ -335,15 +422,11 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 			return picard_fail(PICARD_EBLOCK, "m*n = %d*%d = %d threads, the device allows %d per block",
 					   grid->m, model->dim, threads, prop.maxThreadsPerBlock);
 	} else {
-		/* threads per trajectory: the warp layout's group; the lobatto
-		 * thread layout's group is only its tables' stride */
-		const int per_traj = grid->scheme == PICARD_SCHEME_LOBATTO ? 1 : L.group;
-
-		threads = grid->traj_per_block * per_traj;
+		threads = grid->traj_per_block * threads_each;
 		if (threads > prop.maxThreadsPerBlock)
 			return picard_fail(PICARD_EBLOCK, "%s layout: %d trajectories per block x %d threads = %d threads, the device allows %d per block",
 					   picard_layout_name(grid->layout), grid->traj_per_block,
-					   per_traj, threads, prop.maxThreadsPerBlock);
+					   threads_each, threads, prop.maxThreadsPerBlock);
 	}
 	if (threads > info.max_threads)
 		return picard_fail(PICARD_EBLOCK, "%s layout: %d threads per block, this model's kernel allows %d (%d registers per thread)",
@@ -412,6 +495,7 @@ static int lobatto_upload(struct picard_cuda_solver *cuda, long ntraj,
 		cuda->groups_per_warp = lobatto_groups_per_warp(ntraj, G, sm_count);
 		cuda->block_threads = lobatto_block_threads(ntraj, cuda->groups_per_warp,
 							    sm_count, kernel_threads);
+		cuda->grid.traj_per_block = cuda->block_threads / 32 * cuda->groups_per_warp;
 	}
 	bytes = 2 * (size_t)G * G * cuda->real_size + G * sizeof(double);
 	lob = (struct picard_lobatto *)malloc(sizeof(*lob));
@@ -480,13 +564,11 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	CUDA_TRY(cudaMalloc(&cuda->sweeps_max, ntraj * sizeof(int)), "device memory for sweep counts");
 	CUDA_TRY(cudaEventCreate(&cuda->start), "cudaEventCreate");
 	CUDA_TRY(cudaEventCreate(&cuda->stop), "cudaEventCreate");
-	if (grid->scheme == PICARD_SCHEME_LOBATTO) {
-		err = lobatto_upload(cuda, chunk, sm_count, kernel_threads);
+	if (cuda_scheme(grid)->upload) {
+		err = cuda_scheme(grid)->upload(cuda, chunk, sm_count, kernel_threads);
 		if (err)
 			goto out;
-		if (grid->layout == PICARD_LAYOUT_WARP)
-			grid->traj_per_block = cuda->grid.traj_per_block =
-				cuda->block_threads / 32 * cuda->groups_per_warp;
+		grid->traj_per_block = cuda->grid.traj_per_block; /* its block may be its own */
 	}
 	*out = cuda;
 	return PICARD_OK;
@@ -599,8 +681,8 @@ static int alloc_records(struct picard_cuda_solver *cuda,
 			err = upload_grown((void **)&cuda->times_dev[r], &cuda->times_dev_size[r],
 					   rec->times, rec->ntimes * sizeof(double),
 					   "a record's times");
-			if (!err && cuda->grid.scheme == PICARD_SCHEME_LOBATTO)
-				err = upload_dense_weights(cuda, r, rec);
+			if (!err && cuda_scheme(&cuda->grid)->upload_dense)
+				err = cuda_scheme(&cuda->grid)->upload_dense(cuda, r, rec);
 			if (err)
 				return err;
 			dr->times = cuda->times_dev[r];
@@ -743,16 +825,11 @@ out:
 	return err;
 }
 
-/* Threads per block of the launch: the paper's m*n, the lobatto kernel's
- * block, or traj_per_block groups of the warp and thread layouts. */
+/* Threads per block of the launch, as its scheme shapes it. */
 static int launch_block_threads(const struct picard_cuda_solver *cuda,
 				const picard_launch *L)
 {
-	if (cuda->grid.scheme == PICARD_SCHEME_LOBATTO)
-		return L->layout == PICARD_LAYOUT_THREAD ? L->traj_per_block : L->block_threads;
-	if (L->layout == PICARD_LAYOUT_PAPER)
-		return L->m * cuda->model->dim;
-	return L->traj_per_block * L->group;
+	return cuda_scheme(&cuda->grid)->block_threads(cuda, L);
 }
 
 /* With dense output the kernels run their dense instances, which the

@@ -2,9 +2,8 @@
  * const table per scheme (src/scheme_*.c) says what it is called, its order
  * and options, how a solve settles them, how its grid is refined (the error
  * estimate's companion, the promise's retries), what the tuner searches
- * and how the CPU backend runs it. picard_scheme_list registers them; the
- * solver, the CPU backend, the tuner, the cache and the CLI go through it.
- * (The CUDA backend still picks its kernels by picard_scheme.) */
+ * and how each backend runs it. picard_scheme_list registers them; the
+ * solver, the backends, the tuner, the cache and the CLI go through it. */
 #ifndef PICARD_SCHEME_H
 #define PICARD_SCHEME_H
 
@@ -13,7 +12,12 @@
 
 #include "picard.h"
 
-struct picard_cpu_scheme; /* src/backend.h */
+struct picard_cpu_scheme;  /* src/backend.h */
+struct picard_cuda_scheme; /* kernels/cuda_backend.cu */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef struct picard_scheme_type {
 	picard_scheme id;        /* its value in picard_options.scheme */
@@ -47,7 +51,8 @@ typedef struct picard_scheme_type {
 	const int *tune_ms;      /* the tuner's default nodes per window */
 	int tune_nms;
 
-	const struct picard_cpu_scheme *cpu; /* how the CPU backend runs it */
+	const struct picard_cpu_scheme *cpu;   /* how the CPU backend runs it */
+	const struct picard_cuda_scheme *cuda; /* and the CUDA backend */
 } picard_scheme_type;
 
 /* Every scheme, NULL-terminated, in the order ties are decided by. */
@@ -59,5 +64,9 @@ const picard_scheme_type *picard_scheme_of(picard_scheme id);
 const picard_scheme_type *picard_scheme_named(const char *name);
 /* "trapezoid, lobatto": every name, for messages, into buf; returns buf. */
 const char *picard_scheme_names(char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

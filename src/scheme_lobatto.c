@@ -128,4 +128,5 @@ const picard_scheme_type picard_scheme_lobatto = {
 	.tune_ms = tune_ms,
 	.tune_nms = sizeof(tune_ms) / sizeof(tune_ms[0]),
 	.cpu = &picard_cpu_lobatto,
+	.cuda = &picard_cuda_lobatto,
 };

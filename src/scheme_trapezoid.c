@@ -108,4 +108,5 @@ const picard_scheme_type picard_scheme_trapezoid = {
 	.tune_ms = tune_ms,
 	.tune_nms = sizeof(tune_ms) / sizeof(tune_ms[0]),
 	.cpu = &picard_cpu_trapezoid,
+	.cuda = &picard_cuda_trapezoid,
 };
