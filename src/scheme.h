@@ -48,8 +48,20 @@ typedef struct picard_scheme_type {
 	/* The tuner's point (m, K, h): the options that solve it. K counts
 	 * sweeps (trapezoid) or iteration tolerances (lobatto, rtol). */
 	picard_options (*tune_point)(int m, int K, double h, double rtol);
+	/* How many K the tuner tries (kmax: what the caller allows), and the
+	 * iteration tolerance of the K-th for an error tolerance tol (0: the
+	 * solver's default). */
+	int (*tune_candidates)(int kmax);
+	double (*tune_rtol)(int K, double tol, picard_precision precision);
 	const int *tune_ms;      /* the tuner's default nodes per window */
 	int tune_nms;
+	/* The CUDA layouts the tuner times, and the most nodes each runs (0:
+	 * no limit of its own). */
+	const picard_layout *tune_layouts;
+	int tune_nlayouts;
+	int (*layout_max_m)(picard_layout layout);
+	bool warp_block_own;     /* its warp layout's block follows the
+				    ensemble: none for the tuner to keep */
 
 	const struct picard_cpu_scheme *cpu;   /* how the CPU backend runs it */
 	const struct picard_cuda_scheme *cuda; /* and the CUDA backend */

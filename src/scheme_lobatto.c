@@ -30,6 +30,13 @@
 #define TUNE_K_MAX 60
 
 static const int tune_ms[] = {4, 6, 8, 12, 16, 24, 32};
+static const picard_layout tune_layouts[] = {PICARD_LAYOUT_WARP, PICARD_LAYOUT_THREAD};
+/* The tuner varies the window's iteration tolerance, a fraction of E*
+ * (issue 7: iteration errors add up over the windows), no finer than the
+ * precision allows. */
+static const double tune_rtol_fractions[] = {1e-3, 1e-5};
+#define TUNE_RTOL_FLOOR_FLOAT 1e-6
+#define TUNE_RTOL_FLOOR_DOUBLE 1e-14
 
 static double order(const picard_grid *g)
 {
@@ -107,6 +114,26 @@ static picard_options tune_point(int m, int K, double h, double rtol)
 	};
 }
 
+static int tune_candidates(int kmax)
+{
+	(void)kmax;
+	return sizeof(tune_rtol_fractions) / sizeof(tune_rtol_fractions[0]);
+}
+
+static double tune_rtol(int K, double tol, picard_precision precision)
+{
+	return fmax(tune_rtol_fractions[K - 1] * tol, precision == PICARD_DOUBLE ?
+						      TUNE_RTOL_FLOOR_DOUBLE :
+						      TUNE_RTOL_FLOOR_FLOAT);
+}
+
+/* The group layout takes a node per lane; the thread layout's registers
+ * hold 16 nodes. */
+static int layout_max_m(picard_layout layout)
+{
+	return layout == PICARD_LAYOUT_THREAD ? PICARD_LOBATTO_THREAD_MAX_M : PICARD_LOBATTO_MAX_M;
+}
+
 const picard_scheme_type picard_scheme_lobatto = {
 	.id = PICARD_SCHEME_LOBATTO,
 	.name = "lobatto",
@@ -125,8 +152,14 @@ const picard_scheme_type picard_scheme_lobatto = {
 	.check_layout = check_layout,
 	.refined = refined,
 	.tune_point = tune_point,
+	.tune_candidates = tune_candidates,
+	.tune_rtol = tune_rtol,
 	.tune_ms = tune_ms,
 	.tune_nms = sizeof(tune_ms) / sizeof(tune_ms[0]),
+	.tune_layouts = tune_layouts,
+	.tune_nlayouts = sizeof(tune_layouts) / sizeof(tune_layouts[0]),
+	.layout_max_m = layout_max_m,
+	.warp_block_own = true,
 	.cpu = &picard_cpu_lobatto,
 	.cuda = &picard_cuda_lobatto,
 };

@@ -6,6 +6,7 @@
 
 #include "backend.h"
 #include "errors.h"
+#include "launch.h"
 #include "scheme.h"
 
 #define DEFAULT_M 8      /* the paper's optimum (Table 1) */
@@ -22,6 +23,9 @@
 #define ESTIMATE_FACTOR 2.0
 
 static const int tune_ms[] = {4, 8, 16, 32, 64, 128, 256};
+static const picard_layout tune_layouts[] = {
+	PICARD_LAYOUT_PAPER, PICARD_LAYOUT_WARP, PICARD_LAYOUT_THREAD,
+};
 
 static double order(const picard_grid *g)
 {
@@ -87,6 +91,28 @@ static picard_options tune_point(int m, int K, double h, double rtol)
 	return (picard_options){.scheme = PICARD_SCHEME_TRAPEZOID, .m = m, .K = K, .h = h};
 }
 
+/* K = 1 .. kmax fixed sweeps, at the solver's default tolerance. */
+static int tune_candidates(int kmax)
+{
+	return kmax;
+}
+
+static double tune_rtol(int K, double tol, picard_precision precision)
+{
+	(void)K;
+	(void)tol;
+	(void)precision;
+	return 0;
+}
+
+/* The paper's block takes any m the device does; the warp and thread
+ * layouts hold a window's nodes in a warp's lanes or one thread. */
+static int layout_max_m(picard_layout layout)
+{
+	return layout == PICARD_LAYOUT_PAPER || layout == PICARD_LAYOUT_AUTO ? 0 :
+	       PICARD_LAYOUT_MAX_M;
+}
+
 const picard_scheme_type picard_scheme_trapezoid = {
 	.id = PICARD_SCHEME_TRAPEZOID,
 	.name = "trapezoid",
@@ -105,8 +131,13 @@ const picard_scheme_type picard_scheme_trapezoid = {
 	.check_layout = check_layout,
 	.refined = refined,
 	.tune_point = tune_point,
+	.tune_candidates = tune_candidates,
+	.tune_rtol = tune_rtol,
 	.tune_ms = tune_ms,
 	.tune_nms = sizeof(tune_ms) / sizeof(tune_ms[0]),
+	.tune_layouts = tune_layouts,
+	.tune_nlayouts = sizeof(tune_layouts) / sizeof(tune_layouts[0]),
+	.layout_max_m = layout_max_m,
 	.cpu = &picard_cpu_trapezoid,
 	.cuda = &picard_cuda_trapezoid,
 };

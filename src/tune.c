@@ -39,15 +39,6 @@
  * a fixed order (m, then K, ascending), so ties keep the earlier one. */
 #define TUNE_SWITCH_MARGIN 0.9
 
-/* Lobatto: its order 2m-2 rises fast with m, a sweep's cost too, and m <=
- * 32; sweeps are adaptive (K_max), windows start from the previous one's
- * polynomial, and what varies besides m is the window's convergence
- * tolerance, a fraction of E* (issue 7: iteration errors add up over the
- * windows), no finer than the precision allows. */
-static const double lobatto_rtol_fractions[] = {1e-3, 1e-5};
-#define LOBATTO_RTOL_FLOOR_FLOAT 1e-6
-#define LOBATTO_RTOL_FLOOR_DOUBLE 1e-14
-
 /* The search's fixed inputs. */
 struct tuner {
 	const picard_model *model;   /* what is tuned */
@@ -119,16 +110,11 @@ static int tune_defaults(const picard_model *model, const picard_tune_options *i
 	return PICARD_OK;
 }
 
-/* The window convergence tolerance of lobatto's k-th candidate (K
- * counts the candidates there), or 0 (trapezoid: the default). */
+/* The window convergence tolerance of the K-th candidate, or 0 (the
+ * solver's default). */
 static double point_rtol(const struct tuner *t, int K)
 {
-	const double floor = t->opt.precision == PICARD_DOUBLE ? LOBATTO_RTOL_FLOOR_DOUBLE :
-				LOBATTO_RTOL_FLOOR_FLOAT;
-
-	if (t->opt.scheme != PICARD_SCHEME_LOBATTO)
-		return 0;
-	return fmax(lobatto_rtol_fractions[K - 1] * t->opt.tol, floor);
+	return picard_scheme_of(t->opt.scheme)->tune_rtol(K, t->opt.tol, t->opt.precision);
 }
 
 /* Solver options for a point (m, K, h, rtol), the scheme's own, over the
@@ -167,7 +153,7 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 	}
 	const picard_grid *g = picard_solver_grid(s);
 	*p = (picard_tune_point){.scheme = t->opt.scheme, .m = m,
-				 .K = t->opt.scheme == PICARD_SCHEME_LOBATTO ? g->K : K,
+				 .K = g->K, /* lobatto: its K_max */
 				 .h = g->h, .iter_rtol = point_rtol(t, K), .windows = g->windows};
 	rec.states = malloc(picard_record_size(s, &rec) * sizeof(double));
 	if (!rec.states) {
@@ -238,15 +224,12 @@ static int time_layout(struct tuner *t, const picard_tune_point *p, picard_layou
 	return err;
 }
 
-/* Whether layout can run m nodes of the scheme (PICARD_LAYOUT_MAX_M,
- * PICARD_LOBATTO_THREAD_MAX_M). */
-static bool layout_fits(picard_scheme scheme, picard_layout layout, int m)
+/* Whether layout can run m nodes of the scheme. */
+static bool layout_fits(const picard_scheme_type *scheme, picard_layout layout, int m)
 {
-	if (layout == PICARD_LAYOUT_PAPER || layout == PICARD_LAYOUT_AUTO)
-		return true;
-	if (scheme == PICARD_SCHEME_LOBATTO && layout == PICARD_LAYOUT_THREAD)
-		return m <= PICARD_LOBATTO_THREAD_MAX_M;
-	return m <= PICARD_LAYOUT_MAX_M;
+	const int max_m = scheme->layout_max_m(layout);
+
+	return !max_m || m <= max_m;
 }
 
 /* Median solve time of the whole ensemble at p: on the CUDA backend under
@@ -255,18 +238,11 @@ static bool layout_fits(picard_scheme scheme, picard_layout layout, int m)
  * its layout in p; on the CPU backend its one algorithm. */
 static int time_point(struct tuner *t, picard_tune_point *p)
 {
-	static const picard_layout trapezoid_layouts[] = {
-		PICARD_LAYOUT_PAPER, PICARD_LAYOUT_WARP, PICARD_LAYOUT_THREAD,
-	};
-	static const picard_layout lobatto_layouts[] = {
-		PICARD_LAYOUT_WARP, PICARD_LAYOUT_THREAD,
-	};
 	static const picard_layout cpu_layouts[] = { PICARD_LAYOUT_AUTO };
+	const picard_scheme_type *scheme = picard_scheme_of(t->opt.scheme);
 	const bool cuda = t->backend == PICARD_BACKEND_CUDA;
-	const bool lobatto = t->opt.scheme == PICARD_SCHEME_LOBATTO;
-	const picard_layout *layouts = !cuda ? cpu_layouts :
-				       lobatto ? lobatto_layouts : trapezoid_layouts;
-	const int nlayouts = !cuda ? 1 : lobatto ? 2 : 3;
+	const picard_layout *layouts = cuda ? scheme->tune_layouts : cpu_layouts;
+	const int nlayouts = cuda ? scheme->tune_nlayouts : 1;
 	double *times = calloc(t->opt.repeats, sizeof(double));
 	int err = PICARD_OK, timed = 0;
 
@@ -277,7 +253,7 @@ static int time_point(struct tuner *t, picard_tune_point *p)
 		double seconds;
 		int per_block = 0;
 
-		if (!layout_fits(t->opt.scheme, layouts[l], p->m))
+		if (!layout_fits(scheme, layouts[l], p->m))
 			continue;
 		err = time_layout(t, p, layouts[l], times, &seconds, &per_block);
 		if (err == PICARD_EBLOCK || err == PICARD_ESHMEM) {
@@ -296,7 +272,7 @@ static int time_point(struct tuner *t, picard_tune_point *p)
 			p->layout = cuda ? layouts[l] : PICARD_LAYOUT_AUTO;
 			/* lobatto's warp layout is shaped by the ensemble */
 			p->traj_per_block = cuda && layouts[l] != PICARD_LAYOUT_PAPER &&
-					    !(lobatto && layouts[l] == PICARD_LAYOUT_WARP) ?
+					    !(scheme->warp_block_own && layouts[l] == PICARD_LAYOUT_WARP) ?
 					    per_block : 0;
 		}
 	}
@@ -405,10 +381,8 @@ static int tune_m(struct tuner *t, int m, int slot)
 	picard_tune_point *per_m = &res->per_m[slot];
 	int err;
 
-	/* lobatto: K numbers the tolerance candidates */
-	const int kmax = t->opt.scheme == PICARD_SCHEME_LOBATTO ?
-		(int)(sizeof(lobatto_rtol_fractions) / sizeof(lobatto_rtol_fractions[0])) :
-		t->opt.kmax;
+	/* K numbers the scheme's candidates: sweeps, or lobatto's tolerances */
+	const int kmax = picard_scheme_of(t->opt.scheme)->tune_candidates(t->opt.kmax);
 
 	*per_m = (picard_tune_point){.scheme = t->opt.scheme, .m = m, .error = INFINITY};
 	for (int K = 1; K <= kmax; K++) {
