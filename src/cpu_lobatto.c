@@ -81,21 +81,8 @@ static void release(void *tables)
 	free(tab);
 }
 
-#define REAL float
-#define SUFFIX float
-#define FMA fmaf
-#include "cpu_lobatto.inc"
-#undef REAL
-#undef SUFFIX
-#undef FMA
-
-#define REAL double
-#define SUFFIX double
-#define FMA fma
-#include "cpu_lobatto.inc"
-#undef REAL
-#undef SUFFIX
-#undef FMA
+#define CPU_SCHEME_INC "cpu_lobatto.inc"
+#include "cpu_precisions.inc"
 
 /* Reals of scratch one trajectory needs (cpu_lobatto.inc). */
 static size_t scratch_len(const struct picard_job *job)

@@ -8,21 +8,8 @@
 #include "cpu_records.h"
 #include "model_impl.h"
 
-#define REAL float
-#define SUFFIX float
-#define FMA fmaf
-#include "cpu_sweep.inc"
-#undef REAL
-#undef SUFFIX
-#undef FMA
-
-#define REAL double
-#define SUFFIX double
-#define FMA fma
-#include "cpu_sweep.inc"
-#undef REAL
-#undef SUFFIX
-#undef FMA
+#define CPU_SCHEME_INC "cpu_sweep.inc"
+#include "cpu_precisions.inc"
 
 /* Reals of scratch one trajectory needs (cpu_sweep.inc). */
 static size_t scratch_len(const struct picard_job *job)
