@@ -74,7 +74,7 @@ static int resolve(const picard_model *model, picard_options *o)
 }
 
 /* Its own kernels: a group of lanes per trajectory, shaped by the
- * ensemble, or one thread per trajectory for m up to 16. */
+ * ensemble, or one thread per trajectory (m up to 16: layout_max_m). */
 static int check_layout(const picard_options *o)
 {
 	if (o->layout == PICARD_LAYOUT_PAPER || o->scan != PICARD_SCAN_AUTO ||
@@ -83,10 +83,6 @@ static int check_layout(const picard_options *o)
 				   "per trajectory, shaped by the ensemble) or the thread layout (traj_per_block "
 				   "threads per block): no layout %s, scan or trajectories per block of the warp "
 				   "layout to choose", picard_layout_name(o->layout));
-	if (o->layout == PICARD_LAYOUT_THREAD && o->m > PICARD_LOBATTO_THREAD_MAX_M)
-		return picard_fail(PICARD_EINVAL, "lobatto thread layout with m = %d: one thread's registers "
-				   "hold at most m = %d nodes (use the warp or auto layout)", o->m,
-				   PICARD_LOBATTO_THREAD_MAX_M);
 	return PICARD_OK;
 }
 

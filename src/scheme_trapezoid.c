@@ -58,7 +58,7 @@ static int resolve(const picard_model *model, picard_options *o)
 }
 
 /* Every layout: the paper's block, and the warp and thread layouts up to
- * their m (checked with the layout options in solver.c). */
+ * their m (layout_max_m, checked in solver.c). */
 static int check_layout(const picard_options *o)
 {
 	(void)o;

@@ -62,7 +62,8 @@ const char *picard_scan_name(picard_scan scan)
  * would refuse is refused alike without one). */
 static int check_layout(const picard_options *o)
 {
-	int lanes = 1, err;
+	const picard_scheme_type *scheme = picard_scheme_of(o->scheme);
+	int lanes = 1, max_m, err;
 
 	if (!picard_layout_name(o->layout))
 		return picard_fail(PICARD_EINVAL, "layout %d unknown (auto, paper, warp or thread)",
@@ -73,15 +74,15 @@ static int check_layout(const picard_options *o)
 	if (o->traj_per_block < 0)
 		return picard_fail(PICARD_EINVAL, "traj_per_block = %d: must be >= 0 (0: the layout's default)",
 				   o->traj_per_block);
-	err = picard_scheme_of(o->scheme)->check_layout(o);
+	err = scheme->check_layout(o);
 	if (err)
 		return err;
-	if ((o->layout == PICARD_LAYOUT_WARP || o->layout == PICARD_LAYOUT_THREAD) &&
-	    o->m > PICARD_LAYOUT_MAX_M)
-		return picard_fail(PICARD_EINVAL, "%s layout with m = %d: it holds a window's nodes in %s, at most m = %d (use the paper or auto layout)",
-				   layout_names[o->layout], o->m,
+	max_m = scheme->layout_max_m(o->layout);
+	if (max_m && o->m > max_m)
+		return picard_fail(PICARD_EINVAL, "%s %s layout with m = %d: it holds a window's nodes in %s, at most m = %d (auto picks a layout that holds them)",
+				   scheme->name, layout_names[o->layout], o->m,
 				   o->layout == PICARD_LAYOUT_WARP ? "the lanes of a warp" : "one thread's registers",
-				   PICARD_LAYOUT_MAX_M);
+				   max_m);
 	if (o->scan != PICARD_SCAN_AUTO && o->layout != PICARD_LAYOUT_WARP &&
 	    o->layout != PICARD_LAYOUT_AUTO)
 		return picard_fail(PICARD_EINVAL, "scan %s: only the warp layout has a choice of scan (layout %s)",

@@ -26,7 +26,10 @@ Test(schemes, every_table_is_complete_and_found)
 		cr_expect(s->summary && s->options && s->order_name && s->length_name,
 			  "%s: a text is missing", s->name);
 		cr_expect(s->order && s->length && s->resolve && s->check_layout && s->refined &&
-			  s->tune_point, "%s: a function is missing", s->name);
+			  s->tune_point && s->tune_candidates && s->tune_rtol && s->layout_max_m,
+			  "%s: a function is missing", s->name);
+		cr_expect(s->cpu && s->cuda, "%s: a backend's part is missing", s->name);
+		cr_expect(s->tune_nlayouts > 0 && s->tune_layouts, "%s: no layout to time", s->name);
 		cr_expect(s->tune_nms > 0 && s->tune_ms, "%s: no m for the tuner", s->name);
 		cr_expect(s->estimate_factor >= 1, "%s: estimate factor %g", s->name,
 			  s->estimate_factor);

@@ -499,11 +499,17 @@ static int resolve_spread_params(struct run_options *opts)
 	return 0;
 }
 
+/* Whether the run's scheme takes --h (else --window) for its grid. */
+static bool scheme_takes_h(const struct run_options *opts)
+{
+	return strcmp(picard_scheme_of(opts->scheme)->length_name, "h") == 0;
+}
+
 /* Checks that involve several flags. */
 static int check_combinations(const struct run_options *opts)
 {
 	const picard_scheme_type *scheme = picard_scheme_of(opts->scheme);
-	const bool by_h = strcmp(scheme->length_name, "h") == 0;
+	const bool by_h = scheme_takes_h(opts);
 
 	if (opts->h_given && !by_h)
 		return cli_error(CLI_EUSAGE, "--h %g: --scheme %s takes --%s",
@@ -629,7 +635,7 @@ int options_check_stride(const struct run_options *opts, long ntraj)
 
 picard_options options_solver(const struct run_options *opts)
 {
-	const bool by_h = strcmp(picard_scheme_of(opts->scheme)->length_name, "h") == 0;
+	const bool by_h = scheme_takes_h(opts);
 	/* lobatto without --K / --K-max: the library's adaptive default */
 	return (picard_options){
 		.scheme = opts->scheme, .window = by_h ? 0 : opts->window,
