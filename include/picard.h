@@ -165,6 +165,17 @@ typedef enum picard_scheme {
 	 * integration matrix; converged it is Lobatto IIIA, order 2m-2
 	 * (src/lobatto.h, kernels/lobatto_kernel.cuh). m is 2..32. */
 	PICARD_SCHEME_LOBATTO = 1,
+	/* Per-thread explicit Runge-Kutta pairs, one thread per trajectory
+	 * (src/scheme_rk.c, kernels/rk_integrate.cuh): Dormand-Prince 5(4),
+	 * Hairer's DOP853 8(5,3) and Verner's 9(8). m is 2: a window is an
+	 * output interval. Fixed step: K steps per window (h sets the
+	 * window). Adaptive (K_max > 0, the steps tried over the whole span
+	 * at most): each trajectory chooses its own steps so that the local
+	 * error, weighed by iter_atol + iter_rtol |x| per component, stays
+	 * within 1; h is then the output interval (default: the span). */
+	PICARD_SCHEME_DP5 = 2,
+	PICARD_SCHEME_DP8 = 3,
+	PICARD_SCHEME_VERN9 = 4,
 } picard_scheme;
 
 /* Options of a solve. A zero field means its default. */
@@ -271,10 +282,16 @@ typedef enum picard_traj_status {
 					  asked for: set by picard_check_each
 					  and the programs, never by
 					  picard_solve */
+	PICARD_TRAJ_STEP_UNDERFLOW = 5, /* an adaptive step fell below 16 eps
+					  |t| (a singularity, or a blow-up
+					  whose trial steps went non-finite
+					  reads NONFINITE); it stopped */
+	PICARD_TRAJ_MAX_STEPS = 6,     /* an adaptive trajectory tried K_max
+					  steps before t1; it stopped */
 } picard_traj_status;
 
-/* "ok", "nonfinite", "diverged", "not-converged", "tol-exceeded";
- * "unknown" for anything else. */
+/* "ok", "nonfinite", "diverged", "not-converged", "tol-exceeded",
+ * "step-underflow", "max-steps"; "unknown" for anything else. */
 const char *picard_traj_status_name(picard_traj_status status);
 
 /* What a solve did, for the summary. */
@@ -424,7 +441,11 @@ int picard_check_each(const picard_model *model, const picard_grid *grid,
 /* One evaluated configuration of the search. */
 typedef struct picard_tune_point {
 	picard_scheme scheme; /* trapezoid, or lobatto (then K is K_max,
-			      sweeps are adaptive, windows start warm) */
+			      sweeps are adaptive, windows start warm), or
+			      a per-thread Runge-Kutta pair (m 2; iter_rtol
+			      0: fixed steps of h; else adaptive at that
+			      local tolerance, K its K_max, h the output
+			      interval) */
 	int m, K;          /* nodes and sweeps per window */
 	double h;          /* node spacing in use (fitted to whole windows);
 			      lobatto: the mean spacing, window (m-1) h */
@@ -450,8 +471,10 @@ typedef struct picard_tune_point {
 /* What to search. A zero field means its default. */
 typedef struct picard_tune_options {
 	double tol;                  /* E*, required (> 0) */
-	picard_scheme scheme;        /* trapezoid (m, K, h) or lobatto (m, the
-					window, the iteration tolerance) */
+	picard_scheme scheme;        /* trapezoid (m, K, h), lobatto (m, the
+					window, the iteration tolerance) or a
+					per-thread pair (fixed steps h, or
+					adaptive local tolerances) */
 	picard_precision precision;  /* of the solves */
 	picard_backend backend;      /* where to solve and time */
 	double t0, t1;               /* span (both 0: the model's) */
@@ -531,7 +554,16 @@ typedef struct picard_tune_key {
 	 * identity of the run's ensemble (picard_ensemble_id); NULL reads as
 	 * "default". An entry is returned only for its own ensemble. */
 	const char *ensemble;
+	/* The ensemble size timed: the fastest scheme changes with it (a
+	 * per-thread scheme once the ensemble fills the GPU), so an entry
+	 * serves ensembles of its power-of-two size class, picard_tune_class
+	 * (0: any, as entries from before this field). */
+	long ntraj;
 } picard_tune_key;
+
+/* The size class of an ensemble of ntraj trajectories: floor(log2 ntraj),
+ * 0 for ntraj <= 1. */
+int picard_tune_class(long ntraj);
 
 /* An identity of an ensemble for the cache key: "default", or a 64-bit
  * FNV-1a hash of the states and parameters in hex ("ens-0123456789abcdef")

@@ -354,6 +354,46 @@ extern "C" const struct picard_cuda_scheme picard_cuda_lobatto = {
 	lobatto_launch_threads, lobatto_upload, upload_dense_weights,
 };
 
+/* ---- per-thread Runge-Kutta: one thread per trajectory ------------------------- */
+
+static void rk_layout(picard_grid *grid, const picard_options_layout *asked, long ntraj, int sms)
+{
+	(void)ntraj;
+	(void)sms;
+	grid->layout = PICARD_LAYOUT_THREAD;
+	grid->scan = PICARD_SCAN_AUTO;
+	grid->traj_per_block = asked->traj_per_block ? asked->traj_per_block : THREAD_BLOCK_THREADS;
+}
+
+static const struct picard_kernels *rk_kernels(const struct picard_model_impl *impl,
+					       const picard_grid *grid, int p)
+{
+	return &impl->rk[picard_scheme_of(grid->scheme)->impl_slot].cuda[p];
+}
+
+static int rk_group(const picard_grid *grid)
+{
+	(void)grid;
+	return 1;
+}
+
+static int rk_threads_per_traj(const picard_grid *grid, const picard_launch *L)
+{
+	(void)grid;
+	(void)L;
+	return 1;
+}
+
+static int rk_launch_threads(const struct picard_cuda_solver *cuda, const picard_launch *L)
+{
+	(void)cuda;
+	return L->traj_per_block;
+}
+
+extern "C" const struct picard_cuda_scheme picard_cuda_rk = {
+	rk_layout, rk_kernels, rk_group, rk_threads_per_traj, rk_launch_threads, NULL, NULL,
+};
+
 /* The launch fields that say which kernel runs and in what shape. */
 static void launch_shape(const picard_grid *grid, picard_launch *L)
 {
@@ -864,6 +904,7 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 	L.iter_rtol = cuda->grid.iter_rtol;
 	L.h = cuda->grid.h;
 	L.t0 = cuda->grid.t0;
+	L.t1 = cuda->grid.t1;
 	L.windows = cuda->grid.windows;
 	L.bound = job->bound;
 	L.x0 = cuda->x0;

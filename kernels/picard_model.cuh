@@ -31,6 +31,7 @@
 #include "lobatto_kernel.cuh"
 #include "lobatto_thread_kernel.cuh"
 #include "paper_kernel.cuh"
+#include "rk_kernel.cuh"
 #include "warp_kernel.cuh"
 #include "picard.h"
 
@@ -262,6 +263,9 @@ void host_rhs(real t, const real *x, const real *p, real *dxdt)
 		    picard_lobatto_thread_prepare<name, float> },              \
 		  { picard_lobatto_thread_launch<name, double>,                \
 		    picard_lobatto_thread_prepare<name, double> } },           \
+		{ PICARD_RK_IMPL(name, picard::rk_dp5),                        \
+		  PICARD_RK_IMPL(name, picard::rk_dp8),                        \
+		  PICARD_RK_IMPL(name, picard::rk_vern9) },                    \
 	};                                                                     \
 	extern "C" const picard_model picard_model_##name = {                  \
 		#name, name::summary, name::reference, name::dim,              \

@@ -58,10 +58,10 @@ struct picard_cpu_scheme {
 	picard_traj_status (*trajectory[2])(const struct picard_job *job, const void *tables,
 					    long traj, void *scratch, long *fail_window);
 };
-extern const struct picard_cpu_scheme picard_cpu_trapezoid, picard_cpu_lobatto;
+extern const struct picard_cpu_scheme picard_cpu_trapezoid, picard_cpu_lobatto, picard_cpu_rk;
 /* A scheme on the CUDA backend: defined there (kernels/cuda_backend.cu). */
 struct picard_cuda_scheme;
-extern const struct picard_cuda_scheme picard_cuda_trapezoid, picard_cuda_lobatto;
+extern const struct picard_cuda_scheme picard_cuda_trapezoid, picard_cuda_lobatto, picard_cuda_rk;
 
 /* The thread layout asked for (picard_options), checked by the solver. */
 typedef struct picard_options_layout {

@@ -31,11 +31,14 @@ struct picard_launch {
 	int scan;            /* warp layout: picard_scan, never AUTO */
 	long ntraj;          /* trajectories of this chunk */
 	long traj_offset;    /* global index of the chunk's first trajectory */
-	int m, K;            /* nodes per window, sweeps (at most, if adaptive) */
-	int adaptive;        /* stop sweeping once converged (convergence.h) */
+	int m, K;            /* nodes per window, sweeps (at most, if adaptive);
+				per-thread Runge-Kutta: steps per window, or
+				steps over the span at most, if adaptive */
+	int adaptive;        /* stop sweeping once converged (convergence.h);
+				Runge-Kutta: adaptive steps */
 	int warm_start;      /* x_j^0 = x_w + (previous window's x_j - its x_w) */
 	double iter_atol, iter_rtol; /* scaled change = |dx| / (atol + rtol |x|) */
-	double h, t0;        /* node spacing, start time */
+	double h, t0, t1;    /* node spacing, span */
 	long windows;        /* number of windows */
 	double bound;        /* |x| past this is divergence */
 	const void *x0;      /* device, real SoA [k][ntraj] */

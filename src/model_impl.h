@@ -6,6 +6,7 @@
 #define PICARD_MODEL_IMPL_H
 
 #include "launch.h"
+#include "picard.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,6 +35,21 @@ struct picard_kernels {
 		       struct picard_kernel_info *info);
 };
 
+struct picard_job; /* src/backend.h */
+
+/* A per-thread Runge-Kutta scheme for one model (kernels/rk_kernel.cuh):
+ * trajectory traj of a job integrated on the host, [0] float, [1] double
+ * (the CPU backend), and the kernel that does the same on the device. */
+struct picard_rk_impl {
+	picard_traj_status (*host[2])(const struct picard_job *job, long traj,
+				      long *fail_window);
+	struct picard_kernels cuda[2];
+};
+
+/* Slots of picard_model_impl.rk, one per Runge-Kutta scheme (its table's
+ * impl_slot, src/scheme_rk.c). */
+#define PICARD_RK_SLOTS 3
+
 struct picard_model_impl {
 	picard_rhs_double *rhs_double; /* f in double, on the host */
 	picard_rhs_float *rhs_float;   /* f in float, on the host */
@@ -45,6 +61,8 @@ struct picard_model_impl {
 	 * launch->group) and the thread layout (kernels/
 	 * lobatto_thread_kernel.cuh). */
 	struct picard_kernels paper[2], warp[2], thread[2], lobatto[2], lobatto_thread[2];
+	/* dp5, dp8, vern9 */
+	struct picard_rk_impl rk[PICARD_RK_SLOTS];
 };
 
 #ifdef __cplusplus

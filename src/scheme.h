@@ -30,6 +30,10 @@ typedef struct picard_scheme_type {
 	/* the scheme's difference to a companion on a grid twice as fine,
 	 * times this, is the error estimate (src/estimate.c) */
 	double estimate_factor;
+	int rhs_per_sweep;       /* right-hand sides per sweep (a step of a
+				    Runge-Kutta scheme), 0: m */
+	int impl_slot;           /* per-thread Runge-Kutta: its slot in a
+				    model's picard_model_impl.rk */
 
 	/* Its order on grid g: the error goes as length^order. */
 	double (*order)(const picard_grid *g);
@@ -66,6 +70,13 @@ typedef struct picard_scheme_type {
 	const struct picard_cpu_scheme *cpu;   /* how the CPU backend runs it */
 	const struct picard_cuda_scheme *cuda; /* and the CUDA backend */
 } picard_scheme_type;
+
+/* The refinement of a scheme whose grid is h with K fixed or K_max
+ * adaptive (the trapezoid's, the per-thread pairs'): h times shrink, an
+ * adaptive K_max kept and its tolerances rtol_share of g's (at least
+ * rtol_floor). */
+picard_options picard_refined_h(const picard_options *o, const picard_grid *g, double shrink,
+				double rtol_share, double rtol_floor, int k_max);
 
 /* Every scheme, NULL-terminated, in the order ties are decided by. */
 extern const picard_scheme_type *const picard_scheme_list[];

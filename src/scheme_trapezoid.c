@@ -65,8 +65,8 @@ static int check_layout(const picard_options *o)
 	return PICARD_OK;
 }
 
-static picard_options refined(const picard_options *o, const picard_grid *g, double shrink,
-			      double rtol_share, double rtol_floor, int k_max)
+picard_options picard_refined_h(const picard_options *o, const picard_grid *g, double shrink,
+				double rtol_share, double rtol_floor, int k_max)
 {
 	picard_options r = *o;
 
@@ -129,7 +129,7 @@ const picard_scheme_type picard_scheme_trapezoid = {
 	.length = length,
 	.resolve = resolve,
 	.check_layout = check_layout,
-	.refined = refined,
+	.refined = picard_refined_h,
 	.tune_point = tune_point,
 	.tune_candidates = tune_candidates,
 	.tune_rtol = tune_rtol,

@@ -4,11 +4,15 @@
 
 #include "scheme.h"
 
-extern const picard_scheme_type picard_scheme_trapezoid, picard_scheme_lobatto;
+extern const picard_scheme_type picard_scheme_trapezoid, picard_scheme_lobatto,
+	picard_scheme_dp5, picard_scheme_dp8, picard_scheme_vern9;
 
 const picard_scheme_type *const picard_scheme_list[] = {
 	&picard_scheme_trapezoid,
 	&picard_scheme_lobatto,
+	&picard_scheme_dp5,
+	&picard_scheme_dp8,
+	&picard_scheme_vern9,
 	NULL,
 };
 

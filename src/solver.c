@@ -370,7 +370,9 @@ static void sweep_stats(const picard_solver *s, const picard_traj_status *status
 
 	for (long i = 0; i < s->ntraj; i++) {
 		bool stopped = status[i] == PICARD_TRAJ_NONFINITE ||
-			       status[i] == PICARD_TRAJ_DIVERGED;
+			       status[i] == PICARD_TRAJ_DIVERGED ||
+			       status[i] == PICARD_TRAJ_STEP_UNDERFLOW ||
+			       status[i] == PICARD_TRAJ_MAX_STEPS;
 
 		total += s->sweeps[i];
 		windows_run += stopped ? fail_window[i] + 1 : s->grid.windows;
@@ -379,7 +381,9 @@ static void sweep_stats(const picard_solver *s, const picard_traj_status *status
 	stats->windows = s->grid.windows;
 	stats->sweeps_mean = total / windows_run;
 	stats->sweeps_max = most;
-	stats->rhs_evals = total * s->grid.m;
+	const int per_sweep = picard_scheme_of(s->grid.scheme)->rhs_per_sweep;
+
+	stats->rhs_evals = total * (per_sweep ? per_sweep : s->grid.m);
 }
 
 int picard_solve(picard_solver *s, const double *x0, const double *params,

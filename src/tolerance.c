@@ -32,6 +32,8 @@ static const char *const status_names[] = {
 	[PICARD_TRAJ_DIVERGED] = "diverged",
 	[PICARD_TRAJ_NOT_CONVERGED] = "not-converged",
 	[PICARD_TRAJ_TOL_EXCEEDED] = "tol-exceeded",
+	[PICARD_TRAJ_STEP_UNDERFLOW] = "step-underflow",
+	[PICARD_TRAJ_MAX_STEPS] = "max-steps",
 };
 
 const char *picard_traj_status_name(picard_traj_status status)

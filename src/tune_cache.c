@@ -11,6 +11,8 @@
  *   windows=238 E=0.00081 seconds=0.00123 layout=warp traj_per_block=8
  *   date=2026-11-23T10:00:00Z
  *
+ * traj came with issue 15: the ensemble size class timed, as its smallest
+ * size (2^k serves k = floor(log2 ntraj)); a line without it serves any.
  * rtol and ensemble came with issue 14: a line without them holds for an
  * absolute tolerance and picard-tune's own ensemble ("default"); an entry
  * never serves another ensemble.
@@ -219,11 +221,24 @@ static const char *key_ensemble(const picard_tune_key *key)
 	return key->ensemble ? key->ensemble : "default";
 }
 
-/* Keys match exactly: reals bit for bit (they are stored exactly), and an
- * entry tuned on one ensemble never serves another (issue 14). */
+int picard_tune_class(long ntraj)
+{
+	int c = 0;
+
+	while (ntraj > 1) {
+		ntraj >>= 1;
+		c++;
+	}
+	return c;
+}
+
+/* Keys match exactly: reals bit for bit (they are stored exactly), an
+ * entry tuned on one ensemble never serves another (issue 14), nor one of
+ * another size class (issue 15; a key without a size matches any). */
 static bool same_key(const picard_tune_key *a, const picard_tune_key *b)
 {
 	return strcmp(a->model, b->model) == 0 && a->precision == b->precision &&
+	       (!a->ntraj || !b->ntraj || picard_tune_class(a->ntraj) == picard_tune_class(b->ntraj)) &&
 	       a->tol == b->tol && a->rtol == b->rtol && a->t0 == b->t0 && a->t1 == b->t1 &&
 	       strcmp(a->device, b->device) == 0 &&
 	       strcmp(key_ensemble(a), key_ensemble(b)) == 0;
@@ -401,6 +416,10 @@ static bool read_entry(const struct cache_field *fields, int n, struct cache_ent
 	if (key_rtol && !read_real(key_rtol, &e->key.rtol))
 		return false;
 	e->key.ensemble = field(fields, n, "ensemble");
+	/* issue 15: the size class timed, stored as its smallest size */
+	const char *traj = field(fields, n, "traj");
+	if (traj && !read_integer(traj, 1, LONG_MAX, &e->key.ntraj))
+		return false;
 	return check_key(&e->key) == PICARD_OK && check_point(&e->key, &e->point) == PICARD_OK;
 }
 
@@ -574,6 +593,8 @@ static void write_entry(FILE *f, const picard_tune_key *key, const picard_tune_p
 		write_real(f, "rtol", key->rtol);
 	if (strcmp(key_ensemble(key), "default") != 0)
 		write_text(f, "ensemble", key->ensemble, false);
+	if (key->ntraj > 0)
+		fprintf(f, " traj=%ld", 1L << picard_tune_class(key->ntraj));
 	write_text(f, "device", key->device, true);
 	write_text(f, "build", picard_build_id(), false);
 	fprintf(f, " m=%d K=%d", p->m, p->K);

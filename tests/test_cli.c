@@ -325,6 +325,39 @@ Test(cli, lobatto_run)
 	free_run(&run);
 }
 
+/* The per-thread Runge-Kutta pairs from the command line: adaptive by
+ * default, --steps N fixed, dense output, checked; what they cannot take
+ * is refused naming the flag; --tol without --scheme tries every scheme
+ * and says which ran and what the others timed at. */
+Test(cli, rk_run)
+{
+	struct cli_run run = run_line("lotka --backend cpu --traj 8 --scheme dp8 --precision double "
+				      "--iter-rtol 1e-10 --check");
+
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.out, "dp8 adaptive, rtol=1e-10 atol=1e-10, at most 1000000 steps, "
+				  "output every 100, 1 windows"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "check        E = "), "%s", run.out);
+	free_run(&run);
+
+	run = run_line("lotka --backend cpu --traj 4 --scheme vern9 --steps 200 --precision double --check");
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.out, "vern9 200 steps of 0.5 per window"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "check        E = "), "%s", run.out);
+	free_run(&run);
+
+	expect_usage_error("lotka --backend cpu --traj 4 --scheme dp5 --window 2", "--window");
+	expect_usage_error("lotka --backend cpu --traj 4 --scheme dp5 --m 8", "--m 8");
+
+	run = run_line("decay --backend cpu --traj 8 --precision double --tol 1e-8");
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.out, "schemes      "), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "trapezoid "), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "vern9 "), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "PASS"), "%s", run.out);
+	free_run(&run);
+}
+
 Test(cli, check_pass_and_fail)
 {
 	struct cli_run run = run_line("decay --backend cpu --traj 8 --m 5 --h 0.25 "

@@ -26,6 +26,7 @@
 
 #include "model_grid.h"
 #include "picard.h"
+#include "scheme.h"
 
 #define NTRAJ 6          /* ensemble of each comparison */
 #define SPREAD 0.1       /* initial states and parameters +-10% */
@@ -170,6 +171,9 @@ static void ensemble_free(struct ensemble *e)
 /* Solve the ensemble on the CPU backend (double) over [t0, t1] in
  * `windows` windows, record every window end of every trajectory, and
  * check the record against the reference. */
+static picard_check_result check_options(const picard_model *model, const struct ensemble *e,
+					 const picard_options *opt, long windows);
+
 static picard_check_result solve_and_check(const picard_model *model,
 					   const struct ensemble *e, double t1,
 					   long windows)
@@ -179,12 +183,21 @@ static picard_check_result solve_and_check(const picard_model *model,
 		.h = (t1 - model->t0) / ((double)windows * (M_NODES - 1)),
 		.t0 = model->t0, .t1 = t1, .backend = PICARD_BACKEND_CPU,
 	};
+
+	return check_options(model, e, &opt, windows);
+}
+
+/* Solve the ensemble under opt (a grid of `windows` windows), record
+ * every window end and check the record against the reference. */
+static picard_check_result check_options(const picard_model *model, const struct ensemble *e,
+					 const picard_options *opt, long windows)
+{
 	picard_record rec = { .every = 1, .traj_stride = 1 };
 	picard_check_result result;
 	picard_solver *solver;
 	int err;
 
-	err = picard_solver_create(&solver, model, &opt, NTRAJ);
+	err = picard_solver_create(&solver, model, opt, NTRAJ);
 	cr_assert_eq(err, 0, "%s: %s", model->name, picard_error_detail());
 	cr_assert_eq(picard_solver_grid(solver)->windows, windows);
 	rec.states = malloc(picard_record_size(solver, &rec) * sizeof(double));
@@ -236,6 +249,42 @@ Test(conformance, cpu_matches_reference)
 				     "%s: halving h took E from %.3e to %.3e (ratio "
 				     "%.2f, order 2 gives 4)", model->name,
 				     coarse.error, fine.error, ratio);
+		ensemble_free(&e);
+	}
+}
+
+/* Every per-thread Runge-Kutta scheme, adaptive in double at a local
+ * tolerance of RK_TOL, on every model over the conformance span (the
+ * trapezoid test's, kepler's cut likewise), compared with rk8pd at
+ * RK_OUTPUTS output times: relative error within RK_MAX_REL. */
+#define RK_TOL 1e-10
+#define RK_OUTPUTS 20
+#define RK_MAX_REL 1e-6
+
+Test(conformance, rk_schemes_match_reference, .timeout = 300)
+{
+	static const picard_scheme ids[] = {PICARD_SCHEME_DP5, PICARD_SCHEME_DP8,
+					    PICARD_SCHEME_VERN9};
+
+	for (int i = 0; i < models(); i++) {
+		const picard_model *model = picard_model_at(i);
+		const double t1 = model_t1(model, M_NODES, model_h(model, COARSE_H), MAX_WINDOWS);
+		struct ensemble e;
+
+		ensemble_make(&e, model);
+		for (size_t s = 0; s < sizeof(ids) / sizeof(ids[0]); s++) {
+			picard_options opt = {
+				.scheme = ids[s], .iter_rtol = RK_TOL, .precision = PICARD_DOUBLE,
+				.h = (t1 - model->t0) / RK_OUTPUTS, .t0 = model->t0, .t1 = t1,
+				.backend = PICARD_BACKEND_CPU,
+			};
+			picard_check_result r = check_options(model, &e, &opt, RK_OUTPUTS);
+
+			cr_log_info("%s %s: E = %.3e, rel %.3e over [%g, %g]", model->name,
+				    picard_scheme_of(ids[s])->name, r.error, r.rel_error, model->t0, t1);
+			cr_expect_lt(r.rel_error, RK_MAX_REL, "%s %s: relative error %.3e",
+				     model->name, picard_scheme_of(ids[s])->name, r.rel_error);
+		}
 		ensemble_free(&e);
 	}
 }

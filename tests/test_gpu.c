@@ -31,6 +31,7 @@
 
 #include "model_grid.h"
 #include "picard.h"
+#include "scheme.h"
 #include "support.h"
 
 #define NTRAJ 257              /* not a multiple of a warp */
@@ -1278,4 +1279,134 @@ Test(gpu, lobatto_chunks_bitwise, .timeout = 120)
 	solve_out_free(&parts);
 	free(x0);
 	free(params);
+}
+
+/* ---- per-thread Runge-Kutta schemes ------------------------------------------ */
+
+#define RK_NTRAJ 257
+#define RK_WINDOWS 10
+#define RK_NTIMES 3
+
+/* One RK solve of the ensemble: final states, statuses, window ends and
+ * dense output at three times inside steps. */
+struct rk_out {
+	double *x, *ends, *dense;
+	picard_traj_status status[RK_NTRAJ];
+	picard_stats stats;
+};
+
+static void rk_solve(const picard_model *model, const picard_options *opt, const double *x0,
+		     const double *params, const double *times, struct rk_out *out)
+{
+	picard_solver *s = test_solver(model, opt, RK_NTRAJ);
+	picard_record recs[2] = {
+		{.every = 1, .traj_stride = 1},
+		{.traj_stride = 1, .times = times, .ntimes = RK_NTIMES},
+	};
+	int err;
+
+	out->x = malloc(RK_NTRAJ * model->dim * sizeof(double));
+	out->ends = recs[0].states = malloc(picard_record_size(s, &recs[0]) * sizeof(double));
+	out->dense = recs[1].states = malloc(picard_record_size(s, &recs[1]) * sizeof(double));
+	err = picard_solve(s, x0, params, out->x, out->status, NULL, recs, 2, &out->stats);
+	cr_assert(err == 0 || err == PICARD_EFAILED, "%s: %s", model->name, picard_error_detail());
+	picard_solver_free(s);
+}
+
+static void rk_out_free(struct rk_out *o)
+{
+	free(o->x);
+	free(o->ends);
+	free(o->dense);
+}
+
+/* Largest difference of rows of n components relative to the row's
+ * largest |x| (at least 1), over trajectories OK on both. */
+static double rk_worst(const double *a, const double *b, long rows, int n,
+		       const picard_traj_status *sa, const picard_traj_status *sb)
+{
+	double worst = 0;
+
+	for (long r = 0; r < rows; r++) {
+		const long i = r % RK_NTRAJ;
+		double scale = 1, diff = 0;
+
+		if (sa[i] != PICARD_TRAJ_OK || sb[i] != PICARD_TRAJ_OK)
+			continue;
+		for (int k = 0; k < n; k++) {
+			scale = fmax(scale, fabs(b[r * n + k]));
+			diff = fmax(diff, fabs(a[r * n + k] - b[r * n + k]));
+		}
+		worst = fmax(worst, diff / scale);
+	}
+	return worst;
+}
+
+/* Every model, every RK scheme, both precisions, fixed and adaptive
+ * steps: the GPU's statuses, final states, window ends and dense output
+ * equal the CPU backend's to rounding (fixed steps: the same operations;
+ * adaptive: a step accepted on one side and rejected on the other moves
+ * the answer by about the local tolerance). Spans cut to a tenth, so
+ * chaotic models do not amplify the rounding past the bounds. */
+Test(gpu, rk_matches_cpu, .timeout = 600)
+{
+	static const picard_scheme ids[] = {PICARD_SCHEME_DP5, PICARD_SCHEME_DP8,
+					    PICARD_SCHEME_VERN9};
+
+	require_gpu();
+	for (int i = 0; i < picard_model_count(); i++) {
+		const picard_model *model = picard_model_at(i);
+		const double t1 = model->t0 + (model->t1 - model->t0) / 10;
+		const double times[RK_NTIMES] = {model->t0 + 0.31 * (t1 - model->t0),
+						 model->t0 + 0.54 * (t1 - model->t0),
+						 model->t0 + 0.77 * (t1 - model->t0)};
+		double *x0, *params;
+
+		make_ensemble(model, RK_NTRAJ, 3000 + i, &x0, &params);
+		for (size_t s = 0; s < sizeof(ids) / sizeof(ids[0]); s++)
+			for (int p = 0; p < 2; p++)
+				for (int adaptive = 0; adaptive < 2; adaptive++) {
+					const picard_precision prec = p ? PICARD_DOUBLE : PICARD_FLOAT;
+					picard_options opt = {
+						.scheme = ids[s], .precision = prec, .t0 = model->t0,
+						.t1 = t1, .h = (t1 - model->t0) / RK_WINDOWS,
+						.K = adaptive ? 0 : 20, .K_max = adaptive ? 100000 : 0,
+						.iter_rtol = p ? 1e-9 : 1e-5,
+					};
+					const double bound = adaptive ? (p ? 1e-6 : 1e-2) : (p ? 1e-10 : 1e-4);
+					struct rk_out cpu, gpu;
+					long differ = 0;
+					double worst;
+
+					opt.backend = PICARD_BACKEND_CPU;
+					rk_solve(model, &opt, x0, params, times, &cpu);
+					opt.backend = PICARD_BACKEND_CUDA;
+					rk_solve(model, &opt, x0, params, times, &gpu);
+					cr_assert_eq(gpu.stats.backend, PICARD_BACKEND_CUDA);
+					for (long t = 0; t < RK_NTRAJ; t++)
+						differ += gpu.status[t] != cpu.status[t];
+					cr_expect_leq(differ, adaptive ? 2 : 0, "%s %s %s %s: %ld statuses differ",
+						      model->name, picard_scheme_of(ids[s])->name,
+						      precision_name(prec), adaptive ? "adaptive" : "fixed",
+						      differ);
+					worst = fmax(rk_worst(gpu.x, cpu.x, RK_NTRAJ, model->dim, gpu.status,
+							      cpu.status),
+						     fmax(rk_worst(gpu.ends, cpu.ends, RK_WINDOWS * RK_NTRAJ,
+								   model->dim, gpu.status, cpu.status),
+							  rk_worst(gpu.dense, cpu.dense, RK_NTIMES * RK_NTRAJ,
+								   model->dim, gpu.status, cpu.status)));
+					cr_log_info("%s %s %s %s: worst relative difference %.2e, steps %.1f / %.1f",
+						    model->name, picard_scheme_of(ids[s])->name,
+						    precision_name(prec), adaptive ? "adaptive" : "fixed", worst,
+						    gpu.stats.sweeps_mean, cpu.stats.sweeps_mean);
+					cr_expect_leq(worst, bound, "%s %s %s %s: GPU and CPU differ by %.2e",
+						      model->name, picard_scheme_of(ids[s])->name,
+						      precision_name(prec), adaptive ? "adaptive" : "fixed",
+						      worst);
+					rk_out_free(&cpu);
+					rk_out_free(&gpu);
+				}
+		free(x0);
+		free(params);
+	}
 }

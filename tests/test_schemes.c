@@ -14,6 +14,7 @@
 #include "support.h"
 
 #define ORDER_SLACK 0.2 /* observed order within this of the table's */
+#define ORDER_SLACK_HIGH 0.35 /* ninth order: one halving in double (below) */
 
 Test(schemes, every_table_is_complete_and_found)
 {
@@ -69,8 +70,12 @@ Test(schemes, stated_order_is_observed)
 {
 	for (int i = 0; picard_scheme_list[i]; i++) {
 		const picard_scheme_type *s = picard_scheme_list[i];
-		/* m = 3 keeps lobatto's order (4) above rounding on this span */
-		picard_options o = s->tune_point(3, 40, 0.1, 1e-14);
+		/* m = 3 keeps lobatto's order (4) above rounding on this span;
+		 * a per-thread Runge-Kutta scheme (rhs_per_sweep set) in fixed
+		 * steps (its tuner's K = 1) of 0.5, its error well above
+		 * rounding at order 9 */
+		const bool rk = s->rhs_per_sweep > 0;
+		picard_options o = s->tune_point(3, rk ? 1 : 40, rk ? 0.5 : 0.1, 1e-14);
 		picard_options fine;
 		picard_grid coarse_grid, fine_grid;
 		double coarse, refined, observed;
@@ -89,7 +94,10 @@ Test(schemes, stated_order_is_observed)
 		observed = log2(coarse / refined);
 		cr_log_info("%s: E %.3g -> %.3g, observed order %.3f, table %g", s->name, coarse,
 			    refined, observed, s->order(&coarse_grid));
-		cr_expect(fabs(observed - s->order(&coarse_grid)) <= ORDER_SLACK,
+		/* a ninth order still shows 9.3 at the errors double resolves
+		 * with one halving; tests/test_rk.c extrapolates it to 0.2 */
+		cr_expect(fabs(observed - s->order(&coarse_grid)) <=
+			  (s->order(&coarse_grid) >= 9 ? ORDER_SLACK_HIGH : ORDER_SLACK),
 			  "%s: observed order %.3f, its table says %g", s->name, observed,
 			  s->order(&coarse_grid));
 	}

@@ -204,6 +204,41 @@ Test(tune, cache_round_trip)
 	free(text);
 }
 
+/* The ensemble size's class is part of the key (issue 15): 8192 serves
+ * 8192 .. 16383 and a key without a size, not 4096 or 65536; a per-thread
+ * scheme's point round-trips with its scheme and tolerance. */
+Test(tune, cache_size_class)
+{
+	picard_tune_key key = lotka_key(), other = lotka_key();
+	picard_tune_point stored = point_for(&key, 2, 1000000, 1, 5e-4), loaded;
+	char *text;
+
+	stored.scheme = PICARD_SCHEME_DP8;
+	stored.iter_rtol = 1e-5;
+	key.ntraj = 8192;
+	store_ok(&key, &stored);
+	text = slurp(cache_file(), NULL);
+	cr_expect_not_null(strstr(text, " traj=8192 "), "%s", text);
+	cr_expect_not_null(strstr(text, " scheme=dp8 "), "%s", text);
+	free(text);
+	for (long n = 8192; n <= 16383; n += 8191 / 4) {
+		other.ntraj = n;
+		cr_expect_eq(picard_tune_cache_load(&other, &loaded), 0, "size %ld", n);
+	}
+	expect_same_point(&loaded, &stored);
+	cr_expect_eq(loaded.scheme, PICARD_SCHEME_DP8);
+	cr_expect_eq(loaded.iter_rtol, 1e-5);
+	other.ntraj = 0;
+	cr_expect_eq(picard_tune_cache_load(&other, &loaded), 0, "a key without a size");
+	other.ntraj = 4096;
+	cr_expect_eq(picard_tune_cache_load(&other, &loaded), PICARD_ENOTFOUND, "size 4096");
+	other.ntraj = 65536;
+	cr_expect_eq(picard_tune_cache_load(&other, &loaded), PICARD_ENOTFOUND, "size 65536");
+	cr_expect_eq(picard_tune_class(1), 0);
+	cr_expect_eq(picard_tune_class(8192), 13);
+	cr_expect_eq(picard_tune_class(16383), 13);
+}
+
 /* Every part of the key must match. */
 Test(tune, cache_key_must_match)
 {

@@ -174,7 +174,7 @@ Test(tune_cli, tune_then_run_uses_cache)
 	free_run(&run);
 
 	text = slurp(cache_file().s, NULL);
-	cr_expect_not_null(strstr(text, "model=decay precision=float tol=1e-05 t0=0 t1=10 "
+	cr_expect_not_null(strstr(text, "model=decay precision=float tol=1e-05 t0=0 t1=10 traj=64 "
 				  "device=\"CPU\" build="), "cache:\n%s", text);
 	free(text);
 	text = slurp(csv.s, NULL);

@@ -13,6 +13,11 @@
  * convergence tolerance defaults to 1e-5 E (issue 7: iteration errors add
  * up over the windows), no lower than the precision allows; lobatto starts
  * each window from the previous one's polynomial (--no-warm-start not to).
+ *
+ * The per-thread Runge-Kutta schemes (--scheme dp5|dp8|vern9, issue 15)
+ * run through the same API: fixed steps (the fewest steps meeting E, as
+ * bench-rk's fixed methods), or with --adaptive the largest local
+ * tolerance (rtol = atol) meeting E, as bench-rk's adaptive ones.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -25,6 +30,7 @@
 
 #include "bench_common.h"
 #include "build_flags.h"
+#include "scheme.h"
 
 static const char *program = "bench-picard";
 
@@ -40,6 +46,7 @@ struct pic_opts {
 	int K, K_max;            /* trapezoid: fixed K, or adaptive (default K_max 20) */
 	double iter_rtol;        /* 0: 1e-5 target, clamped */
 	bool warm_start;
+	bool rk, adaptive;       /* a per-thread Runge-Kutta scheme; its steps adaptive */
 	long ntraj, windows, sample;
 	double target, spread;
 	unsigned long long seed;
@@ -62,7 +69,8 @@ struct pic_run {
 static void usage(void)
 {
 	printf("usage: bench-picard MODEL (--windows N | --target E) [options]\n\n"
-	       "  --scheme S        lobatto (default) or trapezoid\n"
+	       "  --scheme S        lobatto (default), trapezoid, or a per-thread pair:\n"
+	       "                    dp5, dp8, vern9 (fixed steps; --adaptive: adaptive)\n"
 	       "  --m LIST          nodes per window tried, e.g. 4,8,12 (default 4,6,8,12,16)\n"
 	       "  --K K, --K-max K  trapezoid: fixed sweeps, or adaptive (default K-max 20;\n"
 	       "                    lobatto: adaptive, K-max 60)\n"
@@ -87,11 +95,12 @@ static long arg_long(const char *flag, const char *v)
 
 static void parse(int argc, char **argv, struct pic_opts *o)
 {
-	enum { O_SCHEME = 256, O_M, O_K, O_KMAX, O_RTOL, O_NOWARM, O_LAYOUT, O_PREC,
+	enum { O_SCHEME = 256, O_ADAPTIVE, O_M, O_K, O_KMAX, O_RTOL, O_NOWARM, O_LAYOUT, O_PREC,
 	       O_BACKEND, O_TRAJ, O_WINDOWS, O_TARGET, O_SPREAD, O_SEED, O_SAMPLE,
 	       O_REPEATS, O_CSV, O_HELP };
 	static const struct option longopts[] = {
-		{"scheme", 1, 0, O_SCHEME}, {"m", 1, 0, O_M}, {"K", 1, 0, O_K},
+		{"scheme", 1, 0, O_SCHEME}, {"adaptive", 0, 0, O_ADAPTIVE},
+		{"m", 1, 0, O_M}, {"K", 1, 0, O_K},
 		{"K-max", 1, 0, O_KMAX}, {"iter-rtol", 1, 0, O_RTOL},
 		{"no-warm-start", 0, 0, O_NOWARM}, {"layout", 1, 0, O_LAYOUT},
 		{"precision", 1, 0, O_PREC}, {"backend", 1, 0, O_BACKEND},
@@ -111,13 +120,13 @@ static void parse(int argc, char **argv, struct pic_opts *o)
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_SCHEME:
-			if (!strcmp(optarg, "lobatto"))
-				o->scheme = PICARD_SCHEME_LOBATTO;
-			else if (!strcmp(optarg, "trapezoid"))
-				o->scheme = PICARD_SCHEME_TRAPEZOID;
-			else
-				bench_die_usage(program, "--scheme: lobatto or trapezoid, not '%s'", optarg);
+			if (!picard_scheme_named(optarg))
+				bench_die_usage(program, "--scheme: unknown '%s'", optarg);
+			o->scheme = picard_scheme_named(optarg)->id;
+			o->rk = o->scheme != PICARD_SCHEME_LOBATTO &&
+				o->scheme != PICARD_SCHEME_TRAPEZOID;
 			break;
+		case O_ADAPTIVE: o->adaptive = true; break;
 		case O_M:
 			o->nms = 0;
 			for (tok = strtok_r(optarg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -164,6 +173,14 @@ static void parse(int argc, char **argv, struct pic_opts *o)
 		bench_die_usage(program, "give exactly one of --windows, --target");
 	if (o->ntraj < 1 || o->sample < 1 || o->repeats < 1)
 		bench_die_usage(program, "--traj, --sample, --repeats must be >= 1");
+	if (o->adaptive && !o->rk)
+		bench_die_usage(program, "--adaptive: for dp5, dp8 or vern9");
+	if (o->rk) { /* m = 2: a window is an output interval, here a step */
+		o->nms = 1;
+		o->ms[0] = 2;
+		o->warm_start = false;
+		return;
+	}
 	if (!o->nms) {
 		memcpy(o->ms, default_ms, sizeof(default_ms));
 		o->nms = sizeof(default_ms) / sizeof(default_ms[0]);
@@ -186,10 +203,15 @@ static int solver_for(struct pic_run *r, long windows, picard_solver **solver)
 		.precision = o->precision, .backend = o->backend, .layout = o->layout,
 	};
 
-	if (o->scheme == PICARD_SCHEME_LOBATTO)
+	if (o->rk) { /* fixed: windows steps; adaptive: one window, at r->iter_rtol */
+		opt.K = o->adaptive ? 0 : 1;
+		opt.K_max = o->adaptive ? 1000000 : 0;
+		opt.h = o->adaptive ? 0 : span / (double)windows;
+	} else if (o->scheme == PICARD_SCHEME_LOBATTO) {
 		opt.window = span / windows;
-	else
+	} else {
 		opt.h = span / ((double)windows * (r->m - 1));
+	}
 	return picard_solver_create(solver, r->model, &opt, o->ntraj);
 }
 
@@ -213,7 +235,8 @@ static int picard_probe(void *vctx, long windows, double tol, bench_probe *out)
 	picard_solver *solver;
 	int err;
 
-	(void)tol;
+	if (r->o->adaptive)
+		r->iter_rtol = tol;
 	err = solver_for(r, windows, &solver);
 	if (!err)
 		err = solve_once(r, solver);
@@ -262,7 +285,7 @@ int main(int argc, char **argv)
 	bench_row best_row = {0};
 	FILE *out;
 	bool new_file = true, found = false;
-	char device[256] = "CPU", driver[32] = "-";
+	char device[256] = "CPU", driver[32] = "-", method[64];
 	double *x0;
 	int err;
 	char **command = malloc((argc + 1) * sizeof(char *));
@@ -313,7 +336,25 @@ int main(int argc, char **argv)
 		r.m = o.ms[i];
 		r.iter_rtol = o.iter_rtol > 0 ? o.iter_rtol :
 			      o.target > 0 ? fmax(1e-5 * o.target, floor_rtol) : 0;
-		if (o.target > 0) {
+		if (o.rk && !o.adaptive)
+			r.iter_rtol = 0; /* fixed steps: no tolerance */
+		if (o.adaptive && o.target > 0) {
+			double tol = 0;
+
+			fprintf(out, "# largest local tolerance with error <= %g on the %ld sampled "
+				"trajectories\n", o.target, sample.n);
+			err = bench_search_tol(picard_probe, &ctx, o.target, o.target,
+					       floor_rtol * 10, &tol, &best, out);
+			if (err == PICARD_ENOTFOUND) {
+				fprintf(out, "# target %g not met, smallest error %.3e\n", o.target,
+					best.error);
+				continue;
+			}
+			if (err)
+				bench_die(program, "%s: %s", picard_strerror(err), picard_error_detail());
+			r.iter_rtol = tol;
+			windows = 1;
+		} else if (o.target > 0) {
 			fprintf(out, "# m = %d: fewest windows with error <= %g on the %ld sampled "
 				"trajectories (iter_rtol %g)\n", r.m, o.target, sample.n, r.iter_rtol);
 			err = bench_search_steps(picard_probe, &ctx, o.target, 16, 1L << 22, &windows,
@@ -336,7 +377,9 @@ int main(int argc, char **argv)
 		bench_date(row.date, sizeof(row.date));
 		row.model = o.model;
 		row.ntraj = o.ntraj;
-		row.method = o.scheme == PICARD_SCHEME_LOBATTO ? "picard-lobatto" : "picard-trapezoid";
+		snprintf(method, sizeof(method), "picard-%s%s", picard_scheme_of(o.scheme)->name,
+			 o.adaptive ? "-adaptive" : "");
+		row.method = method;
 		row.precision = o.precision == PICARD_DOUBLE ? "double" : "float";
 		snprintf(row.config, sizeof(row.config), "m=%d K%s%d %s", r.m,
 			 grid.adaptive ? "<=" : "=", grid.K,

@@ -82,6 +82,16 @@ static int set_K_max(void *ctx, const char *flag, const char *value)
 	return err;
 }
 
+/* --steps N: N fixed steps over the span (a per-thread Runge-Kutta
+ * scheme's --K with no --h). */
+static int set_steps(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+
+	opts->steps_given = true;
+	return set_K(ctx, flag, value);
+}
+
 static int set_warm_start(void *ctx, const char *flag, const char *value)
 {
 	(void)flag;
@@ -353,10 +363,12 @@ static int set_help(void *ctx, const char *flag, const char *value)
 
 static const struct cli_flag flags[] = {
 	{"--traj", "N", set_traj, "trajectories in the ensemble (default 8192; with --init: the file's rows)"},
-	{"--scheme", "S", set_scheme, "trapezoid (the paper's, default) or lobatto (Gauss-Lobatto collocation, order 2m-2); --list-schemes says more"},
+	{"--scheme", "S", set_scheme, "trapezoid (the paper's, default), lobatto (Gauss-Lobatto collocation, order 2m-2), or a per-thread Runge-Kutta pair: dp5, dp8 (DOP853), vern9; --list-schemes says more"},
 	{"--m", "M", set_m, "nodes per window, >= 2; lobatto: 2..32 (default 8, or tuned with --tol)"},
 	{"--K", "K", set_K, "Picard sweeps per window, >= 1 (default 2, or tuned with --tol)"},
 	{"--K-max", "K", set_K_max, "adaptive: sweep each window until it converges, at most K times"},
+	{"--steps", "N", set_steps, "dp5, dp8, vern9: N fixed steps over the span (default: adaptive steps)"},
+	{"--max-steps", "N", set_K_max, "dp5, dp8, vern9, adaptive: steps tried per trajectory at most (default 1000000); --iter-rtol/--iter-atol scale its local error (default 1e-6)"},
 	{"--iter-rtol", "R", set_iter_rtol, "a window has converged when max |dx|/(A + R|x|) <= 1 (default 1e-5 float, 1e-9 double, at least 4 m eps; lobatto 1e-6, 1e-12)"},
 	{"--iter-atol", "A", set_iter_atol, "absolute part of that test (default: R)"},
 	{"--warm-start", NULL, set_warm_start, "start each window from the previous one's increments, not a constant"},
@@ -517,7 +529,7 @@ static int check_combinations(const struct run_options *opts)
 	if (opts->window_given && by_h)
 		return cli_error(CLI_EUSAGE, "--window %g: --scheme %s takes --h (its window is (m-1) h)",
 				 opts->window, scheme->name);
-	if (scheme->max_m && opts->m > scheme->max_m)
+	if (scheme->max_m && opts->m_given && opts->m > scheme->max_m)
 		return cli_error(CLI_EUSAGE, "--m %d: --scheme %s takes 2..%d nodes", opts->m,
 				 scheme->name, scheme->max_m);
 	if (opts->save_every && opts->save_at)
@@ -636,13 +648,18 @@ int options_check_stride(const struct run_options *opts, long ntraj)
 picard_options options_solver(const struct run_options *opts)
 {
 	const bool by_h = scheme_takes_h(opts);
-	/* lobatto without --K / --K-max: the library's adaptive default */
+	const bool chosen = opts->tuned;
+	/* what was not given (or tuned) is the scheme's own default: the
+	 * library's, except the model's default h, which is the trapezoid's
+	 * (picard_model.default_h); --steps N is N steps over the span */
+	const bool paper = opts->scheme == PICARD_SCHEME_TRAPEZOID;
 	return (picard_options){
 		.scheme = opts->scheme, .window = by_h ? 0 : opts->window,
-		.m = opts->m, .K = opts->K_max || (!by_h && !opts->K_given) ? 0 : opts->K,
+		.m = opts->m_given || chosen || paper ? opts->m : 0,
+		.K = opts->K_max || !(opts->K_given || chosen || paper) ? 0 : opts->K,
 		.K_max = opts->K_max,
 		.iter_rtol = opts->iter_rtol, .iter_atol = opts->iter_atol,
-		.h = by_h ? opts->h : 0,
+		.h = by_h && !opts->steps_given && (opts->h_given || chosen || paper) ? opts->h : 0,
 		.warm_start = opts->warm_start,
 		.t0 = opts->t0, .t1 = opts->t1,
 		.precision = opts->precision, .backend = opts->backend,

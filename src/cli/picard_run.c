@@ -325,7 +325,16 @@ static void print_summary(const struct run *run)
 	       " (auto: no CUDA device found)" : "");
 	printf("%-12s %ld%s\n", "trajectories", run->ntraj,
 	       run->opts.init_path ? " (from --init)" : "");
-	if (grid->scheme == PICARD_SCHEME_LOBATTO) {
+	if (grid->scheme != PICARD_SCHEME_TRAPEZOID && grid->scheme != PICARD_SCHEME_LOBATTO) {
+		const char *name = picard_scheme_of(grid->scheme)->name;
+
+		if (grid->adaptive)
+			printf("%-12s %s adaptive, rtol=%.3g atol=%.3g, at most %d steps, output every %.6g",
+			       "grid", name, grid->iter_rtol, grid->iter_atol, grid->K, grid->h);
+		else
+			printf("%-12s %s %d step%s of %.6g per window", "grid", name, grid->K,
+			       grid->K == 1 ? "" : "s", grid->h / grid->K);
+	} else if (grid->scheme == PICARD_SCHEME_LOBATTO) {
 		printf("%-12s lobatto m=%d K%s%d window=%.6g (mean h=%.6g)", "grid", grid->m,
 		       grid->adaptive ? "<=" : "=", grid->K, grid->window, grid->h);
 		if (run->opts.window_given &&

@@ -464,7 +464,7 @@ static int search(struct tune_run *run)
 
 	err = tuning_key_init(&run->key, run->opts.model, run->opts.precision,
 			      run->opts.backend, run->opts.tol, run->opts.rtol, run->opts.t0,
-			      run->opts.t1, NULL);
+			      run->opts.t1, NULL, run->opts.traj ? run->opts.traj : 8192);
 	if (err) {
 		cli_library_error(err);
 		if (err == PICARD_ENODEV)

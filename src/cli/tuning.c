@@ -14,7 +14,10 @@
 #include "tuning.h"
 
 #define QUICK_SAMPLE 32        /* picard-run's quick search: trajectories measured */
-#define QUICK_TRAJ_MAX 1024L  /* at most this many timed */
+/* At most this many timed: on the GPU the run's own size up to a million
+ * (which scheme wins changes with it: issue 15), on the CPU a sample. */
+#define QUICK_TRAJ_MAX_CUDA (1L << 20)
+#define QUICK_TRAJ_MAX_CPU 1024L
 #define QUICK_KMAX 4          /* K = 1 .. 4 */
 #define QUICK_REPEATS 3       /* timed solves per candidate, median */
 #define QUICK_M_MAX 32        /* each scheme's m candidates up to this */
@@ -24,7 +27,7 @@
 int tuning_key_init(struct tuning_key *tk, const picard_model *model,
 		    picard_precision precision, picard_backend backend,
 		    double tol, double rtol, double t0, double t1,
-		    const char *ensemble)
+		    const char *ensemble, long ntraj)
 {
 	int err = 0;
 
@@ -40,6 +43,7 @@ int tuning_key_init(struct tuning_key *tk, const picard_model *model,
 	tk->key = (picard_tune_key){
 		.model = model->name, .precision = precision, .tol = tol, .rtol = rtol,
 		.t0 = t0, .t1 = t1, .device = tk->device, .ensemble = tk->ensemble,
+		.ntraj = ntraj,
 	};
 	return err;
 }
@@ -166,6 +170,30 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 	size_t used = 0;
 
 	opts->tuned = true;
+	if (p->scheme != PICARD_SCHEME_TRAPEZOID && p->scheme != PICARD_SCHEME_LOBATTO) {
+		/* a per-thread Runge-Kutta pair: fixed steps of h, or adaptive
+		 * at its local tolerance (iter_rtol) over windows of h */
+		const picard_scheme_type *type = picard_scheme_of(p->scheme);
+
+		opts->scheme = p->scheme;
+		opts->m = 2;
+		if (!opts->h_given)
+			opts->h = p->h;
+		if (p->iter_rtol > 0) {
+			opts->K = 0;
+			opts->K_max = opts->K_max ? opts->K_max : p->K;
+			if (!opts->iter_rtol)
+				opts->iter_rtol = p->iter_rtol;
+			printf("%-12s %s adaptive, local tolerance %.2g, output every %.6g, from %s\n",
+			       "parameters", type->name, opts->iter_rtol, opts->h, source);
+		} else {
+			if (!opts->K_given)
+				opts->K = 1;
+			printf("%-12s %s fixed step h=%.6g, from %s\n", "parameters", type->name,
+			       opts->h / opts->K, source);
+		}
+		return;
+	}
 	if (p->scheme == PICARD_SCHEME_LOBATTO) {
 		/* m, window, tolerance: adaptive sweeps from a warm start */
 		opts->scheme = PICARD_SCHEME_LOBATTO;
@@ -258,10 +286,12 @@ static bool scheme_settled(const struct run_options *opts, picard_scheme *scheme
 static int quick_search(struct run_options *opts, const struct tuning_key *tk, long ntraj,
 			const double *x0, const double *params)
 {
+	const long quick_max = tk->backend == PICARD_BACKEND_CUDA ? QUICK_TRAJ_MAX_CUDA :
+				QUICK_TRAJ_MAX_CPU;
 	picard_tune_options tune = {
 		.tol = opts->tol, .rtol = opts->rtol, .precision = opts->precision,
 		.backend = tk->backend, .t0 = opts->t0, .t1 = opts->t1,
-		.ntraj = ntraj < QUICK_TRAJ_MAX ? ntraj : QUICK_TRAJ_MAX,
+		.ntraj = ntraj < quick_max ? ntraj : quick_max,
 		.sample = QUICK_SAMPLE, .spread = opts->spread > 0 ? opts->spread : DBL_MIN,
 		.seed = opts->seed, .kmax = QUICK_KMAX,
 		.repeats = QUICK_REPEATS, .on_point = tuning_on_point,
@@ -276,7 +306,8 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 
 	picard_scheme scheme = PICARD_SCHEME_TRAPEZOID;
 	const bool settled = scheme_settled(opts, &scheme);
-	char names[256];
+	char names[256], times[512] = "";
+	size_t used = 0;
 	int tried = 0;
 
 	err = PICARD_ENOTFOUND; /* until a scheme is tried */
@@ -302,6 +333,13 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 			err = other_err;
 			break;
 		}
+		/* what each scheme's fastest point timed at, for the summary */
+		if (used < sizeof(times))
+			used += other_err ? snprintf(times + used, sizeof(times) - used, "%s%s none meets",
+						     used ? ", " : "", type->name) :
+					    snprintf(times + used, sizeof(times) - used, "%s%s %.3g ms",
+						     used ? ", " : "", type->name,
+						     other.best.seconds * 1e3);
 		if (!tried++) {
 			result = other;
 			err = other_err;
@@ -330,6 +368,9 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 		 picard_scheme_of(scheme)->name, !settled ? ", the fastest by 10%" : "",
 		 result.points, seconds_since(&start));
 	apply_point(opts, &result.best, source);
+	if (!settled)
+		printf("%-12s %s ran; each scheme's fastest on %ld trajectories: %s\n", "schemes",
+		       picard_scheme_of(result.best.scheme)->name, tune.ntraj, times);
 	print_full_search(opts);
 	return 0;
 }
@@ -349,7 +390,7 @@ int tuning_for_run(struct run_options *opts, long ntraj, const double *x0,
 	     opts->window_given))
 		return 0;
 	err = tuning_key_init(&tk, opts->model, opts->precision, opts->backend,
-			      opts->tol, opts->rtol, opts->t0, opts->t1, ensemble_id);
+			      opts->tol, opts->rtol, opts->t0, opts->t1, ensemble_id, ntraj);
 	if (err) {
 		cli_library_error(err);
 		if (err == PICARD_ENODEV)

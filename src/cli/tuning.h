@@ -30,12 +30,13 @@ struct tuning_key {
  * K, h) meets E* does not depend on the threads, and a key that changed
  * with OMP_NUM_THREADS would lose the entry for a run on another thread
  * count. rtol is the relative part of the tolerance (0: absolute);
- * ensemble names the ensemble tuned on (NULL: "default", picard-tune's).
+ * ensemble names the ensemble tuned on (NULL: "default", picard-tune's),
+ * ntraj its size (the key's size class).
  * Returns 0 or the library error (ENODEV: CUDA asked, none there). */
 int tuning_key_init(struct tuning_key *tk, const picard_model *model,
 		    picard_precision precision, picard_backend backend,
 		    double tol, double rtol, double t0, double t1,
-		    const char *ensemble);
+		    const char *ensemble, long ntraj);
 
 /* What picard_tune's on_point callback feeds. */
 struct tuning_progress {

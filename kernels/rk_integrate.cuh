@@ -1,0 +1,283 @@
+/* rk_integrate.cuh - one trajectory of a per-thread explicit Runge-Kutta
+ * scheme (src/scheme_rk.c), written once for the device (kernels/
+ * rk_kernel.cuh, one thread per trajectory) and the host (the CPU backend
+ * calls the same template, instantiated in the model's file): the same
+ * operations in the same order on both, fused multiply-adds spelled out.
+ *
+ * The grid's windows are output intervals. Fixed step: each window is
+ * `steps` equal steps. Adaptive: steps chosen per trajectory by an
+ * embedded error estimate, RMS norm over sc_k = atol + rtol max(|x_k|,
+ * |x_new_k|) (HNW I, II.4, as GSL and CVODE weigh components), PI control
+ * (Gustafsson; HNW II, IV.2), the last step of a window shortened to end on
+ * it, HNW's starting step. No lockstep: each thread accepts and rejects its
+ * own steps.
+ *
+ * Dense output at a record's times: a step of the scheme itself from the
+ * start of the step that holds the time to the time, so a time gets the
+ * scheme's order, at the price of stages - 1 evaluations per time.
+ */
+#ifndef PICARD_RK_INTEGRATE_CUH
+#define PICARD_RK_INTEGRATE_CUH
+
+#include <float.h>
+#include <math.h>
+
+#include "picard.h"
+#include "rk_tableaus.cuh"
+
+/* Unrolled on the device, where the stages live in registers; the host
+ * compiler (the CPU backend's instance) has no such pragma. */
+#ifdef __CUDA_ARCH__
+#define RK_UNROLL _Pragma("unroll")
+#else
+#define RK_UNROLL
+#endif
+
+namespace picard {
+
+/* What one trajectory's integration needs, from the grid. */
+struct rk_run {
+	double t0, t1, window; /* span, output interval */
+	long windows;
+	int steps;             /* fixed: steps per window; 0: adaptive */
+	long max_steps;        /* adaptive: steps tried over the span, at most */
+	double atol, rtol;     /* adaptive: the local error's scale */
+	double bound;          /* |x| past this is divergence */
+};
+
+/* What a trajectory integrates to. */
+struct rk_outcome {
+	picard_traj_status status;
+	long fail_window; /* -1 when it did not fail */
+	long steps;       /* steps tried, over all windows */
+	int steps_max;    /* most steps tried in one window */
+};
+
+template <typename real> struct rk_eps;
+template <> struct rk_eps<float> { static constexpr double value = FLT_EPSILON; };
+template <> struct rk_eps<double> { static constexpr double value = DBL_EPSILON; };
+
+__host__ __device__ inline float rk_fma(float a, float b, float c) { return fmaf(a, b, c); }
+__host__ __device__ inline double rk_fma(double a, double b, double c) { return fma(a, b, c); }
+
+/* The step's stages 1 .. stages-1 from the first, k[0] = f(t, x), and the
+ * new solution x + h sum_j b_j k_j into xn. */
+template <class Model, class Tab, typename real>
+__host__ __device__ inline void rk_stages(double t, double h, const real *x, const real *p,
+					  real (*k)[Model::dim], real *xn)
+{
+	constexpr int n = Model::dim;
+	const real hr = (real)h;
+	real xs[n];
+
+RK_UNROLL
+	for (int s = 1; s < Tab::stages; s++) {
+		for (int i = 0; i < n; i++) {
+			real acc = 0;
+RK_UNROLL
+			for (int j = 0; j < s; j++)
+				if (Tab::a(s, j) != 0)
+					acc = rk_fma((real)Tab::a(s, j), k[j][i], acc);
+			xs[i] = rk_fma(hr, acc, x[i]);
+		}
+		Model::rhs((real)(t + Tab::c(s) * h), xs, p, k[s]);
+	}
+	for (int i = 0; i < n; i++) {
+		real acc = 0;
+RK_UNROLL
+		for (int j = 0; j < Tab::stages; j++)
+			if (Tab::b(j) != 0)
+				acc = rk_fma((real)Tab::b(j), k[j][i], acc);
+		xn[i] = rk_fma(hr, acc, x[i]);
+	}
+}
+
+/* The scaled error of a step (<= 1: accept): h times the RMS of the
+ * estimate over sc_k = atol + rtol max(|x_k|, |xn_k|), DOP853's two
+ * estimates combined as dop853.f does; +Inf when xn is not finite. */
+template <class Model, class Tab, typename real>
+__host__ __device__ inline double rk_error(const rk_run &run, double h, const real *x,
+					   const real *xn, real (*k)[Model::dim])
+{
+	constexpr int n = Model::dim;
+	double sum = 0, sum3 = 0;
+
+	for (int i = 0; i < n; i++) {
+		real est = 0, est3 = 0;
+RK_UNROLL
+		for (int j = 0; j < Tab::stages; j++) {
+			if (Tab::e(j) != 0)
+				est = rk_fma((real)Tab::e(j), k[j][i], est);
+			if (Tab::two_estimates && Tab::e3(j) != 0)
+				est3 = rk_fma((real)Tab::e3(j), k[j][i], est3);
+		}
+		if (!isfinite(xn[i]))
+			return INFINITY;
+		const double sc = run.atol + run.rtol * fmax(fabs((double)x[i]), fabs((double)xn[i]));
+		sum += ((double)est / sc) * ((double)est / sc);
+		sum3 += ((double)est3 / sc) * ((double)est3 / sc);
+	}
+	if (Tab::two_estimates) {
+		const double denom = sum + 0.01 * sum3;
+		return denom > 0 ? fabs(h) * sum / sqrt(denom * n) : 0;
+	}
+	return fabs(h) * sqrt(sum / n);
+}
+
+/* |x| past the bound, or not finite. */
+template <int n, typename real>
+__host__ __device__ inline picard_traj_status rk_state_status(const real *x, double bound)
+{
+	for (int i = 0; i < n; i++) {
+		if (!isfinite(x[i]))
+			return PICARD_TRAJ_NONFINITE;
+		if (fabs((double)x[i]) > bound)
+			return PICARD_TRAJ_DIVERGED;
+	}
+	return PICARD_TRAJ_OK;
+}
+
+/* HNW I, II.4's starting step (one evaluation besides k0 = f(t0, x0)). */
+template <class Model, class Tab, typename real>
+__host__ __device__ inline double rk_first_step(const rk_run &run, double t, const real *x,
+						const real *p, const real *k0)
+{
+	constexpr int n = Model::dim;
+	real x1[n], f1[n];
+	double d0 = 0, d1 = 0, d2 = 0, h0, h1;
+	const double span = run.t1 - run.t0;
+
+	for (int i = 0; i < n; i++) {
+		const double sc = run.atol + run.rtol * fabs((double)x[i]);
+		d0 += ((double)x[i] / sc) * ((double)x[i] / sc);
+		d1 += ((double)k0[i] / sc) * ((double)k0[i] / sc);
+	}
+	d0 = sqrt(d0 / n);
+	d1 = sqrt(d1 / n);
+	h0 = d0 < 1e-5 || d1 < 1e-5 ? 1e-6 : 0.01 * d0 / d1;
+	h0 = fmin(h0, span);
+	for (int i = 0; i < n; i++)
+		x1[i] = rk_fma((real)h0, k0[i], x[i]);
+	Model::rhs((real)(t + h0), x1, p, f1);
+	for (int i = 0; i < n; i++) {
+		const double sc = run.atol + run.rtol * fabs((double)x[i]);
+		const double d = ((double)f1[i] - (double)k0[i]) / sc;
+		d2 += d * d;
+	}
+	d2 = sqrt(d2 / n) / h0;
+	h1 = fmax(d1, d2) <= 1e-15 ? fmax(1e-6, h0 * 1e-3) :
+	     pow(0.01 / fmax(d1, d2), 1.0 / (Tab::err_order + 1));
+	h1 = fmin(100 * h0, h1);
+	return isfinite(h1) && h1 > 0 ? fmin(h1, span) : fmin(h0, span);
+}
+
+/* Integrate one trajectory: x (dim reals) from t0 to t1, in place, with
+ * parameters p. out receives the window ends, out.window_end(w, x), and
+ * when Out::dense the record times: out.due(t) is the next pending time
+ * <= t (NaN: none), out.store(x) the state at it. */
+/* (Out is the host's or the device's: each instance runs on its own side.) */
+#pragma nv_exec_check_disable
+template <class Model, class Tab, typename real, class Out>
+__host__ __device__ inline rk_outcome rk_trajectory(const rk_run &run, real *x, const real *p,
+						    Out &out)
+{
+	constexpr int n = Model::dim;
+	constexpr int S = Tab::stages;
+	/* PI control (HNW II, IV.2, eq. 2.43): h err^-alpha errold^beta */
+	constexpr double k_exp = Tab::err_order + 1;
+	constexpr double alpha = 0.7 / k_exp, beta = 0.4 / k_exp;
+	constexpr double safety = 0.9, fac_min = 0.2, fac_max = 10;
+	real k[S][n], xn[n], k_end[n];
+	rk_outcome o = {PICARD_TRAJ_OK, -1, 0, 0};
+	double t = run.t0, h = 0, err_old = 1e-4;
+	bool rejected = false, nonfinite = false;
+
+	Model::rhs((real)t, x, p, k[0]);
+	if (!run.steps)
+		h = rk_first_step<Model, Tab, real>(run, t, x, p, k[0]);
+	for (long w = 0; w < run.windows; w++) {
+		const double tb = w + 1 == run.windows ? run.t1 : run.t0 + (double)(w + 1) * run.window;
+		int tried = 0;
+
+		while (t < tb) {
+			double hs = run.steps ? (tb - (run.t0 + (double)w * run.window)) / run.steps : h;
+			bool last = run.steps ? tried + 1 == run.steps : t + 1.01 * hs >= tb;
+			double err = 0;
+
+			if (last)
+				hs = tb - t;
+			if (!run.steps && (o.steps >= run.max_steps ||
+					   hs < 16 * rk_eps<real>::value * fabs(t) || hs <= 0)) {
+				o.status = o.steps >= run.max_steps ? PICARD_TRAJ_MAX_STEPS :
+					   nonfinite ? PICARD_TRAJ_NONFINITE : PICARD_TRAJ_STEP_UNDERFLOW;
+				break;
+			}
+			tried++;
+			o.steps++;
+			rk_stages<Model, Tab, real>(t, hs, x, p, k, xn);
+			if (!run.steps) {
+				err = rk_error<Model, Tab, real>(run, hs, x, xn, k);
+				nonfinite = !(err < INFINITY);
+				if (!(err <= 1)) {
+					const double fac = nonfinite ? fac_min :
+						fmax(fac_min, safety * pow(err, -1.0 / k_exp));
+					h = hs * fac;
+					rejected = true;
+					continue;
+				}
+			}
+			/* accepted: the dense times this step holds first, by
+			 * steps from its start (k[0] is kept; the others are
+			 * free once the FSAL slope is saved) */
+			const double t_new = last ? tb : t + hs;
+			if (Tab::fsal)
+				for (int i = 0; i < n; i++)
+					k_end[i] = k[S - 1][i];
+			if (Out::dense)
+				for (double td = out.due(t_new); !isnan(td); td = out.due(t_new)) {
+					real xd[n];
+
+					if (td <= t || td == t_new) {
+						out.store(td <= t ? x : xn);
+						continue;
+					}
+					rk_stages<Model, Tab, real>(t, td - t, x, p, k, xd);
+					out.store(xd);
+				}
+			for (int i = 0; i < n; i++)
+				x[i] = xn[i];
+			t = t_new;
+			o.status = rk_state_status<n>(x, run.bound);
+			if (o.status != PICARD_TRAJ_OK)
+				break;
+			if (Tab::fsal) {
+				for (int i = 0; i < n; i++)
+					k[0][i] = k_end[i];
+			} else {
+				Model::rhs((real)t, x, p, k[0]);
+			}
+			if (!run.steps) {
+				const double e = fmax(err, 1e-10);
+				double fac = safety * pow(e, -alpha) * pow(err_old, beta);
+
+				fac = fmin(rejected ? 1.0 : fac_max, fmax(fac_min, fac));
+				/* a step shortened to end the window says nothing
+				 * about the step the trajectory can take */
+				h = last ? fmax(h, hs * fac) : hs * fac;
+				err_old = fmax(err, 1e-4);
+				rejected = false;
+			}
+		}
+		o.steps_max = tried > o.steps_max ? tried : o.steps_max;
+		if (o.status != PICARD_TRAJ_OK) {
+			o.fail_window = w;
+			break;
+		}
+		out.window_end(w, x);
+	}
+	return o;
+}
+
+} /* namespace picard */
+
+#endif

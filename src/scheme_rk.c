@@ -1,0 +1,199 @@
+/* scheme_rk.c - the per-thread explicit Runge-Kutta schemes: one thread
+ * per trajectory, each taking its own steps (kernels/rk_integrate.cuh, the
+ * tableaus in kernels/rk_tableaus.cuh). Where an ensemble fills the GPU by
+ * itself, parallelism across time buys nothing, and a high-order pair
+ * needs the fewest right-hand sides for an error.
+ *
+ * On picard's grid: m = 2, a window is an output interval of length h
+ * (default: the span). Fixed step: K steps per window (--steps N: N over
+ * the span). Adaptive (the default, without K): the local error scaled by
+ * iter_atol + iter_rtol |x| per component, K_max steps tried over the span
+ * at most. */
+#include <math.h>
+#include <stdio.h>
+
+#include "backend.h"
+#include "errors.h"
+#include "model_impl.h"
+#include "scheme.h"
+
+#define DEFAULT_MAX_STEPS 1000000
+#define DEFAULT_STEP_RTOL 1e-6
+/* The tuner: K = 1 is fixed steps (the h search finds the step), K = 2..
+ * adaptive at these fractions of E* (the local tolerance; the global error
+ * of a long span is some multiple of it), no finer than the precision's
+ * rounding allows. */
+static const double tune_fractions[] = {1, 1e-1, 1e-2, 1e-3, 1e-4};
+#define NFRACTIONS ((int)(sizeof(tune_fractions) / sizeof(tune_fractions[0])))
+#define TUNE_FLOOR_FLOAT 1e-7
+#define TUNE_FLOOR_DOUBLE 1e-15
+
+static const int tune_ms[] = {2};
+static const picard_layout tune_layouts[] = {PICARD_LAYOUT_THREAD};
+
+static double order_dp5(const picard_grid *g) { (void)g; return 5; }
+static double order_dp8(const picard_grid *g) { (void)g; return 8; }
+static double order_vern9(const picard_grid *g) { (void)g; return 9; }
+
+static double length(const picard_grid *g)
+{
+	return g->h;
+}
+
+static int resolve(const picard_model *model, picard_options *o)
+{
+	(void)model;
+	if (o->m && o->m != 2)
+		return picard_fail(PICARD_EINVAL, "m = %d: a per-thread Runge-Kutta scheme takes m = 2 "
+				   "(a window is an output interval)", o->m);
+	o->m = 2;
+	if (o->window != 0)
+		return picard_fail(PICARD_EINVAL, "window = %g: a per-thread Runge-Kutta scheme takes h "
+				   "(the output interval; its step with K)", o->window);
+	if (o->warm_start)
+		return picard_fail(PICARD_EINVAL, "warm_start: a per-thread Runge-Kutta scheme has no "
+				   "iteration to start");
+	if (!o->K && !o->K_max)
+		o->K_max = DEFAULT_MAX_STEPS; /* adaptive unless K steps are asked */
+	if (o->h == 0)
+		o->h = o->t1 - o->t0;
+	if (o->iter_rtol == 0)
+		o->iter_rtol = DEFAULT_STEP_RTOL;
+	return PICARD_OK;
+}
+
+/* One thread per trajectory: the thread layout alone. */
+static int check_layout(const picard_options *o)
+{
+	if (o->layout != PICARD_LAYOUT_AUTO && o->layout != PICARD_LAYOUT_THREAD)
+		return picard_fail(PICARD_EINVAL, "layout %s: a per-thread Runge-Kutta scheme runs one "
+				   "thread per trajectory (layout thread)", picard_layout_name(o->layout));
+	if (o->scan != PICARD_SCAN_AUTO)
+		return picard_fail(PICARD_EINVAL, "scan: a per-thread Runge-Kutta scheme has no prefix sum");
+	return PICARD_OK;
+}
+
+/* K = 1: one fixed step of h per window; K >= 2: adaptive at rtol, h the
+ * output interval. */
+static picard_options rk_tune_point(picard_scheme id, int K, double h, double rtol)
+{
+	if (K <= 1)
+		return (picard_options){.scheme = id, .m = 2, .K = 1, .h = h};
+	return (picard_options){.scheme = id, .m = 2, .K_max = DEFAULT_MAX_STEPS, .h = h,
+				.iter_rtol = rtol};
+}
+
+#define RK_TUNE_POINT(fn, id)                                                  \
+	static picard_options fn(int m, int K, double h, double rtol)          \
+	{                                                                      \
+		(void)m;                                                       \
+		return rk_tune_point(id, K, h, rtol);                          \
+	}
+RK_TUNE_POINT(tune_point_dp5, PICARD_SCHEME_DP5)
+RK_TUNE_POINT(tune_point_dp8, PICARD_SCHEME_DP8)
+RK_TUNE_POINT(tune_point_vern9, PICARD_SCHEME_VERN9)
+
+static int tune_candidates(int kmax)
+{
+	(void)kmax;
+	return 1 + NFRACTIONS;
+}
+
+static double tune_rtol(int K, double tol, picard_precision precision)
+{
+	if (K <= 1)
+		return 0;
+	return fmax(tune_fractions[(K - 2) % NFRACTIONS] * tol,
+		    precision == PICARD_DOUBLE ? TUNE_FLOOR_DOUBLE : TUNE_FLOOR_FLOAT);
+}
+
+static int layout_max_m(picard_layout layout)
+{
+	(void)layout;
+	return 0;
+}
+
+/* ---- the backends: the model's instance in slot s of its rk table -------------- */
+
+static size_t cpu_scratch_len(const struct picard_job *job)
+{
+	(void)job;
+	return 1;
+}
+
+static int cpu_prepare(const struct picard_job *job, void **tables)
+{
+	const picard_scheme_type *type = picard_scheme_of(job->grid->scheme);
+
+	*tables = (void *)&job->model->impl->rk[type->impl_slot];
+	return PICARD_OK;
+}
+
+static picard_traj_status cpu_float(const struct picard_job *job, const void *tables, long traj,
+				    void *scratch, long *fail_window)
+{
+	(void)scratch;
+	return ((const struct picard_rk_impl *)tables)->host[0](job, traj, fail_window);
+}
+
+static picard_traj_status cpu_double(const struct picard_job *job, const void *tables, long traj,
+				     void *scratch, long *fail_window)
+{
+	(void)scratch;
+	return ((const struct picard_rk_impl *)tables)->host[1](job, traj, fail_window);
+}
+
+const struct picard_cpu_scheme picard_cpu_rk = {
+	.scratch_len = cpu_scratch_len,
+	.prepare = cpu_prepare,
+	.trajectory = { cpu_float, cpu_double },
+};
+
+#define RK_OPTIONS "--h (the output interval, default the span), --steps N (fixed steps over " \
+		   "the span) or --K (fixed steps per output interval), else adaptive: " \
+		   "--iter-rtol/--iter-atol the local error's scale (default 1e-6), --max-steps " \
+		   "(default 1000000); layout thread"
+
+/* The estimate's companion on a grid twice as fine: Richardson's factor
+ * 1 / (1 - 2^-p) for fixed steps (adaptive: a 100 times tighter local
+ * tolerance, whose difference is the error itself, within that factor). */
+#define RICHARDSON(p) (1.0 / (1.0 - 1.0 / (double)(1 << (p))))
+
+#define RK_TABLE(ident, scheme_id, label, what, ord_name, ord_fn, point_fn, stage_count, slot, p) \
+	const picard_scheme_type ident = {                                          \
+		.id = scheme_id,                                                   \
+		.name = label,                                                     \
+		.summary = what,                                                   \
+		.order_name = ord_name,                                            \
+		.options = RK_OPTIONS,                                             \
+		.length_name = "h",                                                \
+		.max_m = 2,                                                        \
+		.estimate_factor = RICHARDSON(p),                                  \
+		.rhs_per_sweep = stage_count,                                      \
+		.impl_slot = slot,                                                 \
+		.order = ord_fn,                                                   \
+		.length = length,                                                  \
+		.resolve = resolve,                                                \
+		.check_layout = check_layout,                                      \
+		.refined = picard_refined_h,                                       \
+		.tune_point = point_fn,                                            \
+		.tune_candidates = tune_candidates,                                \
+		.tune_rtol = tune_rtol,                                            \
+		.tune_ms = tune_ms,                                                \
+		.tune_nms = 1,                                                     \
+		.tune_layouts = tune_layouts,                                      \
+		.tune_nlayouts = 1,                                                \
+		.layout_max_m = layout_max_m,                                      \
+		.cpu = &picard_cpu_rk,                                             \
+		.cuda = &picard_cuda_rk,                                           \
+	}
+
+RK_TABLE(picard_scheme_dp5, PICARD_SCHEME_DP5, "dp5",
+	 "Dormand-Prince 5(4), one thread per trajectory, fixed or adaptive steps",
+	 "5", order_dp5, tune_point_dp5, 6, 0, 5);
+RK_TABLE(picard_scheme_dp8, PICARD_SCHEME_DP8, "dp8",
+	 "Hairer's DOP853 8(5,3), one thread per trajectory, fixed or adaptive steps",
+	 "8", order_dp8, tune_point_dp8, 12, 1, 8);
+RK_TABLE(picard_scheme_vern9, PICARD_SCHEME_VERN9, "vern9",
+	 "Verner's most efficient 9(8) pair, one thread per trajectory, fixed or adaptive steps",
+	 "9", order_vern9, tune_point_vern9, 16, 2, 9);
