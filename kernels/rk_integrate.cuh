@@ -94,13 +94,15 @@ RK_UNROLL
 
 /* The scaled error of a step (<= 1: accept): h times the RMS of the
  * estimate over sc_k = atol + rtol max(|x_k|, |xn_k|), DOP853's two
- * estimates combined as dop853.f does; +Inf when xn is not finite. */
+ * estimates combined as dop853.f does; +Inf when xn is not finite. In
+ * the solve's precision, as the estimate itself is. */
 template <class Model, class Tab, typename real>
-__host__ __device__ inline double rk_error(const rk_run &run, double h, const real *x,
-					   const real *xn, real (*k)[Model::dim])
+__host__ __device__ inline real rk_error(const rk_run &run, double h, const real *x,
+					 const real *xn, real (*k)[Model::dim])
 {
 	constexpr int n = Model::dim;
-	double sum = 0, sum3 = 0;
+	const real atol = (real)run.atol, rtol = (real)run.rtol;
+	real sum = 0, sum3 = 0;
 
 	for (int i = 0; i < n; i++) {
 		real est = 0, est3 = 0;
@@ -112,16 +114,16 @@ RK_UNROLL
 				est3 = rk_fma((real)Tab::e3(j), k[j][i], est3);
 		}
 		if (!isfinite(xn[i]))
-			return INFINITY;
-		const double sc = run.atol + run.rtol * fmax(fabs((double)x[i]), fabs((double)xn[i]));
-		sum += ((double)est / sc) * ((double)est / sc);
-		sum3 += ((double)est3 / sc) * ((double)est3 / sc);
+			return (real)INFINITY;
+		const real inv = (real)1 / (atol + rtol * fmax(fabs(x[i]), fabs(xn[i])));
+		sum = rk_fma(est * inv, est * inv, sum);
+		sum3 = rk_fma(est3 * inv, est3 * inv, sum3);
 	}
 	if (Tab::two_estimates) {
-		const double denom = sum + 0.01 * sum3;
-		return denom > 0 ? fabs(h) * sum / sqrt(denom * n) : 0;
+		const real denom = sum + (real)0.01 * sum3;
+		return denom > 0 ? (real)fabs(h) * sum / sqrt(denom * (real)n) : (real)0;
 	}
-	return fabs(h) * sqrt(sum / n);
+	return (real)fabs(h) * sqrt(sum / (real)n);
 }
 
 /* |x| past the bound, or not finite. */
@@ -183,13 +185,17 @@ __host__ __device__ inline rk_outcome rk_trajectory(const rk_run &run, real *x, 
 {
 	constexpr int n = Model::dim;
 	constexpr int S = Tab::stages;
-	/* PI control (HNW II, IV.2, eq. 2.43): h err^-alpha errold^beta */
-	constexpr double k_exp = Tab::err_order + 1;
-	constexpr double alpha = 0.7 / k_exp, beta = 0.4 / k_exp;
-	constexpr double safety = 0.9, fac_min = 0.2, fac_max = 10;
+	/* PI control (HNW II, IV.2, eq. 2.43): h err^-alpha errold^beta, in
+	 * float (a step factor needs no more), log errold carried */
+	constexpr float k_exp = Tab::err_order + 1;
+	constexpr float alpha = 0.7f / k_exp, beta = 0.4f / k_exp;
+	constexpr float safety = 0.9f, fac_min = 0.2f, fac_max = 10;
 	real k[S][n], xn[n], k_end[n];
 	rk_outcome o = {PICARD_TRAJ_OK, -1, 0, 0};
-	double t = run.t0, h = 0, err_old = 1e-4;
+	/* fixed: the step, computed once (the last of a window ends on it) */
+	const double h_fixed = run.steps ? run.window / run.steps : 0;
+	double t = run.t0, h = 0;
+	float log_err_old = -9.2103404f; /* log 1e-4 */
 	bool rejected = false, nonfinite = false;
 
 	Model::rhs((real)t, x, p, k[0]);
@@ -200,9 +206,9 @@ __host__ __device__ inline rk_outcome rk_trajectory(const rk_run &run, real *x, 
 		int tried = 0;
 
 		while (t < tb) {
-			double hs = run.steps ? (tb - (run.t0 + (double)w * run.window)) / run.steps : h;
-			bool last = run.steps ? tried + 1 == run.steps : t + 1.01 * hs >= tb;
-			double err = 0;
+			double hs = run.steps ? h_fixed : h;
+			const bool last = run.steps ? tried + 1 == run.steps : t + 1.01 * hs >= tb;
+			float err = 0;
 
 			if (last)
 				hs = tb - t;
@@ -216,11 +222,11 @@ __host__ __device__ inline rk_outcome rk_trajectory(const rk_run &run, real *x, 
 			o.steps++;
 			rk_stages<Model, Tab, real>(t, hs, x, p, k, xn);
 			if (!run.steps) {
-				err = rk_error<Model, Tab, real>(run, hs, x, xn, k);
+				err = (float)rk_error<Model, Tab, real>(run, hs, x, xn, k);
 				nonfinite = !(err < INFINITY);
 				if (!(err <= 1)) {
-					const double fac = nonfinite ? fac_min :
-						fmax(fac_min, safety * pow(err, -1.0 / k_exp));
+					const float fac = nonfinite ? fac_min :
+						fmaxf(fac_min, safety * expf(-logf(err) / k_exp));
 					h = hs * fac;
 					rejected = true;
 					continue;
@@ -257,14 +263,14 @@ __host__ __device__ inline rk_outcome rk_trajectory(const rk_run &run, real *x, 
 				Model::rhs((real)t, x, p, k[0]);
 			}
 			if (!run.steps) {
-				const double e = fmax(err, 1e-10);
-				double fac = safety * pow(e, -alpha) * pow(err_old, beta);
+				const float log_err = logf(fmaxf(err, 1e-10f));
+				float fac = safety * expf(beta * log_err_old - alpha * log_err);
 
-				fac = fmin(rejected ? 1.0 : fac_max, fmax(fac_min, fac));
+				fac = fminf(rejected ? 1.0f : fac_max, fmaxf(fac_min, fac));
 				/* a step shortened to end the window says nothing
 				 * about the step the trajectory can take */
 				h = last ? fmax(h, hs * fac) : hs * fac;
-				err_old = fmax(err, 1e-4);
+				log_err_old = fmaxf(log_err, -9.2103404f); /* errold >= 1e-4 */
 				rejected = false;
 			}
 		}

@@ -65,19 +65,41 @@ struct rk_dense_cursors {
 	}
 };
 
-/* The device's window ends and dense output, into L's records. */
+/* The device's window ends and dense output, into L's records. Which
+ * records keep this trajectory's window ends is settled once, and each
+ * counts down to its next window: a window is a step or a few, too short
+ * for 64-bit divisions. */
 template <int n, typename real, bool with_dense>
 struct rk_device_out {
 	static constexpr bool dense = with_dense;
 	const picard_launch &L;
 	long traj; /* global index */
 	rk_dense_cursors cursors;
+	long countdown[PICARD_MAX_RECORDS]; /* windows to the next kept end; 0: none */
+	long row[PICARD_MAX_RECORDS];
 
+	/* (loops over the records unrolled: registers, not a stack) */
+	__device__ void start()
+	{
+#pragma unroll
+		for (int r = 0; r < PICARD_MAX_RECORDS; r++) {
+			const bool keeps = r < L.nrecords && !L.records[r].times &&
+					   traj % L.records[r].traj_stride == 0;
+			countdown[r] = keeps ? L.records[r].every : 0;
+			row[r] = 0;
+		}
+	}
 	__device__ void window_end(long w, const real *x)
 	{
-		for (int r = 0; r < L.nrecords; r++)
-			for (int k = 0; k < n; k++)
-				record_window_end(L.records[r], w, traj, k, n, x[k]);
+		(void)w;
+#pragma unroll
+		for (int r = 0; r < PICARD_MAX_RECORDS; r++)
+			if (countdown[r] && --countdown[r] == 0) {
+				for (int k = 0; k < n; k++)
+					record_store(L.records[r], row[r], traj, k, n, x[k]);
+				row[r]++;
+				countdown[r] = L.records[r].every;
+			}
 	}
 	__device__ double due(double t) { return cursors.due(L.records, L.nrecords, traj, t); }
 	__device__ void store(const real *x)
@@ -105,7 +127,8 @@ __global__ void picard_rk_kernel(const picard_launch L)
 		p[q] = ((const real *)L.params)[q * L.ntraj + traj];
 	const rk_run run = rk_run_of(L.t0, L.t1, L.window, L.windows, L.adaptive, L.K, L.iter_atol,
 				     L.iter_rtol, L.bound);
-	rk_device_out<n, real, dense> out = {L, L.traj_offset + traj, {{0}, 0}};
+	rk_device_out<n, real, dense> out = {L, L.traj_offset + traj, {{0}, 0}, {0}, {0}};
+	out.start();
 	const rk_outcome o = rk_trajectory<Model, Tab, real>(run, x, p, out);
 
 	for (int k = 0; k < n; k++)

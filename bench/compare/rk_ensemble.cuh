@@ -41,11 +41,11 @@
 /* Unroll the loops over stages and components: on the device (nvcc) and on
  * the host (gcc), so the coefficients become literals. */
 #ifdef __CUDA_ARCH__
-#define RK_UNROLL _Pragma("unroll")
+#define BENCH_RK_UNROLL _Pragma("unroll")
 #else
 /* nvcc's front end does not know gcc's pragma (warning 1675). */
 #pragma nv_diag_suppress 1675
-#define RK_UNROLL _Pragma("GCC unroll 16")
+#define BENCH_RK_UNROLL _Pragma("GCC unroll 16")
 #endif
 
 namespace rkens {
@@ -263,13 +263,13 @@ __host__ __device__ __forceinline__ void rk_step(real t, real h, const real *x,
 {
 	constexpr int S = Tab::stages, n = Model::dim;
 
-RK_UNROLL
+BENCH_RK_UNROLL
 	for (int s = 1; s < S; s++) {
 		real xs[n];
-RK_UNROLL
+BENCH_RK_UNROLL
 		for (int d = 0; d < n; d++) {
 			real acc = 0;
-RK_UNROLL
+BENCH_RK_UNROLL
 			for (int j = 0; j < s; j++)
 				if (Tab::a(s, j) != 0)
 					acc += real(Tab::a(s, j)) * k[j][d];
@@ -277,10 +277,10 @@ RK_UNROLL
 		}
 		Model::rhs(t + real(Tab::c(s)) * h, xs, p, k[s]);
 	}
-RK_UNROLL
+BENCH_RK_UNROLL
 	for (int d = 0; d < n; d++) {
 		real acc = 0, est = 0;
-RK_UNROLL
+BENCH_RK_UNROLL
 		for (int j = 0; j < S; j++) {
 			if (Tab::b(j) != 0)
 				acc += real(Tab::b(j)) * k[j][d];
@@ -319,7 +319,7 @@ template <int n, typename real>
 __host__ __device__ inline bool rk_all_finite(const real *x)
 {
 	bool ok = true;
-RK_UNROLL
+BENCH_RK_UNROLL
 	for (int d = 0; d < n; d++)
 		ok = ok && rk_finite(x[d]);
 	return ok;
@@ -351,7 +351,7 @@ __host__ __device__ inline rk_counts rk_fixed(real *x, const real *p, real t0,
 		rk_step<Tab, Model, real>(t, h, x, p, k, xnew, err);
 		out.evals += S - 1;
 		out.accepted++;
-RK_UNROLL
+BENCH_RK_UNROLL
 		for (int d = 0; d < n; d++)
 			x[d] = xnew[d];
 		if (!rk_all_finite<n>(x)) {
@@ -359,7 +359,7 @@ RK_UNROLL
 			break;
 		}
 		if (Tab::fsal) {
-RK_UNROLL
+BENCH_RK_UNROLL
 			for (int d = 0; d < n; d++)
 				k[0][d] = k[S - 1][d];
 		}
@@ -372,7 +372,7 @@ template <int n, typename real>
 __host__ __device__ inline real rk_norm(const real *v, const real *sc)
 {
 	real sum = 0;
-RK_UNROLL
+BENCH_RK_UNROLL
 	for (int d = 0; d < n; d++)
 		sum += (v[d] / sc[d]) * (v[d] / sc[d]);
 	return rk_sqrt(sum / real(n));
@@ -390,18 +390,18 @@ __host__ __device__ inline real rk_start_step(real t0, real span, const real *x0
 	real sc[n], x1[n], f1[n], df[n];
 	real d0, d1, d2, h0, h1;
 
-RK_UNROLL
+BENCH_RK_UNROLL
 	for (int d = 0; d < n; d++)
 		sc[d] = atol + rtol * rk_abs(x0[d]);
 	d0 = rk_norm<n>(x0, sc);
 	d1 = rk_norm<n>(f0, sc);
 	h0 = (d0 < real(1e-5) || d1 < real(1e-5)) ? real(1e-6) : real(0.01) * d0 / d1;
 	h0 = rk_min(h0, span);
-RK_UNROLL
+BENCH_RK_UNROLL
 	for (int d = 0; d < n; d++)
 		x1[d] = x0[d] + h0 * f0[d];
 	Model::rhs(t0 + h0, x1, p, f1);
-RK_UNROLL
+BENCH_RK_UNROLL
 	for (int d = 0; d < n; d++)
 		df[d] = f1[d] - f0[d];
 	d2 = rk_norm<n>(df, sc) / h0;
@@ -469,7 +469,7 @@ __host__ __device__ inline rk_counts rk_adaptive(real *x, const real *p, real t0
 		}
 		rk_step<Tab, Model, real>(t, h, x, p, k, xnew, err);
 		out.evals += S - 1;
-RK_UNROLL
+BENCH_RK_UNROLL
 		for (int d = 0; d < n; d++)
 			sc[d] = atol + rtol * rk_max(rk_abs(x[d]), rk_abs(xnew[d]));
 		en = rk_norm<n>(err, sc);
@@ -487,11 +487,11 @@ RK_UNROLL
 		}
 		out.accepted++;
 		t = last ? t1 : t + h;
-RK_UNROLL
+BENCH_RK_UNROLL
 		for (int d = 0; d < n; d++)
 			x[d] = xnew[d];
 		if (Tab::fsal) {
-RK_UNROLL
+BENCH_RK_UNROLL
 			for (int d = 0; d < n; d++)
 				k[0][d] = k[S - 1][d];
 		} else {
@@ -549,17 +549,17 @@ __host__ __device__ inline void rk_trajectory(const rk_ensemble<real> &ens, long
 	real x[n], p[Model::nparams > 0 ? Model::nparams : 1];
 	rk_counts c;
 
-RK_UNROLL
+BENCH_RK_UNROLL
 	for (int q = 0; q < Model::nparams; q++)
 		p[q] = par.v[q];
-RK_UNROLL
+BENCH_RK_UNROLL
 	for (int d = 0; d < n; d++)
 		x[d] = ens.x0[d * ens.ntraj + i];
 	if constexpr (adaptive)
 		c = rk_adaptive<Tab, Model, real>(x, p, t0, t1, ctl);
 	else
 		c = rk_fixed<Tab, Model, real>(x, p, t0, t1, nsteps);
-RK_UNROLL
+BENCH_RK_UNROLL
 	for (int d = 0; d < n; d++)
 		ens.x1[d * ens.ntraj + i] = x[d];
 	ens.status[i] = c.status;
