@@ -343,8 +343,10 @@ int main(int argc, char **argv)
 
 			fprintf(out, "# largest local tolerance with error <= %g on the %ld sampled "
 				"trajectories\n", o.target, sample.n);
+			/* the same range as bench-rk's adaptive methods */
 			err = bench_search_tol(picard_probe, &ctx, o.target, o.target,
-					       floor_rtol * 10, &tol, &best, out);
+					       o.precision == PICARD_DOUBLE ? 1e-15 : 1e-7, &tol,
+					       &best, out);
 			if (err == PICARD_ENOTFOUND) {
 				fprintf(out, "# target %g not met, smallest error %.3e\n", o.target,
 					best.error);
