@@ -25,12 +25,16 @@
 #include "picard.h"
 #include "rk_tableaus.cuh"
 
-/* Unrolled on the device, where the stages live in registers; the host
- * compiler (the CPU backend's instance) has no such pragma. */
+/* Unrolled on the device, where the stages live in registers, and on the
+ * host (the CPU backend's instance), where gcc would otherwise build the
+ * tableau in a stack array at every step and loop over it (perf: half
+ * the CPU solve in that memset); unrolled, the coefficients are literals
+ * and the zeros vanish. */
 #ifdef __CUDA_ARCH__
 #define RK_UNROLL _Pragma("unroll")
 #else
-#define RK_UNROLL
+#pragma nv_diag_suppress 1675 /* nvcc's front end does not know gcc's pragma */
+#define RK_UNROLL _Pragma("GCC unroll 16")
 #endif
 
 namespace picard {
@@ -56,6 +60,9 @@ struct rk_outcome {
 template <typename real> struct rk_eps;
 template <> struct rk_eps<float> { static constexpr double value = FLT_EPSILON; };
 template <> struct rk_eps<double> { static constexpr double value = DBL_EPSILON; };
+template <typename real> struct rk_huge;
+template <> struct rk_huge<float> { static constexpr double value = FLT_MAX; };
+template <> struct rk_huge<double> { static constexpr double value = DBL_MAX; };
 
 __host__ __device__ inline float rk_fma(float a, float b, float c) { return fmaf(a, b, c); }
 __host__ __device__ inline double rk_fma(double a, double b, double c) { return fma(a, b, c); }
@@ -126,17 +133,34 @@ RK_UNROLL
 	return (real)fabs(h) * sqrt(sum / (real)n);
 }
 
-/* |x| past the bound, or not finite. */
+/* Whether every |x_k| is within lim (the bound, at most the largest finite
+ * real): one comparison a component, NaN and Inf fail it; one branch a
+ * step where the step loops test it. */
 template <int n, typename real>
-__host__ __device__ inline picard_traj_status rk_state_status(const real *x, double bound)
+__host__ __device__ inline bool rk_state_ok(const real *x, real lim)
 {
-	for (int i = 0; i < n; i++) {
+	bool ok = true;
+
+	for (int i = 0; i < n; i++)
+		ok &= fabs(x[i]) <= lim;
+	return ok;
+}
+
+/* Why a state failed rk_state_ok: not finite, or past the bound. */
+template <int n, typename real>
+__host__ __device__ inline picard_traj_status rk_state_status(const real *x)
+{
+	for (int i = 0; i < n; i++)
 		if (!isfinite(x[i]))
 			return PICARD_TRAJ_NONFINITE;
-		if (fabs((double)x[i]) > bound)
-			return PICARD_TRAJ_DIVERGED;
-	}
-	return PICARD_TRAJ_OK;
+	return PICARD_TRAJ_DIVERGED;
+}
+
+/* rk_state_ok's lim for a bound. */
+template <typename real>
+__host__ __device__ inline real rk_limit(double bound)
+{
+	return (real)fmin(bound, rk_huge<real>::value);
 }
 
 /* HNW I, II.4's starting step (one evaluation besides k0 = f(t0, x0)). */
@@ -173,47 +197,123 @@ __host__ __device__ inline double rk_first_step(const rk_run &run, double t, con
 	return isfinite(h1) && h1 > 0 ? fmin(h1, span) : fmin(h0, span);
 }
 
-/* Integrate one trajectory: x (dim reals) from t0 to t1, in place, with
- * parameters p. out receives the window ends, out.window_end(w, x), and
- * when Out::dense the record times: out.due(t) is the next pending time
- * <= t (NaN: none), out.store(x) the state at it. */
-/* (Out is the host's or the device's: each instance runs on its own side.) */
+/* An accepted step from (t, x) to (t_new, xn), stages in k: the record
+ * times it holds first (by steps of the scheme from its start; k[0] is
+ * kept, the others are free once the FSAL slope is saved), then x = xn
+ * and k[0] = f(t_new, x). False when the new state fails rk_state_ok (k[0]
+ * not evaluated). */
 #pragma nv_exec_check_disable
 template <class Model, class Tab, typename real, class Out>
-__host__ __device__ inline rk_outcome rk_trajectory(const rk_run &run, real *x, const real *p,
-						    Out &out)
+__host__ __device__ inline bool rk_accept(double t, double t_new, real *x, const real *p,
+					  real (*k)[Model::dim], const real *xn, real lim, Out &out)
 {
 	constexpr int n = Model::dim;
-	constexpr int S = Tab::stages;
+	real k_end[n];
+
+	if (Tab::fsal)
+		for (int i = 0; i < n; i++)
+			k_end[i] = k[Tab::stages - 1][i];
+	if (Out::dense)
+		for (double td = out.due(t_new); !isnan(td); td = out.due(t_new)) {
+			real xd[n];
+
+			if (td <= t || td == t_new) {
+				out.store(td <= t ? x : xn);
+				continue;
+			}
+			rk_stages<Model, Tab, real>(t, td - t, x, p, k, xd);
+			out.store(xd);
+		}
+	for (int i = 0; i < n; i++)
+		x[i] = xn[i];
+	if (!rk_state_ok<n>(x, lim))
+		return false;
+	if (Tab::fsal) {
+		for (int i = 0; i < n; i++)
+			k[0][i] = k_end[i];
+	} else {
+		Model::rhs((real)t_new, x, p, k[0]);
+	}
+	return true;
+}
+
+/* The end of window w (the last one ends on t1, not on t0 + windows h). */
+__host__ __device__ inline double rk_window_end(const rk_run &run, long w)
+{
+	return w + 1 == run.windows ? run.t1 : run.t0 + (double)(w + 1) * run.window;
+}
+
+/* Fixed steps: run.steps equal steps a window, the last ending on it. A
+ * loop of its own, with nothing of the adaptive controller in it: at
+ * one step a window the per-step work besides the stages is a window's
+ * end, one comparison of the state and one branch. */
+#pragma nv_exec_check_disable
+template <class Model, class Tab, typename real, class Out>
+__host__ __device__ inline rk_outcome rk_fixed(const rk_run &run, real *x, const real *p,
+					       Out &out)
+{
+	constexpr int n = Model::dim;
+	real k[Tab::stages][n], xn[n];
+	rk_outcome o = {PICARD_TRAJ_OK, -1, 0, run.steps};
+	const double h = run.window / run.steps; /* computed once */
+	const real lim = rk_limit<real>(run.bound);
+	double t = run.t0;
+
+	Model::rhs((real)t, x, p, k[0]);
+	for (long w = 0; w < run.windows; w++) {
+		const double tb = rk_window_end(run, w);
+
+		for (int s = 1; s <= run.steps; s++) {
+			const bool last = s == run.steps;
+			const double t_new = last ? tb : t + h;
+
+			o.steps++;
+			rk_stages<Model, Tab, real>(t, last ? tb - t : h, x, p, k, xn);
+			if (!rk_accept<Model, Tab, real>(t, t_new, x, p, k, xn, lim, out)) {
+				o.status = rk_state_status<n>(x);
+				o.fail_window = w;
+				o.steps_max = w ? run.steps : s;
+				return o;
+			}
+			t = t_new;
+		}
+		out.window_end(w, x);
+	}
+	return o;
+}
+
+/* Adaptive steps: per trajectory, as the header says. */
+#pragma nv_exec_check_disable
+template <class Model, class Tab, typename real, class Out>
+__host__ __device__ inline rk_outcome rk_adaptive(const rk_run &run, real *x, const real *p,
+						  Out &out)
+{
+	constexpr int n = Model::dim;
 	/* PI control (HNW II, IV.2, eq. 2.43): h err^-alpha errold^beta, in
 	 * float (a step factor needs no more), log errold carried */
 	constexpr float k_exp = Tab::err_order + 1;
 	constexpr float alpha = 0.7f / k_exp, beta = 0.4f / k_exp;
 	constexpr float safety = 0.9f, fac_min = 0.2f, fac_max = 10;
-	real k[S][n], xn[n], k_end[n];
+	constexpr float log_err_min = -9.2103404f; /* log 1e-4: errold >= 1e-4 */
+	real k[Tab::stages][n], xn[n];
 	rk_outcome o = {PICARD_TRAJ_OK, -1, 0, 0};
-	/* fixed: the step, computed once (the last of a window ends on it) */
-	const double h_fixed = run.steps ? run.window / run.steps : 0;
-	double t = run.t0, h = 0;
-	float log_err_old = -9.2103404f; /* log 1e-4 */
+	const real lim = rk_limit<real>(run.bound);
+	double t = run.t0, h;
+	float log_err_old = log_err_min;
 	bool rejected = false, nonfinite = false;
 
 	Model::rhs((real)t, x, p, k[0]);
-	if (!run.steps)
-		h = rk_first_step<Model, Tab, real>(run, t, x, p, k[0]);
+	h = rk_first_step<Model, Tab, real>(run, t, x, p, k[0]);
 	for (long w = 0; w < run.windows; w++) {
-		const double tb = w + 1 == run.windows ? run.t1 : run.t0 + (double)(w + 1) * run.window;
+		const double tb = rk_window_end(run, w);
 		int tried = 0;
 
 		while (t < tb) {
-			double hs = run.steps ? h_fixed : h;
-			const bool last = run.steps ? tried + 1 == run.steps : t + 1.01 * hs >= tb;
-			float err = 0;
+			const bool last = t + 1.01 * h >= tb;
+			const double hs = last ? tb - t : h;
 
-			if (last)
-				hs = tb - t;
-			if (!run.steps && (o.steps >= run.max_steps ||
-					   hs < 16 * rk_eps<real>::value * fabs(t) || hs <= 0)) {
+			if (o.steps >= run.max_steps || hs < 16 * rk_eps<real>::value * fabs(t) ||
+			    hs <= 0) {
 				o.status = o.steps >= run.max_steps ? PICARD_TRAJ_MAX_STEPS :
 					   nonfinite ? PICARD_TRAJ_NONFINITE : PICARD_TRAJ_STEP_UNDERFLOW;
 				break;
@@ -221,58 +321,30 @@ __host__ __device__ inline rk_outcome rk_trajectory(const rk_run &run, real *x, 
 			tried++;
 			o.steps++;
 			rk_stages<Model, Tab, real>(t, hs, x, p, k, xn);
-			if (!run.steps) {
-				err = (float)rk_error<Model, Tab, real>(run, hs, x, xn, k);
-				nonfinite = !(err < INFINITY);
-				if (!(err <= 1)) {
-					const float fac = nonfinite ? fac_min :
-						fmaxf(fac_min, safety * expf(-logf(err) / k_exp));
-					h = hs * fac;
-					rejected = true;
-					continue;
-				}
+			const float err = (float)rk_error<Model, Tab, real>(run, hs, x, xn, k);
+			nonfinite = !(err < INFINITY);
+			if (!(err <= 1)) {
+				h = hs * (nonfinite ? fac_min :
+					  fmaxf(fac_min, safety * expf(-logf(err) / k_exp)));
+				rejected = true;
+				continue;
 			}
-			/* accepted: the dense times this step holds first, by
-			 * steps from its start (k[0] is kept; the others are
-			 * free once the FSAL slope is saved) */
 			const double t_new = last ? tb : t + hs;
-			if (Tab::fsal)
-				for (int i = 0; i < n; i++)
-					k_end[i] = k[S - 1][i];
-			if (Out::dense)
-				for (double td = out.due(t_new); !isnan(td); td = out.due(t_new)) {
-					real xd[n];
 
-					if (td <= t || td == t_new) {
-						out.store(td <= t ? x : xn);
-						continue;
-					}
-					rk_stages<Model, Tab, real>(t, td - t, x, p, k, xd);
-					out.store(xd);
-				}
-			for (int i = 0; i < n; i++)
-				x[i] = xn[i];
-			t = t_new;
-			o.status = rk_state_status<n>(x, run.bound);
-			if (o.status != PICARD_TRAJ_OK)
+			if (!rk_accept<Model, Tab, real>(t, t_new, x, p, k, xn, lim, out)) {
+				o.status = rk_state_status<n>(x);
 				break;
-			if (Tab::fsal) {
-				for (int i = 0; i < n; i++)
-					k[0][i] = k_end[i];
-			} else {
-				Model::rhs((real)t, x, p, k[0]);
 			}
-			if (!run.steps) {
-				const float log_err = logf(fmaxf(err, 1e-10f));
-				float fac = safety * expf(beta * log_err_old - alpha * log_err);
+			t = t_new;
+			const float log_err = logf(fmaxf(err, 1e-10f));
+			float fac = safety * expf(beta * log_err_old - alpha * log_err);
 
-				fac = fminf(rejected ? 1.0f : fac_max, fmaxf(fac_min, fac));
-				/* a step shortened to end the window says nothing
-				 * about the step the trajectory can take */
-				h = last ? fmax(h, hs * fac) : hs * fac;
-				log_err_old = fmaxf(log_err, -9.2103404f); /* errold >= 1e-4 */
-				rejected = false;
-			}
+			fac = fminf(rejected ? 1.0f : fac_max, fmaxf(fac_min, fac));
+			/* a step shortened to end the window says nothing about
+			 * the step the trajectory can take */
+			h = last ? fmax(h, hs * fac) : hs * fac;
+			log_err_old = fmaxf(log_err, log_err_min);
+			rejected = false;
 		}
 		o.steps_max = tried > o.steps_max ? tried : o.steps_max;
 		if (o.status != PICARD_TRAJ_OK) {
@@ -282,6 +354,21 @@ __host__ __device__ inline rk_outcome rk_trajectory(const rk_run &run, real *x, 
 		out.window_end(w, x);
 	}
 	return o;
+}
+
+/* Integrate one trajectory: x (dim reals) from t0 to t1, in place, with
+ * parameters p. out receives the window ends, out.window_end(w, x), and
+ * when Out::dense the record times: out.due(t) is the next pending time
+ * <= t (NaN: none), out.store(x) the state at it. On failure x is the
+ * state that failed. (Out is the host's or the device's: each instance
+ * runs on its own side.) */
+#pragma nv_exec_check_disable
+template <class Model, class Tab, typename real, class Out>
+__host__ __device__ inline rk_outcome rk_trajectory(const rk_run &run, real *x, const real *p,
+						    Out &out)
+{
+	return run.steps ? rk_fixed<Model, Tab, real>(run, x, p, out) :
+			   rk_adaptive<Model, Tab, real>(run, x, p, out);
 }
 
 } /* namespace picard */

@@ -66,40 +66,52 @@ struct rk_dense_cursors {
 };
 
 /* The device's window ends and dense output, into L's records. Which
- * records keep this trajectory's window ends is settled once, and each
- * counts down to its next window: a window is a step or a few, too short
- * for 64-bit divisions. */
+ * records keep this trajectory's window ends is settled once; each knows
+ * the next window it keeps, and the soonest of those is one comparison a
+ * window, which at a step a window is a comparison a step. */
 template <int n, typename real, bool with_dense>
 struct rk_device_out {
 	static constexpr bool dense = with_dense;
 	const picard_launch &L;
 	long traj; /* global index */
 	rk_dense_cursors cursors;
-	long countdown[PICARD_MAX_RECORDS]; /* windows to the next kept end; 0: none */
+	long next[PICARD_MAX_RECORDS]; /* the next window kept; -1: none */
 	long row[PICARD_MAX_RECORDS];
+	long soonest;                  /* the least next[r] >= 0; -1: none */
 
 	/* (loops over the records unrolled: registers, not a stack) */
+	__device__ void find_soonest()
+	{
+		soonest = -1;
+#pragma unroll
+		for (int r = 0; r < PICARD_MAX_RECORDS; r++)
+			if (next[r] >= 0 && (soonest < 0 || next[r] < soonest))
+				soonest = next[r];
+	}
 	__device__ void start()
 	{
 #pragma unroll
 		for (int r = 0; r < PICARD_MAX_RECORDS; r++) {
 			const bool keeps = r < L.nrecords && !L.records[r].times &&
 					   traj % L.records[r].traj_stride == 0;
-			countdown[r] = keeps ? L.records[r].every : 0;
+			next[r] = keeps ? L.records[r].every - 1 : -1;
 			row[r] = 0;
 		}
+		find_soonest();
 	}
 	__device__ void window_end(long w, const real *x)
 	{
-		(void)w;
+		if (w != soonest)
+			return;
 #pragma unroll
 		for (int r = 0; r < PICARD_MAX_RECORDS; r++)
-			if (countdown[r] && --countdown[r] == 0) {
+			if (next[r] == w) {
 				for (int k = 0; k < n; k++)
 					record_store(L.records[r], row[r], traj, k, n, x[k]);
 				row[r]++;
-				countdown[r] = L.records[r].every;
+				next[r] += L.records[r].every;
 			}
+		find_soonest();
 	}
 	__device__ double due(double t) { return cursors.due(L.records, L.nrecords, traj, t); }
 	__device__ void store(const real *x)
@@ -127,7 +139,7 @@ __global__ void picard_rk_kernel(const picard_launch L)
 		p[q] = ((const real *)L.params)[q * L.ntraj + traj];
 	const rk_run run = rk_run_of(L.t0, L.t1, L.window, L.windows, L.adaptive, L.K, L.iter_atol,
 				     L.iter_rtol, L.bound);
-	rk_device_out<n, real, dense> out = {L, L.traj_offset + traj, {{0}, 0}, {0}, {0}};
+	rk_device_out<n, real, dense> out = {L, L.traj_offset + traj, {{0}, 0}, {0}, {0}, -1};
 	out.start();
 	const rk_outcome o = rk_trajectory<Model, Tab, real>(run, x, p, out);
 
