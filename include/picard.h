@@ -508,6 +508,11 @@ typedef struct picard_tune_options {
 	 * time when it is timed on the ensemble. */
 	void (*on_point)(const picard_tune_point *point, void *ctx);
 	void *ctx;                   /* passed to on_point */
+	/* A time already reached (another scheme's best; 0: none): the
+	 * search stops making h smaller once the sample's solve alone takes
+	 * TUNE_BEAT_FACTOR times this or the search's own best, which no
+	 * smaller h can beat on the whole ensemble. */
+	double seconds_to_beat;
 } picard_tune_options;
 
 /* The outcome of a search. */

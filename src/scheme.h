@@ -85,7 +85,7 @@ extern const picard_scheme_type *const picard_scheme_list[];
 const picard_scheme_type *picard_scheme_of(picard_scheme id);
 /* The scheme called name, or NULL. */
 const picard_scheme_type *picard_scheme_named(const char *name);
-/* "trapezoid, lobatto": every name, for messages, into buf; returns buf. */
+/* "dp5, dp8, ...": every name, for messages, into buf; returns buf. */
 const char *picard_scheme_names(char *buf, size_t len);
 
 #ifdef __cplusplus

@@ -31,6 +31,10 @@
 #define TUNE_STALL 0.7          /* halving h must cut E below 70% of E */
 #define TUNE_COST_FACTOR 8      /* stop halving past 8x the best's sweeps */
 #define TUNE_WIN_FACTOR 1.5     /* skip refining what cannot win */
+#define TUNE_BEAT_FACTOR 2      /* stop halving once the sample's solve
+				   takes this times the time to beat: its
+				   records of every window end and the
+				   timing's jitter make it no exact bound */
 #define TUNE_ENSEMBLE_RETRIES 4 /* a point whose ensemble failed where its */
 #define TUNE_ENSEMBLE_SHRINK 0.8 /* sample passed: h shrunk this often, so */
 /* A point replaces the fastest so far only when it is this much faster:
@@ -51,6 +55,7 @@ struct tuner {
 	struct dense_reference ref;  /* reference of the sample */
 	picard_tune_result *result;  /* filled as points are evaluated */
 	picard_backend backend;      /* where the solves run (never AUTO) */
+	double sample_seconds;       /* the last error measurement's solve */
 };
 
 /* Fill defaults and check the options. */
@@ -141,6 +146,7 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 	const picard_tolerance tol = {.atol = t->opt.tol, .rtol = t->opt.rtol};
 	picard_record rec = {.every = 1, .traj_stride = 1};
 	picard_solver *s = NULL;
+	picard_stats stats = {0};
 	double *x = malloc(n * sizeof(double));
 	int err;
 
@@ -160,7 +166,8 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 		err = picard_fail(PICARD_ENOMEM, "record of %ld windows", g->windows);
 		goto out;
 	}
-	err = picard_solve(s, t->sample_x0, t->sample_params, NULL, NULL, NULL, &rec, 1, NULL);
+	err = picard_solve(s, t->sample_x0, t->sample_params, NULL, NULL, NULL, &rec, 1, &stats);
+	t->sample_seconds = stats.solve_seconds;
 	p->error = p->scaled_error = 0;
 	if (err == PICARD_EFAILED) {
 		p->error = p->scaled_error = INFINITY;
@@ -295,6 +302,20 @@ static bool too_costly(const struct tuner *t, long windows, int K, double factor
 	return b->meets && (double)windows * K > factor * (double)b->windows * b->K;
 }
 
+/* Whether the last error measurement's solve, on the sample alone, is
+ * already too slow to beat the time to beat: this scheme's fastest point
+ * so far or the caller's. A smaller h only takes longer, and the whole
+ * ensemble longer than the sample. */
+static bool too_slow(const struct tuner *t)
+{
+	const picard_tune_point *b = &t->result->best;
+	double beat = t->opt.seconds_to_beat > 0 ? t->opt.seconds_to_beat : INFINITY;
+
+	if (b->meets && b->seconds > 0)
+		beat = fmin(beat, b->seconds);
+	return t->sample_seconds > TUNE_BEAT_FACTOR * beat;
+}
+
 /* A passing h for (m, K) whose smaller neighbours pass too; confirmed stays
  * false when the search finds none above the smallest h allowed. */
 static int confirm(struct tuner *t, int m, int K, picard_tune_point *best,
@@ -341,14 +362,15 @@ static int search_h(struct tuner *t, int m, int K, picard_tune_point *best)
 				break;
 			stalls = isfinite(p.error) && p.error > TUNE_STALL * prev ? stalls + 1 : 0;
 			prev = p.error;
-			if (stalls >= 2 || too_costly(t, p.windows, K, TUNE_COST_FACTOR))
+			if (stalls >= 2 || too_costly(t, p.windows, K, TUNE_COST_FACTOR) ||
+			    too_slow(t))
 				return PICARD_OK;
 		}
 		if (!p.meets)
 			return PICARD_OK;
 		*best = p;
 		/* even the h twice as large could not win: no bisection */
-		if (too_costly(t, p.windows / 2, K, TUNE_WIN_FACTOR)) {
+		if (too_costly(t, p.windows / 2, K, TUNE_WIN_FACTOR) || too_slow(t)) {
 			best->meets = false;
 			return PICARD_OK;
 		}

@@ -328,6 +328,9 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 		for (int j = 0; j < type->tune_nms; j++)
 			if (type->tune_ms[j] <= QUICK_M_MAX && tune.nms < PICARD_TUNE_MAX_M)
 				tune.ms[tune.nms++] = type->tune_ms[j];
+		/* a scheme's search stops where it cannot beat the fastest
+		 * so far: the list puts the cheap searches first */
+		tune.seconds_to_beat = tried && !err ? result.best.seconds : 0;
 		other_err = picard_tune(opts->model, &tune, &other);
 		if (other_err && other_err != PICARD_ENOTFOUND) {
 			err = other_err;
