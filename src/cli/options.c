@@ -84,14 +84,6 @@ static int set_K_max(void *ctx, const char *flag, const char *value)
 
 /* --steps N: N fixed steps over the span (a per-thread Runge-Kutta
  * scheme's --K with no --h). */
-static int set_steps(void *ctx, const char *flag, const char *value)
-{
-	struct run_options *opts = ctx;
-
-	opts->steps_given = true;
-	return set_K(ctx, flag, value);
-}
-
 static int set_warm_start(void *ctx, const char *flag, const char *value)
 {
 	(void)flag;
@@ -367,7 +359,7 @@ static const struct cli_flag flags[] = {
 	{"--m", "M", set_m, "nodes per window, >= 2; lobatto: 2..32 (default 8, or tuned with --tol)"},
 	{"--K", "K", set_K, "Picard sweeps per window, >= 1 (default 2, or tuned with --tol)"},
 	{"--K-max", "K", set_K_max, "adaptive: sweep each window until it converges, at most K times"},
-	{"--steps", "N", set_steps, "dp5, dp8, vern9: N fixed steps over the span (default: adaptive steps)"},
+	{"--steps", "N", set_K, "dp5, dp8, vern9: N fixed steps per output interval, --h (default: the span; without --steps: adaptive steps)"},
 	{"--max-steps", "N", set_K_max, "dp5, dp8, vern9, adaptive: steps tried per trajectory at most (default 1000000); --iter-rtol/--iter-atol scale its local error (default 1e-6)"},
 	{"--iter-rtol", "R", set_iter_rtol, "a window has converged when max |dx|/(A + R|x|) <= 1 (default 1e-5 float, 1e-9 double, at least 4 m eps; lobatto 1e-6, 1e-12)"},
 	{"--iter-atol", "A", set_iter_atol, "absolute part of that test (default: R)"},
@@ -651,7 +643,8 @@ picard_options options_solver(const struct run_options *opts)
 	const bool chosen = opts->tuned;
 	/* what was not given (or tuned) is the scheme's own default: the
 	 * library's, except the model's default h, which is the trapezoid's
-	 * (picard_model.default_h); --steps N is N steps over the span */
+	 * (picard_model.default_h); --steps N is N steps per output
+	 * interval, --h (the span when not given) */
 	const bool paper = opts->scheme == PICARD_SCHEME_TRAPEZOID;
 	return (picard_options){
 		.scheme = opts->scheme, .window = by_h ? 0 : opts->window,
@@ -659,7 +652,7 @@ picard_options options_solver(const struct run_options *opts)
 		.K = opts->K_max || !(opts->K_given || chosen || paper) ? 0 : opts->K,
 		.K_max = opts->K_max,
 		.iter_rtol = opts->iter_rtol, .iter_atol = opts->iter_atol,
-		.h = by_h && !opts->steps_given && (opts->h_given || chosen || paper) ? opts->h : 0,
+		.h = by_h && (opts->h_given || chosen || paper) ? opts->h : 0,
 		.warm_start = opts->warm_start,
 		.t0 = opts->t0, .t1 = opts->t1,
 		.precision = opts->precision, .backend = opts->backend,

@@ -46,7 +46,6 @@ struct run_options {
 	double iter_rtol, iter_atol; /* --iter-rtol/--iter-atol: window convergence
 					(0 = the library's default) */
 	double h;                    /* --h: requested node spacing */
-	bool steps_given;            /* --steps N: N fixed steps over the span */
 	bool m_given, K_given, h_given; /* --m / --K / --h were on the command
 					   line (they win over --tol's tuning) */
 	double t0, t1;               /* --t0, --t1: time span (model's if absent) */

@@ -34,7 +34,7 @@ struct tune_cli_options {
 	double tol;                  /* --tol E*: required */
 	double rtol;                 /* --rtol R: a relative part (0: none) */
 	bool tol_given;              /* --tol was on the command line */
-	picard_scheme scheme;        /* --scheme trapezoid|lobatto */
+	picard_scheme scheme;        /* --scheme */
 	picard_precision precision;  /* --precision */
 	picard_backend backend;      /* --backend */
 	long traj;                   /* --traj: timed ensemble (8192) */
@@ -221,7 +221,7 @@ static const struct cli_flag flags[] = {
 	{"--backend", "B", set_backend, "auto, cuda or cpu: where to solve and time (default auto)"},
 	{"--traj", "N", set_traj, "trajectories of the timed ensemble (default 8192)"},
 	{"--sample", "N", set_sample, "trajectories whose E is measured, evenly spaced (default 32)"},
-	{"--scheme", "S", set_scheme, "trapezoid (m, K, h; default) or lobatto (m, window, iteration tolerance)"},
+	{"--scheme", "S", set_scheme, "the scheme searched: trapezoid (m, K, h; default), lobatto (m, window, iteration tolerance), dp5, dp8 or vern9 (fixed step h, or adaptive local tolerances); --list-schemes says more"},
 	{"--kmax", "K", set_kmax, "trapezoid: sweeps per window tried, K = 1..K (default 9)"},
 	{"--m", "LIST", set_m, "nodes per window tried, e.g. 4,8,16 (default 4,8,...,256 as the device fits)"},
 	{"--t0", "T", set_t0, "start time (default: the model's)"},
