@@ -75,9 +75,11 @@ struct rk_device_out {
 	const picard_launch &L;
 	long traj; /* global index */
 	rk_dense_cursors cursors;
-	long next[PICARD_MAX_RECORDS]; /* the next window kept; -1: none */
-	long row[PICARD_MAX_RECORDS];
-	long soonest;                  /* the least next[r] >= 0; -1: none */
+	/* int, as registers are what a per-thread kernel runs short of: a
+	 * record's windows fit (picard_rk_prepare refuses more) */
+	int next[PICARD_MAX_RECORDS]; /* the next window kept; -1: none */
+	int row[PICARD_MAX_RECORDS];
+	int soonest;                  /* the least next[r] >= 0; -1: none */
 
 	/* (loops over the records unrolled: registers, not a stack) */
 	__device__ void find_soonest()
@@ -94,7 +96,7 @@ struct rk_device_out {
 		for (int r = 0; r < PICARD_MAX_RECORDS; r++) {
 			const bool keeps = r < L.nrecords && !L.records[r].times &&
 					   traj % L.records[r].traj_stride == 0;
-			next[r] = keeps ? L.records[r].every - 1 : -1;
+			next[r] = keeps ? (int)L.records[r].every - 1 : -1;
 			row[r] = 0;
 		}
 		find_soonest();
@@ -109,7 +111,7 @@ struct rk_device_out {
 				for (int k = 0; k < n; k++)
 					record_store(L.records[r], row[r], traj, k, n, x[k]);
 				row[r]++;
-				next[r] += L.records[r].every;
+				next[r] += (int)L.records[r].every;
 			}
 		find_soonest();
 	}
@@ -123,8 +125,9 @@ struct rk_device_out {
 	}
 };
 
-/* One thread per trajectory. */
-template <class Model, class Tab, typename real, bool dense>
+/* One thread per trajectory; fixed and adaptive steps are kernels of their
+ * own, so the fixed one holds no registers for the controller. */
+template <class Model, class Tab, typename real, bool dense, bool adaptive>
 __global__ void picard_rk_kernel(const picard_launch L)
 {
 	constexpr int n = Model::dim, np = Model::nparams;
@@ -141,7 +144,8 @@ __global__ void picard_rk_kernel(const picard_launch L)
 				     L.iter_rtol, L.bound);
 	rk_device_out<n, real, dense> out = {L, L.traj_offset + traj, {{0}, 0}, {0}, {0}, -1};
 	out.start();
-	const rk_outcome o = rk_trajectory<Model, Tab, real>(run, x, p, out);
+	const rk_outcome o = adaptive ? rk_adaptive<Model, Tab, real>(run, x, p, out) :
+					rk_fixed<Model, Tab, real>(run, x, p, out);
 
 	for (int k = 0; k < n; k++)
 		((real *)L.x_final)[k * L.ntraj + traj] = x[k];
@@ -154,8 +158,11 @@ __global__ void picard_rk_kernel(const picard_launch L)
 template <class Model, class Tab, typename real>
 static void (*picard_rk_kernel_for(const picard_launch *L))(const picard_launch)
 {
-	return L->dense ? picard_rk_kernel<Model, Tab, real, true> :
-			  picard_rk_kernel<Model, Tab, real, false>;
+	if (L->adaptive)
+		return L->dense ? picard_rk_kernel<Model, Tab, real, true, true> :
+				  picard_rk_kernel<Model, Tab, real, false, true>;
+	return L->dense ? picard_rk_kernel<Model, Tab, real, true, false> :
+			  picard_rk_kernel<Model, Tab, real, false, false>;
 }
 
 /* Launch it: traj_per_block threads per block. Limits were checked by the

@@ -5,10 +5,11 @@
  * needs the fewest right-hand sides for an error.
  *
  * On picard's grid: m = 2, a window is an output interval of length h
- * (default: the span). Fixed step: K steps per window (--steps N: N over
- * the span). Adaptive (the default, without K): the local error scaled by
+ * (default: the span). Fixed step: K steps per window (--steps N).
+ * Adaptive (the default, without K): the local error scaled by
  * iter_atol + iter_rtol |x| per component, K_max steps tried over the span
  * at most. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -57,6 +58,11 @@ static int resolve(const picard_model *model, picard_options *o)
 		o->K_max = DEFAULT_MAX_STEPS; /* adaptive unless K steps are asked */
 	if (o->h == 0)
 		o->h = o->t1 - o->t0;
+	/* the kernel counts record rows in int (registers) */
+	if (o->h > 0 && (o->t1 - o->t0) / o->h >= INT_MAX)
+		return picard_fail(PICARD_EINVAL, "h = %g: %.3g output intervals over the span; a "
+				   "per-thread Runge-Kutta scheme takes fewer than 2^31", o->h,
+				   (o->t1 - o->t0) / o->h);
 	if (o->iter_rtol == 0)
 		o->iter_rtol = DEFAULT_STEP_RTOL;
 	return PICARD_OK;
@@ -149,8 +155,8 @@ const struct picard_cpu_scheme picard_cpu_rk = {
 	.trajectory = { cpu_float, cpu_double },
 };
 
-#define RK_OPTIONS "--h (the output interval, default the span), --steps N (fixed steps over " \
-		   "the span) or --K (fixed steps per output interval), else adaptive: " \
+#define RK_OPTIONS "--h (the output interval, default the span), --steps N (fixed steps per " \
+		   "output interval), else adaptive: " \
 		   "--iter-rtol/--iter-atol the local error's scale (default 1e-6), --max-steps " \
 		   "(default 1000000); layout thread"
 
