@@ -338,8 +338,12 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 		}
 		/* what each scheme's fastest point timed at, for the summary */
 		if (used < sizeof(times))
-			used += other_err ? snprintf(times + used, sizeof(times) - used, "%s%s none meets",
-						     used ? ", " : "", type->name) :
+			/* with a time to beat, a search that finds nothing may
+			 * only have stopped where it could no longer win */
+			used += other_err ? snprintf(times + used, sizeof(times) - used, "%s%s %s",
+						     used ? ", " : "", type->name,
+						     tune.seconds_to_beat > 0 ? "slower or none meets" :
+										"none meets") :
 					    snprintf(times + used, sizeof(times) - used, "%s%s %.3g ms",
 						     used ? ", " : "", type->name,
 						     other.best.seconds * 1e3);
