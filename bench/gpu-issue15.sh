@@ -11,8 +11,11 @@
 #            adaptive), and picard-run --tol E as a user runs it (the
 #            tuner's quick search, then the solve it chose)
 #   kepler   64 orbits x 100 periods at 1e-8 and 1e-10, the same
-# Into ${OUT:-.}/i15: device.txt, tests.log, matrix.csv (+ .log),
-# runs.log (picard-run's output), kepler.csv.
+#   winners  the matrix's table (bench/winners.awk) into winners.md
+# REPEATS (default 5): timed solves per bench row. Into ${OUT:-.}/i15:
+# device.txt, tests.log, matrix.csv (+ .log), runs.log (picard-run's
+# output), kepler.csv, kepler-runs.log, and winners.md (awk -f
+# bench/winners.awk: each cell's fastest, picard-run's choice, the ratios).
 set -u
 out=${OUT:-.}/i15
 mkdir -p "$out"
@@ -25,7 +28,7 @@ compare() { # compare CSV PROGRAM ARGS...: one row appended, failures noted
 	csv=$1
 	shift
 	echo "== $*" >> "$out/$csv.log"
-	"$@" --repeats 5 --sample 256 --csv "$out/$csv" >> "$out/$csv.log" 2>&1 ||
+	"$@" --repeats "${REPEATS:-5}" --sample 256 --csv "$out/$csv" >> "$out/$csv.log" 2>&1 ||
 		echo "# FAILED: $*" >> "$out/$csv"
 }
 
@@ -56,11 +59,10 @@ for part in "$@"; do
 						--precision $p --traj $n --target "$E"
 				done
 				# the quick search times every scheme on the run's
-				# ensemble: minutes past 8192 trajectories
-				[ "$n" -le 8192 ] || continue
+				# ensemble (up to 2^20 trajectories)
 				echo "== picard-run lotka --traj $n --precision $p --tol $E" >> "$out/runs.log"
-				bin/picard-run lotka --backend cuda --traj "$n" --precision "$p" --tol "$E" \
-					--check-traj 256 >> "$out/runs.log" 2>&1
+				timeout 300 bin/picard-run lotka --backend cuda --traj "$n" --precision "$p" \
+					--tol "$E" --check-traj 256 >> "$out/runs.log" 2>&1
 				echo "exit $?" >> "$out/runs.log"
 			done
 			echo "matrix: $n done"
@@ -78,7 +80,17 @@ for part in "$@"; do
 			done
 			compare kepler.csv bin/bench-picard kepler --scheme lobatto --precision double \
 				--traj 64 --spread 0.01 --target $E
+			# and as a user runs it: the quick search over every scheme
+			echo "== picard-run kepler --traj 64 --spread 0.01 --precision double --tol $E" \
+				>> "$out/kepler-runs.log"
+			timeout 300 bin/picard-run kepler --backend cuda --traj 64 --spread 0.01 \
+				--precision double --tol "$E" >> "$out/kepler-runs.log" 2>&1
+			echo "exit $?" >> "$out/kepler-runs.log"
 		done
+		;;
+	winners)
+		awk -F, -f bench/winners.awk "$out/matrix.csv" "$out/runs.log" > "$out/winners.md"
+		cat "$out/winners.md"
 		;;
 	*)
 		echo "unknown part $part" >&2
