@@ -76,7 +76,8 @@ struct rk_device_out {
 	long traj; /* global index */
 	rk_dense_cursors cursors;
 	/* int, as registers are what a per-thread kernel runs short of: a
-	 * record's windows fit (picard_rk_prepare refuses more) */
+	 * record's windows fit (the scheme's resolve, src/scheme_rk.c,
+	 * refuses 2^31 output intervals or more) */
 	int next[PICARD_MAX_RECORDS]; /* the next window kept; -1: none */
 	int row[PICARD_MAX_RECORDS];
 	int soonest;                  /* the least next[r] >= 0; -1: none */

@@ -705,6 +705,39 @@ Test(tune, search_unreachable_tolerance)
 	cr_expect(!res.per_m[0].meets);
 }
 
+/* seconds_to_beat: a time no solve can reach (1 ns) ends the search with
+ * nothing, though the same search without it meets E*; a time any solve
+ * beats (an hour) leaves the winner as it was. */
+Test(tune, search_stops_where_it_cannot_beat_the_time)
+{
+	const picard_model *model = picard_model_find("decay");
+	picard_tune_options opt = {
+		.tol = SEARCH_TOL, .precision = PICARD_DOUBLE, .backend = PICARD_BACKEND_CPU,
+		.ntraj = SEARCH_TRAJ, .sample = SEARCH_TRAJ, .spread = SEARCH_SPREAD,
+		.seed = SEARCH_SEED, .kmax = 2, .nms = 1, .ms = {4}, .repeats = 1,
+	};
+	picard_tune_result free_run, slow, easy;
+	int err;
+
+	cr_assert_not_null(model);
+	err = picard_tune(model, &opt, &free_run);
+	cr_assert_eq(err, 0, "picard_tune: %s (%s)", picard_strerror(err), picard_error_detail());
+	opt.seconds_to_beat = 3600;
+	err = picard_tune(model, &opt, &easy);
+	cr_assert_eq(err, 0, "an hour to beat: %s (%s)", picard_strerror(err),
+		     picard_error_detail());
+	cr_expect_eq(easy.best.K, free_run.best.K);
+	cr_expect_eq(easy.best.windows, free_run.best.windows, "an hour to beat: %ld windows, not %ld",
+		     easy.best.windows, free_run.best.windows);
+	opt.seconds_to_beat = 1e-9;
+	err = picard_tune(model, &opt, &slow);
+	cr_expect_eq(err, PICARD_ENOTFOUND, "1 ns to beat: picard_tune returned %d, best %ld windows",
+		     err, slow.best.windows);
+	cr_expect(!slow.best.meets);
+	cr_expect_lt(slow.points, free_run.points, "1 ns to beat: %ld points, not fewer than %ld",
+		     slow.points, free_run.points);
+}
+
 Test(tune, search_rejects_bad_options)
 {
 	const picard_model *model = picard_model_find("decay");

@@ -82,8 +82,6 @@ static int set_K_max(void *ctx, const char *flag, const char *value)
 	return err;
 }
 
-/* --steps N: N fixed steps over the span (a per-thread Runge-Kutta
- * scheme's --K with no --h). */
 static int set_warm_start(void *ctx, const char *flag, const char *value)
 {
 	(void)flag;
