@@ -9,10 +9,11 @@
 #            and adaptive; the hand-written reference), the engine's
 #            schemes through bench-picard (dp5, dp8, vern9, fixed and
 #            adaptive), and picard-run --tol E as a user runs it (the
-#            tuner's quick search, then the solve it chose)
+#            tuner's quick search, then the solve it chose, --repeat
+#            REPEATS times: the first solve, the median and min)
 #   kepler   64 orbits x 100 periods at 1e-8 and 1e-10, the same
 #   winners  the matrix's table (bench/winners.awk) into winners.md
-# REPEATS (default 5): timed solves per bench row. Into ${OUT:-.}/i15:
+# REPEATS (default 5): timed solves per bench row and picard-run. Into ${OUT:-.}/i15:
 # device.txt, tests.log, matrix.csv (+ .log), runs.log (picard-run's
 # output), kepler.csv, kepler-runs.log, and winners.md (awk -f
 # bench/winners.awk: each cell's fastest, picard-run's choice, the ratios).
@@ -62,7 +63,8 @@ for part in "$@"; do
 				# ensemble (up to 2^20 trajectories)
 				echo "== picard-run lotka --traj $n --precision $p --tol $E" >> "$out/runs.log"
 				timeout 300 bin/picard-run lotka --backend cuda --traj "$n" --precision "$p" \
-					--tol "$E" --check-traj 256 >> "$out/runs.log" 2>&1
+					--tol "$E" --check-traj 256 --repeat "${REPEATS:-5}" \
+					>> "$out/runs.log" 2>&1
 				echo "exit $?" >> "$out/runs.log"
 			done
 			echo "matrix: $n done"
@@ -84,7 +86,8 @@ for part in "$@"; do
 			echo "== picard-run kepler --traj 64 --spread 0.01 --precision double --tol $E" \
 				>> "$out/kepler-runs.log"
 			timeout 300 bin/picard-run kepler --backend cuda --traj 64 --spread 0.01 \
-				--precision double --tol "$E" >> "$out/kepler-runs.log" 2>&1
+				--precision double --tol "$E" --repeat "${REPEATS:-5}" \
+				>> "$out/kepler-runs.log" 2>&1
 			echo "exit $?" >> "$out/kepler-runs.log"
 		done
 		;;

@@ -443,9 +443,10 @@ typedef struct picard_tune_point {
 	picard_scheme scheme; /* trapezoid, or lobatto (then K is K_max,
 			      sweeps are adaptive, windows start warm), or
 			      a per-thread Runge-Kutta pair (m 2; iter_rtol
-			      0: fixed steps of h; else adaptive at that
-			      local tolerance, K its K_max, h the output
-			      interval) */
+			      0: fixed steps of h, K of them per window, one
+			      window over the span as tuned; else adaptive
+			      at that local tolerance, K its K_max, h the
+			      output interval) */
 	int m, K;          /* nodes and sweeps per window */
 	double h;          /* node spacing in use (fitted to whole windows);
 			      lobatto: the mean spacing, window (m-1) h */

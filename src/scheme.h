@@ -49,9 +49,15 @@ typedef struct picard_scheme_type {
 	 * lobatto k_max sweeps (0: g's). */
 	picard_options (*refined)(const picard_options *o, const picard_grid *g, double shrink,
 				  double rtol_share, double rtol_floor, int k_max);
-	/* The tuner's point (m, K, h): the options that solve it. K counts
-	 * sweeps (trapezoid) or iteration tolerances (lobatto, rtol). */
-	picard_options (*tune_point)(int m, int K, double h, double rtol);
+	/* The tuner's point (m, K, h) over a span: the options that solve
+	 * it. K counts sweeps (trapezoid) or iteration tolerances (lobatto,
+	 * rtol). */
+	picard_options (*tune_point)(int m, int K, double h, double rtol, double span);
+	/* The tuner's h of a point solved on grid g, what tune_point takes
+	 * back (NULL: g->h); and the span a point covers (NULL: windows
+	 * (m-1) h), for the cache to check. */
+	double (*tune_h)(const picard_grid *g);
+	double (*tune_span)(const picard_tune_point *p);
 	/* How many K the tuner tries (kmax: what the caller allows), and the
 	 * iteration tolerance of the K-th for an error tolerance tol (0: the
 	 * solver's default). */
@@ -77,6 +83,10 @@ typedef struct picard_scheme_type {
  * rtol_floor). */
 picard_options picard_refined_h(const picard_options *o, const picard_grid *g, double shrink,
 				double rtol_share, double rtol_floor, int k_max);
+
+/* The fixed steps of a per-thread Runge-Kutta scheme that cover an output
+ * interval with steps of at most step (at least 1, at most INT_MAX). */
+int picard_rk_steps(double interval, double step);
 
 /* Every scheme, NULL-terminated, in the order ties are decided by. */
 extern const picard_scheme_type *const picard_scheme_list[];

@@ -101,8 +101,9 @@ static picard_options refined(const picard_options *o, const picard_grid *g, dou
 }
 
 /* The tuner's (m, h): the window (m-1) h, adaptive warm sweeps to rtol. */
-static picard_options tune_point(int m, int K, double h, double rtol)
+static picard_options tune_point(int m, int K, double h, double rtol, double span)
 {
+	(void)span;
 	(void)K;
 	return (picard_options){
 		.scheme = PICARD_SCHEME_LOBATTO, .m = m, .K_max = TUNE_K_MAX,

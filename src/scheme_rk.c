@@ -36,6 +36,13 @@ static double order_dp5(const picard_grid *g) { (void)g; return 5; }
 static double order_dp8(const picard_grid *g) { (void)g; return 8; }
 static double order_vern9(const picard_grid *g) { (void)g; return 9; }
 
+int picard_rk_steps(double interval, double step)
+{
+	const double steps = ceil(interval / step * (1 - 1e-12));
+
+	return steps < 1 ? 1 : steps > INT_MAX ? INT_MAX : (int)steps;
+}
+
 static double length(const picard_grid *g)
 {
 	return g->h;
@@ -79,25 +86,40 @@ static int check_layout(const picard_options *o)
 	return PICARD_OK;
 }
 
-/* K = 1: one fixed step of h per window; K >= 2: adaptive at rtol, h the
- * output interval. */
-static picard_options rk_tune_point(picard_scheme id, int K, double h, double rtol)
+/* rtol 0 (K = 1): fixed steps of about h, as many as fit the span in
+ * one window, so that the error is measured where a run without --h is
+ * checked (t1), not at every step; else adaptive at rtol, h the output
+ * interval. */
+static picard_options rk_tune_point(picard_scheme id, double h, double rtol, double span)
 {
-	if (K <= 1)
-		return (picard_options){.scheme = id, .m = 2, .K = 1, .h = h};
+	if (rtol == 0)
+		return (picard_options){.scheme = id, .m = 2, .K = picard_rk_steps(span, h)};
 	return (picard_options){.scheme = id, .m = 2, .K_max = DEFAULT_MAX_STEPS, .h = h,
 				.iter_rtol = rtol};
 }
 
 #define RK_TUNE_POINT(fn, id)                                                  \
-	static picard_options fn(int m, int K, double h, double rtol)          \
+	static picard_options fn(int m, int K, double h, double rtol, double span) \
 	{                                                                      \
 		(void)m;                                                       \
-		return rk_tune_point(id, K, h, rtol);                          \
+		(void)K;                                                       \
+		return rk_tune_point(id, h, rtol, span);                       \
 	}
 RK_TUNE_POINT(tune_point_dp5, PICARD_SCHEME_DP5)
 RK_TUNE_POINT(tune_point_dp8, PICARD_SCHEME_DP8)
 RK_TUNE_POINT(tune_point_vern9, PICARD_SCHEME_VERN9)
+
+/* Fixed steps: the step (the window over its K steps); adaptive: the
+ * output interval. */
+static double tune_h(const picard_grid *g)
+{
+	return g->adaptive ? g->h : g->h / g->K;
+}
+
+static double tune_span(const picard_tune_point *p)
+{
+	return (double)p->windows * p->h * (p->iter_rtol > 0 ? 1 : p->K);
+}
 
 static int tune_candidates(int kmax)
 {
@@ -183,6 +205,8 @@ const struct picard_cpu_scheme picard_cpu_rk = {
 		.check_layout = check_layout,                                      \
 		.refined = picard_refined_h,                                       \
 		.tune_point = point_fn,                                            \
+		.tune_h = tune_h,                                                  \
+		.tune_span = tune_span,                                            \
 		.tune_candidates = tune_candidates,                                \
 		.tune_rtol = tune_rtol,                                            \
 		.tune_ms = tune_ms,                                                \

@@ -85,8 +85,9 @@ picard_options picard_refined_h(const picard_options *o, const picard_grid *g, d
 	return r;
 }
 
-static picard_options tune_point(int m, int K, double h, double rtol)
+static picard_options tune_point(int m, int K, double h, double rtol, double span)
 {
+	(void)span;
 	(void)rtol;
 	return (picard_options){.scheme = PICARD_SCHEME_TRAPEZOID, .m = m, .K = K, .h = h};
 }

@@ -127,7 +127,8 @@ static double point_rtol(const struct tuner *t, int K)
 static picard_options point_options(const struct tuner *t, int m, int K, double h,
 				    double rtol)
 {
-	picard_options o = picard_scheme_of(t->opt.scheme)->tune_point(m, K, h, rtol);
+	picard_options o = picard_scheme_of(t->opt.scheme)->tune_point(m, K, h, rtol,
+									t->opt.t1 - t->opt.t0);
 
 	o.t0 = t->opt.t0;
 	o.t1 = t->opt.t1;
@@ -158,9 +159,11 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 		return err;
 	}
 	const picard_grid *g = picard_solver_grid(s);
+	const picard_scheme_type *scheme = picard_scheme_of(t->opt.scheme);
 	*p = (picard_tune_point){.scheme = t->opt.scheme, .m = m,
-				 .K = g->K, /* lobatto: its K_max */
-				 .h = g->h, .iter_rtol = point_rtol(t, K), .windows = g->windows};
+				 .K = g->K, /* lobatto: its K_max; a pair's steps */
+				 .h = scheme->tune_h ? scheme->tune_h(g) : g->h,
+				 .iter_rtol = point_rtol(t, K), .windows = g->windows};
 	rec.states = malloc(picard_record_size(s, &rec) * sizeof(double));
 	if (!rec.states) {
 		err = picard_fail(PICARD_ENOMEM, "record of %ld windows", g->windows);

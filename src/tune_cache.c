@@ -192,6 +192,16 @@ static int check_key(const picard_tune_key *key)
 	return PICARD_OK;
 }
 
+/* The span p's grid covers, as its scheme counts it. */
+static double covered(const picard_tune_point *p)
+{
+	const picard_scheme_type *scheme = picard_scheme_of(p->scheme);
+
+	if (scheme && scheme->tune_span)
+		return scheme->tune_span(p);
+	return (double)p->windows * (p->m - 1) * p->h;
+}
+
 /* A point is stored only if it is a grid picard could run that meets tol. */
 static int check_point(const picard_tune_key *key, const picard_tune_point *p)
 {
@@ -203,7 +213,7 @@ static int check_point(const picard_tune_key *key, const picard_tune_point *p)
 		return picard_fail(PICARD_EINVAL, "tuning cache: m = %d, K = %d", p->m, p->K);
 	if (!(p->h > 0) || !isfinite(p->h) || p->windows < 1)
 		return picard_fail(PICARD_EINVAL, "tuning cache: h = %g, %ld windows", p->h, p->windows);
-	if (fabs((double)p->windows * (p->m - 1) * p->h - span) > WINDOWS_SLACK * span)
+	if (fabs(covered(p) - span) > WINDOWS_SLACK * span)
 		return picard_fail(PICARD_EINVAL, "tuning cache: %ld windows of %d nodes at h = %.17g "
 				   "do not cover [%g, %g]", p->windows, p->m, p->h, key->t0, key->t1);
 	/* with a relative part, E (absolute) may exceed tol and still meet */

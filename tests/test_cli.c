@@ -164,6 +164,9 @@ ParameterizedTestParameters(cli, bad_input)
 		{"decay --tol abc", "--tol"},
 		{"decay --bound -1", "--bound"},
 		{"decay --bound inf", "--bound"},
+		{"decay --repeat 0", "--repeat"},
+		{"decay --repeat 1001", "--repeat"},
+		{"decay --repeat x", "--repeat"},
 		{"decay --out result.txt", "--out"},  /* unknown extension */
 		{"decay --out result", "--out"},
 		{"decay --out=", "--out"},
@@ -251,7 +254,8 @@ Test(cli, help)
 	const char *flags[] = {"--traj", "--m", "--K", "--h", "--t0", "--t1", "--precision",
 			       "--backend", "--spread", "--seed", "--init", "--out", "--save-every",
 			       "--save-at",
-			       "--check", "--check-traj", "--tol", "--bound", "--list", "--help"};
+			       "--check", "--check-traj", "--tol", "--bound", "--repeat", "--list",
+			       "--help"};
 	const char *lines[] = {"--help", "-h", "decay --traj 4 --help"};
 	struct cli_run run;
 
@@ -288,6 +292,34 @@ Test(cli, small_run)
 	cr_expect_not_null(strstr(run.out, "solve "), "%s", run.out);
 	cr_expect_not_null(strstr(run.out, "total "), "%s", run.out);
 	free_run(&run);
+}
+
+/* --repeat 3: three solves of the same ensemble, the first reported and
+ * the median and min of all; the results are the same as one solve's. */
+Test(cli, repeat_reports_median_and_min)
+{
+	struct cli_run one, three;
+	char *a, *b;
+	const struct path f1 = in_workdir("one.csv"), f3 = in_workdir("three.csv");
+	char line[512];
+
+	snprintf(line, sizeof(line), "lotka --backend cpu --traj 8 --scheme dp5 --out %s", f1.s);
+	one = run_line(line);
+	snprintf(line, sizeof(line), "lotka --backend cpu --traj 8 --scheme dp5 --repeat 3 --out %s",
+		 f3.s);
+	three = run_line(line);
+	cr_assert_eq(one.status, 0, "%s%s", one.out, one.err);
+	cr_assert_eq(three.status, 0, "%s%s", three.out, three.err);
+	cr_expect_null(strstr(one.out, "the first of"), "%s", one.out);
+	cr_expect_not_null(strstr(three.out, ", the first of 3; median "), "%s", three.out);
+	cr_expect_not_null(strstr(three.out, ", min "), "%s", three.out);
+	a = slurp(f1.s, NULL);
+	b = slurp(f3.s, NULL);
+	cr_expect_str_eq(a, b, "the results differ");
+	free(a);
+	free(b);
+	free_run(&one);
+	free_run(&three);
 }
 
 /* --scheme lobatto: its grid line, defaults (adaptive, 200 windows); with
@@ -336,7 +368,7 @@ Test(cli, rk_run)
 
 	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
 	cr_expect_not_null(strstr(run.out, "dp8 adaptive, rtol=1e-10 atol=1e-10, at most 1000000 steps, "
-				  "output every 100, 1 windows"), "%s", run.out);
+				  "output every 100, 1 window,"), "%s", run.out);
 	cr_expect_not_null(strstr(run.out, "check        E = "), "%s", run.out);
 	free_run(&run);
 

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "picard.h"
+#include "scheme.h"
 #include "support.h"
 
 #define SEARCH_TOL 1e-6      /* decay in double: reached with K <= 3 */
@@ -678,6 +679,87 @@ Test(tune, cache_lobatto_round_trip)
 	text = slurp(cache_file(), NULL);
 	cr_expect_null(strstr(text, "scheme="), "%s", text);
 	free(text);
+}
+
+/* The fixed-step points of a per-thread pair, as the search measured them. */
+struct fixed_points {
+	int n, met;
+	picard_tune_point widest; /* the largest h that met E* */
+	bool shaped;              /* every one a single window of K steps */
+};
+
+static void collect_fixed(const picard_tune_point *p, void *ctx)
+{
+	struct fixed_points *f = ctx;
+
+	if (p->seconds != 0 || p->iter_rtol != 0)
+		return;
+	f->n++;
+	f->shaped &= p->windows == 1 && p->K == picard_rk_steps(100, p->h) &&
+		     fabs(p->K * p->h - 100) <= 1e-9 * 100;
+	if (p->meets && (!f->met++ || p->h > f->widest.h))
+		f->widest = *p;
+}
+
+/* dp8's fixed steps are tuned as picard-run runs them without --h: one
+ * window over the span (checked at t1) of K steps of h, not a window per
+ * step checked at each (lotka's early transient would then set the
+ * step). The widest that met E*, solved so, meets it by picard_check;
+ * stored in the cache, it reads back as it was. */
+Test(tune, search_rk_fixed_steps_in_one_window)
+{
+	const picard_model *model = picard_model_find("lotka");
+	struct fixed_points fixed = {.shaped = true};
+	picard_tune_options opt = {
+		.tol = 1e-8, .scheme = PICARD_SCHEME_DP8, .precision = PICARD_DOUBLE,
+		.backend = PICARD_BACKEND_CPU, .ntraj = SEARCH_TRAJ, .sample = SEARCH_TRAJ,
+		.spread = SEARCH_SPREAD, .seed = SEARCH_SEED, .repeats = 1,
+		.on_point = collect_fixed, .ctx = &fixed,
+	};
+	picard_tune_key key = lotka_key();
+	picard_tune_result res;
+	picard_tune_point loaded;
+	picard_check_result check;
+	picard_record rec = {.every = 1, .traj_stride = 1};
+	picard_solver *solver;
+	double x0[2 * SEARCH_TRAJ];
+	int err;
+
+	cr_assert(model && model->t0 == 0 && model->t1 == 100, "lotka over [0, 100] expected");
+	err = picard_tune(model, &opt, &res);
+	cr_assert_eq(err, 0, "picard_tune: %s (%s)", picard_strerror(err), picard_error_detail());
+	cr_assert_gt(fixed.met, 0, "no fixed-step point met 1e-8 (%d measured)", fixed.n);
+	cr_expect(fixed.shaped, "a fixed-step point is not one window of K steps over the span");
+	cr_log_info("dp8 fixed: %d steps of %.6g, E %.3g", fixed.widest.K, fixed.widest.h,
+		    fixed.widest.error);
+
+	picard_options o = {
+		.scheme = PICARD_SCHEME_DP8, .K = fixed.widest.K, .precision = PICARD_DOUBLE,
+		.backend = PICARD_BACKEND_CPU,
+	};
+	cr_assert_eq(picard_ensemble_spread(2, model->x0, SEARCH_TRAJ, SEARCH_SPREAD, SEARCH_SEED,
+					    PICARD_BACKEND_CPU, x0), 0);
+	cr_assert_eq(picard_solver_create(&solver, model, &o, SEARCH_TRAJ), 0, "%s",
+		     picard_error_detail());
+	cr_expect_eq(picard_solver_grid(solver)->windows, 1);
+	rec.states = malloc(picard_record_size(solver, &rec) * sizeof(double));
+	cr_assert_not_null(rec.states);
+	cr_assert_eq(picard_solve(solver, x0, NULL, NULL, NULL, NULL, &rec, 1, NULL), 0);
+	cr_assert_eq(picard_check(model, picard_solver_grid(solver), SEARCH_TRAJ, x0, NULL, &rec,
+				  &check), 0);
+	cr_expect_leq(check.error, opt.tol + res.reference_error,
+		      "picard_check E = %.3g at t1 (search said %.3g)", check.error,
+		      fixed.widest.error);
+	free(rec.states);
+	picard_solver_free(solver);
+
+	key.precision = PICARD_DOUBLE;
+	key.tol = opt.tol;
+	fixed.widest.seconds = 1e-3;
+	store_ok(&key, &fixed.widest);
+	cr_assert_eq(picard_tune_cache_load(&key, &loaded), 0, "load: %s", picard_error_detail());
+	expect_same_point(&loaded, &fixed.widest);
+	cr_expect_eq(loaded.scheme, PICARD_SCHEME_DP8);
 }
 
 /* 1e-14 in float is far below rounding: nothing meets it, and the search

@@ -11,6 +11,7 @@
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <criterion/parameterized.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +196,41 @@ Test(tune_cli, tune_then_run_uses_cache)
 	/* another tolerance, precision or span is another key */
 	run = run_line("picard-run", "decay --tol 1e-5 --backend cpu --traj 16 --t1 5");
 	cr_expect_not_null(strstr(run.out, "quick search"), "%s", run.out);
+	free_run(&run);
+}
+
+/* A per-thread pair tuned by picard-tune runs in picard-run as it was
+ * measured: fixed steps of the tuned h, as many as cover the span, in one
+ * window checked at t1 (or adaptive at its local tolerance). */
+Test(tune_cli, tune_then_run_rk_steps)
+{
+	struct cli_run run = run_line("picard-tune", "lotka --scheme dp8 --tol 1e-8 --precision double "
+				      "--backend cpu --traj 16 --sample 16 --repeats 1");
+	char want[160];
+	int m, K;
+	double h;
+
+	cr_assert_eq(run.status, 0, "picard-tune: exit status %d\n%s%s", run.status, run.out, run.err);
+	find_grid(run.out, "best", &m, &K, &h);
+	free_run(&run);
+	run = run_line("picard-run", "lotka --scheme dp8 --tol 1e-8 --precision double --backend cpu "
+		       "--traj 16");
+	cr_expect_eq(run.status, 0, "picard-run: exit status %d\n%s%s", run.status, run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "from the tuning cache"), "%s", run.out);
+	if (K >= 1000000) { /* adaptive: K is its step budget */
+		cr_log_info("picard-tune chose adaptive steps");
+		cr_expect_not_null(strstr(run.out, "dp8 adaptive"), "%s", run.out);
+	} else {
+		cr_expect_eq(m, 2);
+		snprintf(want, sizeof(want), "dp8 fixed step h=%g, %d per output interval", h, K);
+		cr_expect_not_null(strstr(run.out, want), "no '%s' in:\n%s", want, run.out);
+		snprintf(want, sizeof(want), "dp8 %d steps of %g per window, 1 window, t in [0, 100]",
+			 K, h);
+		cr_expect_not_null(strstr(run.out, want), "no '%s' in:\n%s", want, run.out);
+		cr_expect_lt(fabs(K * h - 100), 1e-9, "%d steps of %.17g do not cover [0, 100]", K, h);
+	}
+	cr_expect_not_null(strstr(run.out, "x 1 window ends"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "PASS"), "%s", run.out);
 	free_run(&run);
 }
 

@@ -159,6 +159,16 @@ static int set_layout(void *ctx, const char *flag, const char *value)
 	return 0;
 }
 
+static int set_repeat(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+	long n = 0;
+	int err = parse_long(flag, value, 1, RUN_REPEAT_MAX, &n);
+
+	opts->repeat = (int)n;
+	return err;
+}
+
 static int set_traj_per_block(void *ctx, const char *flag, const char *value)
 {
 	struct run_options *opts = ctx;
@@ -384,6 +394,7 @@ static const struct cli_flag flags[] = {
 	{"--atol", "A", set_atol, "with --rtol: the absolute part of a tolerance |x_k - x_ref_k| <= A + R |x_ref_k| (--tol E is --atol E)"},
 	{"--rtol", "R", set_rtol, "the relative part R of that tolerance (implies --check; tunes as --tol does)"},
 	{"--bound", "B", set_bound, "a state with |x| > B has diverged (default 1e12)"},
+	{"--repeat", "N", set_repeat, "solve N times and report the median and min solve time besides the first (each solve the same, results from the last; default 1)"},
 	{"--verbose", NULL, set_verbose, "say more: e.g. when the ensemble was solved in chunks to fit device memory"},
 	{"--list", NULL, set_list, "list the registered models (or MODEL) and exit"},
 	{"--list-schemes", NULL, set_list_schemes, "list the schemes, their orders and options, and exit"},
@@ -445,6 +456,7 @@ static void set_defaults(struct run_options *opts)
 	opts->seed = RUN_DEFAULT_SEED;
 	opts->check_traj = RUN_DEFAULT_CHECK_TRAJ;
 	opts->bound = RUN_DEFAULT_BOUND;
+	opts->repeat = 1;
 }
 
 /* The positional MODEL: there is exactly one. */

@@ -17,6 +17,7 @@
 #define RUN_DEFAULT_SEED 1ULL
 #define RUN_DEFAULT_CHECK_TRAJ 1024L
 #define RUN_DEFAULT_BOUND 1e12
+#define RUN_REPEAT_MAX 1000     /* --repeat at most */
 #define RUN_MAX_SPREAD_PARAMS 16   /* --spread-param flags */
 
 /* --spread-param NAME=S: parameter NAME spread by S. */
@@ -82,6 +83,7 @@ struct run_options {
 					a quick search), not the command line:
 					picard-run may tighten it */
 	double bound;                /* --bound B: |x| > B is divergence */
+	int repeat;                  /* --repeat N: solves timed (1) */
 	bool list;                   /* --list: show the models and stop */
 	bool list_schemes;           /* --list-schemes: show the schemes and stop */
 	bool describe;               /* --describe: show MODEL's description */

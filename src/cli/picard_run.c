@@ -290,20 +290,43 @@ static void ensemble_identity(const struct run *run, char *id, size_t len)
 
 /* Integrate; failed trajectories (PICARD_EFAILED) are reported, not fatal
  * here: their results are still written. */
+static int compare_seconds(const void *a, const void *b)
+{
+	const double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The solve, --repeat times over the same inputs (the same results each
+ * time): the first's stats, and the median and min of all. */
 static int solve(struct run *run)
 {
+	const int repeat = run->opts.repeat;
 	picard_record records[2];
-	int nrecords = 0, err;
+	picard_stats stats;
+	double *seconds = alloc_array(repeat, sizeof(double), "--repeat's solve times");
+	int nrecords = 0, err = 0;
 
+	if (!seconds)
+		return PICARD_ENOMEM;
 	if (run->save.states)
 		records[nrecords++] = run->save;
 	if (run->check.states)
 		records[nrecords++] = run->check;
-	err = picard_solve(run->solver, run->x0, run->params, run->x_final,
-			   run->status, run->fail_window, records, nrecords, &run->stats);
-	if (err && err != PICARD_EFAILED)
-		return cli_library_error(err);
-	return 0;
+	for (int r = 0; r < repeat && !err; r++) {
+		err = picard_solve(run->solver, run->x0, run->params, run->x_final, run->status,
+				   run->fail_window, records, nrecords, r ? &stats : &run->stats);
+		seconds[r] = r ? stats.solve_seconds : run->stats.solve_seconds;
+		if (err == PICARD_EFAILED)
+			err = 0;
+	}
+	if (!err) {
+		qsort(seconds, repeat, sizeof(double), compare_seconds);
+		run->solve_median = seconds[repeat / 2];
+		run->solve_min = seconds[0];
+	}
+	free(seconds);
+	return err ? cli_library_error(err) : 0;
 }
 
 static const char *backend_name(picard_backend backend)
@@ -346,7 +369,8 @@ static void print_summary(const struct run *run)
 		if (fabs(grid->h - run->opts.h) > 1e-12 * run->opts.h)
 			printf(" (requested %g)", run->opts.h);
 	}
-	printf(", %ld windows, t in [%g, %g]\n", grid->windows, grid->t0, grid->t1);
+	printf(", %ld window%s, t in [%g, %g]\n", grid->windows, grid->windows == 1 ? "" : "s",
+	       grid->t0, grid->t1);
 	printf("%-12s %s\n", "precision", run->opts.precision == PICARD_DOUBLE ? "double" : "float");
 	if (run->stats.backend == PICARD_BACKEND_CUDA) {
 		printf("%-12s %s%s, %d trajector%s per block", "layout", picard_layout_name(grid->layout),
@@ -356,7 +380,13 @@ static void print_summary(const struct run *run)
 			printf(", %s scan", picard_scan_name(grid->scan));
 		printf("\n");
 	}
-	printf("%-12s %s\n", "solve", format_seconds(buf, sizeof(buf), run->stats.solve_seconds));
+	printf("%-12s %s", "solve", format_seconds(buf, sizeof(buf), run->stats.solve_seconds));
+	if (run->opts.repeat > 1) {
+		printf(", the first of %d; median %s", run->opts.repeat,
+		       format_seconds(buf, sizeof(buf), run->solve_median));
+		printf(", min %s", format_seconds(buf, sizeof(buf), run->solve_min));
+	}
+	putchar('\n');
 	if (run->stats.estimate_seconds > 0)
 		printf("%-12s %s: a companion solve in double on a twice finer grid\n", "estimate",
 		       format_seconds(buf, sizeof(buf), run->stats.estimate_seconds));

@@ -29,7 +29,9 @@ struct run {
 	double *save_times;             /* --save-every/--save-at times, or NULL */
 	picard_record save;             /* their record (states NULL without) */
 	picard_record check;            /* --check record (states NULL without) */
-	picard_stats stats;             /* what the solve reports */
+	picard_stats stats;             /* what the solve reports (the first
+					   of --repeat's: its solve_seconds) */
+	double solve_median, solve_min; /* of --repeat's solve times */
 	/* the per-trajectory promise (promise.h) */
 	double *err;                    /* ntraj scaled errors against rk8pd
 					   (under the tolerance; absolute

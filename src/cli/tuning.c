@@ -171,8 +171,9 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 
 	opts->tuned = true;
 	if (p->scheme != PICARD_SCHEME_TRAPEZOID && p->scheme != PICARD_SCHEME_LOBATTO) {
-		/* a per-thread Runge-Kutta pair: fixed steps of h, or adaptive
-		 * at its local tolerance (iter_rtol) over windows of h */
+		/* a per-thread Runge-Kutta pair: fixed steps of h, as many
+		 * per output interval (--h, else the span) as cover it; or
+		 * adaptive at its local tolerance (iter_rtol) over windows of h */
 		const picard_scheme_type *type = picard_scheme_of(p->scheme);
 
 		opts->scheme = p->scheme;
@@ -187,10 +188,12 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 			printf("%-12s %s adaptive, local tolerance %.2g, output every %.6g, from %s\n",
 			       "parameters", type->name, opts->iter_rtol, opts->h, source);
 		} else {
+			if (!opts->h_given)
+				opts->h = opts->t1 - opts->t0;
 			if (!opts->K_given)
-				opts->K = 1;
-			printf("%-12s %s fixed step h=%.6g, from %s\n", "parameters", type->name,
-			       opts->h / opts->K, source);
+				opts->K = picard_rk_steps(opts->h, p->h);
+			printf("%-12s %s fixed step h=%.6g, %d per output interval, from %s\n",
+			       "parameters", type->name, opts->h / opts->K, opts->K, source);
 		}
 		return;
 	}
