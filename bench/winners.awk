@@ -74,7 +74,8 @@ file == 2 && /^schemes / {
 }
 # "solve        75.2 us, the first of 21; median 42.1 us, min 40.3 us"
 file == 2 && /^solve / {
-	split($0, w, " "); solve[run] = us(w[2], w[3]); median[run] = solve[run]
+	line = $0; gsub(/[,;]/, "", line)
+	split(line, w, " "); solve[run] = us(w[2], w[3]); median[run] = solve[run]
 	for (i in w) if (w[i] == "median") median[run] = us(w[i + 1], w[i + 2])
 	next
 }

@@ -66,55 +66,41 @@ struct rk_dense_cursors {
 };
 
 /* The device's window ends and dense output, into L's records. Which
- * records keep this trajectory's window ends is settled once; each knows
- * the next window it keeps, and the soonest of those is one comparison a
- * window, which at a step a window is a comparison a step. */
+ * records keep this trajectory's window ends is settled once, a bit each;
+ * a window end's row follows from its index, so nothing else is carried
+ * from one window to the next (registers are what a per-thread kernel
+ * runs short of). Window indices fit int: the scheme's resolve
+ * (src/scheme_rk.c) refuses 2^31 output intervals or more. */
 template <int n, typename real, bool with_dense>
 struct rk_device_out {
 	static constexpr bool dense = with_dense;
 	const picard_launch &L;
 	long traj; /* global index */
 	rk_dense_cursors cursors;
-	/* int, as registers are what a per-thread kernel runs short of: a
-	 * record's windows fit (the scheme's resolve, src/scheme_rk.c,
-	 * refuses 2^31 output intervals or more) */
-	int next[PICARD_MAX_RECORDS]; /* the next window kept; -1: none */
-	int row[PICARD_MAX_RECORDS];
-	int soonest;                  /* the least next[r] >= 0; -1: none */
+	unsigned keeps; /* bit r: record r keeps this trajectory's window ends */
 
-	/* (loops over the records unrolled: registers, not a stack) */
-	__device__ void find_soonest()
-	{
-		soonest = -1;
-#pragma unroll
-		for (int r = 0; r < PICARD_MAX_RECORDS; r++)
-			if (next[r] >= 0 && (soonest < 0 || next[r] < soonest))
-				soonest = next[r];
-	}
 	__device__ void start()
 	{
+		keeps = 0;
 #pragma unroll
-		for (int r = 0; r < PICARD_MAX_RECORDS; r++) {
-			const bool keeps = r < L.nrecords && !L.records[r].times &&
-					   traj % L.records[r].traj_stride == 0;
-			next[r] = keeps ? (int)L.records[r].every - 1 : -1;
-			row[r] = 0;
-		}
-		find_soonest();
+		for (int r = 0; r < PICARD_MAX_RECORDS; r++)
+			if (r < L.nrecords && !L.records[r].times && traj % L.records[r].traj_stride == 0)
+				keeps |= 1u << r;
 	}
 	__device__ void window_end(long w, const real *x)
 	{
-		if (w != soonest)
+		if (!keeps)
 			return;
 #pragma unroll
-		for (int r = 0; r < PICARD_MAX_RECORDS; r++)
-			if (next[r] == w) {
+		for (int r = 0; r < PICARD_MAX_RECORDS; r++) {
+			/* every 1, the usual, spares the division */
+			const int every = (int)L.records[r].every, ends = (int)w + 1;
+			const int row = every == 1 ? (int)w : ends % every ? -1 : ends / every - 1;
+
+			if ((keeps >> r & 1u) && row >= 0)
 				for (int k = 0; k < n; k++)
-					record_store(L.records[r], row[r], traj, k, n, x[k]);
-				row[r]++;
-				next[r] += (int)L.records[r].every;
-			}
-		find_soonest();
+					record_store(L.records[r], row, traj, k, n, x[k]);
+		}
 	}
 	__device__ double due(double t) { return cursors.due(L.records, L.nrecords, traj, t); }
 	__device__ void store(const real *x)
@@ -143,7 +129,7 @@ __global__ void picard_rk_kernel(const picard_launch L)
 		p[q] = ((const real *)L.params)[q * L.ntraj + traj];
 	const rk_run run = rk_run_of(L.t0, L.t1, L.window, L.windows, L.adaptive, L.K, L.iter_atol,
 				     L.iter_rtol, L.bound);
-	rk_device_out<n, real, dense> out = {L, L.traj_offset + traj, {{0}, 0}, {0}, {0}, -1};
+	rk_device_out<n, real, dense> out = {L, L.traj_offset + traj, {{0}, 0}, 0};
 	out.start();
 	const rk_outcome o = adaptive ? rk_adaptive<Model, Tab, real>(run, x, p, out) :
 					rk_fixed<Model, Tab, real>(run, x, p, out);

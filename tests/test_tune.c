@@ -597,6 +597,33 @@ Test(tune, search_decay_meets_tol_and_2h_does_not)
 		     2 * best->h, grid.windows, e2);
 }
 
+/* E of a two-component model under o on the search's ensemble, by
+ * picard_solve and picard_check on every trajectory and window end; the
+ * grid must have `windows` windows. */
+static double ensemble_check_error(const picard_model *model, const picard_options *o,
+				   long windows)
+{
+	picard_record rec = {.every = 1, .traj_stride = 1};
+	picard_check_result check;
+	picard_solver *solver;
+	double x0[2 * SEARCH_TRAJ];
+
+	cr_assert_eq(model->dim, 2);
+	cr_assert_eq(picard_ensemble_spread(2, model->x0, SEARCH_TRAJ, SEARCH_SPREAD, SEARCH_SEED,
+					    PICARD_BACKEND_CPU, x0), 0);
+	cr_assert_eq(picard_solver_create(&solver, model, o, SEARCH_TRAJ), 0, "%s",
+		     picard_error_detail());
+	cr_expect_eq(picard_solver_grid(solver)->windows, windows);
+	rec.states = malloc(picard_record_size(solver, &rec) * sizeof(double));
+	cr_assert_not_null(rec.states);
+	cr_assert_eq(picard_solve(solver, x0, NULL, NULL, NULL, NULL, &rec, 1, NULL), 0);
+	cr_assert_eq(picard_check(model, picard_solver_grid(solver), SEARCH_TRAJ, x0, NULL, &rec,
+				  &check), 0);
+	free(rec.states);
+	picard_solver_free(solver);
+	return check.error;
+}
+
 /* The lobatto scheme (issue 7): oscillator in double to 1e-8 with m in {4,
  * 8}; the winner is a lobatto point whose own solve, rebuilt from what the
  * point says (m, window (m-1) h, K_max, its tolerance, warm start), meets
@@ -612,10 +639,7 @@ Test(tune, search_lobatto)
 	};
 	picard_tune_result res;
 	const picard_tune_point *best = &res.best;
-	picard_check_result check;
-	picard_record rec = {.every = 1, .traj_stride = 1};
-	picard_solver *solver;
-	double x0[2 * SEARCH_TRAJ];
+	double e;
 	int err;
 
 	cr_assert_not_null(model);
@@ -634,21 +658,9 @@ Test(tune, search_lobatto)
 		.window = (best->m - 1) * best->h, .iter_rtol = best->iter_rtol,
 		.warm_start = true, .precision = PICARD_DOUBLE, .backend = PICARD_BACKEND_CPU,
 	};
-	cr_assert_eq(picard_ensemble_spread(2, model->x0, SEARCH_TRAJ, SEARCH_SPREAD, SEARCH_SEED,
-					    PICARD_BACKEND_CPU, x0), 0);
-	cr_assert_eq(picard_solver_create(&solver, model, &o, SEARCH_TRAJ), 0, "%s",
-		     picard_error_detail());
-	cr_expect_eq(picard_solver_grid(solver)->windows, best->windows);
-	rec.states = malloc(picard_record_size(solver, &rec) * sizeof(double));
-	cr_assert_not_null(rec.states);
-	cr_assert_eq(picard_solve(solver, x0, NULL, NULL, NULL, NULL, &rec, 1, NULL), 0);
-	cr_assert_eq(picard_check(model, picard_solver_grid(solver), SEARCH_TRAJ, x0, NULL, &rec,
-				  &check), 0);
-	cr_expect_leq(check.error, opt.tol + res.reference_error,
-		      "picard_check E = %.3g at the chosen point (search said %.3g)", check.error,
-		      best->error);
-	free(rec.states);
-	picard_solver_free(solver);
+	e = ensemble_check_error(model, &o, best->windows);
+	cr_expect_leq(e, opt.tol + res.reference_error,
+		      "picard_check E = %.3g at the chosen point (search said %.3g)", e, best->error);
 }
 
 /* A lobatto entry keeps its scheme and tolerance through the cache; an
@@ -719,10 +731,7 @@ Test(tune, search_rk_fixed_steps_in_one_window)
 	picard_tune_key key = lotka_key();
 	picard_tune_result res;
 	picard_tune_point loaded;
-	picard_check_result check;
-	picard_record rec = {.every = 1, .traj_stride = 1};
-	picard_solver *solver;
-	double x0[2 * SEARCH_TRAJ];
+	double e;
 	int err;
 
 	cr_assert(model && model->t0 == 0 && model->t1 == 100, "lotka over [0, 100] expected");
@@ -737,21 +746,9 @@ Test(tune, search_rk_fixed_steps_in_one_window)
 		.scheme = PICARD_SCHEME_DP8, .K = fixed.widest.K, .precision = PICARD_DOUBLE,
 		.backend = PICARD_BACKEND_CPU,
 	};
-	cr_assert_eq(picard_ensemble_spread(2, model->x0, SEARCH_TRAJ, SEARCH_SPREAD, SEARCH_SEED,
-					    PICARD_BACKEND_CPU, x0), 0);
-	cr_assert_eq(picard_solver_create(&solver, model, &o, SEARCH_TRAJ), 0, "%s",
-		     picard_error_detail());
-	cr_expect_eq(picard_solver_grid(solver)->windows, 1);
-	rec.states = malloc(picard_record_size(solver, &rec) * sizeof(double));
-	cr_assert_not_null(rec.states);
-	cr_assert_eq(picard_solve(solver, x0, NULL, NULL, NULL, NULL, &rec, 1, NULL), 0);
-	cr_assert_eq(picard_check(model, picard_solver_grid(solver), SEARCH_TRAJ, x0, NULL, &rec,
-				  &check), 0);
-	cr_expect_leq(check.error, opt.tol + res.reference_error,
-		      "picard_check E = %.3g at t1 (search said %.3g)", check.error,
-		      fixed.widest.error);
-	free(rec.states);
-	picard_solver_free(solver);
+	e = ensemble_check_error(model, &o, 1);
+	cr_expect_leq(e, opt.tol + res.reference_error, "picard_check E = %.3g at t1 (search said %.3g)",
+		      e, fixed.widest.error);
 
 	key.precision = PICARD_DOUBLE;
 	key.tol = opt.tol;
