@@ -1,10 +1,10 @@
-// idle-gap.cu - what a CUDA-event-timed short kernel (about 8 us on an H100)
-// reads after different host activity (issue 15: picard-run's solve read
+// idle-gap.cu - what a CUDA-event-timed kernel (by default about 8 us on an
+// H100) reads after different host activity (issue 15: picard-run's solve read
 // about 5 us more than the tuner's timing of the same kernel). Eight ways,
 // 41 repeats each: back to back; after 1 ms of host spinning, of sleeping,
-// of walking 64 MB of host memory (the caches the driver's launch path
+// of walking 64 MB of host memory (1 ms, or the gap given) (the caches the driver's launch path
 // lives in); after a synchronous memcpy; as a CUDA graph; on a stream of
-// its own. Not part of the build:
+// its own; after a 32 MB copy from pageable memory. Not part of the build:
 //   nvcc -O2 -gencode arch=compute_90,code=[sm_90,compute_90] -o idle-gap bench/prof/idle-gap.cu
 // (The graph variants record the same events on each launch: read them as
 // a check that the graph runs, not as timings.)
@@ -34,11 +34,18 @@ static void host_touch(double s) { // walk 64 MB: evicts caches
 	sink = acc;
 }
 
-int main()
+int main(int argc, char **argv)
 {
-	const int n = 8192, iters = 3000;
+	/* trajectories, loop length, gap: 8192, 3000, 1 ms by default (an 8 us
+	 * kernel); 1048576, 700, 10 ms reads a 150 us one after a gap as long
+	 * as picard-run's host work at 1M trajectories */
+	const int n = argc > 1 ? atoi(argv[1]) : 8192, iters = argc > 2 ? atoi(argv[2]) : 3000;
+	const double gap = argc > 3 ? atof(argv[3]) * 1e-3 : 1e-3;
 	float *x; cudaMalloc(&x, n * sizeof(float)); cudaMemset(x, 0, n * sizeof(float));
 	float *h; cudaMallocHost(&h, n * sizeof(float));
+	/* what picard's upload does at 1M trajectories: 32 MB from pageable memory */
+	static std::vector<char> pageable(32 << 20, 1);
+	void *big; cudaMalloc(&big, pageable.size());
 	cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
 	cudaStream_t s; cudaStreamCreate(&s);
 	// graph of event, kernel, event on s
@@ -49,13 +56,14 @@ int main()
 	if (cudaGraphInstantiate(&ge, g, 0) != cudaSuccess) { printf("instantiate failed\n"); return 1; }
 	for (int w = 0; w < 50; w++) work<<<n / 128, 128>>>(x, n, iters);
 	cudaDeviceSynchronize();
-	const char *names[] = {"back-to-back", "1ms host spin", "1ms usleep", "1ms host cache walk", "memcpy then kernel", "graph after cache walk", "graph back-to-back", "stream s after cache walk"};
-	for (int v = 0; v < 8; v++) {
+	const char *names[] = {"back-to-back", "host spin", "usleep", "host cache walk", "memcpy then kernel", "graph after cache walk", "graph back-to-back", "stream s after cache walk",
+			       "pageable 32 MB memcpy then kernel"};
+	for (int v = 0; v < 9; v++) {
 		std::vector<double> t;
 		for (int r = 0; r < 41; r++) {
-			if (v == 1) host_spin(1e-3);
-			if (v == 2) usleep(1000);
-			if (v == 3 || v == 5 || v == 7) host_touch(1e-3);
+			if (v == 1) host_spin(gap);
+			if (v == 2) usleep((useconds_t)(gap * 1e6));
+			if (v == 3 || v == 5 || v == 7) host_touch(gap);
 			float ms = 0;
 			if (v == 5 || v == 6) {
 				cudaGraphLaunch(ge, s);
@@ -66,6 +74,7 @@ int main()
 				cudaEventSynchronize(b);
 			} else {
 				if (v == 4) cudaMemcpy(x, h, n * sizeof(float), cudaMemcpyHostToDevice);
+				if (v == 8) cudaMemcpy(big, pageable.data(), pageable.size(), cudaMemcpyHostToDevice);
 				cudaEventRecord(a, 0); work<<<n / 128, 128>>>(x, n, iters); cudaEventRecord(b, 0);
 				cudaEventSynchronize(b);
 			}
