@@ -596,6 +596,16 @@ const char *picard_build_id(void);
 bool picard_cuda_available(void);
 /* Name of CUDA device 0 into buf, or an error code. */
 int picard_cuda_device_name(char *buf, size_t len);
+/* The CUDA runtime picard was built with and the CUDA version the driver
+ * supports, as CUDA encodes them (1000 major + 10 minor: 13000 is 13.0);
+ * *driver 0 when no driver is installed. */
+void picard_cuda_versions(int *runtime, int *driver);
+
+/* ---- Version ------------------------------------------------------------ */
+
+#define PICARD_VERSION "0.15.0"
+/* PICARD_VERSION of the library linked (the header's may differ). */
+const char *picard_version(void);
 
 /* ---- Names ------------------------------------------------------------ */
 

@@ -275,6 +275,29 @@ Test(cli, help)
 	free_run(&run);
 }
 
+/* --version: the version, the build and the CUDA runtime found, exit 0,
+ * whatever else is on the line (as GNU programs do); --help lists it. */
+Test(cli, version)
+{
+	const char *lines[] = {"--version", "decay --traj 4 --version", "--version --traj abc"};
+	struct cli_run run;
+	char want[160];
+
+	snprintf(want, sizeof(want), "picard-run (picard) %s\nbuild %s\nCUDA runtime ",
+		 picard_version(), picard_build_id());
+	for (size_t l = 0; l < sizeof(lines) / sizeof(lines[0]); l++) {
+		run = run_line(lines[l]);
+		cr_expect_eq(run.status, 0, "'%s': exit status %d", lines[l], run.status);
+		cr_expect_str_empty(run.err, "'%s': %s", lines[l], run.err);
+		cr_expect_eq(strncmp(run.out, want, strlen(want)), 0, "'%s':\n%s", lines[l], run.out);
+		cr_expect_null(strstr(run.out, "model "), "'%s' solved:\n%s", lines[l], run.out);
+		free_run(&run);
+	}
+	run = run_line("--help");
+	cr_expect_not_null(strstr(run.out, "--version"), "usage lacks --version");
+	free_run(&run);
+}
+
 /* ---- good runs ---------------------------------------------------------------------- */
 
 Test(cli, small_run)

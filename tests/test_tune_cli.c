@@ -148,6 +148,19 @@ Test(tune_cli, help)
 	free_run(&run);
 }
 
+/* --version, as picard-run's. */
+Test(tune_cli, version)
+{
+	struct cli_run run = run_line("picard-tune", "decay --tol 1e-3 --version");
+	char want[160];
+
+	snprintf(want, sizeof(want), "picard-tune (picard) %s\nbuild %s\n", picard_version(),
+		 picard_build_id());
+	cr_expect_eq(run.status, 0, "exit status %d: %s", run.status, run.err);
+	cr_expect_eq(strncmp(run.out, want, strlen(want)), 0, "%s", run.out);
+	free_run(&run);
+}
+
 /* ---- searching, storing, using ------------------------------------------------------ */
 
 /* picard-tune prints a table and stores its winner; picard-run --tol then

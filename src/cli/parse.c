@@ -232,16 +232,35 @@ static int apply_flag(const struct cli_command *cmd, void *opts, int argc,
 	return flag->set(opts, flag->name, argv[*i]);
 }
 
+void cli_print_version(FILE *f, const char *program)
+{
+	int runtime, driver;
+
+	picard_cuda_versions(&runtime, &driver);
+	fprintf(f, "%s (picard) %s\nbuild %s\nCUDA runtime %d.%d", program, picard_version(),
+		picard_build_id(), runtime / 1000, runtime % 1000 / 10);
+	if (driver)
+		fprintf(f, ", driver supports CUDA %d.%d\n", driver / 1000, driver % 1000 / 10);
+	else
+		fprintf(f, "; no CUDA driver found (the CPU backend runs)\n");
+}
+
 int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
 		   void *opts, const bool *stop)
 {
 	bool flags_done = false;
 	int err;
 
+	cli_set_program(cmd->program); /* the error lines name it */
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 
 		err = 0;
+		if (!flags_done && strcmp(arg, "--version") == 0) {
+			/* as GNU programs do: whatever else is on the line */
+			cli_print_version(stdout, cmd->program);
+			exit(CLI_EXIT_OK);
+		}
 		if (!flags_done && strcmp(arg, "--") == 0)
 			flags_done = true;
 		else if (flags_done || arg[0] != '-' || arg[1] == '\0')
@@ -265,6 +284,8 @@ void cli_print_flags(FILE *f, const struct cli_flag *flags, size_t nflags)
 			 flags[i].metavar ? " " : "", flags[i].metavar ? flags[i].metavar : "");
 		fprintf(f, "  %-16s %s\n", left, flags[i].help);
 	}
+	fprintf(f, "  %-16s %s\n", "--version", "picard's version and build, the CUDA runtime and "
+		"driver found, and exit");
 }
 
 /* ---- model and span --------------------------------------------------------- */

@@ -66,7 +66,12 @@ struct cli_command {
  * returning 0, once *stop is true (--help sets it). */
 int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
 		   void *opts, const bool *stop);
-/* The flags with their help lines, one per line, for a usage text. */
+/* --version's text: "PROGRAM (picard) VERSION", the build, the CUDA
+ * runtime and driver. cli_parse_args prints it and exits when it meets
+ * --version. */
+void cli_print_version(FILE *f, const char *program);
+/* The flags with their help lines, one per line, and --version's, for a
+ * usage text. */
 void cli_print_flags(FILE *f, const struct cli_flag *flags, size_t nflags);
 
 /* ---- schemes ----------------------------------------------------------------- */

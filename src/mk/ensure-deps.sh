@@ -16,7 +16,7 @@ need=""
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	echo "  DEPS    installing:$need"
-	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null || {
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null || {
 		echo "error: apt-get install -y$need failed" >&2; exit 1; }
 else
 	echo "error: missing packages:$need" >&2
