@@ -9,6 +9,7 @@
 #   make bench        the benchmark programs (bin/bench-*, see bench/README.md)
 #   make bench-check  bench-rk --selfcheck (orders of the Runge-Kutta methods)
 #   make plots        PNG figures of a benchmark run (RESULTS=bench/results/DIR)
+#   make install      headers, library, programs and picard.pc under PREFIX
 #   make V=1          show full commands
 #
 # Every models/*.cu is a model: the build discovers it and generates the
@@ -63,7 +64,7 @@ CLI_COMMON   := $(patsubst src/cli/%.c,$(BUILD)/src/cli/%.o,$(filter-out src/cli
 TEST_OBJS    := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(wildcard tests/*.c))
 LIB          := $(BUILD)/libpicard.a
 
-.PHONY: all test test-asan fuzz fuzz-cc gpu-bundle gpu-carry deps clean bench bench-check
+.PHONY: all test test-asan fuzz fuzz-cc gpu-bundle gpu-carry deps clean bench bench-check install
 all: deps $(PROGRAMS:%=$(BIN)/%) $(BIN)/picard-tests
 
 # ---- system packages: install as root, else say what to run ----------------
@@ -326,6 +327,20 @@ bench: deps $(BIN)/bench-rk $(BIN)/bench-cpu $(BIN)/bench-picard
 
 bench-check: bench
 	$(BIN)/bench-rk --selfcheck
+
+# ---- install: headers, library, programs, pkg-config ------------------------------
+# make install PREFIX=DIR [DESTDIR=STAGE]: include/picard.h, lib/libpicard.a,
+# lib/pkgconfig/picard.pc and bin/picard-*; a C program then builds with
+# gcc prog.c $(pkg-config --cflags --libs picard) (examples/ensemble.c).
+PREFIX  ?= /usr/local
+install: all
+	@echo "  INSTALL $(DESTDIR)$(PREFIX)"
+	$(Q)install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/bin
+	$(Q)install -m 644 include/picard.h $(DESTDIR)$(PREFIX)/include/
+	$(Q)install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	$(Q)install -m 755 $(PROGRAMS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
+	$(Q)src/mk/gen-pc.sh $(PREFIX) $(CUDA_HOME) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/picard.pc
 
 clean:
 	rm -rf $(BUILD) $(BIN)
