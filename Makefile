@@ -307,18 +307,18 @@ $(BENCH_DIR)/%.o: bench/compare/%.c $(BENCH_HEADERS)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(BENCH_CFLAGS) -c $< -o $@
 
-$(BIN)/bench-rk: $(BENCH_DIR)/bench_rk.o $(BENCH_DIR)/bench_common.o $(LIB)
+$(BIN)/bench-rk: $(BENCH_DIR)/bench_rk.o $(BENCH_DIR)/bench_common.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@
 
 $(BIN)/bench-cpu: $(BENCH_DIR)/bench_cpu.o $(BENCH_DIR)/bench_cpu_models.o \
-		  $(BENCH_DIR)/bench_common.o $(LIB)
+		  $(BENCH_DIR)/bench_common.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@
 
-$(BIN)/bench-picard: $(BENCH_DIR)/bench_picard.o $(BENCH_DIR)/bench_common.o $(LIB)
+$(BIN)/bench-picard: $(BENCH_DIR)/bench_picard.o $(BENCH_DIR)/bench_common.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@

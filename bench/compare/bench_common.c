@@ -12,6 +12,7 @@
 #include <gsl/gsl_odeiv2.h>
 
 #include "bench_common.h"
+#include "cli/parse.h"
 #include "errors.h"
 
 #define FLOOR_TOL 1e-14 /* the tighter reference the floor compares with */
@@ -511,6 +512,11 @@ FILE *bench_csv_open(const char *program, const char *path, bool *new_file)
 	if (!(out = fopen(path, "a")))
 		bench_die(program, "%s: cannot open for appending", path);
 	return out;
+}
+
+void bench_print_version(const char *program)
+{
+	cli_print_version(stdout, program);
 }
 
 void bench_die_usage(const char *program, const char *fmt, ...)

@@ -154,6 +154,9 @@ FILE *bench_csv_open(const char *program, const char *path, bool *new_file);
 
 /* Print to stderr and exit(2) / exit(1): the programs' way to die. */
 void bench_die_usage(const char *program, const char *fmt, ...);
+/* --version: picard's version and build, the CUDA runtime and driver
+ * (the picard programs' text). */
+void bench_print_version(const char *program);
 void bench_die(const char *program, const char *fmt, ...);
 
 #ifdef __cplusplus

@@ -232,7 +232,8 @@ static void usage(void)
 	       "  --repeats R       timed solves (default %d; median and min)\n"
 	       "  --max-steps N     GSL: driver step limit (default 1e7); euler --target:\n"
 	       "                    largest step count tried (default 2^24)\n"
-	       "  --csv FILE        append the output to FILE (column names if it is new)\n",
+	       "  --csv FILE        append the output to FILE (column names if it is new)\n"
+	       "  --version         picard's version and build, the CUDA runtime and driver\n",
 	       BENCH_DEFAULT_TRAJ, BENCH_DEFAULT_SAMPLE, BENCH_DEFAULT_REPEATS);
 }
 
@@ -250,7 +251,7 @@ static void parse(int argc, char **argv, struct cpu_opts *o)
 {
 	enum { O_METHOD = 256, O_PREC, O_TRAJ, O_STEPS, O_H, O_TOL, O_TARGET,
 	       O_SPREAD, O_SEED, O_SAMPLE, O_REPEATS, O_THREADS, O_MAXSTEPS,
-	       O_CSV, O_HELP };
+	       O_CSV, O_HELP, O_VERSION };
 	static const struct option longopts[] = {
 		{"method", 1, 0, O_METHOD}, {"precision", 1, 0, O_PREC},
 		{"traj", 1, 0, O_TRAJ}, {"steps", 1, 0, O_STEPS}, {"h", 1, 0, O_H},
@@ -258,7 +259,8 @@ static void parse(int argc, char **argv, struct cpu_opts *o)
 		{"spread", 1, 0, O_SPREAD}, {"seed", 1, 0, O_SEED},
 		{"sample", 1, 0, O_SAMPLE}, {"repeats", 1, 0, O_REPEATS},
 		{"threads", 1, 0, O_THREADS}, {"max-steps", 1, 0, O_MAXSTEPS},
-		{"csv", 1, 0, O_CSV}, {"help", 0, 0, O_HELP}, {0, 0, 0, 0}};
+		{"csv", 1, 0, O_CSV}, {"help", 0, 0, O_HELP},
+		{"version", 0, 0, O_VERSION}, {0, 0, 0, 0}};
 	int c, given;
 
 	*o = (struct cpu_opts){.method = -1, .dbl = true, .ntraj = BENCH_DEFAULT_TRAJ,
@@ -293,6 +295,7 @@ static void parse(int argc, char **argv, struct cpu_opts *o)
 		case O_MAXSTEPS: o->max_steps = arg_long("--max-steps", optarg); break;
 		case O_CSV: o->csv = optarg; break;
 		case O_HELP: usage(); exit(0);
+		case O_VERSION: bench_print_version(program); exit(0);
 		default: bench_die_usage(program, "bad option");
 		}
 	}

@@ -80,7 +80,8 @@ static void usage(void)
 	       "                    default auto)\n"
 	       "  --precision P     float or double (default float)\n"
 	       "  --backend B       cuda or cpu (default cuda)\n"
-	       "  --traj N --spread S --seed N --sample N --repeats R --csv FILE  as bench-rk\n");
+	       "  --traj N --spread S --seed N --sample N --repeats R --csv FILE  as bench-rk\n"
+	       "  --version         picard's version and build, the CUDA runtime and driver\n");
 }
 
 static double arg_double(const char *flag, const char *v)
@@ -97,7 +98,7 @@ static void parse(int argc, char **argv, struct pic_opts *o)
 {
 	enum { O_SCHEME = 256, O_ADAPTIVE, O_M, O_K, O_KMAX, O_RTOL, O_NOWARM, O_LAYOUT, O_PREC,
 	       O_BACKEND, O_TRAJ, O_WINDOWS, O_TARGET, O_SPREAD, O_SEED, O_SAMPLE,
-	       O_REPEATS, O_CSV, O_HELP };
+	       O_REPEATS, O_CSV, O_HELP, O_VERSION };
 	static const struct option longopts[] = {
 		{"scheme", 1, 0, O_SCHEME}, {"adaptive", 0, 0, O_ADAPTIVE},
 		{"m", 1, 0, O_M}, {"K", 1, 0, O_K},
@@ -108,7 +109,8 @@ static void parse(int argc, char **argv, struct pic_opts *o)
 		{"target", 1, 0, O_TARGET}, {"spread", 1, 0, O_SPREAD},
 		{"seed", 1, 0, O_SEED}, {"sample", 1, 0, O_SAMPLE},
 		{"repeats", 1, 0, O_REPEATS}, {"csv", 1, 0, O_CSV},
-		{"help", 0, 0, O_HELP}, {0, 0, 0, 0}};
+		{"help", 0, 0, O_HELP},
+		{"version", 0, 0, O_VERSION}, {0, 0, 0, 0}};
 	static const int default_ms[] = {4, 6, 8, 12, 16};
 	char *save, *tok;
 	int c, layout;
@@ -163,6 +165,7 @@ static void parse(int argc, char **argv, struct pic_opts *o)
 		case O_REPEATS: o->repeats = (int)arg_long("--repeats", optarg); break;
 		case O_CSV: o->csv = optarg; break;
 		case O_HELP: usage(); exit(0);
+		case O_VERSION: bench_print_version(program); exit(0);
 		default: bench_die_usage(program, "bad option");
 		}
 	}

@@ -623,7 +623,8 @@ static void usage(void)
 	       "  --threads N       host threads (default: all)\n"
 	       "  --max-steps N     adaptive: steps per trajectory before failing (default 1e7);\n"
 	       "                    fixed --target: largest step count tried (default 2^22)\n"
-	       "  --csv FILE        append the output to FILE (column names if it is new)\n",
+	       "  --csv FILE        append the output to FILE (column names if it is new)\n"
+	       "  --version         picard's version and build, the CUDA runtime and driver\n",
 	       BENCH_DEFAULT_TRAJ, BENCH_DEFAULT_SAMPLE, BENCH_DEFAULT_REPEATS);
 }
 
@@ -641,7 +642,7 @@ static void parse(int argc, char **argv, bench_opts *o, bool *self, bool *list)
 {
 	enum { O_METHOD = 256, O_PREC, O_TRAJ, O_STEPS, O_H, O_TOL, O_TARGET,
 	       O_SPREAD, O_SEED, O_SAMPLE, O_REPEATS, O_BLOCK, O_BACKEND,
-	       O_THREADS, O_MAXSTEPS, O_CSV, O_SELF, O_LIST, O_HELP };
+	       O_THREADS, O_MAXSTEPS, O_CSV, O_SELF, O_LIST, O_HELP, O_VERSION };
 	static const struct option longopts[] = {
 		{"method", 1, 0, O_METHOD}, {"precision", 1, 0, O_PREC},
 		{"traj", 1, 0, O_TRAJ}, {"steps", 1, 0, O_STEPS}, {"h", 1, 0, O_H},
@@ -651,7 +652,8 @@ static void parse(int argc, char **argv, bench_opts *o, bool *self, bool *list)
 		{"block", 1, 0, O_BLOCK}, {"backend", 1, 0, O_BACKEND},
 		{"threads", 1, 0, O_THREADS}, {"max-steps", 1, 0, O_MAXSTEPS},
 		{"csv", 1, 0, O_CSV}, {"selfcheck", 0, 0, O_SELF},
-		{"list", 0, 0, O_LIST}, {"help", 0, 0, O_HELP}, {0, 0, 0, 0}};
+		{"list", 0, 0, O_LIST}, {"help", 0, 0, O_HELP},
+		{"version", 0, 0, O_VERSION}, {0, 0, 0, 0}};
 	int c;
 
 	o->method = -1;
@@ -693,6 +695,7 @@ static void parse(int argc, char **argv, bench_opts *o, bool *self, bool *list)
 		case O_SELF: *self = true; break;
 		case O_LIST: *list = true; break;
 		case O_HELP: usage(); exit(0);
+		case O_VERSION: bench_print_version(program); exit(0);
 		default: bench_die_usage(program, "bad option");
 		}
 	}

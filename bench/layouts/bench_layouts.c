@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/parse.h"
 #include "picard.h"
 
 #define REPEATS 7
@@ -147,6 +148,10 @@ int main(int argc, char **argv)
 	char device[128] = "none", date[32] = "";
 	time_t now = time(NULL);
 
+	if (only && strcmp(only, "--version") == 0) {
+		cli_print_version(stdout, "bench-layouts");
+		return 0;
+	}
 	if (!lotka || picard_cuda_device_name(device, sizeof(device)) != 0) {
 		fprintf(stderr, "bench-layouts: no CUDA device (%s)\n", picard_error_detail());
 		return 1;
