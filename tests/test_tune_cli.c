@@ -225,6 +225,8 @@ Test(tune_cli, tune_then_run_rk_steps)
 
 	cr_assert_eq(run.status, 0, "picard-tune: exit status %d\n%s%s", run.status, run.out, run.err);
 	find_grid(run.out, "best", &m, &K, &h);
+	if (K < 1000000) /* fixed steps: one window */
+		cr_expect_not_null(strstr(run.out, " (1 window): "), "%s", run.out);
 	free_run(&run);
 	run = run_line("picard-run", "lotka --scheme dp8 --tol 1e-8 --precision double --backend cpu "
 		       "--traj 16");

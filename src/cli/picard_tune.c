@@ -386,14 +386,15 @@ static void print_best(const struct tune_run *run)
 	const picard_tune_point *best = &run->result.best;
 
 	if (best->scheme == PICARD_SCHEME_LOBATTO)
-		printf("%-12s lobatto m=%d window=%.6g iter-rtol=%.2g (%ld windows): E = %.3g, "
+		printf("%-12s lobatto m=%d window=%.6g iter-rtol=%.2g (%ld window%s): E = %.3g, "
 		       "%.4g ms for %ld trajectories", "best", best->m, (best->m - 1) * best->h,
-		       best->iter_rtol, best->windows, best->error, best->seconds * 1e3,
+		       best->iter_rtol, best->windows, best->windows == 1 ? "" : "s", best->error,
+		       best->seconds * 1e3,
 		       run->opts.traj ? run->opts.traj : 8192);
 	else
-		printf("%-12s m=%d K=%d h=%.6g (%ld windows): E = %.3g, %.4g ms for %ld trajectories",
-		       "best", best->m, best->K, best->h, best->windows, best->error,
-		       best->seconds * 1e3, run->opts.traj ? run->opts.traj : 8192);
+		printf("%-12s m=%d K=%d h=%.6g (%ld window%s): E = %.3g, %.4g ms for %ld trajectories",
+		       "best", best->m, best->K, best->h, best->windows, best->windows == 1 ? "" : "s",
+		       best->error, best->seconds * 1e3, run->opts.traj ? run->opts.traj : 8192);
 	if (best->layout != PICARD_LAYOUT_AUTO)
 		printf(", %s layout (%d per block)", picard_layout_name(best->layout),
 		       best->traj_per_block);
