@@ -1,10 +1,11 @@
-// idle-gap.cu - what a CUDA-event-timed kernel (by default about 8 us on an
-// H100) reads after different host activity (issue 15: picard-run's solve read
-// about 5 us more than the tuner's timing of the same kernel). Eight ways,
-// 41 repeats each: back to back; after 1 ms of host spinning, of sleeping,
-// of walking 64 MB of host memory (1 ms, or the gap given) (the caches the driver's launch path
-// lives in); after a synchronous memcpy; as a CUDA graph; on a stream of
-// its own; after a 32 MB copy from pageable memory. Not part of the build:
+// idle-gap.cu - what a CUDA-event-timed kernel (by default 13-14 us on an
+// H100, back to back) reads after different host activity (issue 15:
+// picard-run's solve read about 5 us more than the tuner's timing of the
+// same kernel). Nine ways, 41 repeats each: back to back; after 1 ms (or
+// the gap given) of host spinning, of sleeping, of walking 64 MB of host
+// memory (the caches the driver's launch path lives in); after a
+// synchronous memcpy; as a CUDA graph; on a stream of its own; after a
+// 32 MB copy from pageable memory. Not part of the build:
 //   nvcc -O2 -gencode arch=compute_90,code=[sm_90,compute_90] -o idle-gap bench/prof/idle-gap.cu
 // (The graph variants record the same events on each launch: read them as
 // a check that the graph runs, not as timings.)
@@ -36,7 +37,7 @@ static void host_touch(double s) { // walk 64 MB: evicts caches
 
 int main(int argc, char **argv)
 {
-	/* trajectories, loop length, gap: 8192, 3000, 1 ms by default (an 8 us
+	/* trajectories, loop length, gap: 8192, 3000, 1 ms by default (a 13 us
 	 * kernel); 1048576, 700, 10 ms reads a 150 us one after a gap as long
 	 * as picard-run's host work at 1M trajectories */
 	const int n = argc > 1 ? atoi(argv[1]) : 8192, iters = argc > 2 ? atoi(argv[2]) : 3000;

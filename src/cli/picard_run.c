@@ -288,8 +288,6 @@ static void ensemble_identity(const struct run *run, char *id, size_t len)
 
 /* ---- solving and reporting -------------------------------------------- */
 
-/* Integrate; failed trajectories (PICARD_EFAILED) are reported, not fatal
- * here: their results are still written. */
 static int compare_seconds(const void *a, const void *b)
 {
 	const double x = *(const double *)a, y = *(const double *)b;
@@ -297,8 +295,10 @@ static int compare_seconds(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The solve, --repeat times over the same inputs (the same results each
- * time): the first's stats, and the median and min of all. */
+/* Integrate, --repeat times over the same inputs (the same results each
+ * time): the first's stats, and the median and min of all. Failed
+ * trajectories (PICARD_EFAILED) are reported, not fatal here: their
+ * results are still written. */
 static int solve(struct run *run)
 {
 	const int repeat = run->opts.repeat;
