@@ -19,19 +19,31 @@ CUDA_HOME ?= /usr/local/cuda
 CUDA_ARCH ?= 90
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
 CC        ?= gcc
+CXX       ?= g++
 
 BUILD := build
 BIN   := bin
+LIBDIR := lib
 
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 -Wall -Wextra -fopenmp -Iinclude -Isrc -I$(CUDA_HOME)/include -MMD -MP
+CFLAGS   += -std=c11 -Wall -Wextra -fopenmp -fPIC -Iinclude -Isrc -I$(CUDA_HOME)/include -MMD -MP
 NVFLAGS  ?= -O3 -g
 NVFLAGS  += -std=c++17 -gencode arch=compute_$(CUDA_ARCH),code=[sm_$(CUDA_ARCH),compute_$(CUDA_ARCH)] \
-	    -Iinclude -Isrc -Ikernels -Xcompiler -Wall,-Wextra -MMD -MP
+	    -Iinclude -Isrc -Ikernels -Xcompiler -Wall,-Wextra,-fPIC -MMD -MP
+# A model's host side (the CPU backend, the GSL reference), built by the
+# system C++ compiler: here for models/, at run time for a model file
+# elsewhere (src/model_load.c), with the same code generation flags, so
+# that the two give the same bits.
+MODEL_CODEGEN := -O3 -std=c++17 -fPIC -fvisibility=hidden
+MODEL_CXXFLAGS = $(MODEL_CODEGEN) -g -Wall -Wextra -Iinclude -Isrc -Ikernels -MMD -MP
 # RPATH (not RUNPATH) so a carried lib/ also serves its libraries' own needs.
 LDFLAGS  += -fopenmp -L$(CUDA_HOME)/lib64 \
-	    -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/lib:$$ORIGIN/../lib:$(CUDA_HOME)/lib64'
-LDLIBS   += -lgsl -lgslcblas -lcurand -lcudart_static -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic -lm -ldl -lpthread -lrt
+	    -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/lib:$$ORIGIN/../$(LIBDIR):$(CUDA_HOME)/lib64'
+LIB_LDLIBS := -lgsl -lgslcblas -lcurand -lnvrtc -lcudart_static -lstdc++ -lm -ldl -lpthread -lrt
+# The programs link the shared library; bench/ the static one with its
+# own kernels (one CUDA runtime per process).
+LDLIBS   += -L$(LIBDIR) -lpicard -lgsl -lgslcblas -lm -lpthread
+STATIC_LDLIBS := $(LIB_LDLIBS)
 
 # SANITIZE=address,undefined builds everything with those sanitizers (gcc;
 # nvcc passes them to its host compiler): what make test-asan does, adding
@@ -56,16 +68,24 @@ MODELS       := $(sort $(basename $(notdir $(wildcard models/*.cu))))
 MODEL_OBJS   := $(MODELS:%=$(BUILD)/models/%.o)
 KERNEL_OBJS  := $(patsubst kernels/%.cu,$(BUILD)/kernels/%.o,$(wildcard kernels/*.cu))
 LIB_OBJS     := $(patsubst src/%.c,$(BUILD)/src/%.o,$(wildcard src/*.c)) \
-		$(BUILD)/registry.o $(MODEL_OBJS) $(KERNEL_OBJS)
+		$(BUILD)/registry.o $(BUILD)/embedded.o $(MODEL_OBJS) $(KERNEL_OBJS)
+# What a model file includes, carried by the library as text for the
+# kernels compiled at run time (src/jit.c) and for a model file's host
+# side (src/model_load.c); NVRTC's stand-ins for C library headers.
+EMBED_HEADERS := $(wildcard kernels/*.cuh kernels/*.h) include/picard.h \
+		 $(addprefix src/,backend.h compensated.h convergence.h cpu_records.h \
+		   dense_output.h launch.h model_impl.h portable.h)
+RTC_STUBS    := $(wildcard kernels/rtc/*.h)
 # Programs: src/cli/picard_NAME.c holds the main of bin/picard-NAME; the
 # other src/cli/*.c files are shared by the programs.
 PROGRAMS     := $(patsubst src/cli/picard_%.c,picard-%,$(wildcard src/cli/picard_*.c))
 CLI_COMMON   := $(patsubst src/cli/%.c,$(BUILD)/src/cli/%.o,$(filter-out src/cli/picard_%.c,$(wildcard src/cli/*.c)))
 TEST_OBJS    := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(wildcard tests/*.c))
-LIB          := $(BUILD)/libpicard.a
+LIB          := $(LIBDIR)/libpicard.a
+SHLIB        := $(LIBDIR)/libpicard.so
 
 .PHONY: all test test-asan fuzz fuzz-cc gpu-bundle gpu-carry deps clean bench bench-check install
-all: deps $(PROGRAMS:%=$(BIN)/%) $(BIN)/picard-tests
+all: deps $(PROGRAMS:%=$(BIN)/%) $(BIN)/picard-tests $(LIB)
 
 # ---- system packages: install as root, else say what to run ----------------
 deps:
@@ -80,6 +100,15 @@ $(BUILD)/registry.c: FORCE
 FORCE:
 
 $(BUILD)/registry.o: $(BUILD)/registry.c | deps
+	@echo "  CC      $@"
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/embedded.c: src/mk/embed.sh $(EMBED_HEADERS) $(RTC_STUBS) $(MODELS:%=models/%.cu)
+	@mkdir -p $(@D)
+	@echo "  GEN     $@"
+	$(Q)src/mk/embed.sh $(EMBED_HEADERS) -- $(RTC_STUBS) -- $(MODELS:%=models/%.cu) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/embedded.o: $(BUILD)/embedded.c | deps
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
@@ -106,36 +135,46 @@ $(BUILD)/tests/%.o: tests/%.c | deps
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-# A model file that breaks the contract gets a message naming the rule.
+# A model's host side. A model file that breaks the contract gets a
+# message naming the rule.
 $(BUILD)/models/%.o: models/%.cu | deps
 	@mkdir -p $(@D)
-	@echo "  NVCC    $@"
-	$(Q)src/mk/compile-model.sh $@ $< $(NVCC) $(NVFLAGS)
+	@echo "  CXX     $@"
+	$(Q)src/mk/compile-model.sh $@ $< $(CXX) $(MODEL_CXXFLAGS) -DPICARD_BUILTIN_MODEL -x c++
 
 $(BUILD)/kernels/%.o: kernels/%.cu | deps
 	@mkdir -p $(@D)
 	@echo "  NVCC    $@"
 	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
 
+$(BUILD)/src/model_load.o: CFLAGS += -DPICARD_MODEL_CODEGEN='"$(MODEL_CODEGEN)"' \
+	-DPICARD_MODEL_CXX='"$(CXX)"'
+
 $(LIB): $(LIB_OBJS)
+	@mkdir -p $(@D)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(SHLIB): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) -shared -Wl,-soname,libpicard.so $^ $(LDFLAGS) $(LIB_LDLIBS) -o $@
 
 # ---- programs -----------------------------------------------------------------
 # Objects reached only through the pattern rule are kept, not deleted as
 # intermediate files.
 .SECONDARY: $(CLI_COMMON) $(PROGRAMS:picard-%=$(BUILD)/src/cli/picard_%.o)
-$(BIN)/picard-%: $(BUILD)/src/cli/picard_%.o $(CLI_COMMON) $(LIB)
+$(BIN)/picard-%: $(BUILD)/src/cli/picard_%.o $(CLI_COMMON) $(SHLIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@
+	$(Q)$(CC) $(filter %.o,$^) $(LDFLAGS) $(LDLIBS) -o $@
 
 # The tests also call the programs' shared code directly (the option parser
 # and the --init reader in test_fuzz_regress.c).
-$(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(LIB)
+$(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(SHLIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(TEST_OBJS) $(CLI_COMMON) $(LIB) $(LDFLAGS) $(LDLIBS) -lcriterion -o $@
+	$(Q)$(CC) $(TEST_OBJS) $(CLI_COMMON) $(LDFLAGS) $(LDLIBS) -lcriterion -o $@
 
 # ---- benchmarks -----------------------------------------------------------------
 # bench/NAME/bench_NAME.c holds the main of bin/bench-NAME, on the library
@@ -155,7 +194,7 @@ $(BUILD)/bench/%.o: bench/%.c | deps
 $(BIN)/bench-%: $(BUILD)/bench/%/bench_$$*.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@
+	$(Q)$(CC) $^ $(LDFLAGS) $(STATIC_LDLIBS) -o $@
 
 # ---- plots ------------------------------------------------------------------------
 # The figures of a benchmark run from its CSVs (plots/*.gp, gnuplot):
@@ -186,7 +225,7 @@ test: all
 # returns NULL, as without ASan, so the out-of-memory paths are what runs.
 SAN_DIR := build-asan/sanitizer
 test-asan:
-	$(Q)$(MAKE) --no-print-directory BUILD=build-asan BIN=bin-asan SANITIZE=address,undefined,float-cast-overflow all
+	$(Q)$(MAKE) --no-print-directory BUILD=build-asan BIN=bin-asan LIBDIR=lib-asan SANITIZE=address,undefined,float-cast-overflow all
 	$(Q)rm -rf $(SAN_DIR) && mkdir -p $(SAN_DIR)/reports
 	$(Q){ ASAN_OPTIONS=protect_shadow_gap=0:allocator_may_return_null=1:detect_leaks=1:fast_unwind_on_malloc=0:exitcode=97:log_path=$(CURDIR)/$(SAN_DIR)/reports/log \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
@@ -238,7 +277,7 @@ $(BUILD)/fuzz/obj/cli/%.o: src/cli/%.c | fuzz-cc
 $(FUZZ_BINS): $(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/fuzz_%.o $(FUZZ_CLI_OBJS) $(LIB)
 	@echo "  LD      $@"
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) $^ $(filter-out -fopenmp,$(LDFLAGS)) \
-		-lgomp $(LDLIBS) -o $@
+		-lgomp $(STATIC_LDLIBS) -o $@
 
 fuzz: deps $(FUZZ_BINS)
 	$(Q)for t in $(FUZZ_TARGETS); do \
@@ -261,14 +300,11 @@ fuzz: deps $(FUZZ_BINS)
 gpu-bundle: all bench
 	@src/mk/bundle-libs.sh $(BIN)/lib
 
-# bin/ (the gpu-bundle) as one archive for the device tool's carry, which
-# takes 64 MiB: every binary holds the same ~50 MB of kernels, and an xz
-# dictionary larger than a binary stores them once (440 MB -> 18 MB; a
-# multi-threaded xz would cut the stream into blocks and lose that). On the
-# GPU machine: tar -xJf .xfer/bin.tar.xz
+# bin/ (the gpu-bundle) and lib/ as one archive for the device tool's
+# carry, which takes 64 MiB. On the GPU machine: tar -xJf .xfer/bin.tar.xz
 gpu-carry: gpu-bundle
 	@mkdir -p .xfer
-	tar -cf - $(BIN) | xz -T1 --lzma2=preset=6,dict=192MiB > .xfer/bin.tar.xz
+	tar -cf - $(BIN) $(LIBDIR) | xz -T2 > .xfer/bin.tar.xz
 	@ls -l .xfer/bin.tar.xz
 
 # ---- baselines (bench/compare/, GitHub issue 6) ----------------------------------
@@ -310,18 +346,18 @@ $(BENCH_DIR)/%.o: bench/compare/%.c $(BENCH_HEADERS)
 $(BIN)/bench-rk: $(BENCH_DIR)/bench_rk.o $(BENCH_DIR)/bench_common.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@
+	$(Q)$(CC) $^ $(LDFLAGS) $(STATIC_LDLIBS) -o $@
 
 $(BIN)/bench-cpu: $(BENCH_DIR)/bench_cpu.o $(BENCH_DIR)/bench_cpu_models.o \
 		  $(BENCH_DIR)/bench_common.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@
+	$(Q)$(CC) $^ $(LDFLAGS) $(STATIC_LDLIBS) -o $@
 
 $(BIN)/bench-picard: $(BENCH_DIR)/bench_picard.o $(BENCH_DIR)/bench_common.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $^ $(LDFLAGS) $(LDLIBS) -o $@
+	$(Q)$(CC) $^ $(LDFLAGS) $(STATIC_LDLIBS) -o $@
 
 bench: deps $(BIN)/bench-rk $(BIN)/bench-cpu $(BIN)/bench-picard
 
@@ -343,6 +379,6 @@ install: all
 	$(Q)src/mk/gen-pc.sh $(PREFIX) $(CUDA_HOME) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/picard.pc
 
 clean:
-	rm -rf $(BUILD) $(BIN)
+	rm -rf $(BUILD) $(BIN) $(LIBDIR)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

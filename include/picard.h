@@ -27,8 +27,9 @@ extern "C" {
 	X(PICARD_ECUDA, -7, "CUDA runtime error")                              \
 	X(PICARD_EFAILED, -8, "some trajectories became non-finite or diverged") \
 	X(PICARD_EIO, -9, "input/output error")                                \
-	X(PICARD_EREF, -10, "reference integration failed")                  \
-	X(PICARD_ENOTFOUND, -11, "no configuration meets the tolerance")
+	X(PICARD_EREF, -10, "reference integration failed")                    \
+	X(PICARD_ENOTFOUND, -11, "no configuration meets the tolerance")     \
+	X(PICARD_ECOMPILE, -12, "the model file does not compile")
 
 enum picard_error {
 #define PICARD_ERROR_ENUM(name, code, msg) name = code,
@@ -79,6 +80,23 @@ int picard_model_count(void);
 const picard_model *picard_model_at(int i);
 /* Model by name, or NULL. */
 const picard_model *picard_model_find(const char *name);
+/* A model file outside models/, compiled and loaded at run time:
+ * PATH/NAME.cu with struct NAME and PICARD_REGISTER_MODEL(NAME), the
+ * contract of docs/models.md. The system C++ compiler ($PICARD_CXX, else
+ * the one picard was built with) builds its host side; NVRTC checks its
+ * device side now and compiles each kernel when a solve first needs it.
+ * Both are cached under picard's cache directory ($PICARD_CACHE_DIR, else
+ * $XDG_CACHE_HOME/picard or ~/.cache/picard), by content. A file that does
+ * not compile gives PICARD_ECOMPILE, the messages (FILE:LINE: error: ...)
+ * in picard_error_detail(). The model stays loaded while the process runs. */
+int picard_model_load(const char *path, const picard_model **model);
+/* Compile every kernel a solve of model may run (each scheme, layout,
+ * shape and precision) for the current CUDA device into the kernel cache,
+ * in parallel, so that no later solve waits for the compiler: before a
+ * batch of jobs, or before timing. A solve otherwise compiles the one
+ * kernel it needs when it first needs it. *instances (if not NULL): how
+ * many. */
+int picard_precompile(const picard_model *model, int *instances);
 /* Right-hand side in double on the host: dxdt = f(t, x; params). */
 void picard_model_rhs(const picard_model *model, double t, const double *x,
 		      const double *params, double *dxdt);

@@ -1,8 +1,9 @@
 /* cuda_backend.cu - the CUDA side of picard_solve: device checks, the
  * solver's device memory (allocated once, in picard_cuda_create), host <->
  * device transfers with the SoA layout x[k*ntraj + i] the kernels read
- * coalesced, and the launch through the model's compiled launcher. Only the
- * model's launcher writes <<<>>>; every CUDA call here is checked. */
+ * coalesced, and the launch of the kernel instance the solve needs,
+ * compiled at run time from the model's text (src/jit.c). Every CUDA call
+ * here is checked. */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include "backend.h"
 #include "errors.h"
+#include "jit.h"
 #include "lobatto.h"
 #include "model_impl.h"
 #include "scheme.h"
@@ -30,7 +32,8 @@ struct picard_cuda_solver {
 	int *sweeps_max;            /* device, most sweeps in a window */
 	void *staging;              /* host, reals for the SoA conversions */
 	int *staging_status;        /* host, status as the device wrote it */
-	const struct picard_kernels *kernels; /* the layout's, this precision */
+	const void *kernel;         /* the instance of the layout and precision */
+	const void *kernel_dense;   /* the same with dense output, once needed */
 	void *record_dev[PICARD_MAX_RECORDS]; /* device record buffers, kept
 				       for the next solve (grown, never per solve) */
 	size_t record_dev_size[PICARD_MAX_RECORDS]; /* their bytes */
@@ -205,9 +208,11 @@ struct picard_cuda_scheme {
 	 * (above). */
 	void (*layout)(picard_grid *grid, const picard_options_layout *asked, long ntraj,
 		       int sms);
-	/* The kernels of the settled layout, [p] 0 float, 1 double. */
-	const struct picard_kernels *(*kernels)(const struct picard_model_impl *impl,
-						const picard_grid *grid, int p);
+	/* The kernel instance a launch runs, as the template's name with its
+	 * arguments (model and real type given) into buf: src/jit.c compiles
+	 * it. */
+	int (*instance)(const picard_grid *grid, const picard_launch *L, const char *model,
+			const char *real, char *buf, size_t len);
 	/* Lanes per trajectory of the launch (launch_shape). */
 	int (*group)(const picard_grid *grid);
 	/* Threads of a block per trajectory, for the automatic block within
@@ -261,17 +266,36 @@ static void trapezoid_layout(picard_grid *grid, const picard_options_layout *ask
 	}
 }
 
-static const struct picard_kernels *trapezoid_kernels(const struct picard_model_impl *impl,
-						      const picard_grid *grid, int p)
+/* Template flags as C++ spells them. */
+static const char *flag(bool b)
 {
-	switch (grid->layout) {
+	return b ? "true" : "false";
+}
+
+/* The thread layout's bound MAXM >= m: each bound unrolls its loops. */
+static int thread_max_m(int m)
+{
+	return m <= 4 ? 4 : m <= 8 ? 8 : m <= 16 ? 16 : PICARD_LAYOUT_MAX_M;
+}
+
+static int trapezoid_instance(const picard_grid *grid, const picard_launch *L, const char *model,
+			      const char *real, char *buf, size_t len)
+{
+	(void)grid;
+	switch (L->layout) {
 	case PICARD_LAYOUT_WARP:
-		return &impl->warp[p];
+		snprintf(buf, len, "picard_warp_kernel<%s, %s, %s, %s>", model, real,
+			 flag(L->scan != PICARD_SCAN_SERIAL), flag(L->dense));
+		break;
 	case PICARD_LAYOUT_THREAD:
-		return &impl->thread[p];
+		snprintf(buf, len, "picard_thread_kernel<%s, %s, %d, %s>", model, real,
+			 thread_max_m(L->m), flag(L->dense));
+		break;
 	default:
-		return &impl->paper[p];
+		snprintf(buf, len, "picard_paper_kernel<%s, %s, %s>", model, real, flag(L->dense));
+		break;
 	}
+	return PICARD_OK;
 }
 
 static int trapezoid_group(const picard_grid *grid)
@@ -294,7 +318,7 @@ static int trapezoid_launch_threads(const struct picard_cuda_solver *cuda, const
 }
 
 extern "C" const struct picard_cuda_scheme picard_cuda_trapezoid = {
-	trapezoid_layout, trapezoid_kernels, trapezoid_group, trapezoid_threads_per_traj,
+	trapezoid_layout, trapezoid_instance, trapezoid_group, trapezoid_threads_per_traj,
 	trapezoid_launch_threads, NULL, NULL,
 };
 
@@ -319,10 +343,25 @@ static void lobatto_layout(picard_grid *grid, const picard_options_layout *asked
 			       THREAD_BLOCK_THREADS;
 }
 
-static const struct picard_kernels *lobatto_kernels(const struct picard_model_impl *impl,
-						    const picard_grid *grid, int p)
+/* The group layout's instance of G = L->group lanes; the thread layout's
+ * of the bound MAXM (8 or 16) >= m. */
+static int lobatto_instance(const picard_grid *grid, const picard_launch *L, const char *model,
+			    const char *real, char *buf, size_t len)
 {
-	return grid->layout == PICARD_LAYOUT_THREAD ? &impl->lobatto_thread[p] : &impl->lobatto[p];
+	(void)grid;
+	if (L->layout == PICARD_LAYOUT_THREAD) {
+		if (L->m > PICARD_LOBATTO_THREAD_MAX_M)
+			return picard_fail(PICARD_EINVAL, "lobatto thread layout: m = %d, at most %d",
+					   L->m, PICARD_LOBATTO_THREAD_MAX_M);
+		snprintf(buf, len, "picard_lobatto_thread_kernel<%s, %s, %d, %s>", model, real,
+			 L->m <= 8 ? 8 : 16, flag(L->dense));
+		return PICARD_OK;
+	}
+	if (L->group < 2 || L->group > 32 || (L->group & (L->group - 1)))
+		return picard_fail(PICARD_EINVAL, "lobatto: %d lanes per trajectory", L->group);
+	snprintf(buf, len, "picard_lobatto_kernel<%s, %s, %d, %s>", model, real, L->group,
+		 flag(L->dense));
+	return PICARD_OK;
 }
 
 /* G lanes in both layouts: the thread layout's is only its tables' stride. */
@@ -350,7 +389,7 @@ static int lobatto_upload(struct picard_cuda_solver *cuda, long ntraj, int sm_co
 static int upload_dense_weights(struct picard_cuda_solver *cuda, int r, const picard_record *rec);
 
 extern "C" const struct picard_cuda_scheme picard_cuda_lobatto = {
-	lobatto_layout, lobatto_kernels, lobatto_group, lobatto_threads_per_traj,
+	lobatto_layout, lobatto_instance, lobatto_group, lobatto_threads_per_traj,
 	lobatto_launch_threads, lobatto_upload, upload_dense_weights,
 };
 
@@ -365,10 +404,13 @@ static void rk_layout(picard_grid *grid, const picard_options_layout *asked, lon
 	grid->traj_per_block = asked->traj_per_block ? asked->traj_per_block : THREAD_BLOCK_THREADS;
 }
 
-static const struct picard_kernels *rk_kernels(const struct picard_model_impl *impl,
-					       const picard_grid *grid, int p)
+/* Fixed and adaptive steps are instances of their own. */
+static int rk_instance(const picard_grid *grid, const picard_launch *L, const char *model,
+		       const char *real, char *buf, size_t len)
 {
-	return &impl->rk[picard_scheme_of(grid->scheme)->impl_slot].cuda[p];
+	snprintf(buf, len, "picard::picard_rk_kernel<%s, picard::%s, %s, %s, %s>", model,
+		 picard_scheme_of(grid->scheme)->tableau, real, flag(L->dense), flag(L->adaptive));
+	return PICARD_OK;
 }
 
 static int rk_group(const picard_grid *grid)
@@ -391,7 +433,7 @@ static int rk_launch_threads(const struct picard_cuda_solver *cuda, const picard
 }
 
 extern "C" const struct picard_cuda_scheme picard_cuda_rk = {
-	rk_layout, rk_kernels, rk_group, rk_threads_per_traj, rk_launch_threads, NULL, NULL,
+	rk_layout, rk_instance, rk_group, rk_threads_per_traj, rk_launch_threads, NULL, NULL,
 };
 
 /* The launch fields that say which kernel runs and in what shape. */
@@ -402,6 +444,29 @@ static void launch_shape(const picard_grid *grid, picard_launch *L)
 	L->traj_per_block = grid->traj_per_block;
 	L->scan = grid->scan;
 	L->m = grid->m;
+	L->adaptive = grid->adaptive;
+}
+
+/* Compile (or load) the kernel instance L needs and describe it. */
+static int load_kernel(const picard_model *model, const picard_grid *grid, const picard_launch *L,
+		       size_t real_size, const void **kernel, picard_kernel_info *info)
+{
+	char expression[256];
+	cudaFuncAttributes attr;
+	cudaError_t e;
+	int err = cuda_scheme(grid)->instance(grid, L, model->name,
+					      real_size == sizeof(double) ? "double" : "float",
+					      expression, sizeof(expression));
+
+	if (!err)
+		err = picard_jit_kernel(model, expression, kernel);
+	if (err)
+		return err;
+	e = cudaFuncGetAttributes(&attr, *kernel);
+	if (e != cudaSuccess)
+		return cuda_fail(e, "describing the kernel");
+	*info = { attr.maxThreadsPerBlock, attr.numRegs, attr.localSizeBytes };
+	return PICARD_OK;
 }
 
 /* Check the launch shape against the device (paper: m*n threads per block,
@@ -412,7 +477,7 @@ static void launch_shape(const picard_grid *grid, picard_launch *L)
 static int check_limits(const picard_model *model, picard_grid *grid,
 			const picard_options_layout *asked, size_t real_size,
 			long ntraj, size_t per_traj, size_t device_limit,
-			long *chunk, const struct picard_kernels **kernels,
+			long *chunk, const void **kernel,
 			int *sm_count, int *kernel_threads)
 {
 	const struct picard_cuda_scheme *scheme = cuda_scheme(grid);
@@ -422,6 +487,7 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 	picard_kernel_info info;
 	picard_launch L;
 	cudaError_t e;
+	int err;
 
 	e = cudaGetDeviceCount(&count);
 	if (e != cudaSuccess || count == 0)
@@ -434,10 +500,9 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 	scheme->layout(grid, asked, ntraj, prop.multiProcessorCount);
 	memset(&L, 0, sizeof(L));
 	launch_shape(grid, &L);
-	*kernels = scheme->kernels(model->impl, grid, real_size == sizeof(double));
-	e = (cudaError_t)(*kernels)->prepare(&L, &info);
-	if (e != cudaSuccess)
-		return cuda_fail(e, "loading the kernel");
+	err = load_kernel(model, grid, &L, real_size, kernel, &info);
+	if (err)
+		return err;
 	*kernel_threads = info.max_threads;
 	/* an automatic block shape within what this model's kernel allows: a
 	 * register-heavy model (fisher_kpp's 32 components: 256 threads in
@@ -565,7 +630,7 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 				  picard_precision precision, long ntraj,
 				  size_t device_limit)
 {
-	const struct picard_kernels *kernels = NULL;
+	const void *kernel = NULL;
 	struct picard_cuda_solver *cuda;
 	const int n = model->dim, np = model->nparams;
 	const size_t rs = precision == PICARD_DOUBLE ? sizeof(double) : sizeof(float);
@@ -575,7 +640,7 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	int err, sm_count = 0, kernel_threads = 0;
 
 	err = check_limits(model, grid, layout, rs, ntraj, per_traj, device_limit, &chunk,
-			   &kernels, &sm_count, &kernel_threads);
+			   &kernel, &sm_count, &kernel_threads);
 	if (err)
 		return err;
 	cuda = (struct picard_cuda_solver *)calloc(1, sizeof(*cuda));
@@ -583,7 +648,7 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 		return picard_fail(PICARD_ENOMEM, "CUDA solver");
 	cuda->model = model;
 	cuda->grid = *grid;
-	cuda->kernels = kernels;
+	cuda->kernel = kernel;
 	cuda->precision = precision;
 	cuda->ntraj = ntraj;
 	cuda->chunk = chunk;
@@ -834,6 +899,28 @@ out:
 	return err;
 }
 
+/* Threads per block of the launch, as its scheme shapes it. */
+static int launch_block_threads(const struct picard_cuda_solver *cuda,
+				const picard_launch *L)
+{
+	return cuda_scheme(&cuda->grid)->block_threads(cuda, L);
+}
+
+/* Launch the solver's kernel (its dense instance with dense output) over
+ * L's trajectories: one block each in the paper's layout, with 2*m*n reals
+ * of shared memory; traj_per_block per block in the others. */
+static cudaError_t launch_kernel(const struct picard_cuda_solver *cuda, const picard_launch *L)
+{
+	const bool paper = L->layout == PICARD_LAYOUT_PAPER;
+	const long blocks = paper ? L->ntraj : (L->ntraj + L->traj_per_block - 1) / L->traj_per_block;
+	const size_t shared = paper ? 2 * (size_t)L->m * cuda->model->dim * cuda->real_size : 0;
+	void *args[] = { (void *)L };
+
+	return cudaLaunchKernel(L->dense ? cuda->kernel_dense : cuda->kernel, dim3((unsigned)blocks),
+				dim3((unsigned)launch_block_threads(cuda, L)), args, shared,
+				(cudaStream_t)L->stream);
+}
+
 /* Upload, solve and download trajectories offset .. offset+count-1; the
  * kernel's time is added to *seconds. */
 static int solve_chunk(struct picard_cuda_solver *cuda, const struct picard_job *job,
@@ -855,7 +942,7 @@ static int solve_chunk(struct picard_cuda_solver *cuda, const struct picard_job 
 	if (err)
 		return err;
 	CUDA_TRY(cudaEventRecord(cuda->start, 0), "cudaEventRecord");
-	CUDA_TRY((cudaError_t)cuda->kernels->launch(L), "kernel launch");
+	CUDA_TRY(launch_kernel(cuda, L), "kernel launch");
 	CUDA_TRY(cudaEventRecord(cuda->stop, 0), "cudaEventRecord");
 	CUDA_TRY(cudaEventSynchronize(cuda->stop), "kernel execution");
 	CUDA_TRY(cudaEventElapsedTime(&ms, cuda->start, cuda->stop), "cudaEventElapsedTime");
@@ -865,12 +952,6 @@ out:
 	return err;
 }
 
-/* Threads per block of the launch, as its scheme shapes it. */
-static int launch_block_threads(const struct picard_cuda_solver *cuda,
-				const picard_launch *L)
-{
-	return cuda_scheme(&cuda->grid)->block_threads(cuda, L);
-}
 
 /* With dense output the kernels run their dense instances, which the
  * solver did not load or check when it was made: load it now (out of the
@@ -879,10 +960,11 @@ static int prepare_dense(struct picard_cuda_solver *cuda, const picard_launch *L
 {
 	const int threads = launch_block_threads(cuda, L);
 	picard_kernel_info info;
-	cudaError_t e = (cudaError_t)cuda->kernels->prepare(L, &info);
+	int err = load_kernel(cuda->model, &cuda->grid, L, cuda->real_size, &cuda->kernel_dense,
+			      &info);
 
-	if (e != cudaSuccess)
-		return cuda_fail(e, "loading the kernel with dense output");
+	if (err)
+		return err;
 	if (threads > info.max_threads)
 		return picard_fail(PICARD_EBLOCK, "dense output: %d threads per block, the kernel with dense output allows %d (%d registers per thread); use fewer nodes or trajectories per block",
 				   threads, info.max_threads, info.registers);
@@ -935,4 +1017,79 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 extern "C" long picard_cuda_chunks(const struct picard_cuda_solver *cuda)
 {
 	return (cuda->ntraj + cuda->chunk - 1) / cuda->chunk;
+}
+
+/* ---- compiling ahead --------------------------------------------------------------- */
+
+/* Every kernel instance a solve of model may run: each scheme's launch
+ * shapes over the layouts, node counts that reach each compile-time bound
+ * and group size, scans, dense output or not, fixed or adaptive steps,
+ * both precisions; the scheme's instance hook names them, duplicates
+ * dropped. */
+static int model_instances(const picard_model *model, char ***out, int *count)
+{
+	static const int ms[] = {2, 3, 4, 5, 8, 9, 16, 17, 32};
+	static const picard_layout layouts[] = {PICARD_LAYOUT_PAPER, PICARD_LAYOUT_WARP,
+						PICARD_LAYOUT_THREAD};
+	char **list = NULL, expression[256];
+	int n = 0, cap = 0;
+
+	for (int s = 0; picard_scheme_list[s]; s++) {
+		const picard_scheme_type *type = picard_scheme_list[s];
+
+		if (!type->cuda)
+			continue;
+		for (int variant = 0; variant < 9 * 3 * 2 * 2 * 2 * 2; variant++) {
+			picard_grid grid;
+			picard_launch L;
+			int v = variant, known = 0;
+
+			memset(&grid, 0, sizeof(grid));
+			memset(&L, 0, sizeof(L));
+			grid.scheme = type->id;
+			grid.m = ms[v % 9], v /= 9;
+			grid.layout = layouts[v % 3], v /= 3;
+			grid.scan = v % 2 ? PICARD_SCAN_PARALLEL : PICARD_SCAN_SERIAL, v /= 2;
+			grid.adaptive = v % 2, v /= 2;
+			L.dense = v % 2, v /= 2;
+			if (grid.m > type->max_m && type->max_m > 0)
+				continue;
+			launch_shape(&grid, &L);
+			if (type->cuda->instance(&grid, &L, model->name, v % 2 ? "double" : "float",
+						 expression, sizeof(expression)))
+				continue; /* a shape this scheme does not have */
+			for (int i = 0; i < n && !known; i++)
+				known = strcmp(list[i], expression) == 0;
+			if (known)
+				continue;
+			if (n == cap) {
+				char **grown = (char **)realloc(list, (cap = 2 * cap + 64) * sizeof(*list));
+
+				if (!grown)
+					break;
+				list = grown;
+			}
+			list[n] = strdup(expression);
+			if (list[n])
+				n++;
+		}
+	}
+	*out = list;
+	*count = n;
+	return list ? PICARD_OK : picard_fail(PICARD_ENOMEM, "kernel list");
+}
+
+extern "C" int picard_precompile(const picard_model *model, int *instances)
+{
+	char **list = NULL;
+	int count = 0, err = model_instances(model, &list, &count);
+
+	if (!err)
+		err = picard_jit_precompile(model, (const char *const *)list, count);
+	for (int i = 0; i < count; i++)
+		free(list[i]);
+	free(list);
+	if (instances)
+		*instances = count;
+	return err;
 }

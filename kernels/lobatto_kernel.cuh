@@ -57,8 +57,6 @@
 #ifndef PICARD_LOBATTO_KERNEL_CUH
 #define PICARD_LOBATTO_KERNEL_CUH
 
-#include <cuda_runtime.h>
-
 #include "compensated.h"
 #include "convergence.h"
 #include "launch.h"
@@ -282,54 +280,6 @@ picard_lobatto_kernel(const picard_launch L)
 		L.sweeps[traj] = sweeps;
 		L.sweeps_max[traj] = sweeps_max;
 	}
-}
-
-/* ---- launchers ------------------------------------------------------------- */
-
-/* The instance of group lanes per trajectory. */
-template <class Model, typename real, bool dense>
-static void (*picard_lobatto_instance(int group))(const picard_launch)
-{
-	switch (group) {
-	case 2: return picard_lobatto_kernel<Model, real, 2, dense>;
-	case 4: return picard_lobatto_kernel<Model, real, 4, dense>;
-	case 8: return picard_lobatto_kernel<Model, real, 8, dense>;
-	case 16: return picard_lobatto_kernel<Model, real, 16, dense>;
-	case 32: return picard_lobatto_kernel<Model, real, 32, dense>;
-	default: return nullptr;
-	}
-}
-
-/* The instance for L: L->group lanes per trajectory, with dense output or
- * without. */
-template <class Model, typename real>
-static void (*picard_lobatto_kernel_for(const picard_launch *L))(const picard_launch)
-{
-	return L->dense ? picard_lobatto_instance<Model, real, true>(L->group) :
-			  picard_lobatto_instance<Model, real, false>(L->group);
-}
-
-/* Launch the lobatto kernel for Model in precision real, the instance of
- * L->group lanes per trajectory. Limits were checked by the caller. */
-template <class Model, typename real>
-int picard_lobatto_launch(const picard_launch *L)
-{
-	const long per_block = (long)L->block_threads / 32 * L->groups_per_warp;
-	const long blocks = (L->ntraj + per_block - 1) / per_block;
-	void (*kernel)(const picard_launch) = picard_lobatto_kernel_for<Model, real>(L);
-
-	if (!kernel)
-		return (int)cudaErrorInvalidValue;
-	kernel<<<(unsigned)blocks, L->block_threads, 0, (cudaStream_t)L->stream>>>(*L);
-	return (int)cudaGetLastError();
-}
-
-/* Load the instance launch would run (module loading stays out of the
- * timed solve) and describe it. */
-template <class Model, typename real>
-int picard_lobatto_prepare(const picard_launch *L, picard_kernel_info *info)
-{
-	return picard_describe_instance(picard_lobatto_kernel_for<Model, real>(L), info);
 }
 
 #endif

@@ -21,8 +21,6 @@
 #ifndef PICARD_LOBATTO_THREAD_KERNEL_CUH
 #define PICARD_LOBATTO_THREAD_KERNEL_CUH
 
-#include <cuda_runtime.h>
-
 #include "compensated.h"
 #include "convergence.h"
 #include "launch.h"
@@ -187,41 +185,6 @@ __global__ void picard_lobatto_thread_kernel(const picard_launch L)
 			break;
 	}
 	write_trajectory<n>(L, traj, xw, failed, w, unconverged_window, sweeps, sweeps_max);
-}
-
-/* ---- launchers ------------------------------------------------------------- */
-
-/* The instance for L: MAXM the smallest bound >= m (8 or 16), with dense
- * output or without. */
-template <class Model, typename real>
-static void (*picard_lobatto_thread_kernel_for(const picard_launch *L))(const picard_launch)
-{
-	if (L->m > PICARD_LOBATTO_THREAD_MAX_M)
-		return nullptr;
-	if (L->dense)
-		return L->m <= 8 ? picard_lobatto_thread_kernel<Model, real, 8, true> :
-				   picard_lobatto_thread_kernel<Model, real, 16, true>;
-	return L->m <= 8 ? picard_lobatto_thread_kernel<Model, real, 8, false> :
-			   picard_lobatto_thread_kernel<Model, real, 16, false>;
-}
-
-/* Launch it: traj_per_block threads per block. Limits were checked by the
- * caller. */
-template <class Model, typename real>
-int picard_lobatto_thread_launch(const picard_launch *L)
-{
-	void (*kernel)(const picard_launch) = picard_lobatto_thread_kernel_for<Model, real>(L);
-
-	if (!kernel)
-		return (int)cudaErrorInvalidValue;
-	kernel<<<picard_layout_blocks(L), L->traj_per_block, 0, (cudaStream_t)L->stream>>>(*L);
-	return (int)cudaGetLastError();
-}
-
-template <class Model, typename real>
-int picard_lobatto_thread_prepare(const picard_launch *L, picard_kernel_info *info)
-{
-	return picard_describe_instance(picard_lobatto_thread_kernel_for<Model, real>(L), info);
 }
 
 #endif

@@ -18,8 +18,6 @@
 #ifndef PICARD_PAPER_KERNEL_CUH
 #define PICARD_PAPER_KERNEL_CUH
 
-#include <cuda_runtime.h>
-
 #include "compensated.h"
 #include "convergence.h"
 #include "dense_output.h"
@@ -263,62 +261,6 @@ __global__ void picard_paper_kernel(const picard_launch L)
 		L.sweeps[traj] = sweeps;
 		L.sweeps_max[traj] = sweeps_max;
 	}
-}
-
-/* ---- launcher -------------------------------------------------------------- */
-
-/* Launch the kernel for Model in precision real: grid of ntraj blocks, m*n
- * threads each, 2*m*n reals of shared memory. Limits were checked by the
- * caller; this reports what the launch itself says. */
-/* The instance for L: with dense output or without. */
-template <class Model, typename real>
-static void (*picard_paper_kernel_for(const picard_launch *L))(const picard_launch)
-{
-	return L->dense ? picard_paper_kernel<Model, real, true> :
-			  picard_paper_kernel<Model, real, false>;
-}
-
-template <class Model, typename real>
-int picard_paper_launch(const picard_launch *L)
-{
-	const int threads = L->m * Model::dim;
-	const size_t shared = 2 * (size_t)threads * sizeof(real);
-
-	picard_paper_kernel_for<Model, real>(L)
-		<<<(unsigned)L->ntraj, threads, shared, (cudaStream_t)L->stream>>>(*L);
-	return (int)cudaGetLastError();
-}
-
-/* Describe a kernel (see picard_kernel_info): how many threads a block of
- * it may have (registers can make it fewer than the device's limit), its
- * registers and local memory. Shared by the launchers of every kernel. */
-template <typename Kernel>
-static int picard_describe_kernel(Kernel kernel, picard_kernel_info *info)
-{
-	cudaFuncAttributes attr;
-	cudaError_t err = cudaFuncGetAttributes(&attr, kernel);
-
-	*info = {};
-	if (err == cudaSuccess)
-		*info = { attr.maxThreadsPerBlock, attr.numRegs, attr.localSizeBytes };
-	return (int)err;
-}
-
-/* Load a kernel instance and describe it (NULL: there is none for the
- * launch, cudaErrorInvalidValue), for the layouts' prepare functions. */
-template <typename Kernel>
-static int picard_describe_instance(Kernel kernel, picard_kernel_info *info)
-{
-	return kernel ? picard_describe_kernel(kernel, info) : (int)cudaErrorInvalidValue;
-}
-
-/* Load the kernel for Model in precision real (so module loading stays
- * out of the timed solve) and describe it. */
-template <class Model, typename real>
-int picard_paper_prepare(const picard_launch *L, picard_kernel_info *info)
-{
-	(void)L;
-	return picard_describe_kernel(picard_paper_kernel_for<Model, real>(L), info);
 }
 
 #endif

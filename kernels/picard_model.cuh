@@ -1,11 +1,12 @@
 /* picard_model.cuh - what a model file includes. A model is a struct with
  * its description and a right-hand side written once, as a template over
  * the real type, for host and device; PICARD_REGISTER_MODEL(name) then
- * compiles it into the registry entry picard_model_<name>, the host RHS in
- * float and double, and the kernels instantiated for it: the trapezoid
- * scheme in every layout (the paper's, warp, thread) and the lobatto
- * scheme (no device function pointer on the hot path). See models/lotka.cu
- * for an example:
+ * compiles it into the entry picard_model_<name> with its host side: the
+ * right-hand side in float and double and the per-thread schemes' host
+ * integrations. Its kernels are compiled at run time, each instance when a
+ * solve first needs it (src/jit.c), from the model's text: no device
+ * function pointer on the hot path, and no build of every instance. See
+ * models/lotka.cu for an example:
  *
  *	struct lotka {
  *		static constexpr int dim = 2, nparams = 6;
@@ -25,17 +26,41 @@
 #ifndef PICARD_MODEL_CUH
 #define PICARD_MODEL_CUH
 
-#include <type_traits>
-
 #include "model_impl.h"
+#include "picard.h"
+#include "portable.h"
+
+/* Three compilers read a model file. NVRTC compiles its kernels at run
+ * time (src/jit.c): the device code, and the contract. The system C++
+ * compiler builds its host side (the CPU backend, the GSL reference):
+ * the build for models/, picard_model_load for a file elsewhere. nvcc
+ * reads the structs alone, for bench/'s own kernels. */
+#if defined(__CUDACC__)
 #include "lobatto_kernel.cuh"
 #include "lobatto_thread_kernel.cuh"
 #include "paper_kernel.cuh"
 #include "rk_kernel.cuh"
 #include "warp_kernel.cuh"
-#include "picard.h"
+#endif
+#if !defined(__CUDACC_RTC__)
+#include "rk_host.h"
+#endif
 
 namespace picard {
+
+/* The few type traits the contract needs: NVRTC has no standard library. */
+template <bool v>
+struct bool_constant { static constexpr bool value = v; };
+typedef bool_constant<false> false_type;
+typedef bool_constant<true> true_type;
+template <class...>
+using void_t = void;
+template <bool c, class T = void>
+struct enable_if {};
+template <class T>
+struct enable_if<true, T> { typedef T type; };
+template <bool c, class T = void>
+using enable_if_t = typename enable_if<c, T>::type;
 
 /* ---- the contract: what a model struct must declare ------------------------ */
 
@@ -44,10 +69,10 @@ namespace picard {
  * naming the file and the rule, not a cascade of template errors. */
 #define PICARD_MEMBER_TRAIT(member)                                            \
 	template <class M, class = void>                                       \
-	struct has_##member : std::false_type {};                              \
+	struct has_##member : false_type {};                              \
 	template <class M>                                                     \
-	struct has_##member<M, std::void_t<decltype(&M::member)>>              \
-		: std::true_type {};
+	struct has_##member<M, void_t<decltype(&M::member)>>              \
+		: true_type {};
 PICARD_MEMBER_TRAIT(dim)
 PICARD_MEMBER_TRAIT(nparams)
 PICARD_MEMBER_TRAIT(param_names)
@@ -65,47 +90,47 @@ PICARD_MEMBER_TRAIT(default_h)
 
 /* Model::rhs<real>(t, x, p, dxdt) can be called in float and double. */
 template <class M, class = void>
-struct has_rhs : std::false_type {};
+struct has_rhs : false_type {};
 template <class M>
-struct has_rhs<M, std::void_t<
+struct has_rhs<M, void_t<
 	decltype(M::template rhs<float>(0.0f, (const float *)0, (const float *)0, (float *)0)),
 	decltype(M::template rhs<double>(0.0, (const double *)0, (const double *)0, (double *)0))>>
-	: std::true_type {};
+	: true_type {};
 
 /* Entries of a static array member, 0 when M lacks it. */
 template <class M, class = void>
 struct x0_count { static constexpr size_t value = 0; };
 template <class M>
-struct x0_count<M, std::enable_if_t<has_x0<M>::value>> {
+struct x0_count<M, enable_if_t<has_x0<M>::value>> {
 	static constexpr size_t value = sizeof(M::x0) / sizeof(M::x0[0]);
 };
 template <class M, class = void>
 struct defaults_count { static constexpr size_t value = 0; };
 template <class M>
-struct defaults_count<M, std::enable_if_t<has_param_defaults<M>::value>> {
+struct defaults_count<M, enable_if_t<has_param_defaults<M>::value>> {
 	static constexpr size_t value = sizeof(M::param_defaults) / sizeof(M::param_defaults[0]);
 };
 template <class M, class = void>
 struct names_count { static constexpr size_t value = 0; };
 template <class M>
-struct names_count<M, std::enable_if_t<has_param_names<M>::value>> {
+struct names_count<M, enable_if_t<has_param_names<M>::value>> {
 	static constexpr size_t value = sizeof(M::param_names) / sizeof(M::param_names[0]);
 };
 
 template <class M, class = void>
 struct dim_of { static constexpr long value = 0; };
 template <class M>
-struct dim_of<M, std::enable_if_t<has_dim<M>::value>> { static constexpr long value = M::dim; };
+struct dim_of<M, enable_if_t<has_dim<M>::value>> { static constexpr long value = M::dim; };
 template <class M, class = void>
 struct nparams_of { static constexpr long value = -1; };
 template <class M>
-struct nparams_of<M, std::enable_if_t<has_nparams<M>::value>> {
+struct nparams_of<M, enable_if_t<has_nparams<M>::value>> {
 	static constexpr long value = M::nparams;
 };
 template <class M, class = void>
 struct span_ok { static constexpr bool value = false; };
 template <class M>
-struct span_ok<M, std::enable_if_t<has_t0<M>::value && has_t1<M>::value>> {
+struct span_ok<M, enable_if_t<has_t0<M>::value && has_t1<M>::value>> {
 	static constexpr bool value = M::t1 > M::t0;
 };
 
@@ -118,7 +143,7 @@ struct exact_of {
 				     const double *, double *) = nullptr;
 };
 template <class Model>
-struct exact_of<Model, std::void_t<decltype(&Model::exact)>> {
+struct exact_of<Model, void_t<decltype(&Model::exact)>> {
 	static constexpr void (*fn)(double, double, const double *,
 				     const double *, double *) = &Model::exact;
 };
@@ -129,7 +154,7 @@ struct initial_of {
 	static constexpr void (*fn)(const double *, double *) = nullptr;
 };
 template <class Model>
-struct initial_of<Model, std::void_t<decltype(&Model::initial)>> {
+struct initial_of<Model, void_t<decltype(&Model::initial)>> {
 	static constexpr void (*fn)(const double *, double *) = &Model::initial;
 };
 
@@ -141,7 +166,7 @@ struct invariants_of {
 	static constexpr void (*fn)(const double *, const double *, double *) = nullptr;
 };
 template <class Model>
-struct invariants_of<Model, std::void_t<decltype(&Model::invariants)>> {
+struct invariants_of<Model, void_t<decltype(&Model::invariants)>> {
 	static constexpr int count = Model::ninvariants;
 	static constexpr const char *const *names = Model::invariant_names;
 	static constexpr void (*fn)(const double *, const double *, double *) =
@@ -152,7 +177,7 @@ struct invariants_of<Model, std::void_t<decltype(&Model::invariants)>> {
 template <class Model, class = void>
 struct default_h_of { static constexpr double value = 0; };
 template <class Model>
-struct default_h_of<Model, std::void_t<decltype(&Model::default_h)>> {
+struct default_h_of<Model, void_t<decltype(&Model::default_h)>> {
 	static constexpr double value = Model::default_h;
 };
 
@@ -164,11 +189,24 @@ struct params_of {
 	static constexpr const double *defaults = nullptr;
 };
 template <class Model>
-struct params_of<Model, std::enable_if_t<has_param_names<Model>::value &&
+struct params_of<Model, enable_if_t<has_param_names<Model>::value &&
 					 has_param_defaults<Model>::value>> {
 	static constexpr const char *const *names = Model::param_names;
 	static constexpr const double *defaults = Model::param_defaults;
 };
+
+#if defined(__CUDACC__)
+/* A model's right-hand side called on the device in both precisions: what
+ * picard_model_load compiles to check a file's device side (src/jit.c),
+ * before any solve needs a kernel. */
+template <class Model>
+__global__ void rhs_check(float tf, const float *xf, const float *pf, float *df, double td,
+			  const double *xd, const double *pd, double *dd)
+{
+	Model::template rhs<float>(tf, xf, pf, df);
+	Model::template rhs<double>(td, xd, pd, dd);
+}
+#endif
 
 template <class Model, typename real>
 void host_rhs(real t, const real *x, const real *p, real *dxdt)
@@ -179,7 +217,7 @@ void host_rhs(real t, const real *x, const real *p, real *dxdt)
 } /* namespace picard */
 
 #define PICARD_MODEL_RULE(cond, name, rule) \
-	static_assert(cond, "models/" #name ".cu: " rule " (docs/models.md, the contract)")
+	static_assert(cond, "model " #name ": " rule " (docs/models.md, the contract)")
 
 /* The contract, one rule per message. Each test goes through a trait, so a
  * broken rule fails only its own assertion, and a rule on a member's value
@@ -229,45 +267,61 @@ void host_rhs(real t, const real *x, const real *p, real *dxdt)
 			  "declare template <typename real> __host__ __device__ static void " \
 			  "rhs(real t, const real *x, const real *p, real *dxdt)");
 
+/* The text a model's kernels are compiled from at run time: the build
+ * embeds the files of models/ (build/model_sources.c, -DPICARD_BUILTIN_
+ * MODEL); picard_model_load gives a file elsewhere its own. */
+#if defined(PICARD_BUILTIN_MODEL)
+#define PICARD_MODEL_SOURCE(name)                                              \
+	extern "C" const char picard_source_##name[];                          \
+	static const char *const picard_source_of_##name = picard_source_##name; \
+	static const char *const picard_path_of_##name = "models/" #name ".cu";
+#else
+#define PICARD_MODEL_SOURCE(name)                                              \
+	static const char *const picard_source_of_##name = nullptr;            \
+	static const char *const picard_path_of_##name = nullptr;
+#endif
+
+/* The per-thread schemes' host integrations: in the entry (models/), or,
+ * for a file loaded at run time, each in a shared object of its own, built
+ * when the CPU backend first runs it (src/model_load.c): they are most of
+ * the host side's compile time. */
+#if defined(PICARD_HOST_NO_RK)
+#define PICARD_MODEL_RK_HOSTS(name) { { nullptr, nullptr } }
+#else
+#define PICARD_MODEL_RK_HOSTS(name)                                            \
+	{ PICARD_RK_HOST(name, picard::rk_dp5),                                \
+	  PICARD_RK_HOST(name, picard::rk_dp8),                                \
+	  PICARD_RK_HOST(name, picard::rk_vern9) }
+#endif
+
 /* PICARD_MODEL_CONTRACT_ONLY: the build's second look at a model file
  * that failed to compile, checking the contract alone (src/mk/
  * compile-model.sh). PICARD_MODEL_STRUCT_ONLY: a program that only wants
- * the model structs (bench/'s per-thread baselines). */
-#if defined(PICARD_MODEL_CONTRACT_ONLY)
+ * the model structs (bench/'s per-thread baselines). NVRTC: the kernels
+ * come from the templates, instantiated by name (src/jit.c); the model
+ * file adds its contract. */
+#if defined(PICARD_MODEL_CONTRACT_ONLY) || defined(__CUDACC_RTC__)
 #define PICARD_REGISTER_MODEL(name) PICARD_MODEL_CONTRACT(name)
+#elif defined(PICARD_HOST_RK_ONLY)
+#define PICARD_REGISTER_MODEL(name)                                            \
+	extern "C" __attribute__((visibility("default")))                      \
+	picard_rk_host_fn *const picard_rk_host_##name[2] =                    \
+		PICARD_RK_HOST(name, picard::PICARD_HOST_RK_ONLY);
 #elif defined(PICARD_MODEL_STRUCT_ONLY)
 #define PICARD_REGISTER_MODEL(name)
 #else
 #define PICARD_REGISTER_MODEL(name)                                            \
 	PICARD_MODEL_CONTRACT(name)                                            \
+	PICARD_MODEL_SOURCE(name)                                              \
 	static const struct picard_model_impl picard_impl_##name = {           \
 		picard::host_rhs<name, double>,                                \
 		picard::host_rhs<name, float>,                                 \
-		{ { picard_paper_launch<name, float>,                          \
-		    picard_paper_prepare<name, float> },                       \
-		  { picard_paper_launch<name, double>,                         \
-		    picard_paper_prepare<name, double> } },                    \
-		{ { picard_warp_launch<name, float>,                           \
-		    picard_warp_prepare<name, float> },                        \
-		  { picard_warp_launch<name, double>,                          \
-		    picard_warp_prepare<name, double> } },                     \
-		{ { picard_thread_launch<name, float>,                         \
-		    picard_thread_prepare<name, float> },                      \
-		  { picard_thread_launch<name, double>,                        \
-		    picard_thread_prepare<name, double> } },                   \
-		{ { picard_lobatto_launch<name, float>,                        \
-		    picard_lobatto_prepare<name, float> },                     \
-		  { picard_lobatto_launch<name, double>,                       \
-		    picard_lobatto_prepare<name, double> } },                  \
-		{ { picard_lobatto_thread_launch<name, float>,                 \
-		    picard_lobatto_thread_prepare<name, float> },              \
-		  { picard_lobatto_thread_launch<name, double>,                \
-		    picard_lobatto_thread_prepare<name, double> } },           \
-		{ PICARD_RK_IMPL(name, picard::rk_dp5),                        \
-		  PICARD_RK_IMPL(name, picard::rk_dp8),                        \
-		  PICARD_RK_IMPL(name, picard::rk_vern9) },                    \
+		PICARD_MODEL_RK_HOSTS(name),                                   \
+		picard_source_of_##name,                                       \
+		picard_path_of_##name,                                         \
 	};                                                                     \
-	extern "C" const picard_model picard_model_##name = {                  \
+	extern "C" __attribute__((visibility("default")))                      \
+	const picard_model picard_model_##name = {                             \
 		#name, name::summary, name::reference, name::dim,              \
 		name::nparams, picard::params_of<name>::names,                 \
 		picard::params_of<name>::defaults,                             \

@@ -23,6 +23,7 @@
 #include <math.h>
 
 #include "picard.h"
+#include "portable.h"
 #include "rk_tableaus.cuh"
 
 /* Unrolled on the device, where the stages live in registers, and on the
@@ -30,10 +31,12 @@
  * tableau in a stack array at every step and loop over it (perf: half
  * the CPU solve in that memset); unrolled, the coefficients are literals
  * and the zeros vanish. */
-#ifdef __CUDA_ARCH__
+#if defined(__CUDA_ARCH__)
 #define RK_UNROLL _Pragma("unroll")
 #else
+#if defined(__CUDACC__)
 #pragma nv_diag_suppress 1675 /* nvcc's front end does not know gcc's pragma */
+#endif
 #define RK_UNROLL _Pragma("GCC unroll 16")
 #endif
 
@@ -202,7 +205,7 @@ __host__ __device__ inline double rk_first_step(const rk_run &run, double t, con
  * kept, the others are free once the FSAL slope is saved), then x = xn
  * and k[0] = f(t_new, x). False when the new state fails rk_state_ok (k[0]
  * not evaluated). */
-#pragma nv_exec_check_disable
+PICARD_EXEC_CHECK_DISABLE
 template <class Model, class Tab, typename real, class Out>
 __host__ __device__ inline bool rk_accept(double t, double t_new, real *x, const real *p,
 					  real (*k)[Model::dim], const real *xn, real lim, Out &out)
@@ -247,7 +250,7 @@ __host__ __device__ inline double rk_window_end(const rk_run &run, long w)
  * loop of its own, with nothing of the adaptive controller in it: at
  * one step a window the per-step work besides the stages is a window's
  * end, one comparison of the state and one branch. */
-#pragma nv_exec_check_disable
+PICARD_EXEC_CHECK_DISABLE
 template <class Model, class Tab, typename real, class Out>
 __host__ __device__ inline rk_outcome rk_fixed(const rk_run &run, real *x, const real *p,
 					       Out &out)
@@ -283,7 +286,7 @@ __host__ __device__ inline rk_outcome rk_fixed(const rk_run &run, real *x, const
 }
 
 /* Adaptive steps: per trajectory, as the header says. */
-#pragma nv_exec_check_disable
+PICARD_EXEC_CHECK_DISABLE
 template <class Model, class Tab, typename real, class Out>
 __host__ __device__ inline rk_outcome rk_adaptive(const rk_run &run, real *x, const real *p,
 						  Out &out)
@@ -356,13 +359,59 @@ __host__ __device__ inline rk_outcome rk_adaptive(const rk_run &run, real *x, co
 	return o;
 }
 
+/* The integration's settings from a grid's: K steps per window, or
+ * adaptive with K steps tried at most over the span and the iteration
+ * tolerances as the local error's scale (src/scheme_rk.c). */
+__host__ __device__ inline rk_run rk_run_of(double t0, double t1, double window, long windows,
+					    bool adaptive, int K, double atol, double rtol,
+					    double bound)
+{
+	rk_run run = {t0, t1, window, windows, adaptive ? 0 : K, adaptive ? (long)K : 0, atol,
+		      rtol, bound};
+	return run;
+}
+
+/* Which record times are due: each record of times that keeps the
+ * trajectory has a cursor; the smallest pending time is due first, and
+ * every record holding it gets the state. Device and host alike. */
+struct rk_dense_cursors {
+	long next[PICARD_MAX_RECORDS];
+	double pending;
+
+	template <class Records>
+	__host__ __device__ double due(const Records &recs, int nrecords, long traj, double t)
+	{
+		pending = NAN;
+		for (int r = 0; r < nrecords; r++) {
+			const double *times = recs[r].times;
+
+			if (times && traj % recs[r].traj_stride == 0 && next[r] < recs[r].ntimes &&
+			    times[next[r]] <= t && !(times[next[r]] >= pending))
+				pending = times[next[r]];
+		}
+		return pending;
+	}
+
+	/* Calls put(r, row) for each record whose next time is the pending
+	 * one, and moves past it. */
+PICARD_EXEC_CHECK_DISABLE
+	template <class Records, class Put>
+	__host__ __device__ void take(const Records &recs, int nrecords, long traj, Put put)
+	{
+		for (int r = 0; r < nrecords; r++)
+			if (recs[r].times && traj % recs[r].traj_stride == 0 &&
+			    next[r] < recs[r].ntimes && recs[r].times[next[r]] == pending)
+				put(r, next[r]++);
+	}
+};
+
 /* Integrate one trajectory: x (dim reals) from t0 to t1, in place, with
  * parameters p. out receives the window ends, out.window_end(w, x), and
  * when Out::dense the record times: out.due(t) is the next pending time
  * <= t (NaN: none), out.store(x) the state at it. On failure x is the
  * state that failed. (Out is the host's or the device's: each instance
  * runs on its own side.) */
-#pragma nv_exec_check_disable
+PICARD_EXEC_CHECK_DISABLE
 template <class Model, class Tab, typename real, class Out>
 __host__ __device__ inline rk_outcome rk_trajectory(const rk_run &run, real *x, const real *p,
 						    Out &out)

@@ -32,8 +32,6 @@
 #ifndef PICARD_WARP_KERNEL_CUH
 #define PICARD_WARP_KERNEL_CUH
 
-#include <cuda_runtime.h>
-
 #include "compensated.h"
 #include "convergence.h"
 #include "launch.h"
@@ -334,73 +332,6 @@ __global__ void picard_thread_kernel(const picard_launch L)
 			break;
 	}
 	write_trajectory<n>(L, traj, xw, failed, w, unconverged_window, sweeps, sweeps_max);
-}
-
-/* ---- launchers -------------------------------------------------------------------- */
-
-/* Blocks of traj_per_block trajectories; the last one may be partial. */
-static inline unsigned picard_layout_blocks(const picard_launch *L)
-{
-	return (unsigned)((L->ntraj + L->traj_per_block - 1) / L->traj_per_block);
-}
-
-/* The warp layout's kernel for L's scan. */
-template <class Model, typename real>
-static void (*picard_warp_kernel_for(const picard_launch *L))(const picard_launch)
-{
-	if (L->dense)
-		return L->scan == PICARD_SCAN_SERIAL ? picard_warp_kernel<Model, real, false, true> :
-						       picard_warp_kernel<Model, real, true, true>;
-	return L->scan == PICARD_SCAN_SERIAL ? picard_warp_kernel<Model, real, false, false> :
-					       picard_warp_kernel<Model, real, true, false>;
-}
-
-/* Launch the warp layout: traj_per_block * group threads per block, no
- * shared memory. Limits were checked by the caller. */
-template <class Model, typename real>
-int picard_warp_launch(const picard_launch *L)
-{
-	picard_warp_kernel_for<Model, real>(L)
-		<<<picard_layout_blocks(L), L->traj_per_block * L->group, 0,
-		   (cudaStream_t)L->stream>>>(*L);
-	return (int)cudaGetLastError();
-}
-
-template <class Model, typename real>
-int picard_warp_prepare(const picard_launch *L, picard_kernel_info *info)
-{
-	return picard_describe_kernel(picard_warp_kernel_for<Model, real>(L), info);
-}
-
-/* The thread layout's instantiation for m: the smallest bound MAXM >= m
- * (each bound unrolls its loops; four keep the build short). */
-template <class Model, typename real>
-static void (*picard_thread_kernel_for(const picard_launch *L))(const picard_launch)
-{
-	if (L->dense)
-		return L->m <= 4 ? picard_thread_kernel<Model, real, 4, true> :
-		       L->m <= 8 ? picard_thread_kernel<Model, real, 8, true> :
-		       L->m <= 16 ? picard_thread_kernel<Model, real, 16, true> :
-				    picard_thread_kernel<Model, real, PICARD_LAYOUT_MAX_M, true>;
-	return L->m <= 4 ? picard_thread_kernel<Model, real, 4, false> :
-	       L->m <= 8 ? picard_thread_kernel<Model, real, 8, false> :
-	       L->m <= 16 ? picard_thread_kernel<Model, real, 16, false> :
-			    picard_thread_kernel<Model, real, PICARD_LAYOUT_MAX_M, false>;
-}
-
-/* Launch the thread layout: traj_per_block threads per block. */
-template <class Model, typename real>
-int picard_thread_launch(const picard_launch *L)
-{
-	picard_thread_kernel_for<Model, real>(L)
-		<<<picard_layout_blocks(L), L->traj_per_block, 0, (cudaStream_t)L->stream>>>(*L);
-	return (int)cudaGetLastError();
-}
-
-template <class Model, typename real>
-int picard_thread_prepare(const picard_launch *L, picard_kernel_info *info)
-{
-	return picard_describe_kernel(picard_thread_kernel_for<Model, real>(L), info);
 }
 
 #endif

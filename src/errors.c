@@ -4,7 +4,8 @@
 
 #include "errors.h"
 
-static _Thread_local char detail[512];
+/* large enough for a compiler's messages on a model file (src/jit.c) */
+static _Thread_local char detail[8192];
 
 const char *picard_strerror(int err)
 {

@@ -1,7 +1,8 @@
 /* model_impl.h - what a model file compiles into besides its description:
- * host right-hand sides for the CPU backend and the GSL reference, and the
- * CUDA launchers of the kernels instantiated for it (see kernels/
- * picard_model.cuh). Shared by C and CUDA code. */
+ * host right-hand sides for the CPU backend and the GSL reference, the
+ * host integrations of the per-thread schemes, and the source its kernels
+ * are compiled from at run time (see kernels/picard_model.cuh). Shared by
+ * C and C++ code. */
 #ifndef PICARD_MODEL_IMPL_H
 #define PICARD_MODEL_IMPL_H
 
@@ -24,46 +25,36 @@ struct picard_kernel_info {
 	size_t local_bytes; /* local memory per thread: spills, dynamic arrays */
 };
 
-/* One layout's kernel for one model and precision. */
-struct picard_kernels {
-	/* Launch it for launch (layout, shape, buffers). Called once per
-	 * solve chunk, never on the hot path; returns a cudaError_t. */
-	int (*launch)(const struct picard_launch *launch);
-	/* Load the instantiation launch would run (so module loading stays
-	 * out of the timed solve) and describe it; returns a cudaError_t. */
-	int (*prepare)(const struct picard_launch *launch,
-		       struct picard_kernel_info *info);
-};
-
 struct picard_job; /* src/backend.h */
 
-/* A per-thread Runge-Kutta scheme for one model (kernels/rk_kernel.cuh):
- * trajectory traj of a job integrated on the host, [0] float, [1] double
- * (the CPU backend), and the kernel that does the same on the device. */
-struct picard_rk_impl {
-	picard_traj_status (*host[2])(const struct picard_job *job, long traj,
-				      long *fail_window);
-	struct picard_kernels cuda[2];
-};
+/* A per-thread Runge-Kutta scheme's trajectory on the host (kernels/
+ * rk_host.h): trajectory traj of a job, its status, the failing window
+ * into *fail_window. */
+typedef picard_traj_status picard_rk_host_fn(const struct picard_job *job, long traj,
+					      long *fail_window);
 
-/* Slots of picard_model_impl.rk, one per Runge-Kutta scheme (its table's
- * impl_slot, src/scheme_rk.c). */
+/* Slots of picard_model_impl.rk_host, one per Runge-Kutta scheme (its
+ * table's impl_slot, src/scheme_rk.c). */
 #define PICARD_RK_SLOTS 3
 
 struct picard_model_impl {
 	picard_rhs_double *rhs_double; /* f in double, on the host */
 	picard_rhs_float *rhs_float;   /* f in float, on the host */
-	/* The CUDA kernels instantiated for this model, [0] float, [1]
-	 * double: the trapezoid scheme in the paper's layout (kernels/
-	 * paper_kernel.cuh), the warp and the thread layouts (kernels/
-	 * warp_kernel.cuh), and the lobatto scheme in the group layout
-	 * (kernels/lobatto_kernel.cuh, whose instance depends on
-	 * launch->group) and the thread layout (kernels/
-	 * lobatto_thread_kernel.cuh). */
-	struct picard_kernels paper[2], warp[2], thread[2], lobatto[2], lobatto_thread[2];
-	/* dp5, dp8, vern9 */
-	struct picard_rk_impl rk[PICARD_RK_SLOTS];
+	/* dp5, dp8, vern9 on the host, [0] float, [1] double */
+	picard_rk_host_fn *rk_host[PICARD_RK_SLOTS][2];
+	/* The model file's text, from which NVRTC compiles the kernels a
+	 * solve needs at run time (src/jit.c), and the path its messages
+	 * name. */
+	const char *source;
+	const char *source_path;
 };
+
+/* The host integrations of Runge-Kutta slot (its tableau's struct
+ * named), [0] float, [1] double, into *host: a built-in model's own, or,
+ * for a model file loaded at run time, built on first use (src/
+ * model_load.c). */
+int picard_model_rk_host(const picard_model *model, int slot, const char *tableau,
+			 picard_rk_host_fn *const **host);
 
 #ifdef __cplusplus
 }

@@ -33,7 +33,10 @@ typedef struct picard_scheme_type {
 	int rhs_per_sweep;       /* right-hand sides per sweep (a step of a
 				    Runge-Kutta scheme), 0: m */
 	int impl_slot;           /* per-thread Runge-Kutta: its slot in a
-				    model's picard_model_impl.rk */
+				    model's picard_model_impl.rk_host */
+	const char *tableau;     /* per-thread Runge-Kutta: its tableau's struct
+				    (kernels/rk_tableaus.cuh), a template
+				    argument of its kernel */
 
 	/* Its order on grid g: the error goes as length^order. */
 	double (*order)(const picard_grid *g);

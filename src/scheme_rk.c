@@ -152,23 +152,25 @@ static size_t cpu_scratch_len(const struct picard_job *job)
 static int cpu_prepare(const struct picard_job *job, void **tables)
 {
 	const picard_scheme_type *type = picard_scheme_of(job->grid->scheme);
+	picard_rk_host_fn *const *host = NULL;
+	int err = picard_model_rk_host(job->model, type->impl_slot, type->tableau, &host);
 
-	*tables = (void *)&job->model->impl->rk[type->impl_slot];
-	return PICARD_OK;
+	*tables = (void *)host;
+	return err;
 }
 
 static picard_traj_status cpu_float(const struct picard_job *job, const void *tables, long traj,
 				    void *scratch, long *fail_window)
 {
 	(void)scratch;
-	return ((const struct picard_rk_impl *)tables)->host[0](job, traj, fail_window);
+	return ((picard_rk_host_fn *const *)tables)[0](job, traj, fail_window);
 }
 
 static picard_traj_status cpu_double(const struct picard_job *job, const void *tables, long traj,
 				     void *scratch, long *fail_window)
 {
 	(void)scratch;
-	return ((const struct picard_rk_impl *)tables)->host[1](job, traj, fail_window);
+	return ((picard_rk_host_fn *const *)tables)[1](job, traj, fail_window);
 }
 
 const struct picard_cpu_scheme picard_cpu_rk = {
@@ -187,7 +189,7 @@ const struct picard_cpu_scheme picard_cpu_rk = {
  * tolerance, whose difference is the error itself, within that factor). */
 #define RICHARDSON(p) (1.0 / (1.0 - 1.0 / (double)(1 << (p))))
 
-#define RK_TABLE(ident, scheme_id, label, what, ord_name, ord_fn, point_fn, stage_count, slot, p) \
+#define RK_TABLE(ident, scheme_id, label, what, ord_name, ord_fn, point_fn, stage_count, slot, p, tab) \
 	const picard_scheme_type ident = {                                          \
 		.id = scheme_id,                                                   \
 		.name = label,                                                     \
@@ -199,6 +201,7 @@ const struct picard_cpu_scheme picard_cpu_rk = {
 		.estimate_factor = RICHARDSON(p),                                  \
 		.rhs_per_sweep = stage_count,                                      \
 		.impl_slot = slot,                                                 \
+		.tableau = tab,                                                    \
 		.order = ord_fn,                                                   \
 		.length = length,                                                  \
 		.resolve = resolve,                                                \
@@ -220,10 +223,10 @@ const struct picard_cpu_scheme picard_cpu_rk = {
 
 RK_TABLE(picard_scheme_dp5, PICARD_SCHEME_DP5, "dp5",
 	 "Dormand-Prince 5(4), one thread per trajectory, fixed or adaptive steps",
-	 "5", order_dp5, tune_point_dp5, 6, 0, 5);
+	 "5", order_dp5, tune_point_dp5, 6, 0, 5, "rk_dp5");
 RK_TABLE(picard_scheme_dp8, PICARD_SCHEME_DP8, "dp8",
 	 "Hairer's DOP853 8(5,3), one thread per trajectory, fixed or adaptive steps",
-	 "8", order_dp8, tune_point_dp8, 12, 1, 8);
+	 "8", order_dp8, tune_point_dp8, 12, 1, 8, "rk_dp8");
 RK_TABLE(picard_scheme_vern9, PICARD_SCHEME_VERN9, "vern9",
 	 "Verner's most efficient 9(8) pair, one thread per trajectory, fixed or adaptive steps",
-	 "9", order_vern9, tune_point_vern9, 16, 2, 9);
+	 "9", order_vern9, tune_point_vern9, 16, 2, 9, "rk_vern9");

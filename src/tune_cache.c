@@ -47,6 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cache_dir.h"
 #include "errors.h"
 #include "scheme.h"
 
@@ -122,23 +123,14 @@ const char *picard_build_id(void)
 
 int picard_tune_cache_path(char *buf, size_t len)
 {
-	const char *dir = getenv("PICARD_CACHE_DIR");
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	int n;
+	char dir[CACHE_PATH_MAX];
+	int n, err = picard_cache_dir(dir, sizeof(dir));
 
+	if (err)
+		return err;
 	if (!buf || !len)
 		return picard_fail(PICARD_EINVAL, "tuning cache path: no buffer");
-	/* The XDG base directory spec: a relative XDG_CACHE_HOME is ignored. */
-	if (dir && *dir)
-		n = snprintf(buf, len, "%s/%s", dir, CACHE_FILE);
-	else if (xdg && xdg[0] == '/')
-		n = snprintf(buf, len, "%s/picard/%s", xdg, CACHE_FILE);
-	else if (home && *home)
-		n = snprintf(buf, len, "%s/.cache/picard/%s", home, CACHE_FILE);
-	else
-		return picard_fail(PICARD_EINVAL, "tuning cache: neither PICARD_CACHE_DIR, "
-				   "XDG_CACHE_HOME nor HOME is set");
+	n = snprintf(buf, len, "%s/%s", dir, CACHE_FILE);
 	if (n < 0 || (size_t)n >= len)
 		return picard_fail(PICARD_EINVAL, "tuning cache path longer than %zu bytes", len);
 	return PICARD_OK;
@@ -623,28 +615,6 @@ static void write_entry(FILE *f, const picard_tune_key *key, const picard_tune_p
 	fprintf(f, " date=%s\n", date);
 }
 
-/* mkdir -p dir (modified while it runs, restored). */
-static int make_dirs(char *dir)
-{
-	for (char *c = dir + 1; ; c++) {
-		char saved = *c;
-
-		if (saved && saved != '/')
-			continue;
-		*c = '\0';
-		if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-			int e = errno;
-
-			*c = saved;
-			return picard_fail(PICARD_EIO, "tuning cache: cannot create %s: %s",
-					   dir, strerror(e));
-		}
-		*c = saved;
-		if (!saved)
-			return PICARD_OK;
-	}
-}
-
 /* The directory of path created, and an exclusive lock on path.lock held
  * (its descriptor into *lock_fd, -1 where locks are not supported: the
  * store goes on without). */
@@ -658,7 +628,7 @@ static int prepare_dir(const char *path, int *lock_fd)
 	slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
 		*slash = '\0';
-		err = make_dirs(dir);
+		err = picard_make_dirs(dir);
 	}
 	if (err)
 		return err;

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cache_dir.h"
 #include "support.h"
 
 #define MAX_ARGS 32
@@ -22,8 +23,12 @@ char workdir[64];
 
 void make_workdir(const char *prefix, const char *cache_subdir)
 {
-	char cache[128];
+	char cache[128], compiled[4096];
 
+	/* the tuning cache is the test's own; compiled kernels and models,
+	 * named by content, are shared with every other run */
+	if (!getenv("PICARD_JIT_CACHE_DIR") && picard_jit_cache_dir(compiled, sizeof(compiled)) == 0)
+		setenv("PICARD_JIT_CACHE_DIR", compiled, 1);
 	snprintf(workdir, sizeof(workdir), "/tmp/picard-%s-XXXXXX", prefix);
 	cr_assert_not_null(mkdtemp(workdir), "mkdtemp failed");
 	if (cache_subdir)

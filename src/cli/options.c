@@ -341,6 +341,16 @@ static int set_describe(void *ctx, const char *flag, const char *value)
 	return 0;
 }
 
+static int set_precompile(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+
+	(void)flag;
+	(void)value;
+	opts->precompile = true;
+	return 0;
+}
+
 static int set_list_schemes(void *ctx, const char *flag, const char *value)
 {
 	struct run_options *opts = ctx;
@@ -399,6 +409,7 @@ static const struct cli_flag flags[] = {
 	{"--list", NULL, set_list, "list the registered models (or MODEL) and exit"},
 	{"--list-schemes", NULL, set_list_schemes, "list the schemes, their orders and options, and exit"},
 	{"--describe", NULL, set_describe, "print MODEL's description (equations, source, notes) and exit"},
+	{"--precompile", NULL, set_precompile, "compile every kernel MODEL may run on this GPU into the cache, in parallel, and exit"},
 	{"--help", NULL, set_help, "this text (also -h)"},
 };
 
@@ -619,7 +630,7 @@ int options_parse(int argc, char **argv, struct run_options *opts)
 	if (opts->list && !opts->model_name)
 		return 0;
 	err = cli_find_model(opts->model_name, &opts->model);
-	if (err || opts->list || opts->describe)
+	if (err || opts->list || opts->describe || opts->precompile)
 		return err;
 	/* the model's own spacing unless --h (or --tol's tuning) sets one */
 	if (!opts->h_given && opts->model->default_h > 0)

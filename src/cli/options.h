@@ -87,6 +87,7 @@ struct run_options {
 	bool list;                   /* --list: show the models and stop */
 	bool list_schemes;           /* --list-schemes: show the schemes and stop */
 	bool describe;               /* --describe: show MODEL's description */
+	bool precompile;             /* --precompile: compile MODEL's kernels and stop */
 	bool help;                   /* --help / -h: show usage and stop */
 };
 

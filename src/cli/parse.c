@@ -311,9 +311,22 @@ int cli_find_model(const char *name, const picard_model **model)
 		cli_hint("'picard-run --list' describes the models");
 		return CLI_EUSAGE;
 	}
+	/* a path: a model file compiled now (or taken from the cache) */
+	if (strchr(name, '/') || (strlen(name) > 3 && !strcmp(name + strlen(name) - 3, ".cu"))) {
+		int err = picard_model_load(name, model);
+
+		if (err == PICARD_ECOMPILE || err == PICARD_EINVAL) {
+			cli_error(CLI_EUSAGE, "MODEL %s: %s", name, picard_strerror(err));
+			fprintf(stderr, "%s\n", picard_error_detail());
+			cli_hint("docs/models.md says what a model file holds");
+			return CLI_EUSAGE;
+		}
+		return err ? cli_library_error(err) : 0;
+	}
 	*model = picard_model_find(name);
 	if (!*model)
-		return cli_error(CLI_EUSAGE, "unknown model '%s' (known: %s)", name, names);
+		return cli_error(CLI_EUSAGE, "unknown model '%s' (known: %s; or a model file, "
+				 "PATH/NAME.cu)", name, names);
 	return 0;
 }
 

@@ -525,6 +525,24 @@ static void run_free(struct run *run)
 	promise_free(run);
 }
 
+/* --precompile: every kernel of the model into the cache. */
+static int precompile(const picard_model *model)
+{
+	struct timespec t0, t1;
+	int count = 0, err;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	err = picard_precompile(model, &count);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (err) {
+		cli_library_error(err);
+		return CLI_EXIT_FAILED;
+	}
+	printf("%s: %d kernels compiled or found in the cache in %.1f s\n", model->name, count,
+	       (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec));
+	return CLI_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct run run;
@@ -546,6 +564,8 @@ int main(int argc, char **argv)
 		return list_models(&run.opts);
 	if (run.opts.describe)
 		return describe_model(run.opts.model);
+	if (run.opts.precompile)
+		return precompile(run.opts.model);
 	status = run_main(&run);
 	run_free(&run);
 	return status;

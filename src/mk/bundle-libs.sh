@@ -1,6 +1,7 @@
 #!/bin/sh
 # bundle-libs.sh DIR [BINARY...] - copy into DIR the shared libraries that
-# BINARY (default: picard-run and picard-tests beside DIR) needs and a bare
+# BINARY (default: picard-run, picard-tests and ../lib/libpicard.so beside
+# DIR) needs and a bare
 # GPU machine lacks, so the binaries can be carried there and run.
 #
 # The GPU machine (Ubuntu 24.04, glibc 2.39, CUDA 13 toolkit, no apt, no
@@ -33,7 +34,7 @@ dir=$1
 shift
 if [ $# -eq 0 ]; then
 	bindir=$(dirname "$dir")
-	set -- "$bindir/picard-run" "$bindir/picard-tests"
+	set -- "$bindir/picard-run" "$bindir/picard-tests" "$bindir/../lib/libpicard.so"
 fi
 for bin in "$@"; do
 	[ -f "$bin" ] || die "$bin: no such binary (run make first)"
@@ -47,6 +48,8 @@ provided_by_target() {
 	ld-linux*.so* | libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | \
 	librt.so.* | libresolv.so.* | libutil.so.* | libmvec.so.* | \
 	libanl.so.* | libgcc_s.so.* | libstdc++.so.*)
+		return 0 ;;
+	libpicard.so) # picard's own, carried in lib/ beside bin/
 		return 0 ;;
 	esac
 	return 1
@@ -99,9 +102,11 @@ while read -r so path; do
 done <"$work/bundle"
 
 # Check that the loader now takes every bundled library from DIR (RPATH
-# before the system's directories): ldd's "SONAME => PATH" lines.
+# before the system's directories): ldd's "SONAME => PATH" lines. A
+# library is left out: the programs' RPATH serves its dependencies.
 dir_abs=$(cd "$dir" && pwd -P)
 for bin in "$@"; do
+	case $bin in *.so) continue ;; esac
 	ldd "$bin" | awk '$2 == "=>" { print $1, $3 }' | while read -r so path; do
 		awk -v so="$so" '$1 == so { found = 1 } END { exit !found }' "$work/bundle" || continue
 		[ "$(dirname "$(readlink -f "$path")")" = "$dir_abs" ] ||

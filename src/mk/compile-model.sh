@@ -1,7 +1,8 @@
 #!/bin/sh
-# compile-model.sh OUT SRC NVCC-COMMAND... - compile a model file, and when
-# that fails, say which rule of the model contract (kernels/picard_model.cuh,
-# docs/models.md) it breaks instead of nvcc's cascade of template errors.
+# compile-model.sh OUT SRC CXX-COMMAND... - compile a model file's host side,
+# and when that fails, say which rule of the model contract (kernels/
+# picard_model.cuh, docs/models.md) it breaks instead of a cascade of
+# template errors.
 # Before compiling, the rules a compiler cannot see: the names, and what a
 # right-hand side must not do (it runs in a GPU kernel, thousands at once).
 out=$1 src=$2
@@ -37,6 +38,11 @@ forbidden=$(awk '
 [ -z "$forbidden" ] ||
 	rule "rhs must be a pure function of (t, x, p): it uses ${forbidden}(no I/O, allocation, static state or exceptions: it runs in the GPU kernel)"
 
+# The kernels call rhs: the host compiler would not see a missing qualifier.
+awk '/static[ \t]+void[ \t]+rhs[ \t]*\(/ { print prev " " $0; exit } { prev = $0 }' "$src" |
+	grep -q '__host__[ \t]*__device__\|__device__[ \t]*__host__' ||
+	rule "rhs must be declared template <typename real> __host__ __device__: the GPU kernel calls it"
+
 # Members the contract does not know: most likely a misspelt optional one
 # (defualt_h), which would otherwise be ignored without a word.
 known=' dim nparams param_names param_defaults x0 t0 t1 summary reference default_h ninvariants invariant_names rhs exact initial invariants '
@@ -56,12 +62,9 @@ fi
 # The contract alone, each rule a static_assert of its own: its messages
 # when one is broken, else nvcc's own (an error in the right-hand side).
 "$@" -DPICARD_MODEL_CONTRACT_ONLY -c "$src" -o "$out.contract.o" >"$log.contract" 2>&1
-broken=$(grep -o 'models/[a-z0-9_]*\.cu: [^"]*' "$log.contract" | awk '!seen[$0]++')
+broken=$(grep -o "model $name: [^\"]*" "$log.contract" | sed "s|^model $name: ||" | awk '!seen[$0]++')
 if [ -n "$broken" ]; then
-	echo "$broken" | sed "s|^|error: |" >&2
-elif grep -q 'calling a __host__ function' "$log"; then
-	echo "error: $src: rhs must be declared template <typename real> __host__ __device__: the GPU kernel calls it" >&2
-	echo "$hint" >&2
+	echo "$broken" | sed "s|^|error: $src: |" >&2
 else
 	cat "$log" >&2
 fi

@@ -1,0 +1,1 @@
+/* stdbool.h for NVRTC (src/jit.c): C++ has bool. */

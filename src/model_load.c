@@ -1,0 +1,434 @@
+/* model_load.c - a model file outside models/, loaded at run time: the
+ * system C++ compiler builds its host side into a shared object with the
+ * code generation flags the build gives models/ (so both give the same
+ * bits on the CPU backend), picard loads it, and NVRTC checks its device
+ * side; its kernels are compiled when a solve needs them (src/jit.c). The
+ * shared object is cached by a hash of the file, picard's headers, the
+ * flags and the compiler's version, so a second run loads it at once. */
+#define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cache_dir.h"
+#include "embedded.h"
+#include "errors.h"
+#include "jit.h"
+#include "model_impl.h"
+
+extern char **environ;
+
+#ifndef PICARD_MODEL_CODEGEN
+#define PICARD_MODEL_CODEGEN "-O3 -std=c++17 -fPIC -fvisibility=hidden"
+#endif
+#ifndef PICARD_MODEL_CXX
+#define PICARD_MODEL_CXX "g++"
+#endif
+#define PATH_MAX_LEN 4096
+
+/* A loaded model: the entry, a copy of the shared object's, with the text
+ * its kernels are compiled from. */
+struct loaded_model {
+	picard_model model; /* first: a picard_model * to it is one to this */
+	struct picard_model_impl impl;
+	char name[128];
+	char include[PATH_MAX_LEN + 64]; /* the headers, for the host compiler */
+	uint64_t key;                    /* of the host side's inputs */
+	picard_rk_host_fn *rk_host[PICARD_RK_SLOTS][2]; /* loaded on first use */
+};
+
+static pthread_mutex_t rk_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t fnv(uint64_t h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return (h ^ n) * 1099511628211ull;
+}
+
+/* A path into buf; PICARD_EIO when it does not fit. */
+static int pathf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len)
+		return picard_fail(PICARD_EIO, "model cache: a path longer than %zu bytes", len);
+	return PICARD_OK;
+}
+
+/* ---- the file: its name, and the rules a compiler cannot see ------------------- */
+
+/* Line (1-based) of the offset into text. */
+static int line_of(const char *text, const char *at)
+{
+	int line = 1;
+
+	for (const char *c = text; c < at; c++)
+		line += *c == '\n';
+	return line;
+}
+
+/* The model's name from PATH/NAME.cu: a C identifier, the struct's. */
+static int model_name(const char *path, char *name, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	size_t n;
+
+	base = base ? base + 1 : path;
+	n = strlen(base);
+	if (n < 4 || strcmp(base + n - 3, ".cu") != 0)
+		return picard_fail(PICARD_EINVAL, "%s: a model file is named NAME.cu, NAME its "
+				   "struct's name", path);
+	n -= 3;
+	if (n >= len)
+		return picard_fail(PICARD_EINVAL, "%s: model name longer than %zu characters",
+				   path, len - 1);
+	for (size_t i = 0; i < n; i++) {
+		const char c = base[i];
+
+		if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (i > 0 && c >= '0' && c <= '9')))
+			return picard_fail(PICARD_EINVAL, "%s: the file name must be a C identifier "
+					   "(NAME.cu, NAME the model struct's name)", path);
+	}
+	memcpy(name, base, n);
+	name[n] = '\0';
+	return PICARD_OK;
+}
+
+/* What the contract asks of the text that no compiler checks here: the
+ * registration under the file's name, and a right-hand side for both
+ * sides (the host compiler ignores the qualifiers; NVRTC takes an
+ * unqualified function as a device one). */
+static int check_text(const char *path, const char *text, const char *name)
+{
+	char reg[256];
+	const char *at, *rhs, *start;
+
+	snprintf(reg, sizeof(reg), "PICARD_REGISTER_MODEL(%s)", name);
+	at = strstr(text, reg);
+	if (!at)
+		return picard_fail(PICARD_ECOMPILE, "%s:%d: error: the file must end with %s: the "
+				   "model struct is named after the file (docs/models.md, the "
+				   "contract)", path, line_of(text, text + strlen(text)), reg);
+	if (strstr(at + 1, "PICARD_REGISTER_MODEL("))
+		return picard_fail(PICARD_ECOMPILE, "%s:%d: error: one model per file: "
+				   "PICARD_REGISTER_MODEL appears more than once", path,
+				   line_of(text, strstr(at + 1, "PICARD_REGISTER_MODEL(")));
+	for (rhs = strstr(text, "rhs("); rhs; rhs = strstr(rhs + 1, "rhs(")) {
+		/* the declaration: back to the previous statement or block */
+		if (rhs > text && (rhs[-1] == '_' || (rhs[-1] >= 'a' && rhs[-1] <= 'z') ||
+				   (rhs[-1] >= 'A' && rhs[-1] <= 'Z') || (rhs[-1] >= '0' && rhs[-1] <= '9')))
+			continue;
+		for (start = rhs; start > text && !strchr(";{}", start[-1]); start--)
+			;
+		if (!strstr(start, "void") || strstr(start, "void") > rhs)
+			continue; /* a call, not the declaration */
+		{
+			size_t n = (size_t)(rhs - start);
+			char *decl = strndup(start, n);
+			const int ok = decl && strstr(decl, "__host__") && strstr(decl, "__device__");
+
+			free(decl);
+			if (!ok)
+				return picard_fail(PICARD_ECOMPILE, "%s:%d: error: rhs must be declared "
+						   "template <typename real> __host__ __device__: the "
+						   "GPU kernels call it (docs/models.md, the contract)",
+						   path, line_of(text, rhs));
+		}
+		return PICARD_OK;
+	}
+	return picard_fail(PICARD_ECOMPILE, "%s: error: no rhs: declare template <typename real> "
+			   "__host__ __device__ static void rhs(real t, const real *x, const real "
+			   "*p, real *dxdt) (docs/models.md, the contract)", path);
+}
+
+/* ---- the headers, as files for the host compiler ------------------------------------ */
+
+/* A directory holding the headers a model file includes (not NVRTC's
+ * stand-ins), written once per set of headers. */
+static int header_dir(const char *cache, uint64_t *hash, char *dir, size_t len)
+{
+	char path[PATH_MAX_LEN + 64];
+	struct stat st;
+	uint64_t h = 14695981039346656037ull;
+	int err;
+
+	for (const struct picard_embedded_file *f = picard_embedded_headers; f->name; f++)
+		if (!f->rtc_only) {
+			h = fnv(h, f->name, strlen(f->name));
+			h = fnv(h, f->text, strlen(f->text));
+		}
+	*hash = h;
+	err = pathf(dir, len, "%s/include/%016llx", cache, (unsigned long long)h);
+	if (!err)
+		err = pathf(path, sizeof(path), "%s/.complete", dir);
+	if (err || stat(path, &st) == 0)
+		return err;
+	err = picard_make_dirs(dir);
+	for (const struct picard_embedded_file *f = picard_embedded_headers; !err && f->name; f++)
+		if (!f->rtc_only) {
+			err = pathf(path, sizeof(path), "%s/%s", dir, f->name);
+			if (!err)
+				err = picard_write_atomic(path, f->text, strlen(f->text));
+		}
+	if (!err)
+		err = pathf(path, sizeof(path), "%s/.complete", dir);
+	if (!err)
+		err = picard_write_atomic(path, "", 0);
+	return err;
+}
+
+/* ---- the compiler --------------------------------------------------------------------- */
+
+static const char *compiler(void)
+{
+	const char *cxx = getenv("PICARD_CXX");
+
+	return cxx && *cxx ? cxx : PICARD_MODEL_CXX;
+}
+
+/* Run argv with stderr (and stdout) into log; its exit status, or -1. */
+static int run(char *const argv[], const char *log)
+{
+	posix_spawn_file_actions_t actions;
+	pid_t pid;
+	int status = -1;
+
+	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_adddup2(&actions, 2, 1);
+	if (posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ) == 0 &&
+	    waitpid(pid, &status, 0) == pid)
+		status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	else
+		status = -1;
+	posix_spawn_file_actions_destroy(&actions);
+	return status;
+}
+
+/* The compiler's version line, part of the key. */
+static uint64_t compiler_hash(uint64_t h, const char *log)
+{
+	char *argv[] = {(char *)compiler(), "--version", NULL};
+	char *text = NULL;
+	size_t n = 0;
+
+	h = fnv(h, compiler(), strlen(compiler()));
+	if (run(argv, log) == 0 && picard_read_file(log, &text, &n) == PICARD_OK)
+		h = fnv(h, text, strcspn(text, "\n"));
+	free(text);
+	return h;
+}
+
+/* The compiler's messages, with a broken rule of the contract (a static
+ * assertion "model NAME: RULE") said as the file's error at its
+ * PICARD_REGISTER_MODEL line. */
+static int compile_failed(const char *path, const char *text, const char *name, const char *log)
+{
+	char *messages = NULL, marker[300], *rule;
+	size_t n = 0;
+	int err;
+
+	if (picard_read_file(log, &messages, &n) != PICARD_OK)
+		return picard_fail(PICARD_ECOMPILE, "%s: %s failed (no messages)", path, compiler());
+	snprintf(marker, sizeof(marker), "model %s: ", name);
+	rule = strstr(messages, marker);
+	if (rule) {
+		char reg[300];
+		const char *at;
+		size_t len;
+
+		rule += strlen(marker);
+		len = strcspn(rule, "\"\n");
+		snprintf(reg, sizeof(reg), "PICARD_REGISTER_MODEL(%s)", name);
+		at = strstr(text, reg);
+		err = picard_fail(PICARD_ECOMPILE, "%s:%d: error: %.*s", path,
+				  at ? line_of(text, at) : 1, (int)len, rule);
+	} else {
+		err = picard_fail(PICARD_ECOMPILE, "%s does not compile (%s):\n%.6000s", path,
+				  compiler(), messages);
+	}
+	free(messages);
+	return err;
+}
+
+/* Build the host side of path into so (through a temporary beside it),
+ * with define (-DNAME[=VALUE]) saying which part. */
+static int build_host_side(const char *path, const char *text, const char *name,
+			   const char *include, const char *define, const char *so,
+			   const char *log)
+{
+	char codegen[] = PICARD_MODEL_CODEGEN;
+	char include_opt[PATH_MAX_LEN + 8], tmp[PATH_MAX_LEN + 32];
+	char *argv[32];
+	int argc = 0;
+
+	int err = pathf(include_opt, sizeof(include_opt), "-I%s", include);
+
+	if (!err)
+		err = pathf(tmp, sizeof(tmp), "%s.%ld.tmp", so, (long)getpid());
+	if (err)
+		return err;
+	argv[argc++] = (char *)compiler();
+	for (char *flag = strtok(codegen, " "); flag && argc < 20; flag = strtok(NULL, " "))
+		argv[argc++] = flag;
+	argv[argc++] = "-shared";
+	argv[argc++] = (char *)define;
+	argv[argc++] = include_opt;
+	argv[argc++] = "-x";
+	argv[argc++] = "c++";
+	argv[argc++] = (char *)path;
+	argv[argc++] = "-o";
+	argv[argc++] = tmp;
+	argv[argc] = NULL;
+	if (run(argv, log) != 0) {
+		remove(tmp);
+		return compile_failed(path, text, name, log);
+	}
+	if (rename(tmp, so) != 0) {
+		remove(tmp);
+		return picard_fail(PICARD_EIO, "model cache: cannot write %s: %s", so, strerror(errno));
+	}
+	return PICARD_OK;
+}
+
+int picard_model_load(const char *path, const picard_model **out)
+{
+	char name[128], cache[PATH_MAX_LEN], include[PATH_MAX_LEN + 64];
+	char so[PATH_MAX_LEN + 128], log[PATH_MAX_LEN + 128], symbol[160];
+	char *text = NULL;
+	struct loaded_model *loaded = NULL;
+	const picard_model *entry;
+	struct stat st;
+	uint64_t key;
+	void *handle;
+	int err;
+
+	if (!path || !out)
+		return picard_fail(PICARD_EINVAL, "picard_model_load: NULL argument");
+	*out = NULL;
+	err = model_name(path, name, sizeof(name));
+	if (!err)
+		err = picard_read_file(path, &text, NULL);
+	if (!err)
+		err = check_text(path, text, name);
+	if (!err)
+		err = picard_jit_cache_dir(cache, sizeof(cache));
+	if (!err)
+		err = header_dir(cache, &key, include, sizeof(include));
+	if (err)
+		goto fail;
+	err = pathf(log, sizeof(log), "%s/models/%s.%ld.log", cache, name, (long)getpid());
+	if (!err)
+		err = pathf(so, sizeof(so), "%s/models", cache);
+	if (!err)
+		err = picard_make_dirs(so);
+	if (err)
+		goto fail;
+	key = fnv(key, text, strlen(text));
+	key = fnv(key, PICARD_MODEL_CODEGEN, strlen(PICARD_MODEL_CODEGEN));
+	key = compiler_hash(key, log);
+	err = pathf(so, sizeof(so), "%s/models/%s-%016llx.so", cache, name, (unsigned long long)key);
+	if (!err && stat(so, &st) != 0)
+		err = build_host_side(path, text, name, include, "-DPICARD_HOST_NO_RK", so, log);
+	remove(log);
+	if (err)
+		goto fail;
+	handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+	if (!handle) {
+		err = picard_fail(PICARD_EIO, "%s: cannot load %s: %s", path, so, dlerror());
+		goto fail;
+	}
+	snprintf(symbol, sizeof(symbol), "picard_model_%s", name);
+	entry = (const picard_model *)dlsym(handle, symbol);
+	loaded = calloc(1, sizeof(*loaded));
+	if (!entry || !loaded) {
+		err = entry ? picard_fail(PICARD_ENOMEM, "loading %s", path) :
+			      picard_fail(PICARD_ECOMPILE, "%s: no %s in the compiled file", path, symbol);
+		goto fail;
+	}
+	loaded->model = *entry;
+	loaded->impl = *entry->impl;
+	snprintf(loaded->name, sizeof(loaded->name), "%s", name);
+	snprintf(loaded->include, sizeof(loaded->include), "%s", include);
+	loaded->key = key;
+	loaded->impl.source = text;
+	loaded->impl.source_path = strdup(path);
+	loaded->model.impl = &loaded->impl;
+	err = picard_jit_check(&loaded->model);
+	if (err)
+		goto fail;
+	*out = &loaded->model;
+	return PICARD_OK;
+fail:
+	if (loaded)
+		free((char *)loaded->impl.source_path);
+	free(loaded);
+	free(text);
+	return err;
+}
+
+int picard_model_rk_host(const picard_model *model, int slot, const char *tableau,
+			 picard_rk_host_fn *const **host)
+{
+	struct loaded_model *loaded = (struct loaded_model *)model;
+	char cache[PATH_MAX_LEN], so[PATH_MAX_LEN + 256], log[PATH_MAX_LEN + 256];
+	char define[128], symbol[160];
+	struct stat st;
+	void *handle;
+	int err;
+
+	if (model->impl->rk_host[slot][0]) { /* built in */
+		*host = model->impl->rk_host[slot];
+		return PICARD_OK;
+	}
+	pthread_mutex_lock(&rk_lock);
+	if (loaded->rk_host[slot][0]) {
+		pthread_mutex_unlock(&rk_lock);
+		*host = loaded->rk_host[slot];
+		return PICARD_OK;
+	}
+	err = picard_jit_cache_dir(cache, sizeof(cache));
+	if (!err)
+		err = pathf(so, sizeof(so), "%s/models/%s-%016llx-%s.so", cache, loaded->name,
+			    (unsigned long long)loaded->key, tableau);
+	if (!err)
+		err = pathf(log, sizeof(log), "%s.%ld.log", so, (long)getpid());
+	snprintf(define, sizeof(define), "-DPICARD_HOST_RK_ONLY=%s", tableau);
+	if (!err && stat(so, &st) != 0)
+		err = build_host_side(model->impl->source_path, model->impl->source, loaded->name,
+				      loaded->include, define, so, log);
+	remove(log);
+	if (!err) {
+		handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+		snprintf(symbol, sizeof(symbol), "picard_rk_host_%s", loaded->name);
+		picard_rk_host_fn *const *fns =
+			handle ? (picard_rk_host_fn *const *)dlsym(handle, symbol) : NULL;
+
+		if (fns) {
+			loaded->rk_host[slot][0] = fns[0];
+			loaded->rk_host[slot][1] = fns[1];
+		} else {
+			err = picard_fail(PICARD_EIO, "%s: cannot load %s: %s",
+					  model->impl->source_path, so, dlerror());
+		}
+	}
+	pthread_mutex_unlock(&rk_lock);
+	*host = loaded->rk_host[slot];
+	return err;
+}
