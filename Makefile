@@ -365,9 +365,11 @@ bench-check: bench
 	$(BIN)/bench-rk --selfcheck
 
 # ---- install: headers, library, programs, pkg-config ------------------------------
-# make install PREFIX=DIR [DESTDIR=STAGE]: include/picard.h, lib/libpicard.a,
-# lib/pkgconfig/picard.pc and bin/picard-*; a C program then builds with
+# make install PREFIX=DIR [DESTDIR=STAGE]: include/picard.h, lib/libpicard.so
+# and .a, lib/pkgconfig/picard.pc and bin/picard-* (which find the library
+# through RPATH $ORIGIN/../lib); a C program then builds with
 # gcc prog.c $(pkg-config --cflags --libs picard) (examples/ensemble.c).
+# The headers a model file includes travel inside the library.
 PREFIX  ?= /usr/local
 install: all
 	@echo "  INSTALL $(DESTDIR)$(PREFIX)"
@@ -375,6 +377,7 @@ install: all
 		$(DESTDIR)$(PREFIX)/bin
 	$(Q)install -m 644 include/picard.h $(DESTDIR)$(PREFIX)/include/
 	$(Q)install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	$(Q)install -m 755 $(SHLIB) $(DESTDIR)$(PREFIX)/lib/
 	$(Q)install -m 755 $(PROGRAMS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
 	$(Q)src/mk/gen-pc.sh $(PREFIX) $(CUDA_HOME) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/picard.pc
 

@@ -180,6 +180,13 @@ extern "C" int picard_cuda_device_name(char *buf, size_t len)
  * picard-tune times both. */
 #define AUTO_LOBATTO_THREAD_TRAJ_PER_SM 176
 #define AUTO_THREAD_MAX_M 16         /* and for windows this short */
+/* A large state: the thread layouts hold a window's states in registers
+ * (bound(m) * n reals, fisher_kpp's 8 * 32 the most a shipped model runs
+ * there), the warp layout a node's state per lane (n reals, twice); past
+ * these the model runs where it loops over components in shared memory
+ * (the paper's m*n threads), or in the lobatto group layout. */
+#define AUTO_THREAD_MAX_STATE 256
+#define AUTO_WARP_MAX_DIM 32
 #define AUTO_SERIAL_SCAN_MAX_M 2     /* serial sum (5) for m up to this */
 #define THREAD_BLOCK_THREADS 128     /* thread layout: threads per block */
 
@@ -206,8 +213,8 @@ struct picard_cuda_scheme {
 	/* Settle grid->layout, traj_per_block and scan for ntraj trajectories
 	 * on a device of sms multiprocessors: what was asked, or AUTO's rule
 	 * (above). */
-	void (*layout)(picard_grid *grid, const picard_options_layout *asked, long ntraj,
-		       int sms);
+	void (*layout)(picard_grid *grid, const picard_options_layout *asked, int dim,
+		       long ntraj, int sms);
 	/* The kernel instance a launch runs, as the template's name with its
 	 * arguments (model and real type given) into buf: src/jit.c compiles
 	 * it. */
@@ -235,13 +242,22 @@ static const struct picard_cuda_scheme *cuda_scheme(const picard_grid *grid)
 
 /* ---- trapezoid: the paper's, warp and thread layouts ------------------------- */
 
-static void trapezoid_layout(picard_grid *grid, const picard_options_layout *asked,
+/* The thread layout's bound MAXM >= m: each bound unrolls its loops. */
+static int thread_max_m(int m)
+{
+	return m <= 4 ? 4 : m <= 8 ? 8 : m <= 16 ? 16 : PICARD_LAYOUT_MAX_M;
+}
+
+
+static void trapezoid_layout(picard_grid *grid, const picard_options_layout *asked, int dim,
 			     long ntraj, int sms)
 {
 	picard_layout layout = asked->layout;
 
 	if (layout == PICARD_LAYOUT_AUTO)
-		layout = grid->m > PICARD_LAYOUT_MAX_M ? PICARD_LAYOUT_PAPER :
+		layout = grid->m > PICARD_LAYOUT_MAX_M || dim > AUTO_WARP_MAX_DIM ?
+				 PICARD_LAYOUT_PAPER :
+			 thread_max_m(grid->m) * dim > AUTO_THREAD_MAX_STATE ? PICARD_LAYOUT_WARP :
 			 grid->m <= AUTO_THREAD_MAX_M ||
 			 ntraj >= (long)AUTO_THREAD_TRAJ_PER_SM * sms ? PICARD_LAYOUT_THREAD :
 			 PICARD_LAYOUT_WARP;
@@ -270,12 +286,6 @@ static void trapezoid_layout(picard_grid *grid, const picard_options_layout *ask
 static const char *flag(bool b)
 {
 	return b ? "true" : "false";
-}
-
-/* The thread layout's bound MAXM >= m: each bound unrolls its loops. */
-static int thread_max_m(int m)
-{
-	return m <= 4 ? 4 : m <= 8 ? 8 : m <= 16 ? 16 : PICARD_LAYOUT_MAX_M;
 }
 
 static int trapezoid_instance(const picard_grid *grid, const picard_launch *L, const char *model,
@@ -327,13 +337,14 @@ extern "C" const struct picard_cuda_scheme picard_cuda_trapezoid = {
 /* Its own kernels: the group (warp) layout, whose block shape follows the
  * ensemble (lobatto_block_threads), or the thread layout
  * (lobatto_thread_kernel.cuh); AUTO by the ensemble (above). */
-static void lobatto_layout(picard_grid *grid, const picard_options_layout *asked, long ntraj,
-			   int sms)
+static void lobatto_layout(picard_grid *grid, const picard_options_layout *asked, int dim,
+			   long ntraj, int sms)
 {
 	picard_layout layout = asked->layout;
 
 	if (layout == PICARD_LAYOUT_AUTO)
 		layout = grid->m <= PICARD_LOBATTO_THREAD_MAX_M &&
+			 (grid->m <= 8 ? 8 : 16) * dim <= AUTO_THREAD_MAX_STATE &&
 			 ntraj >= (long)AUTO_LOBATTO_THREAD_TRAJ_PER_SM * sms ?
 			 PICARD_LAYOUT_THREAD : PICARD_LAYOUT_WARP;
 	grid->layout = layout == PICARD_LAYOUT_THREAD ? PICARD_LAYOUT_THREAD : PICARD_LAYOUT_WARP;
@@ -395,8 +406,10 @@ extern "C" const struct picard_cuda_scheme picard_cuda_lobatto = {
 
 /* ---- per-thread Runge-Kutta: one thread per trajectory ------------------------- */
 
-static void rk_layout(picard_grid *grid, const picard_options_layout *asked, long ntraj, int sms)
+static void rk_layout(picard_grid *grid, const picard_options_layout *asked, int dim, long ntraj,
+		      int sms)
 {
+	(void)dim;
 	(void)ntraj;
 	(void)sms;
 	grid->layout = PICARD_LAYOUT_THREAD;
@@ -497,7 +510,7 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 	if (e != cudaSuccess)
 		return cuda_fail(e, "cudaGetDeviceProperties");
 	*sm_count = prop.multiProcessorCount;
-	scheme->layout(grid, asked, ntraj, prop.multiProcessorCount);
+	scheme->layout(grid, asked, model->dim, ntraj, prop.multiProcessorCount);
 	memset(&L, 0, sizeof(L));
 	launch_shape(grid, &L);
 	err = load_kernel(model, grid, &L, real_size, kernel, &info);

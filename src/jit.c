@@ -272,10 +272,26 @@ static int cuda_fail(cudaError_t e, const char *what)
 	return picard_fail(PICARD_ECUDA, "%s: %s", what, cudaGetErrorString(e));
 }
 
+/* The architecture kernels are compiled for: the current device's, or
+ * $PICARD_JIT_ARCH (90 for sm_90), so that a machine without a GPU can
+ * fill the cache for one that has it (picard-run MODEL --precompile). */
 static int device_arch(int *arch)
 {
 	int dev = 0, major = 0, minor = 0;
-	cudaError_t e = cudaGetDevice(&dev);
+	const char *forced = getenv("PICARD_JIT_ARCH");
+	cudaError_t e;
+
+	if (forced && *forced) {
+		char *end;
+		long v = strtol(forced, &end, 10);
+
+		if (*end || v < 50 || v > 200)
+			return picard_fail(PICARD_EINVAL, "PICARD_JIT_ARCH=%s: an architecture "
+					   "such as 90 (sm_90)", forced);
+		*arch = (int)v;
+		return PICARD_OK;
+	}
+	e = cudaGetDevice(&dev);
 
 	if (e == cudaSuccess)
 		e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);

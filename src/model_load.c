@@ -5,7 +5,7 @@
  * side; its kernels are compiled when a solve needs them (src/jit.c). The
  * shared object is cached by a hash of the file, picard's headers, the
  * flags and the compiler's version, so a second run loads it at once. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* memmem */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -121,10 +121,14 @@ static int check_text(const char *path, const char *text, const char *name)
 
 	snprintf(reg, sizeof(reg), "PICARD_REGISTER_MODEL(%s)", name);
 	at = strstr(text, reg);
-	if (!at)
+	if (!at) {
+		const char *other = strstr(text, "PICARD_REGISTER_MODEL(");
+
 		return picard_fail(PICARD_ECOMPILE, "%s:%d: error: the file must end with %s: the "
 				   "model struct is named after the file (docs/models.md, the "
-				   "contract)", path, line_of(text, text + strlen(text)), reg);
+				   "contract)", path, line_of(text, other ? other : text + strlen(text)),
+				   reg);
+	}
 	if (strstr(at + 1, "PICARD_REGISTER_MODEL("))
 		return picard_fail(PICARD_ECOMPILE, "%s:%d: error: one model per file: "
 				   "PICARD_REGISTER_MODEL appears more than once", path,
@@ -152,9 +156,7 @@ static int check_text(const char *path, const char *text, const char *name)
 		}
 		return PICARD_OK;
 	}
-	return picard_fail(PICARD_ECOMPILE, "%s: error: no rhs: declare template <typename real> "
-			   "__host__ __device__ static void rhs(real t, const real *x, const real "
-			   "*p, real *dxdt) (docs/models.md, the contract)", path);
+	return PICARD_OK; /* no rhs: the contract's own assertion says so, with its line */
 }
 
 /* ---- the headers, as files for the host compiler ------------------------------------ */
@@ -235,34 +237,63 @@ static uint64_t compiler_hash(uint64_t h, const char *log)
 	return h;
 }
 
-/* The compiler's messages, with a broken rule of the contract (a static
- * assertion "model NAME: RULE") said as the file's error at its
- * PICARD_REGISTER_MODEL line. */
+/* True when every error in the compiler's messages is a broken rule of
+ * the contract (a static assertion), not a fault of its own. */
+static int only_contract_errors(const char *messages)
+{
+	int any = 0;
+
+	for (const char *line = messages, *next; *line; line = next) {
+		const size_t n = strcspn(line, "\n");
+		const char *error = strstr(line, ": error: ");
+		const char *assertion = strstr(line, "static assertion failed");
+
+		next = line + n + (line[n] == '\n');
+		if (!error || error > line + n)
+			continue;
+		if (!assertion || assertion > line + n)
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
+/* The compiler's messages; when they are broken rules of the contract
+ * (static assertions "model NAME: RULE"), each rule said as the file's
+ * error at its PICARD_REGISTER_MODEL line instead. */
 static int compile_failed(const char *path, const char *text, const char *name, const char *log)
 {
-	char *messages = NULL, marker[300], *rule;
-	size_t n = 0;
+	char *messages = NULL, marker[300], reg[300], rules[6000];
+	const char *at, *rule;
+	size_t n = 0, used = 0;
 	int err;
 
 	if (picard_read_file(log, &messages, &n) != PICARD_OK)
 		return picard_fail(PICARD_ECOMPILE, "%s: %s failed (no messages)", path, compiler());
+	if (!only_contract_errors(messages)) {
+		err = picard_fail(PICARD_ECOMPILE, "%s does not compile (%s):\n%.6000s", path,
+				  compiler(), messages);
+		free(messages);
+		return err;
+	}
 	snprintf(marker, sizeof(marker), "model %s: ", name);
-	rule = strstr(messages, marker);
-	if (rule) {
-		char reg[300];
-		const char *at;
+	snprintf(reg, sizeof(reg), "PICARD_REGISTER_MODEL(%s)", name);
+	at = strstr(text, reg);
+	rules[0] = '\0';
+	for (rule = strstr(messages, marker); rule && used < sizeof(rules) - 1;
+	     rule = strstr(rule, marker)) {
 		size_t len;
 
 		rule += strlen(marker);
 		len = strcspn(rule, "\"\n");
-		snprintf(reg, sizeof(reg), "PICARD_REGISTER_MODEL(%s)", name);
-		at = strstr(text, reg);
-		err = picard_fail(PICARD_ECOMPILE, "%s:%d: error: %.*s", path,
-				  at ? line_of(text, at) : 1, (int)len, rule);
-	} else {
-		err = picard_fail(PICARD_ECOMPILE, "%s does not compile (%s):\n%.6000s", path,
-				  compiler(), messages);
+		if (!memmem(rules, used, rule, len)) /* each rule once */
+			used += (size_t)snprintf(rules + used, sizeof(rules) - used,
+						 "%s%s:%d: error: %.*s", used ? "\n" : "", path,
+						 at ? line_of(text, at) : 1, (int)len, rule);
+		if (used >= sizeof(rules))
+			used = sizeof(rules) - 1;
 	}
+	err = picard_fail(PICARD_ECOMPILE, "%s", used ? rules : messages);
 	free(messages);
 	return err;
 }

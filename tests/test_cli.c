@@ -925,3 +925,59 @@ Test(cli, init_binary)
 	cr_expect_not_null(strstr(run.err, "init.bin: 24 bytes"), "%s", run.err);
 	free_run(&run);
 }
+
+/* ---- a model file given by its path --------------------------------------------- */
+
+/* models/lotka.cu copied under the work directory as lotka.cu, and what
+ * picard-run makes of the copy and of the registered model. */
+Test(cli, model_file_by_path_runs_and_checks)
+{
+	struct path copy = in_workdir("lotka.cu");
+	char line[512], *text;
+	struct cli_run by_path, by_name;
+	size_t size = 0;
+
+	text = slurp("models/lotka.cu", &size);
+	cr_assert_gt(size, 0);
+	write_file(copy.s, text, size);
+	free(text);
+	snprintf(line, sizeof(line), "%s --backend cpu --traj 16 --check --out %s", copy.s,
+		 in_workdir("by-path.csv").s);
+	by_path = run_line(line);
+	cr_assert_eq(by_path.status, 0, "%s%s", by_path.out, by_path.err);
+	cr_expect(strstr(by_path.out, "check "), "%s", by_path.out);
+	snprintf(line, sizeof(line), "lotka --backend cpu --traj 16 --check --out %s",
+		 in_workdir("by-name.csv").s);
+	by_name = run_line(line);
+	cr_assert_eq(by_name.status, 0, "%s", by_name.err);
+	text = slurp(in_workdir("by-path.csv").s, &size);
+	{
+		char *other = slurp(in_workdir("by-name.csv").s, NULL);
+
+		cr_expect_gt(size, 0);
+		cr_expect_str_eq(text, other, "the file's results differ from the registered model's");
+		free(other);
+	}
+	free(text);
+	free_run(&by_path);
+	free_run(&by_name);
+}
+
+Test(cli, model_file_that_does_not_compile_names_file_and_line)
+{
+	struct path bad = in_workdir("lotka.cu");
+	char line[512], where[160];
+	const char *text = "#include \"picard_model.cuh\"\nstruct lotka { static constexpr int dim = 2 }\n"
+			   "PICARD_REGISTER_MODEL(lotka)\n";
+	struct cli_run run;
+
+	write_file(bad.s, text, strlen(text));
+	snprintf(line, sizeof(line), "%s --backend cpu --out %s", bad.s, in_workdir("no.csv").s);
+	run = run_line(line);
+	cr_expect_eq(run.status, 2, "%s", run.err);
+	snprintf(where, sizeof(where), "%s:2:", bad.s);
+	cr_expect(strstr(run.err, where), "no '%s' in: %s", where, run.err);
+	cr_expect(strstr(run.err, "MODEL"), "%s", run.err);
+	cr_expect_eq(access(in_workdir("no.csv").s, F_OK), -1, "a partial output file");
+	free_run(&run);
+}

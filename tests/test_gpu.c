@@ -1431,3 +1431,73 @@ Test(gpu, rk_matches_cpu, .timeout = 600)
 		free(nudged);
 	}
 }
+
+/* ---- a model file outside the tree ----------------------------------------------- */
+
+/* examples/models/fput.cu, 64 components, loaded at run time: its kernels
+ * compiled for the device on first use agree with the CPU backend in the
+ * layouts that suit its size (AUTO's paper layout, the warp layout, the
+ * per-thread dp5) in double, and AUTO does not put 64 components in a
+ * thread's registers. The chain is not chaotic where it starts (the FPUT
+ * recurrence): the backends' roundings stay near their own size. */
+#define FPUT_NTRAJ 129
+Test(gpu, model_file_matches_cpu, .timeout = 600)
+{
+	static const struct {
+		picard_scheme scheme;
+		picard_layout layout;
+		double bound; /* relative: rounding, or dp5's local error scale */
+	} cases[] = {{PICARD_SCHEME_TRAPEZOID, PICARD_LAYOUT_AUTO, 1e-10},
+		     {PICARD_SCHEME_TRAPEZOID, PICARD_LAYOUT_WARP, 1e-10},
+		     {PICARD_SCHEME_DP5, PICARD_LAYOUT_AUTO, 1e-7}};
+	const picard_model *model = NULL;
+	double *x0, *params;
+	int err;
+
+	require_gpu();
+	err = picard_model_load("examples/models/fput.cu", &model);
+	cr_assert_eq(err, 0, "%s: %s", picard_strerror(err), picard_error_detail());
+	cr_assert_eq(model->dim, 64);
+	make_ensemble(model, FPUT_NTRAJ, 64, &x0, &params);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		const bool rk = cases[c].scheme == PICARD_SCHEME_DP5;
+		picard_options opt = {
+			.scheme = cases[c].scheme, .precision = PICARD_DOUBLE, .layout = cases[c].layout,
+			.t0 = model->t0, .t1 = 10, .h = rk ? 1 : model->default_h,
+			.K_max = rk ? 100000 : 0, .iter_rtol = rk ? 1e-9 : 0,
+			.backend = PICARD_BACKEND_CPU,
+		};
+		double *cpu = xcalloc(FPUT_NTRAJ * 64, sizeof(double));
+		double *gpu = xcalloc(FPUT_NTRAJ * 64, sizeof(double));
+		picard_stats stats;
+		picard_solver *solver;
+		double worst = 0;
+
+		solver = test_solver(model, &opt, FPUT_NTRAJ);
+		cr_assert_eq(picard_solve(solver, x0, params, cpu, NULL, NULL, NULL, 0, NULL), 0,
+			     "%s", picard_error_detail());
+		picard_solver_free(solver);
+		opt.backend = PICARD_BACKEND_CUDA;
+		solver = test_solver(model, &opt, FPUT_NTRAJ);
+		cr_assert_eq(picard_solve(solver, x0, params, gpu, NULL, NULL, NULL, 0, &stats), 0,
+			     "%s", picard_error_detail());
+		cr_expect_eq(stats.backend, PICARD_BACKEND_CUDA);
+		if (!rk && cases[c].layout == PICARD_LAYOUT_AUTO)
+			cr_expect_eq(picard_solver_grid(solver)->layout, PICARD_LAYOUT_PAPER,
+				     "AUTO took the %s layout for 64 components",
+				     picard_layout_name(picard_solver_grid(solver)->layout));
+		picard_solver_free(solver);
+		for (long i = 0; i < FPUT_NTRAJ * 64; i++)
+			worst = fmax(worst, fabs(gpu[i] - cpu[i]) / fmax(1, fabs(cpu[i])));
+		cr_log_info("fput %s %s: worst relative difference %.2e",
+			    picard_scheme_of(cases[c].scheme)->name,
+			    picard_layout_name(cases[c].layout), worst);
+		cr_expect_leq(worst, cases[c].bound, "fput %s %s: GPU and CPU differ by %.2e",
+			      picard_scheme_of(cases[c].scheme)->name,
+			      picard_layout_name(cases[c].layout), worst);
+		free(cpu);
+		free(gpu);
+	}
+	free(x0);
+	free(params);
+}

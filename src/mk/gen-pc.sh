@@ -1,7 +1,8 @@
 #!/bin/sh
-# gen-pc.sh PREFIX CUDA_HOME - picard.pc for pkg-config: the static
-# library and what it links against (GSL, cuRAND and the static CUDA
-# runtime from CUDA_HOME, OpenMP), the version from include/picard.h.
+# gen-pc.sh PREFIX CUDA_HOME - picard.pc for pkg-config: the shared
+# library (which brings GSL, cuRAND, NVRTC and the CUDA runtime itself),
+# found at run time through an RPATH to libdir; for --static, the static
+# library and what it links against. The version from include/picard.h.
 prefix=$1
 cuda=$2
 version=$(sed -n 's/^#define PICARD_VERSION "\(.*\)"/\1/p' include/picard.h)
@@ -16,5 +17,6 @@ Name: picard
 Description: GPU ensembles of ODE initial-value problems: parallel-in-time Picard iteration and per-thread Runge-Kutta schemes
 Version: $version
 Cflags: -I\${includedir}
-Libs: -L\${libdir} -lpicard -L\${cudadir}/lib64 -Wl,-rpath,\${cudadir}/lib64 -lgsl -lgslcblas -lcurand -lcudart_static -lstdc++ -lm -ldl -lpthread -lrt -fopenmp
+Libs: -L\${libdir} -Wl,-rpath,\${libdir} -lpicard
+Libs.private: -L\${cudadir}/lib64 -Wl,-rpath,\${cudadir}/lib64 -lgsl -lgslcblas -lcurand -lnvrtc -lcudart_static -lstdc++ -lm -ldl -lpthread -lrt -fopenmp
 PC
