@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "model_impl.h"
+#include "model_load.h"
 #include "registry.h"
 
 int picard_model_count(void)
@@ -38,7 +39,7 @@ const char *picard_model_description(const picard_model *model)
 	for (int i = 0; model && picard_registry[i]; i++)
 		if (picard_registry[i] == model)
 			return picard_registry_descriptions[i];
-	return "";
+	return model ? picard_loaded_description(model) : "";
 }
 
 void picard_model_start(const picard_model *model, const double *params,

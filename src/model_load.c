@@ -25,6 +25,7 @@
 #include "errors.h"
 #include "jit.h"
 #include "model_impl.h"
+#include "model_load.h"
 
 extern char **environ;
 
@@ -44,6 +45,7 @@ struct loaded_model {
 	char name[128];
 	char include[PATH_MAX_LEN + 64]; /* the headers, for the host compiler */
 	uint64_t key;                    /* of the host side's inputs */
+	char *description;               /* the header comment, once asked for */
 	picard_rk_host_fn *rk_host[PICARD_RK_SLOTS][2]; /* loaded on first use */
 };
 
@@ -398,6 +400,7 @@ int picard_model_load(const char *path, const picard_model **out)
 	snprintf(loaded->name, sizeof(loaded->name), "%s", name);
 	snprintf(loaded->include, sizeof(loaded->include), "%s", include);
 	loaded->key = key;
+	loaded->description = NULL;
 	loaded->impl.source = text;
 	loaded->impl.source_path = strdup(path);
 	loaded->model.impl = &loaded->impl;
@@ -462,4 +465,59 @@ int picard_model_rk_host(const picard_model *model, int slot, const char *tablea
 	pthread_mutex_unlock(&rk_lock);
 	*host = loaded->rk_host[slot];
 	return err;
+}
+
+/* The leading comment block, "/" "* ... *" "/", line by line without its
+ * markers (" * " prefixes), tabs as four blanks: src/mk/gen-registry.sh's
+ * rule for models/. */
+static char *header_comment(const char *text)
+{
+	const char *end = strstr(text, "*/");
+	char *out, *o;
+
+	if (strncmp(text, "/*", 2) != 0 || !end)
+		return strdup("");
+	out = o = malloc(4 * (size_t)(end - text) + 2);
+	if (!out)
+		return NULL;
+	for (const char *line = text + 2, *next; line < end; line = next) {
+		size_t n = strcspn(line, "\n");
+
+		next = line + n + 1;
+		if (line + n > end)
+			n = (size_t)(end - line);
+		if (line == text + 2)
+			while (n && (*line == ' ' || *line == '\t'))
+				line++, n--;
+		else if (n >= 3 && !strncmp(line, " * ", 3))
+			line += 3, n -= 3;
+		else if (n >= 2 && !strncmp(line, " *", 2))
+			line += 2, n -= 2;
+		while (n && (line[n - 1] == ' ' || line[n - 1] == '\t') && line + n == end)
+			n--;
+		if (line + n == end && n == 0)
+			break;
+		for (size_t i = 0; i < n; i++)
+			if (line[i] == '\t')
+				o += sprintf(o, "    ");
+			else
+				*o++ = line[i];
+		*o++ = '\n';
+	}
+	*o = '\0';
+	return out;
+}
+
+const char *picard_loaded_description(const picard_model *model)
+{
+	struct loaded_model *loaded = (struct loaded_model *)model;
+
+	/* called for models outside the registry: picard_model_load's */
+	if (!model->impl || !model->impl->source)
+		return "";
+	pthread_mutex_lock(&rk_lock);
+	if (!loaded->description)
+		loaded->description = header_comment(model->impl->source);
+	pthread_mutex_unlock(&rk_lock);
+	return loaded->description ? loaded->description : "";
 }

@@ -961,6 +961,13 @@ Test(cli, model_file_by_path_runs_and_checks)
 	free(text);
 	free_run(&by_path);
 	free_run(&by_name);
+	/* --describe: the file's header comment, as for a registered model */
+	snprintf(line, sizeof(line), "%s --describe", copy.s);
+	by_path = run_line(line);
+	cr_expect_eq(by_path.status, 0, "%s", by_path.err);
+	cr_expect(strstr(by_path.out, "lotka.cu - the modified Lotka-Volterra model"), "%s",
+		  by_path.out);
+	free_run(&by_path);
 }
 
 Test(cli, model_file_that_does_not_compile_names_file_and_line)
