@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "cache_dir.h"
+#include "content_hash.h"
 #include "embedded.h"
 #include "errors.h"
 #include "jit.h"
@@ -45,37 +46,25 @@ static size_t ninstances, instances_cap;
 static double compile_seconds;
 static long ncompiled, ncached;
 
-/* ---- hashing: 128 bits of FNV-1a (two bases), each input length-framed ------ */
+/* ---- the key: 128 bits, two FNV-1a streams of different seeds ---------------- */
 
 struct hash {
 	uint64_t a, b;
 };
 
-static void hash_bytes(struct hash *h, const void *data, size_t n)
-{
-	const unsigned char *c = data;
-	const uint64_t prime = 1099511628211ull;
-
-	for (size_t i = 0; i < n; i++) {
-		h->a = (h->a ^ c[i]) * prime;
-		h->b = (h->b ^ c[i]) * prime;
-	}
-	for (int i = 0; i < 8; i++) { /* the length frames it */
-		h->a = (h->a ^ (n >> 8 * i & 0xff)) * prime;
-		h->b = (h->b ^ (n >> 8 * i & 0xff)) * prime;
-	}
-}
-
 static void hash_string(struct hash *h, const char *s)
 {
-	hash_bytes(h, s ? s : "", s ? strlen(s) : 0);
+	const size_t n = s ? strlen(s) : 0;
+
+	h->a = picard_hash(h->a, s, n);
+	h->b = picard_hash(h->b, s, n);
 }
 
 /* The key of a compilation: model text, headers, options, expression,
  * architecture option and NVRTC's version. */
 static struct hash compile_key(const char *source, const char *expression, const char *arch)
 {
-	struct hash h = {14695981039346656037ull, 0x6c62272e07bb0142ull};
+	struct hash h = {PICARD_HASH_SEED, 0x6c62272e07bb0142ull};
 	int major = 0, minor = 0;
 	char version[32];
 

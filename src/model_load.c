@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cache_dir.h"
+#include "content_hash.h"
 #include "embedded.h"
 #include "errors.h"
 #include "jit.h"
@@ -50,13 +51,6 @@ struct loaded_model {
 };
 
 static pthread_mutex_t rk_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static uint64_t fnv(uint64_t h, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return (h ^ n) * 1099511628211ull;
-}
 
 /* A path into buf; PICARD_EIO when it does not fit. */
 static int pathf(char *buf, size_t len, const char *fmt, ...)
@@ -169,13 +163,13 @@ static int header_dir(const char *cache, uint64_t *hash, char *dir, size_t len)
 {
 	char path[PATH_MAX_LEN + 64];
 	struct stat st;
-	uint64_t h = 14695981039346656037ull;
+	uint64_t h = PICARD_HASH_SEED;
 	int err;
 
 	for (const struct picard_embedded_file *f = picard_embedded_headers; f->name; f++)
 		if (!f->rtc_only) {
-			h = fnv(h, f->name, strlen(f->name));
-			h = fnv(h, f->text, strlen(f->text));
+			h = picard_hash(h, f->name, strlen(f->name));
+			h = picard_hash(h, f->text, strlen(f->text));
 		}
 	*hash = h;
 	err = pathf(dir, len, "%s/include/%016llx", cache, (unsigned long long)h);
@@ -232,9 +226,9 @@ static uint64_t compiler_hash(uint64_t h, const char *log)
 	char *text = NULL;
 	size_t n = 0;
 
-	h = fnv(h, compiler(), strlen(compiler()));
+	h = picard_hash(h, compiler(), strlen(compiler()));
 	if (run(argv, log) == 0 && picard_read_file(log, &text, &n) == PICARD_OK)
-		h = fnv(h, text, strcspn(text, "\n"));
+		h = picard_hash(h, text, strcspn(text, "\n"));
 	free(text);
 	return h;
 }
@@ -373,8 +367,8 @@ int picard_model_load(const char *path, const picard_model **out)
 		err = picard_make_dirs(so);
 	if (err)
 		goto fail;
-	key = fnv(key, text, strlen(text));
-	key = fnv(key, PICARD_MODEL_CODEGEN, strlen(PICARD_MODEL_CODEGEN));
+	key = picard_hash(key, text, strlen(text));
+	key = picard_hash(key, PICARD_MODEL_CODEGEN, strlen(PICARD_MODEL_CODEGEN));
 	key = compiler_hash(key, log);
 	err = pathf(so, sizeof(so), "%s/models/%s-%016llx.so", cache, name, (unsigned long long)key);
 	if (!err && stat(so, &st) != 0)
