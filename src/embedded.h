@@ -12,7 +12,8 @@ struct picard_embedded_file {
 	int rtc_only;     /* a stand-in for a C library header, NVRTC only */
 };
 
-/* NULL-terminated. */
+/* NULL-terminated, at most PICARD_EMBEDDED_MAX. */
+#define PICARD_EMBEDDED_MAX 64
 extern const struct picard_embedded_file picard_embedded_headers[];
 
 #endif

@@ -98,8 +98,8 @@ static int cache_path(const struct hash *h, const char *suffix, char *buf, size_
 
 /* ---- NVRTC --------------------------------------------------------------------- */
 
-/* NVRTC's log as compilers write it: "file(12): error" -> "file:12: error",
- * with a hint where the message is a broken rule of the model contract. */
+/* NVRTC's log as compilers write it, "file(12): error" -> "file:12: error",
+ * as the error's detail. */
 static void report_log(const picard_model *model, const char *log)
 {
 	char out[7000];
@@ -143,7 +143,8 @@ static int compile(const picard_model *model, const char *expression, const char
 		   int want_code, char **lowered, char **code, size_t *size)
 {
 	const struct picard_model_impl *impl = model->impl;
-	const char *names[64], *texts[64], *options[JIT_NOPTIONS + 1];
+	const char *names[PICARD_EMBEDDED_MAX], *texts[PICARD_EMBEDDED_MAX];
+	const char *options[JIT_NOPTIONS + 1];
 	int nheaders = 0, err = PICARD_OK;
 	nvrtcProgram prog;
 	nvrtcResult r;
@@ -152,7 +153,10 @@ static int compile(const picard_model *model, const char *expression, const char
 	struct timespec t0, t1;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (const struct picard_embedded_file *f = picard_embedded_headers; f->name && nheaders < 64; f++) {
+	for (const struct picard_embedded_file *f = picard_embedded_headers; f->name; f++) {
+		if (nheaders == PICARD_EMBEDDED_MAX)
+			return picard_fail(PICARD_ECOMPILE, "more than %d embedded headers",
+					   PICARD_EMBEDDED_MAX);
 		names[nheaders] = f->name;
 		texts[nheaders++] = f->text;
 	}
@@ -192,6 +196,7 @@ static int compile(const picard_model *model, const char *expression, const char
 	if (want_code) {
 		if (nvrtcGetCUBINSize(prog, size) != NVRTC_SUCCESS || !(*code = malloc(*size)) ||
 		    nvrtcGetCUBIN(prog, *code) != NVRTC_SUCCESS) {
+			free(*code);
 			free(*lowered);
 			err = picard_fail(PICARD_ECOMPILE, "NVRTC: no cubin for %s", expression);
 			goto out;

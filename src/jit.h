@@ -26,8 +26,8 @@ int picard_jit_precompile(const picard_model *model, const char *const *expressi
  * before a solve needs a kernel. Cached like the kernels. */
 int picard_jit_check(const picard_model *model);
 
-/* Seconds spent compiling kernels in this process, and how many were
- * compiled and loaded from the cache (for picard-run's report). */
+/* In this process: seconds NVRTC spent, its compilations (kernels and
+ * checks), and kernels taken from the cache (for picard-run's report). */
 void picard_jit_stats(double *compile_seconds, long *compiled, long *cached);
 
 #ifdef __cplusplus

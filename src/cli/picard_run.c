@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "jit.h"
 #include "init_file.h"
 #include "options.h"
 #include "output.h"
@@ -483,6 +484,20 @@ static int prepare_and_solve(struct run *run)
 }
 
 /* Solve, report, write, check: the exit status of a run. */
+/* What NVRTC compiled for this run: a model's first runs, which later
+ * runs find in the cache. */
+static void print_compiled(void)
+{
+	double seconds = 0;
+	long compiled = 0;
+	char buf[32];
+
+	picard_jit_stats(&seconds, &compiled, NULL);
+	if (compiled)
+		printf("%-12s %ld NVRTC compilation%s in %s, cached for later runs\n", "compiled",
+		       compiled, compiled == 1 ? "" : "s", format_seconds(buf, sizeof(buf), seconds));
+}
+
 static int run_main(struct run *run)
 {
 	int status = CLI_EXIT_OK, err;
@@ -505,6 +520,7 @@ static int run_main(struct run *run)
 		status = CLI_EXIT_FAILED;
 	if (promise_report(run) != CLI_EXIT_OK)
 		status = CLI_EXIT_FAILED;
+	print_compiled();
 	printf("%-12s %s\n", "total", format_seconds(buf, sizeof(buf), elapsed(run)));
 	return status;
 }
