@@ -48,9 +48,14 @@ struct loaded_model {
 	uint64_t key;                    /* of the host side's inputs */
 	char *description;               /* the header comment, once asked for */
 	picard_rk_host_fn *rk_host[PICARD_RK_SLOTS][2]; /* loaded on first use */
+	struct loaded_model *next;       /* the process's loaded models */
 };
 
+/* Every model loaded: each stays while the process runs (its kernels and
+ * its shared objects refer to it), and the same file with the same text
+ * loads once. The lock also guards the lazy parts of each. */
 static pthread_mutex_t rk_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct loaded_model *loaded_models;
 
 /* A path into buf; PICARD_EIO when it does not fit. */
 static int pathf(char *buf, size_t len, const char *fmt, ...)
@@ -360,6 +365,16 @@ int picard_model_load(const char *path, const picard_model **out)
 		err = header_dir(cache, &key, include, sizeof(include));
 	if (err)
 		goto fail;
+	pthread_mutex_lock(&rk_lock);
+	for (loaded = loaded_models; loaded; loaded = loaded->next)
+		if (!strcmp(loaded->impl.source_path, path) && !strcmp(loaded->impl.source, text))
+			break;
+	pthread_mutex_unlock(&rk_lock);
+	if (loaded) {
+		free(text);
+		*out = &loaded->model;
+		return PICARD_OK;
+	}
 	err = pathf(log, sizeof(log), "%s/models/%s.%ld.log", cache, name, (long)getpid());
 	if (!err)
 		err = pathf(so, sizeof(so), "%s/models", cache);
@@ -401,6 +416,10 @@ int picard_model_load(const char *path, const picard_model **out)
 	err = picard_jit_check(&loaded->model);
 	if (err)
 		goto fail;
+	pthread_mutex_lock(&rk_lock);
+	loaded->next = loaded_models;
+	loaded_models = loaded;
+	pthread_mutex_unlock(&rk_lock);
 	*out = &loaded->model;
 	return PICARD_OK;
 fail:
