@@ -100,6 +100,12 @@ int picard_precompile(const picard_model *model, int *instances);
 /* Right-hand side in double on the host: dxdt = f(t, x; params). */
 void picard_model_rhs(const picard_model *model, double t, const double *x,
 		      const double *params, double *dxdt);
+/* The Jacobian of the right-hand side at (t, x; params), params NULL for
+ * the defaults: J[i*dim + k] = d f_i / d x_k, dim*dim doubles. The model's
+ * own jacobian when its file declares one, else by forward-mode automatic
+ * differentiation through its rhs (exact to rounding). */
+void picard_model_jacobian(const picard_model *model, double t, const double *x,
+			   const double *params, double *J);
 /* The model file's header comment: its equations, source and notes. */
 const char *picard_model_description(const picard_model *model);
 /* The default start state for params (NULL: the defaults): model->initial

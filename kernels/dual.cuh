@@ -14,6 +14,24 @@
 #include "portable.h"
 
 namespace picard {
+/* Its own namespace: argument-dependent lookup finds these functions for a
+ * dual, and they hide nothing from picard's other code. */
+namespace ad {
+
+/* The C functions for plain numbers, beside the overloads for duals. */
+using ::atan;
+using ::cbrt;
+using ::cos;
+using ::cosh;
+using ::exp;
+using ::fabs;
+using ::log;
+using ::pow;
+using ::sin;
+using ::sinh;
+using ::sqrt;
+using ::tan;
+using ::tanh;
 
 template <typename T, int N>
 struct dual {
@@ -103,11 +121,10 @@ template <typename T, int N>
 __host__ __device__ inline dual<T, N> operator/(const dual<T, N> &a, const dual<T, N> &b)
 {
 	dual<T, N> r;
-	const T inv = (T)1 / b.v;
 
-	r.v = a.v * inv;
+	r.v = a.v / b.v; /* as the plain rhs rounds it */
 	for (int i = 0; i < N; i++)
-		r.d[i] = (a.d[i] - r.v * b.d[i]) * inv;
+		r.d[i] = (a.d[i] - r.v * b.d[i]) / b.v;
 	return r;
 }
 
@@ -271,6 +288,14 @@ __host__ __device__ inline dual<T, N> pow(const dual<T, N> &x, const dual<T, N> 
 	return exp(y * log(x));
 }
 
+/* s^y for a constant s > 0. */
+template <typename T, int N, typename S>
+__host__ __device__ inline dual<T, N> pow(S s, const dual<T, N> &y)
+{
+	return exp(y * (T)log((T)s));
+}
+
+} /* namespace ad */
 } /* namespace picard */
 
 #endif

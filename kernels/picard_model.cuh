@@ -26,9 +26,11 @@
 #ifndef PICARD_MODEL_CUH
 #define PICARD_MODEL_CUH
 
+#include "jacobian.cuh"
 #include "model_impl.h"
 #include "picard.h"
 #include "portable.h"
+#include "traits.cuh"
 
 /* Three compilers read a model file. NVRTC compiles its kernels at run
  * time (src/jit.c): the device code, and the contract. The system C++
@@ -47,20 +49,6 @@
 #endif
 
 namespace picard {
-
-/* The few type traits the contract needs: NVRTC has no standard library. */
-template <bool v>
-struct bool_constant { static constexpr bool value = v; };
-typedef bool_constant<false> false_type;
-typedef bool_constant<true> true_type;
-template <class...>
-using void_t = void;
-template <bool c, class T = void>
-struct enable_if {};
-template <class T>
-struct enable_if<true, T> { typedef T type; };
-template <bool c, class T = void>
-using enable_if_t = typename enable_if<c, T>::type;
 
 /* ---- the contract: what a model struct must declare ------------------------ */
 
@@ -87,6 +75,13 @@ PICARD_MEMBER_TRAIT(initial)
 PICARD_MEMBER_TRAIT(invariants)
 PICARD_MEMBER_TRAIT(default_h)
 #undef PICARD_MEMBER_TRAIT
+
+/* Model declares a member template jacobian (of any signature): then it
+ * must be has_jacobian's (jacobian.cuh), not be ignored. */
+template <class M, class = void>
+struct declares_jacobian : false_type {};
+template <class M>
+struct declares_jacobian<M, void_t<decltype(&M::template jacobian<double>)>> : true_type {};
 
 /* Model::rhs<real>(t, x, p, dxdt) can be called in float and double. */
 template <class M, class = void>
@@ -206,12 +201,38 @@ __global__ void rhs_check(float tf, const float *xf, const float *pf, float *df,
 	Model::template rhs<float>(tf, xf, pf, df);
 	Model::template rhs<double>(td, xd, pd, dd);
 }
+
+/* Its Jacobian on the device, the model's own and the automatic one, in
+ * both precisions (tests/test_model_load.c compiles it for every model). */
+template <class Model>
+__global__ void jacobian_check(const float *xf, const float *pf, float *jf, const double *xd,
+			       const double *pd, double *jd)
+{
+	jacobian<Model, float>(0.0f, xf, pf, jf);
+	jacobian<Model, double>(0.0, xd, pd, jd);
+	jacobian_ad<Model, float>(0.0f, xf, pf, (float *)nullptr, jf);
+	jacobian_ad<Model, double>(0.0, xd, pd, (double *)nullptr, jd);
+}
 #endif
 
 template <class Model, typename real>
 void host_rhs(real t, const real *x, const real *p, real *dxdt)
 {
 	Model::rhs(t, x, p, dxdt);
+}
+
+/* The Jacobian on the host in double: the model's own or by automatic
+ * differentiation (jacobian.cuh), and the latter alone. */
+template <class Model>
+void host_jacobian(double t, const double *x, const double *p, double *J)
+{
+	jacobian<Model, double>(t, x, p, J);
+}
+
+template <class Model>
+void host_jacobian_ad(double t, const double *x, const double *p, double *J)
+{
+	jacobian_ad<Model, double>(t, x, p, (double *)nullptr, J);
 }
 
 } /* namespace picard */
@@ -265,7 +286,12 @@ void host_rhs(real t, const real *x, const real *p, real *dxdt)
 			  "struct " #name " must declare static constexpr const char *reference"); \
 	PICARD_MODEL_RULE(picard::has_rhs<name>::value, name,                   \
 			  "declare template <typename real> __host__ __device__ static void " \
-			  "rhs(real t, const real *x, const real *p, real *dxdt)");
+			  "rhs(real t, const real *x, const real *p, real *dxdt)");     \
+	PICARD_MODEL_RULE(!picard::declares_jacobian<name>::value ||            \
+				  picard::has_jacobian<name>::value,           \
+			  name, "jacobian, if declared, must be template <typename real> " \
+			  "__host__ __device__ static void jacobian(real t, const real *x, " \
+			  "const real *p, real *J), J[i*dim + k] = d f_i / d x_k");
 
 /* The text a model's kernels are compiled from at run time: the build
  * embeds the files of models/ (build/model_sources.c, -DPICARD_BUILTIN_
@@ -319,6 +345,8 @@ void host_rhs(real t, const real *x, const real *p, real *dxdt)
 		PICARD_MODEL_RK_HOSTS(name),                                   \
 		picard_source_of_##name,                                       \
 		picard_path_of_##name,                                         \
+		{ picard::host_jacobian<name>, picard::host_jacobian_ad<name> }, \
+		picard::has_jacobian<name>::value,                             \
 	};                                                                     \
 	extern "C" __attribute__((visibility("default")))                      \
 	const picard_model picard_model_##name = {                             \

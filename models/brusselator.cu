@@ -31,6 +31,18 @@ struct brusselator {
 		dxdt[0] = p[0] + x2y - (p[1] + 1) * x[0];
 		dxdt[1] = p[1] * x[0] - x2y;
 	}
+
+	/* J[i*dim + k] = d f_i / d x_k */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *x, const real *p, real *J)
+	{
+		real xy2 = 2 * x[0] * x[1];
+
+		J[0] = xy2 - (p[1] + 1);
+		J[1] = x[0] * x[0];
+		J[2] = p[1] - xy2;
+		J[3] = -x[0] * x[0];
+	}
 };
 
 PICARD_REGISTER_MODEL(brusselator)

@@ -34,6 +34,16 @@ struct duffing {
 		dxdt[1] = -p[0] * x[1] - p[1] * x[0] - p[2] * x[0] * x[0] * x[0] +
 			  p[3] * cos(p[4] * t);
 	}
+
+	/* J[i*dim + k] = d f_i / d x_k */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *x, const real *p, real *J)
+	{
+		J[0] = 0;
+		J[1] = 1;
+		J[2] = -p[1] - 3 * p[2] * x[0] * x[0];
+		J[3] = -p[0];
+	}
 };
 
 PICARD_REGISTER_MODEL(duffing)

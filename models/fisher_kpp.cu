@@ -38,6 +38,23 @@ struct fisher_kpp {
 			dudt[i] = diffusion * (left - 2 * u[i] + right) + p[1] * u[i] * (1 - u[i]);
 		}
 	}
+
+	/* J[i*dim + k] = d f_i / d x_k */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *u, const real *p, real *J)
+	{
+		const real diffusion = p[0] * real(dim * dim);
+
+		for (int i = 0; i < dim * dim; i++)
+			J[i] = 0;
+		for (int i = 0; i < dim; i++) {
+			real *row = J + i * dim;
+
+			row[i] += -2 * diffusion + p[1] * (1 - 2 * u[i]);
+			row[i > 0 ? i - 1 : i + 1] += diffusion;
+			row[i < dim - 1 ? i + 1 : i - 1] += diffusion;
+		}
+	}
 };
 
 PICARD_REGISTER_MODEL(fisher_kpp)

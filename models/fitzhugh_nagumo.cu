@@ -30,6 +30,16 @@ struct fitzhugh_nagumo {
 		dxdt[0] = x[0] - x[0] * x[0] * x[0] / 3 - x[1] + p[3];
 		dxdt[1] = p[2] * (x[0] + p[0] - p[1] * x[1]);
 	}
+
+	/* J[i*dim + k] = d f_i / d x_k */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *x, const real *p, real *J)
+	{
+		J[0] = 1 - x[0] * x[0];
+		J[1] = -1;
+		J[2] = p[2];
+		J[3] = -p[2] * p[1];
+	}
 };
 
 PICARD_REGISTER_MODEL(fitzhugh_nagumo)

@@ -48,6 +48,23 @@ struct kepler {
 		dxdt[3] = c * x[1];
 	}
 
+	/* J[i*dim + k] = d f_i / d x_k */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *x, const real *p, real *J)
+	{
+		real r2 = x[0] * x[0] + x[1] * x[1];
+		real c = -p[0] / (r2 * sqrt(r2)), c3 = -3 * c / r2; /* dc/dx_k = c3 x_k */
+
+		for (int i = 0; i < 16; i++)
+			J[i] = 0;
+		J[0 * 4 + 2] = 1;
+		J[1 * 4 + 3] = 1;
+		J[2 * 4 + 0] = c + c3 * x[0] * x[0];
+		J[2 * 4 + 1] = c3 * x[0] * x[1];
+		J[3 * 4 + 0] = c3 * x[0] * x[1];
+		J[3 * 4 + 1] = c + c3 * x[1] * x[1];
+	}
+
 	/* periapsis of the orbit of semi-major axis 1 and eccentricity e */
 	static void initial(const double *p, double *x)
 	{

@@ -29,6 +29,13 @@ struct logistic {
 		dxdt[0] = p[0] * x[0] * (1 - x[0] / p[1]);
 	}
 
+	/* J[i*dim + k] = d f_i / d x_k */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *x, const real *p, real *J)
+	{
+		J[0] = p[0] * (1 - 2 * x[0] / p[1]);
+	}
+
 	static void exact(double t, double t0, const double *x0, const double *p,
 			  double *x)
 	{

@@ -25,6 +25,21 @@ struct lorenz {
 		dxdt[1] = x[0] * (p[1] - x[2]) - x[1];
 		dxdt[2] = x[0] * x[1] - p[2] * x[2];
 	}
+
+	/* J[i*dim + k] = d f_i / d x_k */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *x, const real *p, real *J)
+	{
+		J[0] = -p[0];
+		J[1] = p[0];
+		J[2] = 0;
+		J[3] = p[1] - x[2];
+		J[4] = -1;
+		J[5] = -x[0];
+		J[6] = x[1];
+		J[7] = x[0];
+		J[8] = -p[2];
+	}
 };
 
 PICARD_REGISTER_MODEL(lorenz)

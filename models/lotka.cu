@@ -29,6 +29,16 @@ struct lotka {
 		dxdt[0] = p[0] * x[0] - p[1] * x[0] * x[1] - p[2] * x[0] * x[0];
 		dxdt[1] = p[3] * x[1] + p[4] * x[0] * x[1] - p[5] * x[1] * x[1];
 	}
+
+	/* J[i*dim + k] = d f_i / d x_k */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *x, const real *p, real *J)
+	{
+		J[0] = p[0] - p[1] * x[1] - 2 * p[2] * x[0];
+		J[1] = -p[1] * x[0];
+		J[2] = p[4] * x[1];
+		J[3] = p[3] + p[4] * x[0] - 2 * p[5] * x[1];
+	}
 };
 
 PICARD_REGISTER_MODEL(lotka)

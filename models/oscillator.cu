@@ -25,6 +25,16 @@ struct oscillator {
 		dxdt[1] = -p[0] * p[0] * x[0];
 	}
 
+	/* J[i*dim + k] = d f_i / d x_k */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *, const real *p, real *J)
+	{
+		J[0] = 0;
+		J[1] = 1;
+		J[2] = -p[0] * p[0];
+		J[3] = 0;
+	}
+
 	static void exact(double t, double t0, const double *x0,
 			  const double *p, double *x)
 	{

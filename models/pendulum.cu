@@ -34,6 +34,16 @@ struct pendulum {
 		dxdt[1] = -(p[0] / p[1]) * sin(x[0]);
 	}
 
+	/* J[i*dim + k] = d f_i / d x_k */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *x, const real *p, real *J)
+	{
+		J[0] = 0;
+		J[1] = 1;
+		J[2] = -(p[0] / p[1]) * cos(x[0]);
+		J[3] = 0;
+	}
+
 	static void invariants(const double *x, const double *p, double *out)
 	{
 		out[0] = 0.5 * x[1] * x[1] - p[0] / p[1] * cos(x[0]);

@@ -42,6 +42,20 @@ struct rosenzweig_macarthur {
 		dxdt[0] = p[0] * x[0] * (1 - x[0] / p[1]) - f;
 		dxdt[1] = p[4] * f - p[5] * x[1];
 	}
+
+	/* J[i*dim + k] = d f_i / d x_k */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *x, const real *p, real *J)
+	{
+		real d = 1 + p[2] * p[3] * x[0];
+		real f0 = p[2] * x[1] / (d * d); /* d f / d x0, f the predation */
+		real f1 = p[2] * x[0] / d;       /* d f / d x1 */
+
+		J[0] = p[0] * (1 - 2 * x[0] / p[1]) - f0;
+		J[1] = -f1;
+		J[2] = p[4] * f0;
+		J[3] = p[4] * f1 - p[5];
+	}
 };
 
 PICARD_REGISTER_MODEL(rosenzweig_macarthur)

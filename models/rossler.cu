@@ -29,6 +29,21 @@ struct rossler {
 		dxdt[1] = x[0] + p[0] * x[1];
 		dxdt[2] = p[1] + x[2] * (x[0] - p[2]);
 	}
+
+	/* J[i*dim + k] = d f_i / d x_k */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *x, const real *p, real *J)
+	{
+		J[0] = 0;
+		J[1] = -1;
+		J[2] = -1;
+		J[3] = 1;
+		J[4] = p[0];
+		J[5] = 0;
+		J[6] = x[2];
+		J[7] = 0;
+		J[8] = x[0] - p[2];
+	}
 };
 
 PICARD_REGISTER_MODEL(rossler)

@@ -37,6 +37,26 @@ struct sir {
 		dxdt[2] = recoveries;
 	}
 
+	/* J[i*dim + k] = d f_i / d x_k */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *x, const real *p, real *J)
+	{
+		real n = x[0] + x[1] + x[2], bn2 = p[0] / (n * n);
+		real ds = bn2 * x[1] * (x[1] + x[2]); /* d infections / d S */
+		real di = bn2 * x[0] * (x[0] + x[2]); /* d infections / d I */
+		real dr = -bn2 * x[0] * x[1];         /* d infections / d R */
+
+		J[0] = -ds;
+		J[1] = -di;
+		J[2] = -dr;
+		J[3] = ds;
+		J[4] = di - p[1];
+		J[5] = dr;
+		J[6] = 0;
+		J[7] = p[1];
+		J[8] = 0;
+	}
+
 	static void invariants(const double *x, const double *, double *out)
 	{
 		out[0] = x[0] + x[1] + x[2];

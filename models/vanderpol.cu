@@ -22,6 +22,16 @@ struct vanderpol {
 		dxdt[0] = x[1];
 		dxdt[1] = p[0] * (1 - x[0] * x[0]) * x[1] - x[0];
 	}
+
+	/* J[i*dim + k] = d f_i / d x_k */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *x, const real *p, real *J)
+	{
+		J[0] = 0;
+		J[1] = 1;
+		J[2] = -2 * p[0] * x[0] * x[1] - 1;
+		J[3] = p[0] * (1 - x[0] * x[0]);
+	}
 };
 
 PICARD_REGISTER_MODEL(vanderpol)

@@ -434,7 +434,7 @@ int picard_jit_precompile(const picard_model *model, const char *const *expressi
 	return failed ? picard_fail(failed, "%s", first_error) : PICARD_OK;
 }
 
-int picard_jit_check(const picard_model *model)
+int picard_jit_check_kernel(const picard_model *model, const char *kernel)
 {
 	char expression[256], path[4200];
 	char *lowered = NULL;
@@ -444,7 +444,7 @@ int picard_jit_check(const picard_model *model)
 
 	if (!model->impl->source)
 		return PICARD_OK;
-	snprintf(expression, sizeof(expression), "picard::rhs_check<%s>", model->name);
+	snprintf(expression, sizeof(expression), "%s<%s>", kernel, model->name);
 	key = compile_key(model->impl->source, expression, "");
 	err = cache_path(&key, ".checked", path, sizeof(path));
 	if (err)
@@ -463,6 +463,11 @@ int picard_jit_check(const picard_model *model)
 			picard_write_atomic(path, "checked\n", 8);
 	}
 	return err;
+}
+
+int picard_jit_check(const picard_model *model)
+{
+	return picard_jit_check_kernel(model, "picard::rhs_check");
 }
 
 void picard_jit_stats(double *seconds, long *compiled, long *cached)

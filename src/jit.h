@@ -26,6 +26,10 @@ int picard_jit_precompile(const picard_model *model, const char *const *expressi
  * before a solve needs a kernel. Cached like the kernels. */
 int picard_jit_check(const picard_model *model);
 
+/* The same for the check kernel template named (picard::jacobian_check:
+ * the Jacobian, the model's or the automatic one, on the device). */
+int picard_jit_check_kernel(const picard_model *model, const char *kernel);
+
 /* In this process: seconds NVRTC spent, its compilations (kernels and
  * checks), and kernels taken from the cache (for picard-run's report). */
 void picard_jit_stats(double *compile_seconds, long *compiled, long *cached);

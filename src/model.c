@@ -34,6 +34,12 @@ void picard_model_rhs(const picard_model *model, double t, const double *x,
 	model->impl->rhs_double(t, x, params ? params : model->param_defaults, dxdt);
 }
 
+void picard_model_jacobian(const picard_model *model, double t, const double *x,
+			   const double *params, double *J)
+{
+	model->impl->jacobian[0](t, x, params ? params : model->param_defaults, J);
+}
+
 const char *picard_model_description(const picard_model *model)
 {
 	for (int i = 0; model && picard_registry[i]; i++)

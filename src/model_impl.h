@@ -17,6 +17,8 @@ typedef void picard_rhs_double(double t, const double *x, const double *p,
 			       double *dxdt);
 typedef void picard_rhs_float(float t, const float *x, const float *p,
 			      float *dxdt);
+typedef void picard_jacobian_double(double t, const double *x, const double *p,
+				    double *J);
 
 /* What the compiler made of a kernel (cudaFuncAttributes). */
 struct picard_kernel_info {
@@ -47,6 +49,11 @@ struct picard_model_impl {
 	 * name. */
 	const char *source;
 	const char *source_path;
+	/* J[i*dim + k] = d f_i / d x_k on the host in double: [0] the model's
+	 * own when it declares one, else by automatic differentiation, [1]
+	 * always the latter (kernels/jacobian.cuh) */
+	picard_jacobian_double *jacobian[2];
+	int declares_jacobian; /* [0] is the model's own */
 };
 
 /* The host integrations of Runge-Kutta slot (its tableau's struct

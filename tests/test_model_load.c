@@ -307,5 +307,56 @@ Test(model_load, every_model_compiles_for_the_device, .timeout = 300)
 		int err = picard_jit_check(model);
 
 		cr_expect_eq(err, 0, "%s: %s", model->name, picard_error_detail());
+		err = picard_jit_check_kernel(model, "picard::jacobian_check");
+		cr_expect_eq(err, 0, "%s: the Jacobians: %s", model->name, picard_error_detail());
 	}
+}
+
+/* ---- Jacobians of a loaded file ---------------------------------------------------- */
+
+/* A file without jacobian: the automatic derivative through its rhs. */
+Test(model_load, jacobian_without_one_is_automatic, .timeout = 120)
+{
+	const picard_model *model = NULL;
+	const double x = 3, p = 0.25;
+	double J = 0;
+
+	cr_assert_eq(load_variant("plain.cu", "plain", "1", "__host__ __device__",
+				  "-p[0] * x[0] * x[0]", "plain"), 0, "%s", picard_error_detail());
+	cr_assert_eq(picard_model_load(in_workdir("plain.cu").s, &model), 0);
+	cr_expect_eq(model->impl->declares_jacobian, 0);
+	picard_model_jacobian(model, 0, &x, &p, &J);
+	cr_expect_float_eq(J, -2 * p * x, 1e-15, "J = %.17g, exact %.17g", J, -2 * p * x);
+}
+
+/* fput, 64 components: the automatic derivative in passes of 8 directions
+ * against the file's analytic one, at its start and at a spread state. */
+Test(model_load, fput_jacobian_ad_matches_analytic, .timeout = 120)
+{
+	const picard_model *model = NULL;
+	double x[2][64], ja[64 * 64], jd[64 * 64], worst = 0;
+
+	cr_assert_eq(picard_model_load("examples/models/fput.cu", &model), 0, "%s",
+		     picard_error_detail());
+	cr_assert(model->impl->declares_jacobian);
+	cr_assert_eq(picard_ensemble_spread(64, model->x0, 1, 0.3, SEED, PICARD_BACKEND_CPU, x[1]),
+		     0);
+	for (int k = 0; k < 64; k++)
+		x[0][k] = model->x0[k], x[1][k] += 0.1 * (k % 7);
+	for (int s = 0; s < 2; s++) {
+		model->impl->jacobian[0](0, x[s], model->param_defaults, ja);
+		model->impl->jacobian[1](0, x[s], model->param_defaults, jd);
+		for (int i = 0; i < 64 * 64; i++)
+			worst = fmax(worst, fabs(ja[i] - jd[i]) / fmax(1, fabs(ja[i])));
+	}
+	cr_expect_leq(worst, 1e-14, "fput: AD and analytic differ by %.2e", worst);
+}
+
+Test(model_load, jacobian_of_the_wrong_shape_is_refused, .timeout = 120)
+{
+	int err = load_variant("badjac.cu", "badjac", "1", "__host__ __device__",
+			       "-x[0]; }\n\ttemplate <typename real> static void jacobian(real *J) { J[0] = -1;",
+			       "badjac");
+
+	expect_error(err, PICARD_ECOMPILE, "badjac.cu", 18, "jacobian, if declared, must be");
 }

@@ -58,6 +58,30 @@ struct fput {
 			dxdt[n + k] = right - left + p[0] * (right * right * right - left * left * left);
 		}
 	}
+
+	/* J[i*dim + k] = d f_i / d x_k: each mass feels its two neighbours */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *x, const real *p, real *J)
+	{
+		constexpr int n = dim / 2;
+		const real *q = x;
+
+		for (int i = 0; i < dim * dim; i++)
+			J[i] = 0;
+		for (int k = 0; k < n; k++) {
+			const real left = k > 0 ? q[k] - q[k - 1] : q[k];
+			const real right = k < n - 1 ? q[k + 1] - q[k] : -q[k];
+			const real dl = 1 + 3 * p[0] * left * left, dr = 1 + 3 * p[0] * right * right;
+			real *row = J + (n + k) * dim;
+
+			J[k * dim + n + k] = 1;
+			row[k] = -dl - dr;
+			if (k > 0)
+				row[k - 1] = dl;
+			if (k < n - 1)
+				row[k + 1] = dr;
+		}
+	}
 };
 
 PICARD_REGISTER_MODEL(fput)

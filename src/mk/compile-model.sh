@@ -45,7 +45,7 @@ awk '/static[ \t]+void[ \t]+rhs[ \t]*\(/ { print prev " " $0; exit } { prev = $0
 
 # Members the contract does not know: most likely a misspelt optional one
 # (defualt_h), which would otherwise be ignored without a word.
-known=' dim nparams param_names param_defaults x0 t0 t1 summary reference default_h ninvariants invariant_names rhs exact initial invariants '
+known=' dim nparams param_names param_defaults x0 t0 t1 summary reference default_h ninvariants invariant_names rhs jacobian exact initial invariants '
 for member in $(sed -n 's/^[ \t]*static[ \t]\{1,\}\(constexpr[ \t]\{1,\}\)\{0,1\}[A-Za-z_:<> \t*]*[ \t*]\([a-z_][A-Za-z0-9_]*\)[ \t]*\(\[[^]]*\]\)\{0,1\}[ \t]*[=(;,].*/\2/p' "$src" | sort -u); do
 	case "$known" in
 	*" $member "*) ;;
