@@ -1,0 +1,308 @@
+/* newton.c - collocation solved by Newton's method across windows, one
+ * trajectory on the host (src/newton.h).
+ *
+ * Window w, nodes X_0..X_{m-1} at t_w + offset_j, X_0 = x_w, A = (H/2) S:
+ *
+ *	X_j = x_w + sum_l A_jl f(t_l, X_l),  j = 1..m-1.
+ *
+ * Around the iterate X^i, f(X_l) ~ f_l + J_l (X_l - X^i_l), so the unknowns
+ * Y = (X_1..X_{m-1}) solve the linear system
+ *
+ *	M Y = B x_w + c,  M = I - [A_jl J_l] (j, l >= 1),
+ *	B_j = I + A_j0 J_0,  c_j = sum_l A_jl (f_l - J_l X^i_l),
+ *
+ * whose solution Y = P x_w + q is affine in the window's start. Its last
+ * block row is the window's map x_{w+1} = A_w x_w + b_w. Composing the maps
+ * from the block's first (known) start gives every start, then every
+ * window's nodes: one Newton iteration for all the windows of the block. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "lobatto.h"
+#include "model_impl.h"
+#include "newton.h"
+
+/* One window's part of an iteration. */
+struct window {
+	double *X;  /* nodes, m*n: the iterate */
+	double *P;  /* Y = P x_w + q: (m-1)n x n */
+	double *q;  /* (m-1)n */
+	int age;    /* iterations since it entered the block */
+};
+
+/* LU with partial pivoting of the N x N a (row-major), in place; then
+ * solve for the nrhs columns of b (N x nrhs, row-major). 0, or -1 when a
+ * pivot is zero or not finite. */
+static int lu_solve(double *a, int N, double *b, int nrhs, int *piv)
+{
+	for (int c = 0; c < N; c++) {
+		int p = c;
+
+		for (int r = c + 1; r < N; r++)
+			if (fabs(a[r * N + c]) > fabs(a[p * N + c]))
+				p = r;
+		if (!(fabs(a[p * N + c]) > 0) || !isfinite(a[p * N + c]))
+			return -1;
+		piv[c] = p;
+		if (p != c) {
+			for (int k = 0; k < N; k++) {
+				double t = a[c * N + k];
+
+				a[c * N + k] = a[p * N + k];
+				a[p * N + k] = t;
+			}
+			for (int k = 0; k < nrhs; k++) {
+				double t = b[c * nrhs + k];
+
+				b[c * nrhs + k] = b[p * nrhs + k];
+				b[p * nrhs + k] = t;
+			}
+		}
+		for (int r = c + 1; r < N; r++) {
+			const double l = a[r * N + c] / a[c * N + c];
+
+			a[r * N + c] = l;
+			for (int k = c + 1; k < N; k++)
+				a[r * N + k] -= l * a[c * N + k];
+			for (int k = 0; k < nrhs; k++)
+				b[r * nrhs + k] -= l * b[c * nrhs + k];
+		}
+	}
+	for (int c = N - 1; c >= 0; c--)
+		for (int k = 0; k < nrhs; k++) {
+			double s = b[c * nrhs + k];
+
+			for (int j = c + 1; j < N; j++)
+				s -= a[c * N + j] * b[j * nrhs + k];
+			b[c * nrhs + k] = s / a[c * N + c];
+		}
+	return 0;
+}
+
+/* Scratch of one trajectory's solve. */
+struct work {
+	int n, m, N;         /* dim, nodes, (m-1) n */
+	double *A, *offset;  /* (H/2) S [j][l], node offsets */
+	double *f, *J;       /* m*n, m*n*n: at the iterate's nodes */
+	double *M, *rhs;     /* N*N; N*(n+1): [B | c] -> [P | q] */
+	int *piv;
+};
+
+/* Window w's affine map around its iterate X (start X_0 included). */
+static int linearise(const struct picard_newton_problem *pb, struct work *wk, double tw,
+		     struct window *win)
+{
+	const int n = wk->n, m = wk->m, N = wk->N;
+	const picard_model *model = pb->model;
+	const double *X = win->X;
+
+	for (int l = 0; l < m; l++) {
+		model->impl->rhs_double(tw + wk->offset[l], X + l * n, pb->params, wk->f + l * n);
+		model->impl->jacobian[0](tw + wk->offset[l], X + l * n, pb->params,
+					 wk->J + (size_t)l * n * n);
+	}
+	memset(wk->M, 0, (size_t)N * N * sizeof(double));
+	memset(wk->rhs, 0, (size_t)N * (n + 1) * sizeof(double));
+	for (int j = 1; j < m; j++)
+		for (int i = 0; i < n; i++) {
+			const int row = (j - 1) * n + i;
+			double *b = wk->rhs + (size_t)row * (n + 1);
+
+			wk->M[(size_t)row * N + row] = 1;
+			b[i] = 1; /* B_j = I + A_j0 J_0 */
+			for (int l = 0; l < m; l++) {
+				const double a = wk->A[j * m + l];
+				const double *Jl = wk->J + (size_t)l * n * n + (size_t)i * n;
+				double jx = 0;
+
+				for (int k = 0; k < n; k++)
+					jx += Jl[k] * X[l * n + k];
+				b[n] += a * (wk->f[l * n + i] - jx); /* c_j */
+				if (l == 0) {
+					for (int k = 0; k < n; k++)
+						b[k] += a * Jl[k];
+				} else {
+					for (int k = 0; k < n; k++)
+						wk->M[(size_t)row * N + (l - 1) * n + k] -= a * Jl[k];
+				}
+			}
+		}
+	if (lu_solve(wk->M, N, wk->rhs, n + 1, wk->piv))
+		return -1;
+	for (int r = 0; r < N; r++) {
+		memcpy(win->P + (size_t)r * n, wk->rhs + (size_t)r * (n + 1), n * sizeof(double));
+		win->q[r] = wk->rhs[(size_t)r * (n + 1) + n];
+	}
+	return 0;
+}
+
+/* The nodes of a window from its start: X_0 = x, Y = P x + q. The largest
+ * scaled change against the old nodes into *change. */
+static void place(const struct picard_newton_problem *pb, const struct work *wk,
+		  struct window *win, const double *x, double *change)
+{
+	const int n = wk->n;
+	double worst = 0;
+
+	for (int r = -n; r < wk->N; r++) {
+		double v;
+
+		if (r < 0) {
+			v = x[r + n];
+		} else {
+			v = win->q[r];
+			for (int k = 0; k < n; k++)
+				v += win->P[(size_t)r * n + k] * x[k];
+		}
+		const double old = win->X[r + n];
+		const double scaled = fabs(v - old) / (pb->atol + pb->rtol * fabs(v));
+
+		worst = scaled > worst || isnan(scaled) ? scaled : worst;
+		win->X[r + n] = v;
+	}
+	*change = worst;
+}
+
+static picard_traj_status state_status(const double *x, int n, double bound)
+{
+	for (int k = 0; k < n; k++) {
+		if (!isfinite(x[k]))
+			return PICARD_TRAJ_NONFINITE;
+		if (fabs(x[k]) > bound)
+			return PICARD_TRAJ_DIVERGED;
+	}
+	return PICARD_TRAJ_OK;
+}
+
+static int check_problem(const struct picard_newton_problem *pb)
+{
+	if (!pb || !pb->model || pb->m < 2 || pb->m > PICARD_LOBATTO_MAX_M || pb->windows < 1 ||
+	    pb->block < 1 || pb->max_iterations < 1 || !(pb->window > 0) ||
+	    !(pb->atol >= 0 && pb->rtol >= 0 && pb->atol + pb->rtol > 0))
+		return picard_fail(PICARD_EINVAL, "newton: m = %d, windows = %ld, block = %d, "
+				   "max_iterations = %d, window = %g, atol = %g, rtol = %g",
+				   pb ? pb->m : 0, pb ? pb->windows : 0, pb ? pb->block : 0,
+				   pb ? pb->max_iterations : 0, pb ? pb->window : 0,
+				   pb ? pb->atol : 0, pb ? pb->rtol : 0);
+	return PICARD_OK;
+}
+
+int picard_newton_trajectory(const struct picard_newton_problem *pb, const double *x0,
+			     double *window_ends, struct picard_newton_result *res)
+{
+	const int n = pb && pb->model ? pb->model->dim : 0, m = pb ? pb->m : 0;
+	const int B = pb && pb->block < pb->windows ? pb->block : pb ? (int)pb->windows : 0;
+	struct picard_lobatto lob;
+	struct work wk = {n, m, (m - 1) * n, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+	struct window *ring = NULL; /* the block's windows, ring[w % B] */
+	double *start = NULL, *x = NULL, *xtable = NULL;
+	long w0 = 0, next = 0; /* the block: windows w0 .. next-1 */
+	int err = check_problem(pb);
+
+	if (err)
+		return err;
+	*res = (struct picard_newton_result){PICARD_TRAJ_OK, -1, 0, 0};
+	err = picard_lobatto_build(m, &lob);
+	if (err)
+		return err;
+	wk.A = malloc((size_t)m * m * sizeof(double));
+	xtable = malloc((size_t)m * m * sizeof(double));
+	wk.offset = malloc(m * sizeof(double));
+	wk.f = malloc((size_t)m * n * sizeof(double));
+	wk.J = malloc((size_t)m * n * n * sizeof(double));
+	wk.M = malloc((size_t)wk.N * wk.N * sizeof(double));
+	wk.rhs = malloc((size_t)wk.N * (n + 1) * sizeof(double));
+	wk.piv = malloc(wk.N * sizeof(int));
+	ring = calloc(B, sizeof(*ring));
+	start = malloc(n * sizeof(double));
+	x = malloc(n * sizeof(double));
+	if (!wk.A || !xtable || !wk.offset || !wk.f || !wk.J || !wk.M || !wk.rhs || !wk.piv ||
+	    !ring || !start || !x) {
+		err = picard_fail(PICARD_ENOMEM, "newton: scratch");
+		goto out;
+	}
+	for (int b = 0; b < B && !err; b++) {
+		ring[b].X = malloc((size_t)m * n * sizeof(double));
+		ring[b].P = malloc((size_t)wk.N * n * sizeof(double));
+		ring[b].q = malloc(wk.N * sizeof(double));
+		if (!ring[b].X || !ring[b].P || !ring[b].q)
+			err = picard_fail(PICARD_ENOMEM, "newton: scratch");
+	}
+	if (err)
+		goto out;
+	picard_lobatto_tables(&lob, pb->window, true, m, false, wk.A, xtable, wk.offset);
+	memcpy(start, x0, n * sizeof(double));
+
+	while (w0 < pb->windows) {
+		double change;
+		long converged;
+
+		/* fill the block: a new window starts from the state before it */
+		for (; next < pb->windows && next < w0 + B; next++) {
+			struct window *win = &ring[next % B];
+			const double *from = next == w0 ? start : ring[(next - 1) % B].X + (m - 1) * n;
+
+			for (int l = 0; l < m; l++)
+				memcpy(win->X + l * n, from, n * sizeof(double));
+			win->age = 0;
+		}
+		/* one Newton iteration over the block */
+		for (long w = w0; w < next; w++)
+			if (linearise(pb, &wk, pb->t0 + (double)w * pb->window, &ring[w % B])) {
+				res->status = PICARD_TRAJ_NONFINITE;
+				res->fail_window = w;
+				goto out;
+			}
+		res->iterations++;
+		memcpy(x, start, n * sizeof(double));
+		converged = w0; /* the windows converged from the block's start on */
+		for (long w = w0; w < next; w++) {
+			struct window *win = &ring[w % B];
+
+			place(pb, &wk, win, x, &change);
+			win->age++;
+			memcpy(x, win->X + (m - 1) * n, n * sizeof(double));
+			if (converged == w && change <= 1)
+				converged = w + 1;
+		}
+		/* a window at the limit goes as it is: not converged */
+		if (converged == w0 && ring[w0 % B].age >= pb->max_iterations) {
+			if (res->status == PICARD_TRAJ_OK) {
+				res->status = PICARD_TRAJ_NOT_CONVERGED;
+				res->fail_window = w0;
+			}
+			converged = w0 + 1;
+		}
+		for (long w = w0; w < converged; w++) {
+			const struct window *win = &ring[w % B];
+			const picard_traj_status s = state_status(win->X + (m - 1) * n, n, pb->bound);
+
+			if (win->age > res->iterations_max)
+				res->iterations_max = win->age;
+			memcpy(window_ends + (size_t)w * n, win->X + (m - 1) * n, n * sizeof(double));
+			if (s != PICARD_TRAJ_OK) {
+				res->status = s;
+				res->fail_window = w;
+				for (long v = w + 1; v < pb->windows; v++)
+					for (int k = 0; k < n; k++)
+						window_ends[(size_t)v * n + k] = NAN;
+				goto out;
+			}
+		}
+		if (converged > w0)
+			memcpy(start, window_ends + (size_t)(converged - 1) * n, n * sizeof(double));
+		w0 = converged;
+	}
+out:
+	for (int b = 0; ring && b < B; b++) {
+		free(ring[b].X);
+		free(ring[b].P);
+		free(ring[b].q);
+	}
+	free(ring);
+	free(wk.A), free(xtable), free(wk.offset), free(wk.f), free(wk.J), free(wk.M);
+	free(wk.rhs), free(wk.piv), free(start), free(x);
+	return err;
+}

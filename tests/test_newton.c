@@ -1,0 +1,165 @@
+/* test_newton.c - collocation solved by Newton's method across windows
+ * (src/newton.c, suite newton), on the host: converged, it is the lobatto
+ * scheme's solution (the same equations, solved by Picard sweeps), to
+ * rounding times the problem's conditioning, at window lengths where the
+ * sweeps converge; the iterations per window stay few on a well-behaved
+ * model and past Picard's window limit; a blow-up is reported, not
+ * returned. */
+#define _GNU_SOURCE /* M_PI */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "newton.h"
+#include "picard.h"
+#include "support.h"
+
+/* Window ends of the lobatto scheme on the CPU, converged to rtol 1e-14. */
+static double *lobatto_ends(const picard_model *model, const double *x0, const double *p,
+			    int m, double window, double t1)
+{
+	picard_options opt = {
+		.scheme = PICARD_SCHEME_LOBATTO, .precision = PICARD_DOUBLE, .m = m,
+		.window = window, .t0 = model->t0, .t1 = t1, .K_max = 200, .iter_rtol = 1e-14,
+		.iter_atol = 1e-14, .backend = PICARD_BACKEND_CPU,
+	};
+	picard_solver *solver = test_solver(model, &opt, 1);
+	picard_record rec = {.every = 1, .traj_stride = 1};
+	double *ends = calloc(picard_record_size(solver, &rec), sizeof(double));
+	picard_traj_status status;
+
+	rec.states = ends;
+	cr_assert_eq(picard_solve(solver, x0, p, NULL, &status, NULL, &rec, 1, NULL), 0, "%s",
+		     picard_error_detail());
+	cr_assert_eq(status, PICARD_TRAJ_OK);
+	picard_solver_free(solver);
+	return ends;
+}
+
+/* Largest |a - b| / max(1, |b|) over count values. */
+static double worst_relative(const double *a, const double *b, long count)
+{
+	double worst = 0;
+
+	for (long i = 0; i < count; i++)
+		worst = fmax(worst, fabs(a[i] - b[i]) / fmax(1, fabs(b[i])));
+	return worst;
+}
+
+/* Newton on model's default start over [t0, t1] in windows of H, against
+ * the lobatto scheme's converged solution. */
+static struct picard_newton_result against_lobatto(const char *name, int m, double H, double t1,
+						   int block, double bound)
+{
+	const picard_model *model = test_model(name);
+	const long W = (long)llround((t1 - model->t0) / H);
+
+	t1 = model->t0 + W * H; /* the grid the lobatto scheme fits is this one */
+	double *x0 = default_states(model, 1), *ends = calloc(W * model->dim, sizeof(double));
+	struct picard_newton_problem pb = {
+		.model = model, .params = model->param_defaults, .t0 = model->t0, .window = H,
+		.windows = W, .m = m, .block = block, .max_iterations = 30, .atol = 1e-12,
+		.rtol = 1e-12, .bound = 1e12,
+	};
+	struct picard_newton_result res;
+	double *ref, worst;
+
+	picard_model_start(model, NULL, x0);
+	cr_assert_eq(picard_newton_trajectory(&pb, x0, ends, &res), 0, "%s", picard_error_detail());
+	cr_assert_eq(res.status, PICARD_TRAJ_OK, "%s: status %s in window %ld", name,
+		     picard_traj_status_name(res.status), res.fail_window);
+	ref = lobatto_ends(model, x0, NULL, m, H, t1);
+	worst = worst_relative(ends, ref, W * model->dim);
+	cr_log_info("%s m=%d H=%g W=%ld block=%d: %ld iterations (%.2f per window, at most %d "
+		    "for one), against lobatto %.2e", name, m, H, W, block, res.iterations,
+		    (double)res.iterations * block / W, res.iterations_max, worst);
+	cr_expect_leq(worst, bound, "%s: Newton and lobatto differ by %.2e", name, worst);
+	free(x0), free(ends), free(ref);
+	return res;
+}
+
+Test(newton, lotka_is_the_lobatto_solution)
+{
+	struct picard_newton_result r = against_lobatto("lotka", 8, 0.5, 100, 32, 1e-10);
+
+	cr_expect_leq(r.iterations_max, 12, "lotka: a window took %d iterations", r.iterations_max);
+}
+
+/* kepler, e = 0.5 (its default), 5 orbits in windows of ~1/60 orbit. */
+Test(newton, kepler_is_the_lobatto_solution)
+{
+	struct picard_newton_result r = against_lobatto("kepler", 8, 0.1, 10 * M_PI, 64, 1e-8);
+
+	cr_expect_leq(r.iterations_max, 12, "kepler: a window took %d iterations", r.iterations_max);
+}
+
+/* One window per block is the serial method: Newton on each window. */
+Test(newton, block_of_one_is_the_same_solution)
+{
+	against_lobatto("lotka", 6, 1.0, 40, 1, 1e-10);
+}
+
+/* Windows far past Picard's limit (lotka: H L ~ 1 near H = 2): Newton
+ * still converges, the solution is lobatto's at that window (solved by
+ * lobatto with more sweeps than Picard needs). */
+Test(newton, long_windows_converge)
+{
+	const picard_model *model = test_model("lotka");
+	double x0[2] = {50, 30}, ends[10 * 2];
+	struct picard_newton_problem pb = {
+		.model = model, .params = model->param_defaults, .t0 = 0, .window = 10,
+		.windows = 10, .m = 16, .block = 10, .max_iterations = 40, .atol = 1e-10,
+		.rtol = 1e-12, .bound = 1e12,
+	};
+	struct picard_newton_result res;
+	double ref[2];
+
+	cr_assert_eq(picard_newton_trajectory(&pb, x0, ends, &res), 0);
+	cr_assert_eq(res.status, PICARD_TRAJ_OK, "%s in window %ld",
+		     picard_traj_status_name(res.status), res.fail_window);
+	cr_assert_eq(picard_reference(model, NULL, x0, 0, (double[]){100}, 1, ref), 0);
+	cr_log_info("lotka H=10 m=16: %ld iterations, at most %d per window; E = %.2e",
+		    res.iterations, res.iterations_max,
+		    fmax(fabs(ends[18] - ref[0]), fabs(ends[19] - ref[1])));
+	cr_expect_leq(fabs(ends[18] - ref[0]) / fabs(ref[0]), 1e-6);
+	cr_expect_leq(fabs(ends[19] - ref[1]) / fabs(ref[1]), 1e-6);
+}
+
+/* riccati x' = x^2 from x0 = 2 blows up at t = 0.5: the window that holds
+ * it does not converge, and says so (the trajectory goes on, as under the
+ * Picard schemes, its later windows meaningless). */
+Test(newton, blow_up_is_reported)
+{
+	const picard_model *model = test_model("riccati");
+	double x0 = 2, ends[20];
+	struct picard_newton_problem pb = {
+		.model = model, .params = (double[]){1}, .t0 = 0, .window = 0.05, .windows = 20,
+		.m = 6, .block = 20, .max_iterations = 30, .atol = 1e-12, .rtol = 1e-12,
+		.bound = 1e12,
+	};
+	struct picard_newton_result res;
+
+	cr_assert_eq(picard_newton_trajectory(&pb, &x0, ends, &res), 0);
+	cr_expect_neq(res.status, PICARD_TRAJ_OK, "a blow-up returned as ok");
+	cr_log_info("riccati: %s in window %ld", picard_traj_status_name(res.status),
+		    res.fail_window);
+	cr_expect(res.fail_window >= 8 && res.fail_window <= 10, "failed in window %ld (t = %g)",
+		  res.fail_window, res.fail_window * 0.05);
+}
+
+Test(newton, bad_problem_is_refused)
+{
+	const picard_model *model = test_model("decay");
+	double x0 = 1, ends[4];
+	struct picard_newton_problem pb = {
+		.model = model, .params = model->param_defaults, .window = 0.1, .windows = 4,
+		.m = 1, .block = 4, .max_iterations = 10, .atol = 1e-9, .rtol = 1e-9, .bound = 1e12,
+	};
+	struct picard_newton_result res;
+
+	cr_expect_eq(picard_newton_trajectory(&pb, &x0, ends, &res), PICARD_EINVAL);
+	pb.m = 4;
+	pb.block = 0;
+	cr_expect_eq(picard_newton_trajectory(&pb, &x0, ends, &res), PICARD_EINVAL);
+}
