@@ -29,8 +29,15 @@ struct window {
 	double *X;  /* nodes, m*n: the iterate */
 	double *P;  /* Y = P x_w + q: (m-1)n x n */
 	double *q;  /* (m-1)n */
-	int age;    /* iterations since it entered the block */
+	int age;    /* iterations since it became the block's first */
+	double change; /* its last iteration's largest scaled change */
 };
+
+/* A window that becomes the block's first with a last change past this
+ * (scaled) is far outside Newton's region of convergence: its iterate came
+ * from linearisations around states it never had. It starts afresh from
+ * its now exact start instead. */
+#define FAR_CHANGE 1e4
 
 /* LU with partial pivoting of the N x N a (row-major), in place; then
  * solve for the nrhs columns of b (N x nrhs, row-major). 0, or -1 when a
@@ -199,6 +206,8 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 	struct window *ring = NULL; /* the block's windows, ring[w % B] */
 	double *start = NULL, *x = NULL, *xtable = NULL;
 	long w0 = 0, next = 0; /* the block: windows w0 .. next-1 */
+	int span = B;          /* windows the iteration reaches, at most B */
+	double last_lead = INFINITY; /* the first open window's last change */
 	int err = check_problem(pb);
 
 	if (err)
@@ -236,25 +245,46 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 	memcpy(start, x0, n * sizeof(double));
 
 	while (w0 < pb->windows) {
-		double change;
-		long converged;
+		double change, lead = INFINITY;
+		long converged, reached;
 
-		/* fill the block: a new window starts from the state before it */
-		for (; next < pb->windows && next < w0 + B; next++) {
+		/* fill the reach: a new window starts from the state before it */
+		for (; next < pb->windows && next < w0 + span; next++) {
 			struct window *win = &ring[next % B];
 			const double *from = next == w0 ? start : ring[(next - 1) % B].X + (m - 1) * n;
 
 			for (int l = 0; l < m; l++)
 				memcpy(win->X + l * n, from, n * sizeof(double));
 			win->age = 0;
+			win->change = INFINITY;
 		}
-		/* one Newton iteration over the block */
+		/* one Newton iteration over it; a window whose linearisation
+		 * fails ends the reach there (its iterate was far off) */
+		reached = next;
 		for (long w = w0; w < next; w++)
 			if (linearise(pb, &wk, pb->t0 + (double)w * pb->window, &ring[w % B])) {
+				reached = w;
+				break;
+			}
+		if (reached == w0) {
+			struct window *win = &ring[w0 % B];
+
+			if (win->age == 0) { /* from its exact start: f or J is not finite */
 				res->status = PICARD_TRAJ_NONFINITE;
-				res->fail_window = w;
+				res->fail_window = w0;
+				for (long v = w0; v < pb->windows; v++)
+					for (int k = 0; k < n; k++)
+						window_ends[(size_t)v * n + k] = NAN;
 				goto out;
 			}
+			next = w0; /* start it afresh, alone */
+			span = 1;
+			continue;
+		}
+		if (reached < next) {
+			next = reached;
+			span = (int)(reached - w0 > 1 ? (reached - w0) / 2 : 1);
+		}
 		res->iterations++;
 		memcpy(x, start, n * sizeof(double));
 		converged = w0; /* the windows converged from the block's start on */
@@ -262,11 +292,26 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 			struct window *win = &ring[w % B];
 
 			place(pb, &wk, win, x, &change);
+			win->change = change;
 			win->age++;
 			memcpy(x, win->X + (m - 1) * n, n * sizeof(double));
 			if (converged == w && change <= 1)
 				converged = w + 1;
+			else if (converged == w)
+				lead = change;
 		}
+		/* the reach as a trust region: wider while the iteration gains,
+		 * narrower (the windows past it dropped, to start again from
+		 * their predecessors) while the first open window's change does
+		 * not shrink: a full Newton step over a long reach from a poor
+		 * start can throw the far windows anywhere */
+		if (converged > w0)
+			span = span < B / 2 ? 2 * span : B;
+		else if (!(lead < last_lead)) {
+			span = span > 1 ? span / 2 : 1;
+			next = next < w0 + span ? next : w0 + span;
+		}
+		last_lead = converged > w0 ? INFINITY : lead;
 		/* a window at the limit goes as it is: not converged */
 		if (converged == w0 && ring[w0 % B].age >= pb->max_iterations) {
 			if (res->status == PICARD_TRAJ_OK) {
@@ -274,12 +319,13 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 				res->fail_window = w0;
 			}
 			converged = w0 + 1;
+			last_lead = INFINITY;
 		}
 		for (long w = w0; w < converged; w++) {
 			const struct window *win = &ring[w % B];
 			const picard_traj_status s = state_status(win->X + (m - 1) * n, n, pb->bound);
 
-			if (win->age > res->iterations_max)
+			if (w == w0 && win->age > res->iterations_max)
 				res->iterations_max = win->age;
 			memcpy(window_ends + (size_t)w * n, win->X + (m - 1) * n, n * sizeof(double));
 			if (s != PICARD_TRAJ_OK) {
@@ -291,8 +337,19 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 				goto out;
 			}
 		}
-		if (converged > w0)
+		if (converged > w0) {
 			memcpy(start, window_ends + (size_t)(converged - 1) * n, n * sizeof(double));
+			if (converged < next) {
+				struct window *first = &ring[converged % B];
+
+				first->age = 0;
+				if (!(first->change <= FAR_CHANGE)) {
+					for (int l = 0; l < m; l++)
+						memcpy(first->X + l * n, start, n * sizeof(double));
+					next = converged + 1; /* and the windows after it */
+				}
+			}
+		}
 		w0 = converged;
 	}
 out:

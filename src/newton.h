@@ -21,8 +21,8 @@ struct picard_newton_problem {
 	int m;                  /* Gauss-Lobatto nodes per window, 2..32 */
 	int block;              /* windows iterated together (the sliding
 				   horizon), 1..W */
-	int max_iterations;     /* Newton iterations a window may take from
-				   entering the block to converging */
+	int max_iterations;     /* Newton iterations a window may take as the
+				   block's first (its start exact) */
 	double atol, rtol;      /* converged: every node's last change within
 				   atol + rtol |x| */
 	double bound;           /* |x| past this is divergence */
@@ -33,7 +33,8 @@ struct picard_newton_result {
 	long fail_window;   /* -1, or the window it failed (or first did not
 			       converge) in */
 	long iterations;    /* Newton iterations of the blocks, all together */
-	int iterations_max; /* most iterations one window took */
+	int iterations_max; /* most iterations one window took as the block's
+			       first */
 };
 
 /* Integrate from x0 (model->dim) through the windows: window_ends[w*dim +
