@@ -16,6 +16,7 @@
  * from the block's first (known) start gives every start, then every
  * window's nodes: one Newton iteration for all the windows of the block. */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,17 +89,32 @@ static int lu_solve(double *a, int N, double *b, int nrhs, int *piv)
 	return 0;
 }
 
-/* Scratch of one trajectory's solve. */
+/* One thread's scratch for linearising a window. */
 struct work {
-	int n, m, N;         /* dim, nodes, (m-1) n */
-	double *A, *offset;  /* (H/2) S [j][l], node offsets */
-	double *f, *J;       /* m*n, m*n*n: at the iterate's nodes */
-	double *M, *rhs;     /* N*N; N*(n+1): [B | c] -> [P | q] */
+	int n, m, N;               /* dim, nodes, (m-1) n */
+	const double *A, *offset;  /* (H/2) S [j][l], node offsets: shared */
+	double *f, *J;             /* m*n, m*n*n: at the iterate's nodes */
+	double *M, *rhs;           /* N*N; N*(n+1): [B | c] -> [P | q] */
 	int *piv;
 };
 
+static int work_alloc(struct work *wk)
+{
+	wk->f = malloc((size_t)wk->m * wk->n * sizeof(double));
+	wk->J = malloc((size_t)wk->m * wk->n * wk->n * sizeof(double));
+	wk->M = malloc((size_t)wk->N * wk->N * sizeof(double));
+	wk->rhs = malloc((size_t)wk->N * (wk->n + 1) * sizeof(double));
+	wk->piv = malloc(wk->N * sizeof(int));
+	return wk->f && wk->J && wk->M && wk->rhs && wk->piv ? 0 : -1;
+}
+
+static void work_free(struct work *wk)
+{
+	free(wk->f), free(wk->J), free(wk->M), free(wk->rhs), free(wk->piv);
+}
+
 /* Window w's affine map around its iterate X (start X_0 included). */
-static int linearise(const struct picard_newton_problem *pb, struct work *wk, double tw,
+static int linearise(const struct picard_newton_problem *pb, const struct work *wk, double tw,
 		     struct window *win)
 {
 	const int n = wk->n, m = wk->m, N = wk->N;
@@ -202,9 +218,10 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 	const int n = pb && pb->model ? pb->model->dim : 0, m = pb ? pb->m : 0;
 	const int B = pb && pb->block < pb->windows ? pb->block : pb ? (int)pb->windows : 0;
 	struct picard_lobatto lob;
-	struct work wk = {n, m, (m - 1) * n, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+	const int nthreads = omp_get_max_threads();
+	struct work *wk = NULL;     /* one per thread */
 	struct window *ring = NULL; /* the block's windows, ring[w % B] */
-	double *start = NULL, *x = NULL, *xtable = NULL;
+	double *start = NULL, *x = NULL, *xtable = NULL, *A = NULL, *offset = NULL;
 	long w0 = 0, next = 0; /* the block: windows w0 .. next-1 */
 	int span = B;          /* windows the iteration reaches, at most B */
 	double last_lead = INFINITY; /* the first open window's last change */
@@ -216,32 +233,32 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 	err = picard_lobatto_build(m, &lob);
 	if (err)
 		return err;
-	wk.A = malloc((size_t)m * m * sizeof(double));
+	A = malloc((size_t)m * m * sizeof(double));
 	xtable = malloc((size_t)m * m * sizeof(double));
-	wk.offset = malloc(m * sizeof(double));
-	wk.f = malloc((size_t)m * n * sizeof(double));
-	wk.J = malloc((size_t)m * n * n * sizeof(double));
-	wk.M = malloc((size_t)wk.N * wk.N * sizeof(double));
-	wk.rhs = malloc((size_t)wk.N * (n + 1) * sizeof(double));
-	wk.piv = malloc(wk.N * sizeof(int));
+	offset = malloc(m * sizeof(double));
+	wk = calloc(nthreads, sizeof(*wk));
 	ring = calloc(B, sizeof(*ring));
 	start = malloc(n * sizeof(double));
 	x = malloc(n * sizeof(double));
-	if (!wk.A || !xtable || !wk.offset || !wk.f || !wk.J || !wk.M || !wk.rhs || !wk.piv ||
-	    !ring || !start || !x) {
+	if (!A || !xtable || !offset || !wk || !ring || !start || !x) {
 		err = picard_fail(PICARD_ENOMEM, "newton: scratch");
 		goto out;
 	}
+	for (int i = 0; i < nthreads && !err; i++) {
+		wk[i] = (struct work){n, m, (m - 1) * n, A, offset, NULL, NULL, NULL, NULL, NULL};
+		if (work_alloc(&wk[i]))
+			err = picard_fail(PICARD_ENOMEM, "newton: scratch");
+	}
 	for (int b = 0; b < B && !err; b++) {
 		ring[b].X = malloc((size_t)m * n * sizeof(double));
-		ring[b].P = malloc((size_t)wk.N * n * sizeof(double));
-		ring[b].q = malloc(wk.N * sizeof(double));
+		ring[b].P = malloc((size_t)(m - 1) * n * n * sizeof(double));
+		ring[b].q = malloc((size_t)(m - 1) * n * sizeof(double));
 		if (!ring[b].X || !ring[b].P || !ring[b].q)
 			err = picard_fail(PICARD_ENOMEM, "newton: scratch");
 	}
 	if (err)
 		goto out;
-	picard_lobatto_tables(&lob, pb->window, true, m, false, wk.A, xtable, wk.offset);
+	picard_lobatto_tables(&lob, pb->window, true, m, false, A, xtable, offset);
 	memcpy(start, x0, n * sizeof(double));
 
 	while (w0 < pb->windows) {
@@ -261,11 +278,12 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 		/* one Newton iteration over it; a window whose linearisation
 		 * fails ends the reach there (its iterate was far off) */
 		reached = next;
+#pragma omp parallel for schedule(static) if (next - w0 > 1)
 		for (long w = w0; w < next; w++)
-			if (linearise(pb, &wk, pb->t0 + (double)w * pb->window, &ring[w % B])) {
-				reached = w;
-				break;
-			}
+			if (linearise(pb, &wk[omp_get_thread_num()], pb->t0 + (double)w * pb->window,
+				      &ring[w % B]))
+#pragma omp critical(picard_newton_reach)
+				reached = w < reached ? w : reached;
 		if (reached == w0) {
 			struct window *win = &ring[w0 % B];
 
@@ -291,7 +309,7 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 		for (long w = w0; w < next; w++) {
 			struct window *win = &ring[w % B];
 
-			place(pb, &wk, win, x, &change);
+			place(pb, &wk[0], win, x, &change);
 			win->change = change;
 			win->age++;
 			memcpy(x, win->X + (m - 1) * n, n * sizeof(double));
@@ -358,8 +376,8 @@ out:
 		free(ring[b].P);
 		free(ring[b].q);
 	}
-	free(ring);
-	free(wk.A), free(xtable), free(wk.offset), free(wk.f), free(wk.J), free(wk.M);
-	free(wk.rhs), free(wk.piv), free(start), free(x);
+	for (int i = 0; wk && i < nthreads; i++)
+		work_free(&wk[i]);
+	free(ring), free(wk), free(A), free(xtable), free(offset), free(start), free(x);
 	return err;
 }
