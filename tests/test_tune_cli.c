@@ -405,3 +405,37 @@ Test(gpu, tune_lotka_cli, .timeout = 600)
 	free_run(&run);
 	remove_workdir();
 }
+
+/* A model file loaded at run time has entries of its own: the copy of
+ * decay's file is keyed NAME+HASH (its text), so a registered decay's run
+ * does not take them, and an edit of the file would not either. */
+Test(tune_cli, model_file_has_entries_of_its_own)
+{
+	const struct path copy = in_workdir("decay.cu");
+	char line[512], *text;
+	size_t size = 0;
+	struct cli_run run;
+
+	text = slurp("models/decay.cu", &size);
+	cr_assert_gt(size, 0);
+	write_file(copy.s, text, size);
+	free(text);
+	snprintf(line, sizeof(line), "%s --tol 1e-5 --backend cpu --m 4,8 --kmax 3 --traj 64 "
+		 "--sample 64 --repeats 2", copy.s);
+	run = run_line("picard-tune", line);
+	cr_assert_eq(run.status, 0, "picard-tune: exit status %d\n%s%s", run.status, run.out, run.err);
+	free_run(&run);
+	text = slurp(cache_file().s, NULL);
+	cr_expect_not_null(strstr(text, "model=decay+"), "cache:\n%s", text);
+	cr_expect_null(strstr(text, "model=decay "), "cache:\n%s", text);
+	free(text);
+	run = run_line("picard-run", "decay --tol 1e-5 --backend cpu --traj 64");
+	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);
+	cr_expect_null(strstr(run.out, "from the tuning cache"), "%s", run.out);
+	free_run(&run);
+	snprintf(line, sizeof(line), "%s --tol 1e-5 --backend cpu --traj 64", copy.s);
+	run = run_line("picard-run", line);
+	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "from the tuning cache"), "%s", run.out);
+	free_run(&run);
+}

@@ -9,7 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "content_hash.h"
 #include "diag.h"
+#include "model_impl.h"
 #include "scheme.h"
 #include "tuning.h"
 
@@ -40,8 +42,16 @@ int tuning_key_init(struct tuning_key *tk, const picard_model *model,
 	else
 		snprintf(tk->device, sizeof(tk->device), "CPU");
 	snprintf(tk->ensemble, sizeof(tk->ensemble), "%s", ensemble ? ensemble : "default");
+	/* an edited copy of a registered model's file must not take that
+	 * model's entries: a file's name carries its text's hash */
+	if (picard_model_find(model->name) == model || !model->impl->source)
+		snprintf(tk->model, sizeof(tk->model), "%s", model->name);
+	else
+		snprintf(tk->model, sizeof(tk->model), "%s+%016llx", model->name,
+			 (unsigned long long)picard_hash(PICARD_HASH_SEED, model->impl->source,
+							 strlen(model->impl->source)));
 	tk->key = (picard_tune_key){
-		.model = model->name, .precision = precision, .tol = tol, .rtol = rtol,
+		.model = tk->model, .precision = precision, .tol = tol, .rtol = rtol,
 		.t0 = t0, .t1 = t1, .device = tk->device, .ensemble = tk->ensemble,
 		.ntraj = ntraj,
 	};

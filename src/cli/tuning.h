@@ -17,7 +17,9 @@
  * pointers into itself: fill it in place, do not copy it. */
 struct tuning_key {
 	picard_tune_key key;     /* the key; key.device points to device,
-				    key.ensemble to ensemble */
+				    key.ensemble to ensemble, key.model to model */
+	char model[160];         /* the model's name; a file loaded at run time
+				    adds a hash of its text (NAME+HASH) */
 	char device[128];        /* the device's name, see tuning_key_init() */
 	char ensemble[32];       /* "default" or picard_ensemble_id()'s */
 	picard_backend backend;  /* the backend that runs (never AUTO) */
