@@ -136,11 +136,19 @@ $(BUILD)/tests/%.o: tests/%.c | deps
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 # A model's host side. A model file that breaks the contract gets a
-# message naming the rule.
-$(BUILD)/models/%.o: models/%.cu | deps
+# message naming the rule: first the rules no compiler sees, checked by
+# build/model-check (src/model_check.c, which picard_model_load uses too).
+MODEL_CHECK := $(BUILD)/model-check
+$(MODEL_CHECK): src/mk/model_check_main.c src/model_check.c src/cache_dir.c src/errors.c | deps
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(filter-out -fopenmp -fPIC -MMD -MP,$(CFLAGS)) $^ -o $@
+
+$(BUILD)/models/%.o: models/%.cu $(MODEL_CHECK) | deps
 	@mkdir -p $(@D)
 	@echo "  CXX     $@"
-	$(Q)src/mk/compile-model.sh $@ $< $(CXX) $(MODEL_CXXFLAGS) -DPICARD_BUILTIN_MODEL -x c++
+	$(Q)src/mk/compile-model.sh $@ $< $(MODEL_CHECK) $(CXX) $(MODEL_CXXFLAGS) \
+		-DPICARD_BUILTIN_MODEL -x c++
 
 $(BUILD)/kernels/%.o: kernels/%.cu | deps
 	@mkdir -p $(@D)

@@ -25,6 +25,7 @@
 #include "embedded.h"
 #include "errors.h"
 #include "jit.h"
+#include "model_check.h"
 #include "model_impl.h"
 #include "model_load.h"
 
@@ -109,55 +110,6 @@ static int model_name(const char *path, char *name, size_t len)
 	memcpy(name, base, n);
 	name[n] = '\0';
 	return PICARD_OK;
-}
-
-/* What the contract asks of the text that no compiler checks here: the
- * registration under the file's name, and a right-hand side for both
- * sides (the host compiler ignores the qualifiers; NVRTC takes an
- * unqualified function as a device one). */
-static int check_text(const char *path, const char *text, const char *name)
-{
-	char reg[256];
-	const char *at, *rhs, *start;
-
-	snprintf(reg, sizeof(reg), "PICARD_REGISTER_MODEL(%s)", name);
-	at = strstr(text, reg);
-	if (!at) {
-		const char *other = strstr(text, "PICARD_REGISTER_MODEL(");
-
-		return picard_fail(PICARD_ECOMPILE, "%s:%d: error: the file must end with %s: the "
-				   "model struct is named after the file (docs/models.md, the "
-				   "contract)", path, line_of(text, other ? other : text + strlen(text)),
-				   reg);
-	}
-	if (strstr(at + 1, "PICARD_REGISTER_MODEL("))
-		return picard_fail(PICARD_ECOMPILE, "%s:%d: error: one model per file: "
-				   "PICARD_REGISTER_MODEL appears more than once", path,
-				   line_of(text, strstr(at + 1, "PICARD_REGISTER_MODEL(")));
-	for (rhs = strstr(text, "rhs("); rhs; rhs = strstr(rhs + 1, "rhs(")) {
-		/* the declaration: back to the previous statement or block */
-		if (rhs > text && (rhs[-1] == '_' || (rhs[-1] >= 'a' && rhs[-1] <= 'z') ||
-				   (rhs[-1] >= 'A' && rhs[-1] <= 'Z') || (rhs[-1] >= '0' && rhs[-1] <= '9')))
-			continue;
-		for (start = rhs; start > text && !strchr(";{}", start[-1]); start--)
-			;
-		if (!strstr(start, "void") || strstr(start, "void") > rhs)
-			continue; /* a call, not the declaration */
-		{
-			size_t n = (size_t)(rhs - start);
-			char *decl = strndup(start, n);
-			const int ok = decl && strstr(decl, "__host__") && strstr(decl, "__device__");
-
-			free(decl);
-			if (!ok)
-				return picard_fail(PICARD_ECOMPILE, "%s:%d: error: rhs must be declared "
-						   "template <typename real> __host__ __device__: the "
-						   "GPU kernels call it (docs/models.md, the contract)",
-						   path, line_of(text, rhs));
-		}
-		return PICARD_OK;
-	}
-	return PICARD_OK; /* no rhs: the contract's own assertion says so, with its line */
 }
 
 /* ---- the headers, as files for the host compiler ------------------------------------ */
@@ -358,7 +310,7 @@ int picard_model_load(const char *path, const picard_model **out)
 	if (!err)
 		err = picard_read_file(path, &text, NULL);
 	if (!err)
-		err = check_text(path, text, name);
+		err = picard_model_check_text(path, text, name, stderr);
 	if (!err)
 		err = picard_jit_cache_dir(cache, sizeof(cache));
 	if (!err)

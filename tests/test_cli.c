@@ -988,3 +988,38 @@ Test(cli, model_file_that_does_not_compile_names_file_and_line)
 	cr_expect_eq(access(in_workdir("no.csv").s, F_OK), -1, "a partial output file");
 	free_run(&run);
 }
+
+/* A member the contract does not know (a misspelt optional one) is a
+ * warning naming it, and the file still runs. */
+Test(cli, model_file_unknown_member_warns)
+{
+	struct path copy = in_workdir("decay.cu");
+	char line[512], *text, *misspelt;
+	struct cli_run run;
+	size_t size = 0;
+
+	text = slurp("models/decay.cu", &size);
+	cr_assert_gt(size, 0);
+	misspelt = malloc(size + 64);
+	cr_assert_not_null(misspelt);
+	/* after the struct's opening line: a member named like default_h */
+	{
+		const char *brace = strstr(text, "struct decay {");
+		size_t head;
+
+		cr_assert_not_null(brace);
+		head = (size_t)(strchr(brace, '\n') + 1 - text);
+		memcpy(misspelt, text, head);
+		size = head + (size_t)sprintf(misspelt + head, "\tstatic constexpr double defualt_h = 0.01;\n%s",
+					      text + head);
+	}
+	write_file(copy.s, misspelt, size);
+	free(text);
+	free(misspelt);
+	snprintf(line, sizeof(line), "%s --backend cpu --traj 4", copy.s);
+	run = run_line(line);
+	cr_expect_eq(run.status, 0, "%s", run.err);
+	cr_expect(strstr(run.err, "warning: member 'defualt_h' is not part of the model contract"),
+		  "%s", run.err);
+	free_run(&run);
+}

@@ -360,3 +360,26 @@ Test(model_load, jacobian_of_the_wrong_shape_is_refused, .timeout = 120)
 
 	expect_error(err, PICARD_ECOMPILE, "badjac.cu", 18, "jacobian, if declared, must be");
 }
+
+/* ---- the rules no compiler sees (src/model_check.c, the build's too) -------------- */
+
+Test(model_load, rhs_that_prints_is_refused, .timeout = 120)
+{
+	int err = load_variant("noisy.cu", "noisy", "1", "__host__ __device__",
+			       "-x[0]; printf(\"%g\", x[0])", "noisy");
+
+	expect_error(err, PICARD_ECOMPILE, "noisy.cu", 11, "rhs must be a pure function");
+	cr_expect(strstr(picard_error_detail(), "printf"), "%s", picard_error_detail());
+}
+
+Test(model_load, struct_must_be_named_after_the_file, .timeout = 120)
+{
+	const picard_model *model = NULL;
+	const char *text = "#include \"picard_model.cuh\"\nstruct other {};\n"
+			   "PICARD_REGISTER_MODEL(named2)\n";
+	struct path path = in_workdir("named2.cu");
+
+	write_file(path.s, text, strlen(text));
+	expect_error(picard_model_load(path.s, &model), PICARD_ECOMPILE, "named2.cu", 3,
+		     "no struct named2");
+}
