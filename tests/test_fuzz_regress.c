@@ -135,3 +135,19 @@ Test(fuzz_regress, init_binary_stream_grows)
 	cr_expect(strstr(stderr_text(), "big.bin: 196617 bytes is not a multiple of 8"));
 	free(values);
 }
+
+/* fuzz_options: "picard-run osclator.cu" (a model file that is not there)
+ * returned the library's PICARD_EIO, not a usage error: a model file is
+ * input, and what stops it exits 2, naming it. And --version printed and
+ * exited inside the parser: it returns CLI_DONE now. */
+Test(fuzz_regress, missing_model_file_and_version)
+{
+	const char *missing[] = {"picard-run", "osclator.cu", NULL};
+	const char *version[] = {"picard-run", "lotka", "--version", "--traj", NULL};
+	struct run_options opts;
+
+	cr_expect_eq(options_parse(2, (char **)missing, &opts), CLI_EUSAGE);
+	cr_expect(strstr(stderr_text(), "MODEL osclator.cu: input/output error"), "%s",
+		  stderr_text());
+	cr_expect_eq(options_parse(4, (char **)version, &opts), CLI_DONE);
+}

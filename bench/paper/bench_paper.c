@@ -510,8 +510,9 @@ int main(int argc, char **argv)
 	char device[128] = "CPU";
 	int err;
 
-	if (parse(argc, argv, &b))
-		return 2;
+	err = parse(argc, argv, &b);
+	if (err)
+		return err == CLI_DONE ? 0 : 2;
 	if (b.help) {
 		usage();
 		return 0;

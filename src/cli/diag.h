@@ -9,6 +9,9 @@
 /* Returned by CLI functions for bad user input (flags, --init, --out path),
  * beside the library's negative PICARD_E... codes. */
 #define CLI_EUSAGE (-100)
+/* Returned by the option parsers when nothing is left to do and the
+ * program exits 0: --version was printed. */
+#define CLI_DONE 1
 
 /* Exit statuses of picard-run (and picard-tune, where 1 also means that no
  * configuration meets the tolerance). */

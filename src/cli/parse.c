@@ -259,7 +259,7 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
 		if (!flags_done && strcmp(arg, "--version") == 0) {
 			/* as GNU programs do: whatever else is on the line */
 			cli_print_version(stdout, cmd->program);
-			exit(CLI_EXIT_OK);
+			return CLI_DONE;
 		}
 		if (!flags_done && strcmp(arg, "--") == 0)
 			flags_done = true;
@@ -315,13 +315,15 @@ int cli_find_model(const char *name, const picard_model **model)
 	if (strchr(name, '/') || (strlen(name) > 3 && !strcmp(name + strlen(name) - 3, ".cu"))) {
 		int err = picard_model_load(name, model);
 
-		if (err == PICARD_ECOMPILE || err == PICARD_EINVAL) {
+		/* the file is input: what stops it is a usage error, nothing solved */
+		if (err) {
 			cli_error(CLI_EUSAGE, "MODEL %s: %s", name, picard_strerror(err));
 			fprintf(stderr, "%s\n", picard_error_detail());
-			cli_hint("docs/models.md says what a model file holds");
+			if (err == PICARD_ECOMPILE || err == PICARD_EINVAL)
+				cli_hint("docs/models.md says what a model file holds");
 			return CLI_EUSAGE;
 		}
-		return err ? cli_library_error(err) : 0;
+		return 0;
 	}
 	*model = picard_model_find(name);
 	if (!*model)

@@ -67,8 +67,8 @@ struct cli_command {
 int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
 		   void *opts, const bool *stop);
 /* --version's text: "PROGRAM (picard) VERSION", the build, the CUDA
- * runtime and driver. cli_parse_args prints it and exits when it meets
- * --version. */
+ * runtime and driver. cli_parse_args prints it when it meets --version and
+ * returns CLI_DONE. */
 void cli_print_version(FILE *f, const char *program);
 /* The flags with their help lines, one per line, and --version's, for a
  * usage text. */

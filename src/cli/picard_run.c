@@ -566,8 +566,9 @@ int main(int argc, char **argv)
 
 	memset(&run, 0, sizeof(run));
 	clock_gettime(CLOCK_MONOTONIC, &run.start);
-	if (options_parse(argc, argv, &run.opts))
-		return CLI_EXIT_USAGE;
+	status = options_parse(argc, argv, &run.opts);
+	if (status)
+		return status == CLI_DONE ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	if (run.opts.help) {
 		options_usage(stdout);
 		return CLI_EXIT_OK;

@@ -520,11 +520,13 @@ static int tune_main(struct tune_run *run)
 int main(int argc, char **argv)
 {
 	struct tune_run run;
+	int err;
 
 	cli_set_program("picard-tune");
 	memset(&run, 0, sizeof(run));
-	if (parse_options(argc, argv, &run.opts))
-		return CLI_EXIT_USAGE;
+	err = parse_options(argc, argv, &run.opts);
+	if (err)
+		return err == CLI_DONE ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	if (run.opts.help) {
 		usage(stdout);
 		return CLI_EXIT_OK;

@@ -69,11 +69,12 @@ static void check_save_times(const struct run_options *opts)
 /* An accepted command line: every value in its range, the span ordered. */
 static void check_accepted(const struct run_options *opts)
 {
-	if (opts->help || (opts->list && !opts->model))
+	if (opts->help || opts->list_schemes || (opts->list && !opts->model))
 		return;
 	EXPECT(opts->model && opts->model_name);
-	EXPECT(strcmp(opts->model->name, opts->model_name) == 0);
-	if (opts->list || opts->describe)
+	/* a registered model by its name; a model file by its path */
+	EXPECT(strcmp(opts->model->name, opts->model_name) == 0 || strstr(opts->model_name, ".cu"));
+	if (opts->list || opts->describe || opts->precompile)
 		return; /* parsed no further */
 	EXPECT(isfinite(opts->t0) && isfinite(opts->t1) && opts->t0 < opts->t1);
 	EXPECT(opts->traj >= 1 && opts->m >= 2 && opts->K >= 1 && opts->K_max >= 0);
@@ -154,7 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[argc] = NULL;
 
 	err = options_parse(argc, argv, &opts);
-	EXPECT(err == 0 || err == CLI_EUSAGE);
+	EXPECT(err == 0 || err == CLI_EUSAGE || err == CLI_DONE);
 	if (err == 0) {
 		check_accepted(&opts);
 		if (opts.help)
