@@ -27,7 +27,7 @@ static const char *const forbidden_words[] = {
 	"delete", "static", "throw", "std::cout", "exit", NULL,
 };
 
-static int line_of(const char *text, const char *at)
+int picard_text_line(const char *text, const char *at)
 {
 	int line = 1;
 
@@ -156,7 +156,7 @@ static void unknown_members(const char *path, const char *text, FILE *warnings)
 					!strncmp(known_members[i], name, len);
 			if (!known && warnings) {
 				fprintf(warnings, "%s:%d: warning: member '%.*s' is not part of the model "
-					"contract (misspelt? known:", path, line_of(text, name), (int)len,
+					"contract (misspelt? known:", path, picard_text_line(text, name), (int)len,
 					name);
 				for (int i = 0; known_members[i]; i++)
 					fprintf(warnings, " %s", known_members[i]);
@@ -179,12 +179,12 @@ int picard_model_check_text(const char *path, const char *text, const char *name
 
 		return picard_fail(PICARD_ECOMPILE, "%s:%d: error: the file must end with %s: the "
 				   "model struct is named after the file " CONTRACT, path,
-				   line_of(text, other ? other : text + strlen(text)), reg);
+				   picard_text_line(text, other ? other : text + strlen(text)), reg);
 	}
 	if (strstr(at + 1, "PICARD_REGISTER_MODEL("))
 		return picard_fail(PICARD_ECOMPILE, "%s:%d: error: one model per file: "
 				   "PICARD_REGISTER_MODEL appears more than once " CONTRACT, path,
-				   line_of(text, strstr(at + 1, "PICARD_REGISTER_MODEL(")));
+				   picard_text_line(text, strstr(at + 1, "PICARD_REGISTER_MODEL(")));
 	{
 		const char *s = find_word(text, text + strlen(text), "struct");
 		int found = 0;
@@ -199,7 +199,7 @@ int picard_model_check_text(const char *path, const char *text, const char *name
 		if (!found)
 			return picard_fail(PICARD_ECOMPILE, "%s:%d: error: no struct %s: the model "
 					   "struct is named after the file " CONTRACT, path,
-					   line_of(text, at), name);
+					   picard_text_line(text, at), name);
 	}
 	rhs = rhs_declaration(text, &decl);
 	if (!rhs)
@@ -207,14 +207,14 @@ int picard_model_check_text(const char *path, const char *text, const char *name
 	if (!find_word(decl, rhs, "__host__") || !find_word(decl, rhs, "__device__"))
 		return picard_fail(PICARD_ECOMPILE, "%s:%d: error: rhs must be declared template "
 				   "<typename real> __host__ __device__: the GPU kernels call it "
-				   CONTRACT, path, line_of(text, rhs));
+				   CONTRACT, path, picard_text_line(text, rhs));
 	if (rhs_body(rhs, &body, &end) == 0) {
 		forbidden_in(body, end, words, sizeof(words));
 		if (words[0])
 			return picard_fail(PICARD_ECOMPILE, "%s:%d: error: rhs must be a pure "
 					   "function of (t, x, p): it uses %s(no I/O, allocation, "
 					   "static state or exceptions: it runs in the GPU kernel) "
-					   CONTRACT, path, line_of(text, rhs), words);
+					   CONTRACT, path, picard_text_line(text, rhs), words);
 	}
 	unknown_members(path, text, warnings);
 	return PICARD_OK;

@@ -12,4 +12,7 @@
 int picard_model_check_text(const char *path, const char *text, const char *name,
 			    FILE *warnings);
 
+/* The line (from 1) of text that at points into. */
+int picard_text_line(const char *text, const char *at);
+
 #endif

@@ -55,7 +55,7 @@ struct loaded_model {
 /* Every model loaded: each stays while the process runs (its kernels and
  * its shared objects refer to it), and the same file with the same text
  * loads once. The lock also guards the lazy parts of each. */
-static pthread_mutex_t rk_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct loaded_model *loaded_models;
 
 /* A path into buf; PICARD_EIO when it does not fit. */
@@ -72,17 +72,7 @@ static int pathf(char *buf, size_t len, const char *fmt, ...)
 	return PICARD_OK;
 }
 
-/* ---- the file: its name, and the rules a compiler cannot see ------------------- */
-
-/* Line (1-based) of the offset into text. */
-static int line_of(const char *text, const char *at)
-{
-	int line = 1;
-
-	for (const char *c = text; c < at; c++)
-		line += *c == '\n';
-	return line;
-}
+/* ---- the file: its name (its rules: src/model_check.c) --------------------------- */
 
 /* The model's name from PATH/NAME.cu: a C identifier, the struct's. */
 static int model_name(const char *path, char *name, size_t len)
@@ -242,7 +232,7 @@ static int compile_failed(const char *path, const char *text, const char *name, 
 		if (!memmem(rules, used, rule, len)) /* each rule once */
 			used += (size_t)snprintf(rules + used, sizeof(rules) - used,
 						 "%s%s:%d: error: %.*s", used ? "\n" : "", path,
-						 at ? line_of(text, at) : 1, (int)len, rule);
+						 at ? picard_text_line(text, at) : 1, (int)len, rule);
 		if (used >= sizeof(rules))
 			used = sizeof(rules) - 1;
 	}
@@ -317,11 +307,11 @@ int picard_model_load(const char *path, const picard_model **out)
 		err = header_dir(cache, &key, include, sizeof(include));
 	if (err)
 		goto fail;
-	pthread_mutex_lock(&rk_lock);
+	pthread_mutex_lock(&lock);
 	for (loaded = loaded_models; loaded; loaded = loaded->next)
 		if (!strcmp(loaded->impl.source_path, path) && !strcmp(loaded->impl.source, text))
 			break;
-	pthread_mutex_unlock(&rk_lock);
+	pthread_mutex_unlock(&lock);
 	if (loaded) {
 		free(text);
 		*out = &loaded->model;
@@ -368,10 +358,10 @@ int picard_model_load(const char *path, const picard_model **out)
 	err = picard_jit_check(&loaded->model);
 	if (err)
 		goto fail;
-	pthread_mutex_lock(&rk_lock);
+	pthread_mutex_lock(&lock);
 	loaded->next = loaded_models;
 	loaded_models = loaded;
-	pthread_mutex_unlock(&rk_lock);
+	pthread_mutex_unlock(&lock);
 	*out = &loaded->model;
 	return PICARD_OK;
 fail:
@@ -396,9 +386,9 @@ int picard_model_rk_host(const picard_model *model, int slot, const char *tablea
 		*host = model->impl->rk_host[slot];
 		return PICARD_OK;
 	}
-	pthread_mutex_lock(&rk_lock);
+	pthread_mutex_lock(&lock);
 	if (loaded->rk_host[slot][0]) {
-		pthread_mutex_unlock(&rk_lock);
+		pthread_mutex_unlock(&lock);
 		*host = loaded->rk_host[slot];
 		return PICARD_OK;
 	}
@@ -427,7 +417,7 @@ int picard_model_rk_host(const picard_model *model, int slot, const char *tablea
 					  model->impl->source_path, so, dlerror());
 		}
 	}
-	pthread_mutex_unlock(&rk_lock);
+	pthread_mutex_unlock(&lock);
 	*host = loaded->rk_host[slot];
 	return err;
 }
@@ -480,9 +470,9 @@ const char *picard_loaded_description(const picard_model *model)
 	/* called for models outside the registry: picard_model_load's */
 	if (!model->impl || !model->impl->source)
 		return "";
-	pthread_mutex_lock(&rk_lock);
+	pthread_mutex_lock(&lock);
 	if (!loaded->description)
 		loaded->description = header_comment(model->impl->source);
-	pthread_mutex_unlock(&rk_lock);
+	pthread_mutex_unlock(&lock);
 	return loaded->description ? loaded->description : "";
 }
