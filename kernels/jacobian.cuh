@@ -14,13 +14,7 @@
 namespace picard {
 
 /* Model::jacobian<real>(t, x, p, J) can be called in float and double. */
-template <class M, class = void>
-struct has_jacobian : false_type {};
-template <class M>
-struct has_jacobian<M, void_t<
-	decltype(M::template jacobian<float>(0.0f, (const float *)0, (const float *)0, (float *)0)),
-	decltype(M::template jacobian<double>(0.0, (const double *)0, (const double *)0, (double *)0))>>
-	: true_type {};
+PICARD_CALLABLE_TRAIT(jacobian)
 
 /* Directions per pass of the automatic derivative: all of them for a small
  * model, else passes of 8 (a dual of n + 1 reals per component and

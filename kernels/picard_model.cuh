@@ -84,13 +84,7 @@ template <class M>
 struct declares_jacobian<M, void_t<decltype(&M::template jacobian<double>)>> : true_type {};
 
 /* Model::rhs<real>(t, x, p, dxdt) can be called in float and double. */
-template <class M, class = void>
-struct has_rhs : false_type {};
-template <class M>
-struct has_rhs<M, void_t<
-	decltype(M::template rhs<float>(0.0f, (const float *)0, (const float *)0, (float *)0)),
-	decltype(M::template rhs<double>(0.0, (const double *)0, (const double *)0, (double *)0))>>
-	: true_type {};
+PICARD_CALLABLE_TRAIT(rhs)
 
 /* Entries of a static array member, 0 when M lacks it. */
 template <class M, class = void>
