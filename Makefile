@@ -40,10 +40,10 @@ MODEL_CXXFLAGS = $(MODEL_CODEGEN) -g -Wall -Wextra -Iinclude -Isrc -Ikernels -MM
 LDFLAGS  += -fopenmp -L$(CUDA_HOME)/lib64 \
 	    -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/lib:$$ORIGIN/../$(LIBDIR):$(CUDA_HOME)/lib64'
 LIB_LDLIBS := -lgsl -lgslcblas -lcurand -lnvrtc -lcudart_static -lstdc++ -lm -ldl -lpthread -lrt
-# The programs link the shared library; bench/ the static one with its
-# own kernels (one CUDA runtime per process).
+# The programs link the shared library; bench/ and the fuzz targets the
+# static one with LIB_LDLIBS (bench-rk has kernels of its own: one CUDA
+# runtime per process).
 LDLIBS   += -L$(LIBDIR) -lpicard -lgsl -lgslcblas -lm -lpthread
-STATIC_LDLIBS := $(LIB_LDLIBS)
 
 # SANITIZE=address,undefined builds everything with those sanitizers (gcc;
 # nvcc passes them to its host compiler): what make test-asan does, adding
@@ -202,7 +202,7 @@ $(BUILD)/bench/%.o: bench/%.c | deps
 $(BIN)/bench-%: $(BUILD)/bench/%/bench_$$*.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $^ $(LDFLAGS) $(STATIC_LDLIBS) -o $@
+	$(Q)$(CC) $^ $(LDFLAGS) $(LIB_LDLIBS) -o $@
 
 # ---- plots ------------------------------------------------------------------------
 # The figures of a benchmark run from its CSVs (plots/*.gp, gnuplot):
@@ -285,7 +285,7 @@ $(BUILD)/fuzz/obj/cli/%.o: src/cli/%.c | fuzz-cc
 $(FUZZ_BINS): $(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/fuzz_%.o $(FUZZ_CLI_OBJS) $(LIB)
 	@echo "  LD      $@"
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) $^ $(filter-out -fopenmp,$(LDFLAGS)) \
-		-lgomp $(STATIC_LDLIBS) -o $@
+		-lgomp $(LIB_LDLIBS) -o $@
 
 fuzz: deps $(FUZZ_BINS)
 	$(Q)for t in $(FUZZ_TARGETS); do \
@@ -358,18 +358,18 @@ $(BENCH_DIR)/%.o: bench/compare/%.c $(BENCH_HEADERS)
 $(BIN)/bench-rk: $(BENCH_DIR)/bench_rk.o $(BENCH_DIR)/bench_common.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $^ $(LDFLAGS) $(STATIC_LDLIBS) -o $@
+	$(Q)$(CC) $^ $(LDFLAGS) $(LIB_LDLIBS) -o $@
 
 $(BIN)/bench-cpu: $(BENCH_DIR)/bench_cpu.o $(BENCH_DIR)/bench_cpu_models.o \
 		  $(BENCH_DIR)/bench_common.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $^ $(LDFLAGS) $(STATIC_LDLIBS) -o $@
+	$(Q)$(CC) $^ $(LDFLAGS) $(LIB_LDLIBS) -o $@
 
 $(BIN)/bench-picard: $(BENCH_DIR)/bench_picard.o $(BENCH_DIR)/bench_common.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $^ $(LDFLAGS) $(STATIC_LDLIBS) -o $@
+	$(Q)$(CC) $^ $(LDFLAGS) $(LIB_LDLIBS) -o $@
 
 bench: deps $(BIN)/bench-rk $(BIN)/bench-cpu $(BIN)/bench-picard
 
