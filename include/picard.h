@@ -200,6 +200,15 @@ typedef enum picard_scheme {
 	PICARD_SCHEME_DP5 = 2,
 	PICARD_SCHEME_DP8 = 3,
 	PICARD_SCHEME_VERN9 = 4,
+	/* The lobatto scheme's collocation equations over a block of
+	 * windows at once, solved by Newton's method across windows: each
+	 * window's linearised system is an affine map of its start, and the
+	 * maps are composed across the block (src/newton.h; DEER, Lim et
+	 * al. 2024). Converged, the answer is the lobatto scheme's, but the
+	 * window is set by accuracy, not by H x Lipschitz < 1. K is the
+	 * Newton iterations a window may take at most; iter_rtol/atol its
+	 * convergence; block the windows iterated together. Double only. */
+	PICARD_SCHEME_NEWTON = 5,
 } picard_scheme;
 
 /* Options of a solve. A zero field means its default. */
@@ -231,6 +240,9 @@ typedef struct picard_options {
 				       windows end at t1. Trapezoid: must be 0
 				       (its window is (m-1) h) */
 	double t0, t1;              /* time span (both 0: the model's) */
+	int block;                  /* newton: windows iterated together, the
+				       sliding horizon (default 512); others:
+				       must be 0 */
 	picard_precision precision; /* arithmetic of the sweeps */
 	picard_backend backend;     /* where to run */
 	double bound;               /* |x| above this is divergence (1e12) */
@@ -264,6 +276,7 @@ typedef struct picard_grid {
 	double window;  /* window length H actually used: (t1-t0)/windows */
 	double t0, t1;  /* time span */
 	long windows;   /* stp, number of windows ("big steps") */
+	int block;      /* newton: windows iterated together; else 0 */
 	picard_layout layout; /* CUDA layout in use (never AUTO on the CUDA
 			   backend; the CPU backend keeps what was asked) */
 	int traj_per_block; /* trajectories per block (paper: 1; CPU: 0) */

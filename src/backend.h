@@ -3,6 +3,8 @@
 #ifndef PICARD_BACKEND_H
 #define PICARD_BACKEND_H
 
+#include <stdbool.h>
+
 #include "picard.h"
 
 #ifdef __cplusplus
@@ -13,6 +15,8 @@ extern "C" {
 struct picard_job {
 	const picard_model *model;   /* the model */
 	const picard_grid *grid;     /* windows, m, K, fitted h */
+	bool lobatto_grid;           /* its windows hold Gauss-Lobatto nodes
+				        (src/scheme.h): where windows end */
 	picard_precision precision;  /* arithmetic of the sweeps */
 	double bound;                /* |x| past this is divergence */
 	long ntraj;                  /* trajectories */
@@ -57,8 +61,12 @@ struct picard_cpu_scheme {
 	 * and the failing window into *fail_window. */
 	picard_traj_status (*trajectory[2])(const struct picard_job *job, const void *tables,
 					    long traj, void *scratch, long *fail_window);
+	/* A trajectory spreads its windows over the threads itself: an
+	 * ensemble smaller than the threads runs one trajectory at a time. */
+	bool across_windows;
 };
-extern const struct picard_cpu_scheme picard_cpu_trapezoid, picard_cpu_lobatto, picard_cpu_rk;
+extern const struct picard_cpu_scheme picard_cpu_trapezoid, picard_cpu_lobatto, picard_cpu_rk,
+	picard_cpu_newton;
 /* A scheme on the CUDA backend: defined there (kernels/cuda_backend.cu). */
 struct picard_cuda_scheme;
 extern const struct picard_cuda_scheme picard_cuda_trapezoid, picard_cuda_lobatto, picard_cuda_rk;

@@ -24,7 +24,7 @@ int picard_cpu_solve(const struct picard_job *job, double *seconds)
 		err = cpu->prepare(job, &tables);
 	if (err)
 		goto out;
-#pragma omp parallel
+#pragma omp parallel if (!cpu->across_windows || job->ntraj >= omp_get_max_threads())
 	{
 		void *scratch = malloc(size);
 

@@ -6,28 +6,16 @@
 
 #include "compensated.h"
 #include "convergence.h"
+#include "cpu_lobatto.h"
 #include "cpu_records.h"
 #include "errors.h"
 #include "lobatto.h"
 #include "model_impl.h"
 
-/* The lobatto scheme's tables of one solve, in its precision, [j][l]
- * (picard_lobatto_tables), shared read-only by the threads. */
-struct cpu_lobatto_tables {
-	void *A;        /* (H/2) S, m*m reals */
-	void *X;        /* extrapolation E, m*m reals */
-	double *offset; /* node times from the window start */
-	/* dense output's weights for each record of times (ntimes * m
-	 * reals, picard_lobatto_dense_weights), else NULL */
-	void *dense_weights[PICARD_MAX_RECORDS];
-};
-
-static void release(void *tables);
-
 /* Build the tables of the job's grid into *tables. */
-static int prepare(const struct picard_job *job, void **tables)
+int picard_cpu_lobatto_prepare(const struct picard_job *job, void **tables)
 {
-	struct cpu_lobatto_tables *tab = calloc(1, sizeof(*tab));
+	struct picard_cpu_lobatto_tables *tab = calloc(1, sizeof(*tab));
 	const int m = job->grid->m;
 	const size_t real_size = job->precision == PICARD_DOUBLE ? sizeof(double) : sizeof(float);
 	struct picard_lobatto *lob;
@@ -66,10 +54,9 @@ static int prepare(const struct picard_job *job, void **tables)
 	return err;
 }
 
-
-static void release(void *tables)
+void picard_cpu_lobatto_release(void *tables)
 {
-	struct cpu_lobatto_tables *tab = tables;
+	struct picard_cpu_lobatto_tables *tab = tables;
 
 	if (!tab)
 		return;
@@ -106,7 +93,7 @@ static picard_traj_status trajectory_double(const struct picard_job *job, const 
 
 const struct picard_cpu_scheme picard_cpu_lobatto = {
 	.scratch_len = scratch_len,
-	.prepare = prepare,
+	.prepare = picard_cpu_lobatto_prepare,
 	.trajectory = { trajectory_float, trajectory_double },
-	.release = release,
+	.release = picard_cpu_lobatto_release,
 };

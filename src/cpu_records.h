@@ -37,7 +37,7 @@ static inline long dense_row(const struct picard_job *job, const picard_record *
 	const picard_grid *g = job->grid;
 
 	if (!rec->times || traj % rec->traj_stride != 0 || *next >= rec->ntimes ||
-	    rec->times[*next] > picard_window_last_time(g->scheme == PICARD_SCHEME_LOBATTO,
+	    rec->times[*next] > picard_window_last_time(job->lobatto_grid,
 							g->t0, g->m, g->h, g->window, w,
 							g->windows))
 		return -1;

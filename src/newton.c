@@ -31,6 +31,9 @@ struct window {
 	double *P;  /* Y = P x_w + q: (m-1)n x n */
 	double *q;  /* (m-1)n */
 	int age;    /* iterations since it became the block's first */
+	int linearised; /* times, since it was filled */
+	bool trusted;   /* iterated from its exact start's constant since it
+			   was last filled: its root is the serial method's */
 	double change; /* its last iteration's largest scaled change */
 };
 
@@ -39,6 +42,21 @@ struct window {
  * from linearisations around states it never had. It starts afresh from
  * its now exact start instead. */
 #define FAR_CHANGE 1e4
+/* A block's first window, its start exact, that has not converged after
+ * this many iterations is stuck near a linearisation that does not hold
+ * (the iterate came from far-off neighbours, and Newton's method on the
+ * whole block can wander to another root of the collocation equations):
+ * it starts afresh from its start, alone, as the serial method would. */
+#define STUCK_AGE 8
+/* Far from its start, Newton's method on a window can converge to a
+ * spurious root of the collocation equations, one with states far from
+ * the window's start that only exists because H ||J|| is large there
+ * (lotka: a root at |x| ~ 5000 from a start at 40). A window's root is
+ * plausible when every node is within PLAUSIBLE_GROWTH (|x_w| + atol/rtol)
+ * of its start (infinity norm); an implausible root counts only once the
+ * window has been iterated from its exact start's constant, as the serial
+ * method would, and otherwise restarts from it. */
+#define PLAUSIBLE_GROWTH 8
 
 /* LU with partial pivoting of the N x N a (row-major), in place; then
  * solve for the nrhs columns of b (N x nrhs, row-major). 0, or -1 when a
@@ -188,6 +206,27 @@ static void place(const struct picard_newton_problem *pb, const struct work *wk,
 	*change = worst;
 }
 
+static bool plausible(const struct picard_newton_problem *pb, const struct window *win, int n,
+		      int m)
+{
+	double start = 0, far = 0;
+
+	for (int k = 0; k < n; k++)
+		start = fmax(start, fabs(win->X[k]));
+	for (int l = 1; l < m; l++)
+		for (int k = 0; k < n; k++)
+			far = fmax(far, fabs(win->X[l * n + k] - win->X[k]));
+	return far <= PLAUSIBLE_GROWTH * (start + (pb->rtol > 0 ? pb->atol / pb->rtol : INFINITY));
+}
+
+/* The window afresh from its exact start x: every node x, trusted. */
+static void restart(struct window *win, const double *x, int n, int m)
+{
+	for (int l = 0; l < m; l++)
+		memcpy(win->X + l * n, x, n * sizeof(double));
+	win->trusted = true;
+}
+
 static picard_traj_status state_status(const double *x, int n, double bound)
 {
 	for (int k = 0; k < n; k++) {
@@ -197,6 +236,14 @@ static picard_traj_status state_status(const double *x, int n, double bound)
 			return PICARD_TRAJ_DIVERGED;
 	}
 	return PICARD_TRAJ_OK;
+}
+
+/* Windows from..to-1 of a trajectory that stopped: NaN, if kept. */
+static void nan_from(double *window_ends, long from, long to, int n)
+{
+	for (long v = from; window_ends && v < to; v++)
+		for (int k = 0; k < n; k++)
+			window_ends[(size_t)v * n + k] = NAN;
 }
 
 static int check_problem(const struct picard_newton_problem *pb)
@@ -229,7 +276,7 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 
 	if (err)
 		return err;
-	*res = (struct picard_newton_result){PICARD_TRAJ_OK, -1, 0, 0};
+	*res = (struct picard_newton_result){PICARD_TRAJ_OK, -1, 0, 0, 0, 0};
 	err = picard_lobatto_build(m, &lob);
 	if (err)
 		return err;
@@ -263,6 +310,7 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 
 	while (w0 < pb->windows) {
 		double change, lead = INFINITY;
+		bool implausible;
 		long converged, reached;
 
 		/* fill the reach: a new window starts from the state before it */
@@ -272,7 +320,9 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 
 			for (int l = 0; l < m; l++)
 				memcpy(win->X + l * n, from, n * sizeof(double));
+			win->trusted = next == w0;
 			win->age = 0;
+			win->linearised = 0;
 			win->change = INFINITY;
 		}
 		/* one Newton iteration over it; a window whose linearisation
@@ -290,9 +340,7 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 			if (win->age == 0) { /* from its exact start: f or J is not finite */
 				res->status = PICARD_TRAJ_NONFINITE;
 				res->fail_window = w0;
-				for (long v = w0; v < pb->windows; v++)
-					for (int k = 0; k < n; k++)
-						window_ends[(size_t)v * n + k] = NAN;
+				nan_from(window_ends, w0, pb->windows, n);
 				goto out;
 			}
 			next = w0; /* start it afresh, alone */
@@ -304,8 +352,12 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 			span = (int)(reached - w0 > 1 ? (reached - w0) / 2 : 1);
 		}
 		res->iterations++;
+		res->linearisations += next - w0;
+		for (long w = w0; w < next; w++)
+			ring[w % B].linearised++;
 		memcpy(x, start, n * sizeof(double));
 		converged = w0; /* the windows converged from the block's start on */
+		implausible = false;
 		for (long w = w0; w < next; w++) {
 			struct window *win = &ring[w % B];
 
@@ -313,10 +365,12 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 			win->change = change;
 			win->age++;
 			memcpy(x, win->X + (m - 1) * n, n * sizeof(double));
-			if (converged == w && change <= 1)
+			if (converged == w && change <= 1 && (win->trusted || plausible(pb, win, n, m))) {
 				converged = w + 1;
-			else if (converged == w)
+			} else if (converged == w) {
 				lead = change;
+				implausible = change <= 1;
+			}
 		}
 		/* the reach as a trust region: wider while the iteration gains,
 		 * narrower (the windows past it dropped, to start again from
@@ -329,7 +383,17 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 			span = span > 1 ? span / 2 : 1;
 			next = next < w0 + span ? next : w0 + span;
 		}
+#ifdef NEWTON_TRACE
+		fprintf(stderr, "it %ld w0 %ld next %ld span %d conv %ld lead %g age %d x %g %g\n", res->iterations, w0, next, span, converged, lead, ring[w0 % B].age, ring[w0%B].X[(m-1)*n], ring[w0%B].X[(m-1)*n+1]);
+#endif
 		last_lead = converged > w0 ? INFINITY : lead;
+		if (converged == w0 && (implausible || (ring[w0 % B].age == STUCK_AGE &&
+							pb->max_iterations > STUCK_AGE))) {
+			restart(&ring[w0 % B], start, n, m);
+			next = w0 + 1;
+			span = 1;
+			last_lead = INFINITY;
+		}
 		/* a window at the limit goes as it is: not converged */
 		if (converged == w0 && ring[w0 % B].age >= pb->max_iterations) {
 			if (res->status == PICARD_TRAJ_OK) {
@@ -345,25 +409,28 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 
 			if (w == w0 && win->age > res->iterations_max)
 				res->iterations_max = win->age;
-			memcpy(window_ends + (size_t)w * n, win->X + (m - 1) * n, n * sizeof(double));
+			if (win->linearised > res->linearisations_max)
+				res->linearisations_max = win->linearised;
+			if (window_ends)
+				memcpy(window_ends + (size_t)w * n, win->X + (m - 1) * n,
+				       n * sizeof(double));
+			if (pb->window_done)
+				pb->window_done(pb->ctx, w, win->X);
 			if (s != PICARD_TRAJ_OK) {
 				res->status = s;
 				res->fail_window = w;
-				for (long v = w + 1; v < pb->windows; v++)
-					for (int k = 0; k < n; k++)
-						window_ends[(size_t)v * n + k] = NAN;
+				nan_from(window_ends, w + 1, pb->windows, n);
 				goto out;
 			}
 		}
 		if (converged > w0) {
-			memcpy(start, window_ends + (size_t)(converged - 1) * n, n * sizeof(double));
+			memcpy(start, ring[(converged - 1) % B].X + (m - 1) * n, n * sizeof(double));
 			if (converged < next) {
 				struct window *first = &ring[converged % B];
 
 				first->age = 0;
 				if (!(first->change <= FAR_CHANGE)) {
-					for (int l = 0; l < m; l++)
-						memcpy(first->X + l * n, start, n * sizeof(double));
+					restart(first, start, n, m);
 					next = converged + 1; /* and the windows after it */
 				}
 			}

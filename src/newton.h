@@ -26,19 +26,28 @@ struct picard_newton_problem {
 	double atol, rtol;      /* converged: every node's last change within
 				   atol + rtol |x| */
 	double bound;           /* |x| past this is divergence */
+	/* Called for each window once final, in order: its m nodes (m*n,
+	 * node j at t0 + w H + offset_j), or NULL. */
+	void (*window_done)(void *ctx, long w, const double *nodes);
+	void *ctx;
 };
 
 struct picard_newton_result {
 	picard_traj_status status;
 	long fail_window;   /* -1, or the window it failed (or first did not
 			       converge) in */
-	long iterations;    /* Newton iterations of the blocks, all together */
+	long iterations;    /* Newton iterations of the blocks, all together:
+			       the serial chain */
 	int iterations_max; /* most iterations one window took as the block's
 			       first */
+	long linearisations; /* windows linearised, all together: m right-hand
+			       sides and Jacobians each */
+	int linearisations_max; /* most times one window was linearised */
 };
 
 /* Integrate from x0 (model->dim) through the windows: window_ends[w*dim +
- * k] the state at the end of window w. A window that does not converge
+ * k] the state at the end of window w (window_ends may be NULL: then only
+ * window_done sees them). A window that does not converge
  * within max_iterations keeps its last iterate and the trajectory goes on
  * (NOT_CONVERGED, as the Picard schemes report it); non-finite states or
  * |x| > bound stop it. Returns PICARD_OK or an error (bad problem, out of

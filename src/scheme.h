@@ -27,6 +27,11 @@ typedef struct picard_scheme_type {
 	const char *options;     /* what it takes and the defaults, one line */
 	const char *length_name; /* the option that sets its grid: "h" or "window" */
 	int max_m;               /* nodes per window at most */
+	bool lobatto_grid;       /* its windows hold the m Gauss-Lobatto nodes
+				    (src/lobatto.h): the window ends, dense
+				    output's rule and its summary follow */
+	bool takes_block;        /* it iterates a block of windows together
+				    (options.block) */
 	/* the scheme's difference to a companion on a grid twice as fine,
 	 * times this, is the error estimate (src/estimate.c) */
 	double estimate_factor;
@@ -86,6 +91,15 @@ typedef struct picard_scheme_type {
  * rtol_floor). */
 picard_options picard_refined_h(const picard_options *o, const picard_grid *g, double shrink,
 				double rtol_share, double rtol_floor, int k_max);
+
+/* The lobatto scheme's, shared by the schemes on its grid (src/
+ * scheme_lobatto.c): order 2m-2, the window as the length, and the
+ * refinement of the window with its iteration tolerances. */
+double picard_lobatto_grid_order(const picard_grid *g);
+double picard_lobatto_grid_length(const picard_grid *g);
+picard_options picard_lobatto_grid_refined(const picard_options *o, const picard_grid *g,
+					   double shrink, double rtol_share, double rtol_floor,
+					   int k_max);
 
 /* The fixed steps of a per-thread Runge-Kutta scheme that cover an output
  * interval with steps of at most step (at least 1, at most INT_MAX). */

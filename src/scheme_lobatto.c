@@ -38,12 +38,12 @@ static const double tune_rtol_fractions[] = {1e-3, 1e-5};
 #define TUNE_RTOL_FLOOR_FLOAT 1e-6
 #define TUNE_RTOL_FLOOR_DOUBLE 1e-14
 
-static double order(const picard_grid *g)
+double picard_lobatto_grid_order(const picard_grid *g)
 {
 	return 2.0 * g->m - 2;
 }
 
-static double length(const picard_grid *g)
+double picard_lobatto_grid_length(const picard_grid *g)
 {
 	return g->window;
 }
@@ -86,8 +86,9 @@ static int check_layout(const picard_options *o)
 	return PICARD_OK;
 }
 
-static picard_options refined(const picard_options *o, const picard_grid *g, double shrink,
-			      double rtol_share, double rtol_floor, int k_max)
+picard_options picard_lobatto_grid_refined(const picard_options *o, const picard_grid *g,
+					   double shrink, double rtol_share, double rtol_floor,
+					   int k_max)
 {
 	picard_options r = *o;
 
@@ -143,11 +144,12 @@ const picard_scheme_type picard_scheme_lobatto = {
 	.length_name = "window",
 	.max_m = PICARD_LOBATTO_MAX_M,
 	.estimate_factor = ESTIMATE_FACTOR,
-	.order = order,
-	.length = length,
+	.lobatto_grid = true,
+	.order = picard_lobatto_grid_order,
+	.length = picard_lobatto_grid_length,
 	.resolve = resolve,
 	.check_layout = check_layout,
-	.refined = refined,
+	.refined = picard_lobatto_grid_refined,
 	.tune_point = tune_point,
 	.tune_candidates = tune_candidates,
 	.tune_rtol = tune_rtol,

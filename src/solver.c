@@ -122,6 +122,11 @@ static int resolve_options(const picard_model *model, const picard_options *in,
 	}
 	if (!isfinite(out->t0) || !isfinite(out->t1) || out->t1 <= out->t0)
 		return picard_fail(PICARD_EINVAL, "time span [%g, %g]: need finite t0 < t1", out->t0, out->t1);
+	if (out->block && !scheme->takes_block)
+		return picard_fail(PICARD_EINVAL, "block = %d: the %s scheme solves one window after "
+				   "the other (block is the newton scheme's)", out->block, scheme->name);
+	if (out->block < 0)
+		return picard_fail(PICARD_EINVAL, "block = %d: at least one window", out->block);
 	err = scheme->resolve(model, out);
 	if (err)
 		return err;
@@ -178,6 +183,7 @@ static int fit_grid(const picard_options *o, picard_grid *g)
 	g->traj_per_block = o->traj_per_block;
 	g->scan = o->scan;
 	g->window = span / (double)g->windows;
+	g->block = o->block > g->windows ? (int)g->windows : o->block;
 	return PICARD_OK;
 }
 
@@ -197,7 +203,11 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 	if (err)
 		return err;
 	if (opt.backend == PICARD_BACKEND_AUTO)
-		opt.backend = picard_cuda_available() ? PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU;
+		opt.backend = picard_cuda_available() && picard_scheme_of(opt.scheme)->cuda ?
+			      PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU;
+	if (opt.backend == PICARD_BACKEND_CUDA && !picard_scheme_of(opt.scheme)->cuda)
+		return picard_fail(PICARD_EINVAL, "backend cuda: the %s scheme runs on the CPU backend "
+				   "only", picard_scheme_of(opt.scheme)->name);
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -286,7 +296,7 @@ size_t picard_record_size(const picard_solver *s, const picard_record *rec)
 
 long picard_grid_window(const picard_grid *grid, double t)
 {
-	const bool lobatto = grid->scheme == PICARD_SCHEME_LOBATTO;
+	const bool lobatto = picard_scheme_of(grid->scheme)->lobatto_grid;
 	const double length = (grid->t1 - grid->t0) / grid->windows;
 	double guess = floor((t - grid->t0) / length);
 	long w = guess < 0 ? 0 : guess >= grid->windows ? grid->windows - 1 : (long)guess;
@@ -417,8 +427,9 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 	}
 
 	struct picard_job job = {
-		.model = s->model, .grid = &s->grid, .precision = s->precision,
-		.bound = s->bound, .ntraj = s->ntraj, .x0 = x0,
+		.model = s->model, .grid = &s->grid,
+		.lobatto_grid = picard_scheme_of(s->grid.scheme)->lobatto_grid,
+		.precision = s->precision, .bound = s->bound, .ntraj = s->ntraj, .x0 = x0,
 		.params = params ? params : s->model->param_defaults,
 		.param_stride = params ? s->model->nparams : 0, .x_final = x_final,
 		.status = status, .fail_window = fail_window,

@@ -97,6 +97,9 @@ static int tune_defaults(const picard_model *model, const picard_tune_options *i
 	if (!scheme)
 		return picard_fail(PICARD_EINVAL, "scheme %d unknown (%s)", (int)o->scheme,
 				   picard_scheme_names(names, sizeof(names)));
+	if (!scheme->tune_point)
+		return picard_fail(PICARD_EINVAL, "the %s scheme is not in the tuner's search yet: "
+				   "give its grid (m, window) instead of a tolerance", scheme->name);
 	if (!o->nms) {
 		o->nms = scheme->tune_nms;
 		memcpy(o->ms, scheme->tune_ms, scheme->tune_nms * sizeof(o->ms[0]));

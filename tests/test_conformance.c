@@ -289,6 +289,84 @@ Test(conformance, rk_schemes_match_reference, .timeout = 300)
 	}
 }
 
+/* The newton scheme solves the lobatto scheme's equations: on every model,
+ * over the conformance grid's windows (m = M_NODES), each trajectory
+ * converges, and its window ends agree with the lobatto scheme's converged
+ * ones within NEWTON_AGREE (rounding times conditioning: both iterations
+ * stop at NEWTON_RTOL) and with the reference within RK_MAX_REL. */
+#define NEWTON_RTOL 1e-12
+#define NEWTON_AGREE 1e-8
+
+/* Every window end of the ensemble under opt, and the statuses. */
+static double *window_ends(const picard_model *model, const struct ensemble *e,
+			   const picard_options *opt, picard_traj_status *status,
+			   picard_grid *grid)
+{
+	picard_record rec = { .every = 1, .traj_stride = 1 };
+	picard_solver *solver;
+	int err = picard_solver_create(&solver, model, opt, NTRAJ);
+
+	cr_assert_eq(err, 0, "%s %s: %s", model->name, picard_scheme_of(opt->scheme)->name,
+		     picard_error_detail());
+	*grid = *picard_solver_grid(solver);
+	rec.states = malloc(picard_record_size(solver, &rec) * sizeof(double));
+	cr_assert_not_null(rec.states);
+	err = picard_solve(solver, e->x0, e->params, NULL, status, NULL, &rec, 1, NULL);
+	cr_assert_eq(err, 0, "%s: solve: %s (%s)", model->name, picard_strerror(err),
+		     picard_error_detail());
+	picard_solver_free(solver);
+	return rec.states;
+}
+
+Test(conformance, newton_matches_lobatto_and_reference, .timeout = 300)
+{
+	for (int i = 0; i < models(); i++) {
+		const picard_model *model = picard_model_at(i);
+		const double h = model_h(model, COARSE_H);
+		const double t1 = model_t1(model, M_NODES, h, MAX_WINDOWS);
+		picard_options opt = {
+			.scheme = PICARD_SCHEME_NEWTON, .m = M_NODES, .window = (M_NODES - 1) * h,
+			.iter_rtol = NEWTON_RTOL, .precision = PICARD_DOUBLE, .t0 = model->t0,
+			.t1 = t1, .backend = PICARD_BACKEND_CPU,
+		};
+		picard_traj_status st_newton[NTRAJ], st_lobatto[NTRAJ];
+		picard_grid grid, lgrid;
+		picard_check_result r;
+		struct ensemble e;
+		double *newton, *lobatto, worst = 0;
+
+		ensemble_make(&e, model);
+		newton = window_ends(model, &e, &opt, st_newton, &grid);
+		opt.scheme = PICARD_SCHEME_LOBATTO;
+		opt.K_max = 60;
+		lobatto = window_ends(model, &e, &opt, st_lobatto, &lgrid);
+		cr_assert_eq(grid.windows, lgrid.windows);
+		for (int t = 0; t < NTRAJ; t++) {
+			cr_expect_eq(st_newton[t], PICARD_TRAJ_OK, "%s: newton trajectory %d: status %d",
+				     model->name, t, st_newton[t]);
+			cr_expect_eq(st_lobatto[t], PICARD_TRAJ_OK, "%s: lobatto trajectory %d: status %d",
+				     model->name, t, st_lobatto[t]);
+		}
+		for (long j = 0; j < grid.windows * NTRAJ * model->dim; j++)
+			worst = fmax(worst, fabs(newton[j] - lobatto[j]) / fmax(1, fabs(lobatto[j])));
+		{
+			picard_record rec = { .every = 1, .traj_stride = 1, .states = newton };
+			int err = picard_check(model, &grid, NTRAJ, e.x0, e.params, &rec, &r);
+
+			cr_assert_eq(err, 0, "%s: check: %s", model->name, picard_error_detail());
+		}
+		cr_log_info("%s: newton vs lobatto %.3e (scaled), vs reference rel %.3e, %ld windows "
+			    "of %g", model->name, worst, r.rel_error, grid.windows, grid.window);
+		cr_expect_leq(worst, NEWTON_AGREE, "%s: newton and lobatto differ by %.3e",
+			      model->name, worst);
+		cr_expect_lt(r.rel_error, RK_MAX_REL, "%s: newton's relative error %.3e",
+			     model->name, r.rel_error);
+		free(newton);
+		free(lobatto);
+		ensemble_free(&e);
+	}
+}
+
 /* ---- error estimates -------------------------------------------------------- */
 
 /* Estimates within [low, high] times the true error, where the true error

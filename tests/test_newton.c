@@ -10,6 +10,7 @@
 #include <criterion/logging.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "newton.h"
 #include "picard.h"
@@ -162,4 +163,154 @@ Test(newton, bad_problem_is_refused)
 	pb.m = 4;
 	pb.block = 0;
 	cr_expect_eq(picard_newton_trajectory(&pb, &x0, ends, &res), PICARD_EINVAL);
+}
+
+/* ---- the newton scheme through picard_solve (src/scheme_newton.c) ------ */
+
+/* One solve on the CPU backend: x_final, statuses, window ends and the
+ * states at times. */
+struct scheme_run {
+	picard_grid grid;
+	double *x_final, *ends, *dense;
+	picard_traj_status *status;
+	long *fail_window;
+	picard_stats stats;
+};
+
+static void scheme_run(struct scheme_run *r, const picard_model *model, picard_options opt,
+		       long ntraj, const double *x0, const double *params, const double *times,
+		       long ntimes)
+{
+	picard_solver *solver;
+	picard_record rec[2] = {
+		{.every = 1, .traj_stride = 1},
+		{.traj_stride = 1, .times = times, .ntimes = ntimes},
+	};
+
+	opt.precision = PICARD_DOUBLE;
+	opt.backend = PICARD_BACKEND_CPU;
+	solver = test_solver(model, &opt, ntraj);
+	r->grid = *picard_solver_grid(solver);
+	r->x_final = calloc(ntraj * model->dim, sizeof(double));
+	r->status = calloc(ntraj, sizeof(*r->status));
+	r->fail_window = calloc(ntraj, sizeof(long));
+	r->ends = rec[0].states = calloc(picard_record_size(solver, &rec[0]), sizeof(double));
+	r->dense = rec[1].states = calloc(picard_record_size(solver, &rec[1]), sizeof(double));
+	picard_solve(solver, x0, params, r->x_final, r->status, r->fail_window, rec, 2, &r->stats);
+	picard_solver_free(solver);
+}
+
+static void scheme_run_free(struct scheme_run *r)
+{
+	free(r->x_final), free(r->status), free(r->fail_window), free(r->ends), free(r->dense);
+}
+
+/* An ensemble with spread parameters, smaller and larger than the threads
+ * (one trajectory at a time, its windows in parallel; or trajectories in
+ * parallel): window ends, x_final and the states at times between nodes
+ * are the lobatto scheme's, to rounding. */
+Test(newton, scheme_is_lobattos_solution_at_ends_and_times)
+{
+	const picard_model *model = test_model("lotka");
+	const double times[] = {0, 0.3, 17.77, 50, 99.9, 100};
+	const long ntimes = 6;
+
+	for (long ntraj = 1; ntraj <= 64; ntraj *= 64) {
+		double *x0 = malloc(ntraj * 2 * sizeof(double));
+		double *p = malloc(ntraj * model->nparams * sizeof(double));
+		picard_options opt = {.m = 8, .window = 0.5, .iter_rtol = 1e-13};
+		struct scheme_run nw, lb;
+
+		picard_ensemble_spread(2, model->x0, ntraj, 0.2, 5, PICARD_BACKEND_CPU, x0);
+		picard_ensemble_spread(model->nparams, model->param_defaults, ntraj, 0.1, 6,
+				       PICARD_BACKEND_CPU, p);
+		opt.scheme = PICARD_SCHEME_NEWTON;
+		scheme_run(&nw, model, opt, ntraj, x0, p, times, ntimes);
+		opt.scheme = PICARD_SCHEME_LOBATTO;
+		opt.K_max = 60;
+		scheme_run(&lb, model, opt, ntraj, x0, p, times, ntimes);
+		for (long i = 0; i < ntraj; i++) {
+			cr_expect_eq(nw.status[i], PICARD_TRAJ_OK, "trajectory %ld: %s", i,
+				     picard_traj_status_name(nw.status[i]));
+			cr_expect_eq(nw.fail_window[i], -1);
+		}
+		const double ends = worst_relative(nw.ends, lb.ends, nw.grid.windows * ntraj * 2);
+		const double dense = worst_relative(nw.dense, lb.dense, ntimes * ntraj * 2);
+		const double fin = worst_relative(nw.x_final, lb.x_final, ntraj * 2);
+
+		cr_log_info("scheme newton, %ld trajectories: against lobatto %.2e at window ends, "
+			    "%.2e at times, %.2e at t1; %.3g linearisations per window",
+			    ntraj, ends, dense, fin, nw.stats.sweeps_mean);
+		cr_expect_leq(ends, 1e-10);
+		cr_expect_leq(dense, 1e-10);
+		cr_expect_leq(fin, 1e-10);
+		/* x_final is the last window's end */
+		cr_expect_eq(worst_relative(nw.x_final, nw.ends + (nw.grid.windows - 1) * ntraj * 2,
+					    ntraj * 2), 0);
+		cr_expect_gt(nw.stats.sweeps_mean, 1);
+		scheme_run_free(&nw);
+		scheme_run_free(&lb);
+		free(x0), free(p);
+	}
+}
+
+/* A trajectory that blows up fails with its window, beside one that does
+ * not. (Its window does not converge: the trajectory goes on, flagged, as
+ * under the Picard schemes.) */
+Test(newton, scheme_reports_a_blow_up_per_trajectory)
+{
+	const picard_model *model = test_model("riccati");
+	const double x0[2] = {1, 0.1};
+	picard_options opt = {.scheme = PICARD_SCHEME_NEWTON, .m = 6, .window = 0.05,
+			      .t0 = 0, .t1 = 2};
+	struct scheme_run r;
+
+	scheme_run(&r, model, opt, 2, x0, NULL, (double[]){1.5}, 1);
+	cr_log_info("riccati x0=1: %s in window %ld", picard_traj_status_name(r.status[0]),
+		    r.fail_window[0]);
+	cr_expect_neq(r.status[0], PICARD_TRAJ_OK, "a blow-up returned as ok");
+	/* x = 1/(1-t): the window of t = 1 (19) or the one before */
+	cr_expect(r.fail_window[0] >= 18 && r.fail_window[0] <= 19, "window %ld", r.fail_window[0]);
+	cr_expect_eq(r.status[1], PICARD_TRAJ_OK);
+	cr_expect(isfinite(r.dense[1]));
+	scheme_run_free(&r);
+}
+
+/* What the scheme does not take, refused with the reason. */
+Test(newton, scheme_refusals_name_the_option)
+{
+	const picard_model *model = test_model("lotka");
+	static const struct {
+		picard_options opt;
+		const char *says;
+	} cases[] = {
+		{{.scheme = PICARD_SCHEME_NEWTON, .precision = PICARD_FLOAT}, "runs in double"},
+		{{.scheme = PICARD_SCHEME_NEWTON, .precision = PICARD_DOUBLE, .h = 0.1}, "window length"},
+		{{.scheme = PICARD_SCHEME_NEWTON, .precision = PICARD_DOUBLE, .m = 40}, "2..32"},
+		{{.scheme = PICARD_SCHEME_NEWTON, .precision = PICARD_DOUBLE,
+		  .layout = PICARD_LAYOUT_WARP}, "lays out its own"},
+		{{.scheme = PICARD_SCHEME_NEWTON, .precision = PICARD_DOUBLE, .block = -1},
+		 "at least one window"},
+		{{.scheme = PICARD_SCHEME_LOBATTO, .block = 8}, "block is the newton scheme's"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		picard_solver *solver = NULL;
+		picard_options o = cases[i].opt;
+
+		o.backend = PICARD_BACKEND_CPU;
+		cr_expect_eq(picard_solver_create(&solver, model, &o, 1), PICARD_EINVAL, "case %zu", i);
+		cr_expect(strstr(picard_error_detail(), cases[i].says), "case %zu: %s", i,
+			  picard_error_detail());
+		cr_expect_null(solver);
+	}
+	{
+		picard_tune_options t = {.scheme = PICARD_SCHEME_NEWTON, .tol = 1e-6,
+					 .precision = PICARD_DOUBLE, .backend = PICARD_BACKEND_CPU};
+		picard_tune_result res;
+
+		cr_expect_eq(picard_tune(model, &t, &res), PICARD_EINVAL);
+		cr_expect(strstr(picard_error_detail(), "not in the tuner's search"), "%s",
+			  picard_error_detail());
+	}
 }

@@ -179,6 +179,16 @@ static int set_traj_per_block(void *ctx, const char *flag, const char *value)
 	return err;
 }
 
+static int set_block(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+	long n = 0;
+	int err = parse_long(flag, value, 1, INT_MAX, &n);
+
+	opts->block = (int)n;
+	return err;
+}
+
 static int set_scan(void *ctx, const char *flag, const char *value)
 {
 	struct run_options *opts = ctx;
@@ -373,7 +383,7 @@ static int set_help(void *ctx, const char *flag, const char *value)
 
 static const struct cli_flag flags[] = {
 	{"--traj", "N", set_traj, "trajectories in the ensemble (default 8192; with --init: the file's rows)"},
-	{"--scheme", "S", set_scheme, "trapezoid (the paper's, default), lobatto (Gauss-Lobatto collocation, order 2m-2), or a per-thread Runge-Kutta pair: dp5, dp8 (DOP853), vern9; --list-schemes says more"},
+	{"--scheme", "S", set_scheme, "trapezoid (the paper's, default), lobatto (Gauss-Lobatto collocation, order 2m-2), newton (the same collocation, Newton's method across windows), or a per-thread Runge-Kutta pair: dp5, dp8 (DOP853), vern9; --list-schemes says more"},
 	{"--m", "M", set_m, "nodes per window, >= 2; lobatto: 2..32 (default 8, or tuned with --tol)"},
 	{"--K", "K", set_K, "Picard sweeps per window, >= 1 (default 2, or tuned with --tol)"},
 	{"--K-max", "K", set_K_max, "adaptive: sweep each window until it converges, at most K times"},
@@ -383,7 +393,8 @@ static const struct cli_flag flags[] = {
 	{"--iter-atol", "A", set_iter_atol, "absolute part of that test (default: R)"},
 	{"--warm-start", NULL, set_warm_start, "start each window from the previous one's increments, not a constant"},
 	{"--h", "H", set_h, "trapezoid: node spacing, > 0; shrunk so whole windows end at t1 (default: the model's, else 0.06; or tuned with --tol)"},
-	{"--window", "H", set_window, "lobatto: window length, > 0; shrunk so whole windows end at t1 (default span/200)"},
+	{"--window", "H", set_window, "lobatto, newton: window length, > 0; shrunk so whole windows end at t1 (default span/200)"},
+	{"--block", "N", set_block, "newton: windows iterated together, >= 1 (default 512)"},
 	{"--t0", "T", set_t0, "start time (default: the model's)"},
 	{"--t1", "T", set_t1, "end time, > t0 (default: the model's)"},
 	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float)"},
@@ -679,6 +690,7 @@ picard_options options_solver(const struct run_options *opts)
 		.precision = opts->precision, .backend = opts->backend,
 		.bound = opts->bound, .layout = opts->layout,
 		.traj_per_block = opts->traj_per_block, .scan = opts->scan,
+		.block = opts->block,
 		/* --tol: every trajectory carries an estimate of its error */
 		.estimate_error = opts->tol_given,
 		.error_scale = {.atol = opts->tol, .rtol = opts->rtol},

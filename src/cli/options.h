@@ -57,6 +57,8 @@ struct run_options {
 	bool layout_given;           /* --layout was on the command line (wins
 					over the tuning cache's) */
 	int traj_per_block;          /* --traj-per-block N, 0 = the layout's */
+	int block;                   /* --block N: newton's windows iterated
+					together, 0 = its default */
 	picard_scan scan;            /* --scan auto|parallel|serial */
 	double spread;               /* --spread: relative uniform spread of x0 */
 	bool spread_given;           /* --spread was on the command line */

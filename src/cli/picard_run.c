@@ -349,8 +349,10 @@ static void print_summary(const struct run *run)
 	       " (auto: no CUDA device found)" : "");
 	printf("%-12s %ld%s\n", "trajectories", run->ntraj,
 	       run->opts.init_path ? " (from --init)" : "");
-	if (grid->scheme != PICARD_SCHEME_TRAPEZOID && grid->scheme != PICARD_SCHEME_LOBATTO) {
-		const char *name = picard_scheme_of(grid->scheme)->name;
+	const picard_scheme_type *type = picard_scheme_of(grid->scheme);
+
+	if (grid->scheme != PICARD_SCHEME_TRAPEZOID && !type->lobatto_grid) {
+		const char *name = type->name;
 
 		if (grid->adaptive)
 			printf("%-12s %s adaptive, rtol=%.3g atol=%.3g, at most %d steps, output every %.6g",
@@ -358,9 +360,11 @@ static void print_summary(const struct run *run)
 		else
 			printf("%-12s %s %d step%s of %.6g per window", "grid", name, grid->K,
 			       grid->K == 1 ? "" : "s", grid->h / grid->K);
-	} else if (grid->scheme == PICARD_SCHEME_LOBATTO) {
-		printf("%-12s lobatto m=%d K%s%d window=%.6g (mean h=%.6g)", "grid", grid->m,
+	} else if (type->lobatto_grid) {
+		printf("%-12s %s m=%d K%s%d window=%.6g (mean h=%.6g)", "grid", type->name, grid->m,
 		       grid->adaptive ? "<=" : "=", grid->K, grid->window, grid->h);
+		if (type->takes_block)
+			printf(" block=%d", grid->block);
 		if (run->opts.window_given &&
 		    fabs(grid->window - run->opts.window) > 1e-12 * run->opts.window)
 			printf(" (requested %g)", run->opts.window);

@@ -334,7 +334,7 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 		picard_tune_result other;
 		int other_err;
 
-		if (settled && type->id != scheme)
+		if ((settled && type->id != scheme) || (!settled && !type->tune_point))
 			continue;
 		tune.scheme = type->id;
 		tune.nms = 0; /* its m candidates up to QUICK_M_MAX */
@@ -406,7 +406,7 @@ int tuning_for_run(struct run_options *opts, long ntraj, const double *x0,
 
 	/* given grids win; lobatto's is m and the window */
 	if (!opts->tol_given || (opts->m_given && opts->K_given && opts->h_given) ||
-	    (opts->scheme_given && opts->scheme == PICARD_SCHEME_LOBATTO && opts->m_given &&
+	    (opts->scheme_given && picard_scheme_of(opts->scheme)->lobatto_grid && opts->m_given &&
 	     opts->window_given))
 		return 0;
 	err = tuning_key_init(&tk, opts->model, opts->precision, opts->backend,

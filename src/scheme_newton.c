@@ -1,0 +1,96 @@
+/* scheme_newton.c - the lobatto scheme's collocation equations solved by
+ * Newton's method across a block of windows (src/newton.h): the same grid
+ * and answer as the lobatto scheme, the window set by accuracy alone. */
+#include <math.h>
+
+#include "backend.h"
+#include "errors.h"
+#include "lobatto.h"
+#include "model_impl.h"
+#include "scheme.h"
+
+#define DEFAULT_M 8
+#define DEFAULT_WINDOWS 200
+/* windows iterated together: the front of converged windows moves a few
+ * tens of windows per iteration on the shipped models (bench/results/
+ * cpu-2026-11-25-newton), so a block of hundreds keeps it fed */
+#define DEFAULT_BLOCK 512
+/* Newton iterations a window may take as the block's first */
+#define DEFAULT_MAX_ITERATIONS 50
+/* a window has converged when its nodes' last change is within this:
+ * Newton's changes shrink quadratically, so the error left is far below */
+#define DEFAULT_RTOL 1e-10
+
+static int resolve(const picard_model *model, picard_options *o)
+{
+	if (o->precision != PICARD_DOUBLE)
+		return picard_fail(PICARD_EINVAL, "precision float: the newton scheme runs in double "
+				   "(its linear solves need it)");
+	if (!model->impl->jacobian[0])
+		return picard_fail(PICARD_EINVAL, "model %s: the newton scheme needs its Jacobian",
+				   model->name);
+	if (o->h != 0)
+		return picard_fail(PICARD_EINVAL, "h = %g: the newton scheme takes a window length, not h",
+				   o->h);
+	if (!o->m)
+		o->m = DEFAULT_M;
+	if (o->m > PICARD_LOBATTO_MAX_M)
+		return picard_fail(PICARD_EINVAL, "m = %d: the newton scheme takes 2..%d nodes",
+				   o->m, PICARD_LOBATTO_MAX_M);
+	if (o->K && o->K_max)
+		return PICARD_OK; /* the solver refuses both */
+	if (o->K) { /* at most K iterations: the same as K_max here */
+		o->K_max = o->K;
+		o->K = 0;
+	}
+	if (!o->K_max)
+		o->K_max = DEFAULT_MAX_ITERATIONS;
+	if (o->iter_rtol == 0)
+		o->iter_rtol = DEFAULT_RTOL;
+	if (!o->block)
+		o->block = DEFAULT_BLOCK;
+	if (o->window == 0)
+		o->window = (o->t1 - o->t0) / DEFAULT_WINDOWS;
+	if (!isfinite(o->window) || o->window <= 0)
+		return picard_fail(PICARD_EINVAL, "window = %g: must be finite and > 0", o->window);
+	o->h = o->window / (o->m - 1);
+	return PICARD_OK;
+}
+
+static int check_layout(const picard_options *o)
+{
+	if (o->layout != PICARD_LAYOUT_AUTO || o->scan != PICARD_SCAN_AUTO || o->traj_per_block)
+		return picard_fail(PICARD_EINVAL, "the newton scheme lays out its own work (windows "
+				   "across threads): no layout, scan or trajectories per block to choose");
+	return PICARD_OK;
+}
+
+static int layout_max_m(picard_layout layout)
+{
+	(void)layout;
+	return PICARD_LOBATTO_MAX_M;
+}
+
+const picard_scheme_type picard_scheme_newton = {
+	.id = PICARD_SCHEME_NEWTON,
+	.name = "newton",
+	.summary = "the lobatto scheme's collocation over a block of windows at once, solved by "
+		   "Newton's method across windows (affine maps of the window starts composed)",
+	.options = "--m (2..32, default 8), --window (default span/200), --block (windows "
+		   "iterated together, default 512), --K-max (iterations per window, default 50), "
+		   "--iter-rtol/--iter-atol (default 1e-10); double only",
+	.order_name = "2m-2",
+	.length_name = "window",
+	.max_m = PICARD_LOBATTO_MAX_M,
+	.lobatto_grid = true,
+	.takes_block = true,
+	.estimate_factor = 1.0, /* the lobatto scheme's: the same solution */
+	.order = picard_lobatto_grid_order,
+	.length = picard_lobatto_grid_length,
+	.resolve = resolve,
+	.check_layout = check_layout,
+	.refined = picard_lobatto_grid_refined,
+	.layout_max_m = layout_max_m,
+	.cpu = &picard_cpu_newton,
+	.cuda = NULL, /* the CPU backend only, for now */
+};
