@@ -15,6 +15,7 @@
 #include "jit.h"
 #include "lobatto.h"
 #include "model_impl.h"
+#include "newton_rules.h"
 #include "scheme.h"
 
 struct picard_cuda_solver {
@@ -50,6 +51,8 @@ struct picard_cuda_solver {
 	int groups_per_warp;        /* trajectories per warp */
 	int block_threads;          /* threads per block of the kernel */
 	void *lobatto_tables;       /* device, see picard_launch */
+	/* newton scheme only: its device buffers */
+	struct picard_newton_workspace newton;
 };
 
 /* Trajectories per warp of the lobatto kernel: 32/G, except for an
@@ -233,6 +236,11 @@ struct picard_cuda_scheme {
 		      int kernel_threads);
 	/* Dense output's weights of record r to the device, or NULL. */
 	int (*upload_dense)(struct picard_cuda_solver *cuda, int r, const picard_record *rec);
+	/* Device bytes a trajectory needs beyond its states, or NULL. */
+	size_t (*traj_bytes)(const picard_grid *grid, int dim);
+	/* Run the solve of a chunk (L) itself, launches and all, or NULL:
+	 * one launch of the kernel. */
+	int (*run)(struct picard_cuda_solver *cuda, const picard_launch *L);
 };
 
 static const struct picard_cuda_scheme *cuda_scheme(const picard_grid *grid)
@@ -329,7 +337,7 @@ static int trapezoid_launch_threads(const struct picard_cuda_solver *cuda, const
 
 extern "C" const struct picard_cuda_scheme picard_cuda_trapezoid = {
 	trapezoid_layout, trapezoid_instance, trapezoid_group, trapezoid_threads_per_traj,
-	trapezoid_launch_threads, NULL, NULL,
+	trapezoid_launch_threads, NULL, NULL, NULL, NULL,
 };
 
 /* ---- lobatto: its group (warp) and thread layouts ----------------------------- */
@@ -401,7 +409,7 @@ static int upload_dense_weights(struct picard_cuda_solver *cuda, int r, const pi
 
 extern "C" const struct picard_cuda_scheme picard_cuda_lobatto = {
 	lobatto_layout, lobatto_instance, lobatto_group, lobatto_threads_per_traj,
-	lobatto_launch_threads, lobatto_upload, upload_dense_weights,
+	lobatto_launch_threads, lobatto_upload, upload_dense_weights, NULL, NULL,
 };
 
 /* ---- per-thread Runge-Kutta: one thread per trajectory ------------------------- */
@@ -446,7 +454,150 @@ static int rk_launch_threads(const struct picard_cuda_solver *cuda, const picard
 }
 
 extern "C" const struct picard_cuda_scheme picard_cuda_rk = {
-	rk_layout, rk_instance, rk_group, rk_threads_per_traj, rk_launch_threads, NULL, NULL,
+	rk_layout, rk_instance, rk_group, rk_threads_per_traj, rk_launch_threads, NULL, NULL, NULL,
+	NULL,
+};
+
+/* ---- newton: windows across threads (kernels/newton_kernel.cuh) -------------- */
+
+/* Its own shape: a thread per window, a block per trajectory's step. */
+static void newton_layout(picard_grid *grid, const picard_options_layout *asked, int dim,
+			  long ntraj, int sms)
+{
+	(void)asked, (void)dim, (void)ntraj, (void)sms;
+	grid->layout = PICARD_LAYOUT_THREAD;
+	grid->scan = PICARD_SCAN_AUTO;
+	grid->traj_per_block = 1;
+}
+
+static int newton_instance(const picard_grid *grid, const picard_launch *L, const char *model,
+			   const char *real, char *buf, size_t len)
+{
+	(void)grid;
+	if (strcmp(real, "double") != 0)
+		return picard_fail(PICARD_EINVAL, "the newton scheme runs in double");
+	snprintf(buf, len, "picard::picard_newton_kernel<%s, %s>", model, flag(L->dense));
+	return PICARD_OK;
+}
+
+static int newton_threads_per_traj(const picard_grid *grid, const picard_launch *L)
+{
+	(void)grid, (void)L;
+	return 0;
+}
+
+static int newton_launch_threads(const struct picard_cuda_solver *cuda, const picard_launch *L)
+{
+	(void)L;
+	return cuda->newton.step_threads;
+}
+
+/* The scan's maps (n x n and n) of each step thread, twice, within the
+ * static limit of shared memory. */
+#define NEWTON_SHARED_BYTES 48000
+#define NEWTON_STEP_THREADS_MAX 256
+
+static size_t newton_map_bytes(int n)
+{
+	return 2 * ((size_t)n * n + n) * sizeof(double);
+}
+
+static size_t newton_traj_bytes(const picard_grid *grid, int n)
+{
+	const size_t B = grid->block, m = grid->m, N = (m - 1) * n;
+
+	return B * (m * n + N * (n + 1) + N * N + 1) * sizeof(double) + 3 * B * sizeof(int) +
+	       n * sizeof(double) + sizeof(struct picard_newton_control);
+}
+
+static int newton_upload(struct picard_cuda_solver *cuda, long chunk, int sm_count,
+			 int kernel_threads)
+{
+	struct picard_newton_workspace *ws = &cuda->newton;
+	const int n = cuda->model->dim, m = cuda->grid.m, B = cuda->grid.block;
+	const size_t N = (size_t)(m - 1) * n, windows = (size_t)chunk * B;
+	int T = NEWTON_STEP_THREADS_MAX, err = lobatto_upload(cuda, chunk, sm_count, kernel_threads);
+
+	if (err)
+		return err;
+	while (T > 1 && (T * newton_map_bytes(n) > NEWTON_SHARED_BYTES || T > kernel_threads))
+		T /= 2;
+	if (T * newton_map_bytes(n) > NEWTON_SHARED_BYTES)
+		return picard_fail(PICARD_EINVAL, "the newton scheme's scan holds a map of %d x %d "
+				   "reals per thread in shared memory: at most %d components on the "
+				   "GPU (--backend cpu runs any)", n, n, 50);
+	ws->B = B;
+	ws->N = (int)N;
+	ws->step_threads = T;
+	ws->stride = (long)windows;
+	CUDA_TRY(cudaMalloc(&ws->X, windows * m * n * sizeof(double)), "newton: device memory");
+	CUDA_TRY(cudaMalloc(&ws->R, windows * N * (n + 1) * sizeof(double)), "newton: device memory");
+	CUDA_TRY(cudaMalloc(&ws->M, windows * N * N * sizeof(double)), "newton: device memory");
+	CUDA_TRY(cudaMalloc(&ws->start, chunk * n * sizeof(double)), "newton: device memory");
+	CUDA_TRY(cudaMalloc(&ws->change, windows * sizeof(double)), "newton: device memory");
+	CUDA_TRY(cudaMalloc(&ws->age, windows * sizeof(int)), "newton: device memory");
+	CUDA_TRY(cudaMalloc(&ws->linearised, windows * sizeof(int)), "newton: device memory");
+	CUDA_TRY(cudaMalloc(&ws->trusted, windows * sizeof(int)), "newton: device memory");
+	CUDA_TRY(cudaMalloc(&ws->ctl, chunk * sizeof(*ws->ctl)), "newton: device memory");
+	CUDA_TRY(cudaMalloc(&ws->ndone, sizeof(int)), "newton: device memory");
+out:
+	return err;
+}
+
+static void newton_free(struct picard_newton_workspace *ws)
+{
+	cudaFree(ws->X), cudaFree(ws->R), cudaFree(ws->M), cudaFree(ws->start);
+	cudaFree(ws->change), cudaFree(ws->age), cudaFree(ws->linearised), cudaFree(ws->trusted);
+	cudaFree(ws->ctl), cudaFree(ws->ndone);
+}
+
+/* Iterations between two looks at how many trajectories are done: the
+ * launches run ahead of the host meanwhile (a finished trajectory's
+ * phases return at once). */
+#define NEWTON_POLL 8
+
+/* The host loop: start, then linearise and step until every trajectory
+ * of the chunk is done. Each window is the block's first for at most K
+ * iterations, so the loop is bounded. */
+static int newton_run(struct picard_cuda_solver *cuda, const picard_launch *L)
+{
+	const struct picard_newton_workspace *ws = &cuda->newton;
+	const void *kernel = L->dense ? cuda->kernel_dense : cuda->kernel;
+	const long per_traj = (ws->B + PICARD_NEWTON_LINEARISE_THREADS - 1) /
+			      PICARD_NEWTON_LINEARISE_THREADS;
+	const double limit = (double)L->windows * (L->K + 2) + NEWTON_POLL;
+	const size_t shared = (size_t)ws->step_threads * newton_map_bytes(cuda->model->dim);
+	cudaStream_t stream = (cudaStream_t)L->stream;
+	int phase = 0, done = 0, err = PICARD_OK;
+	void *args[] = { (void *)L, (void *)ws, &phase };
+
+	CUDA_TRY(cudaMemsetAsync(ws->ndone, 0, sizeof(int), stream), "cudaMemset");
+	CUDA_TRY(cudaLaunchKernel(kernel, dim3((unsigned)((L->ntraj + 127) / 128)), dim3(128), args, 0,
+				  stream), "newton: start");
+	for (double it = 0; done < L->ntraj; it += NEWTON_POLL) {
+		if (it > limit)
+			return picard_fail(PICARD_EFAILED, "newton: %g iterations without an end", it);
+		for (int i = 0; i < NEWTON_POLL; i++) {
+			phase = 1;
+			CUDA_TRY(cudaLaunchKernel(kernel, dim3((unsigned)(L->ntraj * per_traj)),
+						  dim3(PICARD_NEWTON_LINEARISE_THREADS), args, 0, stream),
+				 "newton: linearise");
+			phase = 2;
+			CUDA_TRY(cudaLaunchKernel(kernel, dim3((unsigned)L->ntraj),
+						  dim3((unsigned)ws->step_threads), args, shared, stream),
+				 "newton: step");
+		}
+		CUDA_TRY(cudaMemcpyAsync(&done, ws->ndone, sizeof(int), cudaMemcpyDeviceToHost, stream),
+			 "newton: progress");
+		CUDA_TRY(cudaStreamSynchronize(stream), "newton: progress");
+	}
+out:
+	return err;
+}
+
+extern "C" const struct picard_cuda_scheme picard_cuda_newton = {
+	newton_layout, newton_instance, lobatto_group, newton_threads_per_traj,
+	newton_launch_threads, newton_upload, upload_dense_weights, newton_traj_bytes, newton_run,
 };
 
 /* The launch fields that say which kernel runs and in what shape. */
@@ -581,6 +732,7 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 	cudaFree(cuda->sweeps);
 	cudaFree(cuda->sweeps_max);
 	cudaFree(cuda->lobatto_tables);
+	newton_free(&cuda->newton);
 	if (cuda->start)
 		cudaEventDestroy(cuda->start);
 	if (cuda->stop)
@@ -648,7 +800,8 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	const int n = model->dim, np = model->nparams;
 	const size_t rs = precision == PICARD_DOUBLE ? sizeof(double) : sizeof(float);
 	const size_t width = n > np ? n : np;
-	const size_t per_traj = (2 * n + np) * rs + 2 * (sizeof(int) + sizeof(long));
+	const size_t per_traj = (2 * n + np) * rs + 2 * (sizeof(int) + sizeof(long)) +
+				(cuda_scheme(grid)->traj_bytes ? cuda_scheme(grid)->traj_bytes(grid, n) : 0);
 	long chunk = 0;
 	int err, sm_count = 0, kernel_threads = 0;
 
@@ -955,7 +1108,13 @@ static int solve_chunk(struct picard_cuda_solver *cuda, const struct picard_job 
 	if (err)
 		return err;
 	CUDA_TRY(cudaEventRecord(cuda->start, 0), "cudaEventRecord");
-	CUDA_TRY(launch_kernel(cuda, L), "kernel launch");
+	if (cuda_scheme(&cuda->grid)->run) {
+		err = cuda_scheme(&cuda->grid)->run(cuda, L);
+		if (err)
+			return err;
+	} else {
+		CUDA_TRY(launch_kernel(cuda, L), "kernel launch");
+	}
 	CUDA_TRY(cudaEventRecord(cuda->stop, 0), "cudaEventRecord");
 	CUDA_TRY(cudaEventSynchronize(cuda->stop), "kernel execution");
 	CUDA_TRY(cudaEventElapsedTime(&ms, cuda->start, cuda->stop), "cudaEventElapsedTime");

@@ -40,6 +40,7 @@
 #if defined(__CUDACC__)
 #include "lobatto_kernel.cuh"
 #include "lobatto_thread_kernel.cuh"
+#include "newton_kernel.cuh"
 #include "paper_kernel.cuh"
 #include "rk_kernel.cuh"
 #include "warp_kernel.cuh"

@@ -24,6 +24,7 @@
 #include "lobatto.h"
 #include "model_impl.h"
 #include "newton.h"
+#include "newton_rules.h"
 
 /* One window's part of an iteration. */
 struct window {
@@ -36,27 +37,6 @@ struct window {
 			   was last filled: its root is the serial method's */
 	double change; /* its last iteration's largest scaled change */
 };
-
-/* A window that becomes the block's first with a last change past this
- * (scaled) is far outside Newton's region of convergence: its iterate came
- * from linearisations around states it never had. It starts afresh from
- * its now exact start instead. */
-#define FAR_CHANGE 1e4
-/* A block's first window, its start exact, that has not converged after
- * this many iterations is stuck near a linearisation that does not hold
- * (the iterate came from far-off neighbours, and Newton's method on the
- * whole block can wander to another root of the collocation equations):
- * it starts afresh from its start, alone, as the serial method would. */
-#define STUCK_AGE 8
-/* Far from its start, Newton's method on a window can converge to a
- * spurious root of the collocation equations, one with states far from
- * the window's start that only exists because H ||J|| is large there
- * (lotka: a root at |x| ~ 5000 from a start at 40). A window's root is
- * plausible when every node is within PLAUSIBLE_GROWTH (|x_w| + atol/rtol)
- * of its start (infinity norm); an implausible root counts only once the
- * window has been iterated from its exact start's constant, as the serial
- * method would, and otherwise restarts from it. */
-#define PLAUSIBLE_GROWTH 8
 
 /* LU with partial pivoting of the N x N a (row-major), in place; then
  * solve for the nrhs columns of b (N x nrhs, row-major). 0, or -1 when a
@@ -206,19 +186,6 @@ static void place(const struct picard_newton_problem *pb, const struct work *wk,
 	*change = worst;
 }
 
-static bool plausible(const struct picard_newton_problem *pb, const struct window *win, int n,
-		      int m)
-{
-	double start = 0, far = 0;
-
-	for (int k = 0; k < n; k++)
-		start = fmax(start, fabs(win->X[k]));
-	for (int l = 1; l < m; l++)
-		for (int k = 0; k < n; k++)
-			far = fmax(far, fabs(win->X[l * n + k] - win->X[k]));
-	return far <= PLAUSIBLE_GROWTH * (start + (pb->rtol > 0 ? pb->atol / pb->rtol : INFINITY));
-}
-
 /* The window afresh from its exact start x: every node x, trusted. */
 static void restart(struct window *win, const double *x, int n, int m)
 {
@@ -365,7 +332,9 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 			win->change = change;
 			win->age++;
 			memcpy(x, win->X + (m - 1) * n, n * sizeof(double));
-			if (converged == w && change <= 1 && (win->trusted || plausible(pb, win, n, m))) {
+			if (converged == w && change <= 1 && (win->trusted ||
+							     picard_newton_plausible(win->X, n, m, pb->atol,
+										     pb->rtol))) {
 				converged = w + 1;
 			} else if (converged == w) {
 				lead = change;
@@ -383,12 +352,11 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 			span = span > 1 ? span / 2 : 1;
 			next = next < w0 + span ? next : w0 + span;
 		}
-#ifdef NEWTON_TRACE
-		fprintf(stderr, "it %ld w0 %ld next %ld span %d conv %ld lead %g age %d x %g %g\n", res->iterations, w0, next, span, converged, lead, ring[w0 % B].age, ring[w0%B].X[(m-1)*n], ring[w0%B].X[(m-1)*n+1]);
-#endif
 		last_lead = converged > w0 ? INFINITY : lead;
-		if (converged == w0 && (implausible || (ring[w0 % B].age == STUCK_AGE &&
-							pb->max_iterations > STUCK_AGE))) {
+		const bool stuck = ring[w0 % B].age == PICARD_NEWTON_STUCK_AGE &&
+				   pb->max_iterations > PICARD_NEWTON_STUCK_AGE;
+
+		if (converged == w0 && (implausible || stuck)) {
 			restart(&ring[w0 % B], start, n, m);
 			next = w0 + 1;
 			span = 1;
@@ -429,7 +397,7 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 				struct window *first = &ring[converged % B];
 
 				first->age = 0;
-				if (!(first->change <= FAR_CHANGE)) {
+				if (!(first->change <= PICARD_NEWTON_FAR_CHANGE)) {
 					restart(first, start, n, m);
 					next = converged + 1; /* and the windows after it */
 				}

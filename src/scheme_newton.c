@@ -92,5 +92,5 @@ const picard_scheme_type picard_scheme_newton = {
 	.refined = picard_lobatto_grid_refined,
 	.layout_max_m = layout_max_m,
 	.cpu = &picard_cpu_newton,
-	.cuda = NULL, /* the CPU backend only, for now */
+	.cuda = &picard_cuda_newton,
 };

@@ -203,11 +203,7 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 	if (err)
 		return err;
 	if (opt.backend == PICARD_BACKEND_AUTO)
-		opt.backend = picard_cuda_available() && picard_scheme_of(opt.scheme)->cuda ?
-			      PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU;
-	if (opt.backend == PICARD_BACKEND_CUDA && !picard_scheme_of(opt.scheme)->cuda)
-		return picard_fail(PICARD_EINVAL, "backend cuda: the %s scheme runs on the CPU backend "
-				   "only", picard_scheme_of(opt.scheme)->name);
+		opt.backend = picard_cuda_available() ? PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU;
 
 	s = calloc(1, sizeof(*s));
 	if (!s)

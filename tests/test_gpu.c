@@ -1501,3 +1501,98 @@ Test(gpu, model_file_matches_cpu, .timeout = 600)
 	free(x0);
 	free(params);
 }
+
+/* ---- the newton scheme: windows across threads ------------------------------ */
+
+#define NEWTON_NTRAJ 33
+#define NEWTON_MAX_DIM 50  /* the GPU's scan holds n x n maps per thread */
+/* GPU vs CPU, relative: the two compose the window maps in another order
+ * (a scan of chunks, a loop), so their rounding differs, times the
+ * problem's conditioning; the CPU's own agreement with the lobatto scheme
+ * on these grids is 1e-9 at worst (conformance). */
+#define NEWTON_TOL 1e-8
+
+/* Every model on its conformance grid (m = 8, windows of 7 of its h), the
+ * span cut to MAX_WINDOWS: the whole span as one block, and a block of 16
+ * sliding over it (the ring wraps). States at every window end, at times
+ * inside windows (dense output) and at t1 agree with the CPU backend's;
+ * every trajectory converges on both. */
+Test(gpu, newton_matches_cpu, .timeout = 300)
+{
+	static const int blocks[] = {0, 16};
+
+	require_gpu();
+	for (int i = 0; i < picard_model_count(); i++) {
+		const picard_model *model = picard_model_at(i);
+		const double h = model_h(model, 100.0 / 1400);
+		double *x0, *params;
+
+		if (model->dim > NEWTON_MAX_DIM)
+			continue;
+		make_ensemble(model, NEWTON_NTRAJ, 4242, &x0, &params);
+		for (size_t b = 0; b < sizeof(blocks) / sizeof(blocks[0]); b++) {
+			picard_options opt = {
+				.scheme = PICARD_SCHEME_NEWTON, .m = 8, .window = 7 * h,
+				.t0 = model->t0, .t1 = model_t1(model, 8, h, MAX_WINDOWS),
+				.iter_rtol = 1e-12, .precision = PICARD_DOUBLE, .block = blocks[b],
+			};
+			struct solve_out cpu, gpu, cpu_t, gpu_t;
+			double ends, at_times, final;
+
+			opt.backend = PICARD_BACKEND_CPU;
+			solve(model, &opt, NEWTON_NTRAJ, x0, params, &cpu);
+			solve_timed(model, &opt, NEWTON_NTRAJ, x0, params, &cpu_t, true);
+			opt.backend = PICARD_BACKEND_CUDA;
+			solve(model, &opt, NEWTON_NTRAJ, x0, params, &gpu);
+			solve_timed(model, &opt, NEWTON_NTRAJ, x0, params, &gpu_t, true);
+			cr_assert_eq(gpu.stats.backend, PICARD_BACKEND_CUDA);
+			check_all_ok(&cpu, "newton cpu");
+			check_all_ok(&gpu, "newton gpu");
+			check_all_ok(&gpu_t, "newton gpu, dense output");
+			ends = max_diff(gpu.dense.states, cpu.dense.states,
+					cpu.dense_len / model->dim, model->dim);
+			at_times = max_diff(gpu_t.sparse.states, cpu_t.sparse.states,
+					    cpu_t.sparse_len / model->dim, model->dim);
+			final = max_diff(gpu.x_final, cpu.x_final, NEWTON_NTRAJ, model->dim);
+			cr_log_info("newton %s, block %d of %ld windows: GPU vs CPU %.2e at window "
+				    "ends, %.2e at times, %.2e at t1; linearisations per window "
+				    "%.3g (GPU) %.3g (CPU)", model->name, gpu.grid.block,
+				    gpu.grid.windows, ends, at_times, final, gpu.stats.sweeps_mean,
+				    cpu.stats.sweeps_mean);
+			cr_expect_leq(ends, NEWTON_TOL, "%s: window ends differ by %.2e", model->name,
+				      ends);
+			cr_expect_leq(at_times, NEWTON_TOL, "%s: dense output differs by %.2e",
+				      model->name, at_times);
+			cr_expect_leq(final, NEWTON_TOL, "%s: x_final differs by %.2e", model->name,
+				      final);
+			solve_out_free(&cpu), solve_out_free(&gpu);
+			solve_out_free(&cpu_t), solve_out_free(&gpu_t);
+		}
+		free(x0), free(params);
+	}
+}
+
+/* A trajectory that blows up fails on the GPU as on the CPU (its window
+ * and status), beside one that does not. */
+Test(gpu, newton_failure_like_cpu)
+{
+	const picard_model *riccati = test_model("riccati");
+	const double x0[2] = {1, 0.1};
+	picard_options opt = {.scheme = PICARD_SCHEME_NEWTON, .m = 6, .window = 0.05, .t0 = 0,
+			      .t1 = 2, .precision = PICARD_DOUBLE};
+	struct solve_out cpu, gpu;
+
+	require_gpu();
+	opt.backend = PICARD_BACKEND_CPU;
+	solve(riccati, &opt, 2, x0, NULL, &cpu);
+	opt.backend = PICARD_BACKEND_CUDA;
+	solve(riccati, &opt, 2, x0, NULL, &gpu);
+	cr_log_info("riccati x0=1: CPU %s in window %ld, GPU %s in window %ld",
+		    picard_traj_status_name(cpu.status[0]), cpu.fail_window[0],
+		    picard_traj_status_name(gpu.status[0]), gpu.fail_window[0]);
+	cr_expect_neq(gpu.status[0], PICARD_TRAJ_OK);
+	cr_expect_eq(gpu.status[0], cpu.status[0]);
+	cr_expect_eq(gpu.fail_window[0], cpu.fail_window[0]);
+	cr_expect_eq(gpu.status[1], PICARD_TRAJ_OK);
+	solve_out_free(&cpu), solve_out_free(&gpu);
+}

@@ -28,7 +28,7 @@ Test(schemes, every_table_is_complete_and_found)
 			  "%s: a text is missing", s->name);
 		cr_expect(s->order && s->length && s->resolve && s->check_layout && s->refined &&
 			  s->layout_max_m, "%s: a function is missing", s->name);
-		cr_expect(s->cpu, "%s: the CPU backend's part is missing", s->name);
+		cr_expect(s->cpu && s->cuda, "%s: a backend's part is missing", s->name);
 		/* the tuner's part, all of it or none (a scheme outside its
 		 * search, which the tuner skips and picard_tune refuses) */
 		if (s->tune_point) {

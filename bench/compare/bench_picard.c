@@ -46,6 +46,7 @@ struct pic_opts {
 	int K, K_max;            /* trapezoid: fixed K, or adaptive (default K_max 20) */
 	double iter_rtol;        /* 0: 1e-5 target, clamped */
 	bool warm_start;
+	int block;               /* newton: windows iterated together (0: its default) */
 	bool rk, adaptive;       /* a per-thread Runge-Kutta scheme; its steps adaptive */
 	long ntraj, windows, sample;
 	double target, spread;
@@ -69,13 +70,14 @@ struct pic_run {
 static void usage(void)
 {
 	printf("usage: bench-picard MODEL (--windows N | --target E) [options]\n\n"
-	       "  --scheme S        lobatto (default), trapezoid, or a per-thread pair:\n"
+	       "  --scheme S        lobatto (default), trapezoid, newton, or a per-thread pair:\n"
 	       "                    dp5, dp8, vern9 (fixed steps; --adaptive: adaptive)\n"
 	       "  --m LIST          nodes per window tried, e.g. 4,8,12 (default 4,6,8,12,16)\n"
 	       "  --K K, --K-max K  trapezoid: fixed sweeps, or adaptive (default K-max 20;\n"
 	       "                    lobatto: adaptive, K-max 60)\n"
 	       "  --iter-rtol R     window convergence (default 1e-5 target, >= 1e-6 float, 1e-14 double)\n"
 	       "  --no-warm-start   lobatto: start windows from a constant\n"
+	       "  --block N         newton: windows iterated together (default 512)\n"
 	       "  --layout L        auto, paper, warp, thread (lobatto: warp or thread;\n"
 	       "                    default auto)\n"
 	       "  --precision P     float or double (default float)\n"
@@ -96,11 +98,11 @@ static long arg_long(const char *flag, const char *v)
 
 static void parse(int argc, char **argv, struct pic_opts *o)
 {
-	enum { O_SCHEME = 256, O_ADAPTIVE, O_M, O_K, O_KMAX, O_RTOL, O_NOWARM, O_LAYOUT, O_PREC,
+	enum { O_BLOCK = 300, O_SCHEME = 256, O_ADAPTIVE, O_M, O_K, O_KMAX, O_RTOL, O_NOWARM, O_LAYOUT, O_PREC,
 	       O_BACKEND, O_TRAJ, O_WINDOWS, O_TARGET, O_SPREAD, O_SEED, O_SAMPLE,
 	       O_REPEATS, O_CSV, O_HELP, O_VERSION };
 	static const struct option longopts[] = {
-		{"scheme", 1, 0, O_SCHEME}, {"adaptive", 0, 0, O_ADAPTIVE},
+		{"scheme", 1, 0, O_SCHEME}, {"adaptive", 0, 0, O_ADAPTIVE}, {"block", 1, 0, O_BLOCK},
 		{"m", 1, 0, O_M}, {"K", 1, 0, O_K},
 		{"K-max", 1, 0, O_KMAX}, {"iter-rtol", 1, 0, O_RTOL},
 		{"no-warm-start", 0, 0, O_NOWARM}, {"layout", 1, 0, O_LAYOUT},
@@ -125,10 +127,11 @@ static void parse(int argc, char **argv, struct pic_opts *o)
 			if (!picard_scheme_named(optarg))
 				bench_die_usage(program, "--scheme: unknown '%s'", optarg);
 			o->scheme = picard_scheme_named(optarg)->id;
-			o->rk = o->scheme != PICARD_SCHEME_LOBATTO &&
+			o->rk = !picard_scheme_of(o->scheme)->lobatto_grid &&
 				o->scheme != PICARD_SCHEME_TRAPEZOID;
 			break;
 		case O_ADAPTIVE: o->adaptive = true; break;
+		case O_BLOCK: o->block = (int)arg_long("--block", optarg); break;
 		case O_M:
 			o->nms = 0;
 			for (tok = strtok_r(optarg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -191,7 +194,7 @@ static void parse(int argc, char **argv, struct pic_opts *o)
 			o->nms = 1, o->ms[0] = 8;
 	}
 	if (!o->K && !o->K_max)
-		o->K_max = o->scheme == PICARD_SCHEME_LOBATTO ? 60 : 20;
+		o->K_max = picard_scheme_of(o->scheme)->lobatto_grid ? 60 : 20;
 	if (o->scheme == PICARD_SCHEME_TRAPEZOID)
 		o->warm_start = false;
 }
@@ -204,13 +207,14 @@ static int solver_for(struct pic_run *r, long windows, picard_solver **solver)
 		.scheme = o->scheme, .m = r->m, .K = o->K, .K_max = o->K_max,
 		.warm_start = o->warm_start, .iter_rtol = r->iter_rtol,
 		.precision = o->precision, .backend = o->backend, .layout = o->layout,
+		.block = o->block,
 	};
 
 	if (o->rk) { /* fixed: windows steps; adaptive: one window, at r->iter_rtol */
 		opt.K = o->adaptive ? 0 : 1;
 		opt.K_max = o->adaptive ? 1000000 : 0;
 		opt.h = o->adaptive ? 0 : span / (double)windows;
-	} else if (o->scheme == PICARD_SCHEME_LOBATTO) {
+	} else if (picard_scheme_of(o->scheme)->lobatto_grid) {
 		opt.window = span / windows;
 	} else {
 		opt.h = span / ((double)windows * (r->m - 1));

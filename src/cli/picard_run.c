@@ -377,7 +377,10 @@ static void print_summary(const struct run *run)
 	printf(", %ld window%s, t in [%g, %g]\n", grid->windows, grid->windows == 1 ? "" : "s",
 	       grid->t0, grid->t1);
 	printf("%-12s %s\n", "precision", run->opts.precision == PICARD_DOUBLE ? "double" : "float");
-	if (run->stats.backend == PICARD_BACKEND_CUDA) {
+	if (run->stats.backend == PICARD_BACKEND_CUDA && type->takes_block) {
+		printf("%-12s a thread per window of the block, a block per trajectory's scan\n",
+		       "layout");
+	} else if (run->stats.backend == PICARD_BACKEND_CUDA) {
 		printf("%-12s %s%s, %d trajector%s per block", "layout", picard_layout_name(grid->layout),
 		       run->opts.layout == PICARD_LAYOUT_AUTO ? " (auto)" : "", grid->traj_per_block,
 		       grid->traj_per_block == 1 ? "y" : "ies");

@@ -1,0 +1,564 @@
+/* newton_kernel.cuh - the newton scheme on the GPU (src/newton.h): the
+ * windows of a trajectory's block spread over threads, so that a few
+ * trajectories fill the device. One kernel, three phases, launched by the
+ * host loop of kernels/cuda_backend.cu (newton_run):
+ *
+ *   0  start: one thread per trajectory sets its block up;
+ *   1  linearise: one thread per window of every trajectory's block (new
+ *      windows filled from the state before them first): f and J at the m
+ *      nodes, the window's linear system M Y = B x_w + c, and its solution
+ *      Y = P x_w + q by LU (src/newton.c writes the same equations);
+ *   2  step: one block per trajectory. The window maps x_{w+1} = A_w x_w +
+ *      b_w (P's and q's last block rows) are composed across the block by
+ *      a scan: each thread composes a chunk of consecutive windows, a
+ *      Hillis-Steele scan in shared memory composes the chunks, and each
+ *      thread places its chunk's nodes from its start. Then the rules of
+ *      src/newton_rules.h (on thread 0) move the block, and the windows
+ *      converged from its start on are final: records, statuses.
+ *
+ * Double only (the scheme's resolve). */
+#ifndef PICARD_NEWTON_KERNEL_CUH
+#define PICARD_NEWTON_KERNEL_CUH
+
+#include "jacobian.cuh"
+#include "launch.h"
+#include "newton_rules.h"
+#include "paper_kernel.cuh" /* record_window_end, record_dense, PICARD_FAIL_* */
+#include "picard.h"
+#include "warp_kernel.cuh"  /* window_end_failure */
+
+namespace picard {
+namespace newton {
+
+/* The lobatto tables of the launch: A_jl = (H/2) S_jl and node offsets. */
+__device__ inline double table_A(const picard_launch &L, int j, int l)
+{
+	return ((const double *)L.lobatto_tables)[l * L.group + j];
+}
+
+__device__ inline double node_offset(const picard_launch &L, int j)
+{
+	return ((const double *)L.lobatto_tables)[2 * L.group * L.group + j];
+}
+
+/* LU with partial pivoting of the N x N matrix a(r, c) in place, then the
+ * solution of the nrhs columns of b (row-major, N x nrhs). false when a
+ * pivot is zero or not finite. */
+template <typename Mat>
+__device__ inline bool lu_solve(Mat a, int N, double *b, int nrhs)
+{
+	for (int c = 0; c < N; c++) {
+		int p = c;
+
+		for (int r = c + 1; r < N; r++)
+			if (fabs(a(r, c)) > fabs(a(p, c)))
+				p = r;
+		if (!(fabs(a(p, c)) > 0) || !isfinite(a(p, c)))
+			return false;
+		if (p != c) {
+			for (int k = 0; k < N; k++) {
+				const double t = a(c, k);
+
+				a(c, k) = a(p, k);
+				a(p, k) = t;
+			}
+			for (int k = 0; k < nrhs; k++) {
+				const double t = b[c * nrhs + k];
+
+				b[c * nrhs + k] = b[p * nrhs + k];
+				b[p * nrhs + k] = t;
+			}
+		}
+		const double inv = 1 / a(c, c);
+
+		for (int r = c + 1; r < N; r++) {
+			const double l = a(r, c) * inv;
+
+			if (l == 0)
+				continue;
+			for (int k = c + 1; k < N; k++)
+				a(r, k) -= l * a(c, k);
+			for (int k = 0; k < nrhs; k++)
+				b[r * nrhs + k] -= l * b[c * nrhs + k];
+		}
+	}
+	for (int c = N - 1; c >= 0; c--)
+		for (int k = 0; k < nrhs; k++) {
+			double s = b[c * nrhs + k];
+
+			for (int j = c + 1; j < N; j++)
+				s -= a(c, j) * b[j * nrhs + k];
+			b[c * nrhs + k] = s / a(c, c);
+		}
+	return true;
+}
+
+/* Window w's slot in trajectory traj's ring, as an index of the ring's
+ * per-window arrays. */
+__device__ inline long slot(const picard_newton_workspace &ws, long traj, long w)
+{
+	return traj * ws.B + w % ws.B;
+}
+
+template <class Model>
+__device__ inline void load_params(const picard_launch &L, long traj, double *p)
+{
+	for (int q = 0; q < Model::nparams; q++)
+		p[q] = ((const double *)L.params)[q * L.ntraj + traj];
+}
+
+/* The window afresh from x: every node x, trusted when it is the block's
+ * first (its start exact). */
+template <int n>
+__device__ inline void fill(const picard_newton_workspace &ws, int m, long s, const double *x,
+			    bool trusted)
+{
+	double *X = ws.X + s * m * n;
+
+	for (int l = 0; l < m; l++)
+		for (int k = 0; k < n; k++)
+			X[l * n + k] = x[k];
+	ws.trusted[s] = trusted;
+}
+
+/* Phase 0: trajectory traj's block from x0. */
+template <class Model>
+__device__ void start(const picard_launch &L, const picard_newton_workspace &ws, long traj)
+{
+	constexpr int n = Model::dim;
+	picard_newton_control c = {};
+
+	for (int k = 0; k < n; k++)
+		ws.start[traj * n + k] = ((const double *)L.x0)[k * L.ntraj + traj];
+	c.span = ws.B;
+	c.last_lead = INFINITY;
+	c.status = PICARD_TRAJ_OK;
+	c.fail_window = -1;
+	c.next = c.span < L.windows ? c.span : L.windows;
+	c.reached = c.next;
+	ws.ctl[traj] = c;
+}
+
+/* Phase 1: window w0 + i of trajectory traj: filled if new, then its
+ * affine map. */
+template <class Model>
+__device__ void linearise(const picard_launch &L, const picard_newton_workspace &ws, long traj,
+			  long i)
+{
+	constexpr int n = Model::dim;
+	picard_newton_control *ctl = &ws.ctl[traj];
+	const long w = ctl->w0 + i;
+	const int m = L.m, N = ws.N;
+
+	if (ctl->done || w >= ctl->next)
+		return;
+	const long s = slot(ws, traj, w);
+	double *X = ws.X + s * m * n, *rhs = ws.R + s * N * (n + 1);
+	double p[Model::nparams > 0 ? Model::nparams : 1], f[n], J[n * n];
+
+	load_params<Model>(L, traj, p);
+	if (w >= ctl->fresh) {
+		/* from the state before it: the start, or the window before's
+		 * end (not new, so not written in this phase) */
+		const double *from = ctl->fresh == ctl->w0 ?
+				     ws.start + traj * n :
+				     ws.X + slot(ws, traj, ctl->fresh - 1) * m * n + (m - 1) * n;
+
+		fill<n>(ws, m, s, from, w == ctl->w0);
+		ws.age[s] = 0;
+		ws.linearised[s] = 0;
+		ws.change[s] = INFINITY;
+	}
+	ws.linearised[s]++;
+	/* M = I - [A_jl J_l] (j, l >= 1), [B | c]: B_j = I + A_j0 J_0, c_j =
+	 * sum_l A_jl (f_l - J_l X_l), node by node */
+	auto M = [&](int r, int c) -> double & { return ws.M[((long)r * N + c) * ws.stride + s]; };
+	for (int r = 0; r < N; r++) {
+		for (int c = 0; c < N; c++)
+			M(r, c) = r == c;
+		for (int k = 0; k <= n; k++)
+			rhs[r * (n + 1) + k] = k == r % n;
+	}
+	const double tw = L.t0 + (double)w * L.window;
+	for (int l = 0; l < m; l++) {
+		const double *Xl = X + l * n;
+
+		if constexpr (has_jacobian<Model>::value) {
+			Model::rhs(tw + node_offset(L, l), Xl, p, f);
+			Model::template jacobian<double>(tw + node_offset(L, l), Xl, p, J);
+		} else {
+			jacobian_ad<Model, double>(tw + node_offset(L, l), Xl, p, f, J);
+		}
+		for (int j = 1; j < m; j++) {
+			const double a = table_A(L, j, l);
+
+			for (int q = 0; q < n; q++) {
+				const int r = (j - 1) * n + q;
+				double jx = 0;
+
+				for (int k = 0; k < n; k++)
+					jx += J[q * n + k] * Xl[k];
+				rhs[r * (n + 1) + n] += a * (f[q] - jx);
+				for (int k = 0; k < n; k++) {
+					if (l == 0)
+						rhs[r * (n + 1) + k] += a * J[q * n + k];
+					else
+						M(r, (l - 1) * n + k) -= a * J[q * n + k];
+				}
+			}
+		}
+	}
+	if (!lu_solve(M, N, rhs, n + 1))
+		atomicMin((unsigned long long *)&ctl->reached, (unsigned long long)w);
+}
+
+/* C = A o B for maps x -> A x + b: (A_a A_b, A_a b_b + b_a), n x n then n. */
+template <int n>
+__device__ inline void compose(const double *a, const double *b, double *c)
+{
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < n; k++) {
+			double s = 0;
+
+			for (int j = 0; j < n; j++)
+				s += a[i * n + j] * b[j * n + k];
+			c[i * n + k] = s;
+		}
+		double s = a[n * n + i];
+
+		for (int j = 0; j < n; j++)
+			s += a[i * n + j] * b[n * n + j];
+		c[n * n + i] = s;
+	}
+}
+
+/* Window w's map (P's and q's last block row) into a (n x n, then n). */
+template <int n>
+__device__ inline void window_map(const picard_newton_workspace &ws, long s, double *a)
+{
+	const double *rhs = ws.R + s * ws.N * (n + 1) + (ws.N - n) * (n + 1);
+
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < n; k++)
+			a[i * n + k] = rhs[i * (n + 1) + k];
+		a[n * n + i] = rhs[i * (n + 1) + n];
+	}
+}
+
+/* Window s's nodes from its start x (X_0 = x, Y = P x + q): the largest
+ * scaled change against the old nodes. */
+template <int n>
+__device__ inline double place(const picard_launch &L, const picard_newton_workspace &ws, long s,
+			       const double *x)
+{
+	double *X = ws.X + s * L.m * n;
+	const double *rhs = ws.R + s * ws.N * (n + 1);
+	double worst = 0;
+
+	for (int r = -n; r < ws.N; r++) {
+		double v;
+
+		if (r < 0) {
+			v = x[r + n];
+		} else {
+			v = rhs[r * (n + 1) + n];
+			for (int k = 0; k < n; k++)
+				v += rhs[r * (n + 1) + k] * x[k];
+		}
+		const double scaled = fabs(v - X[r + n]) / (L.iter_atol + L.iter_rtol * fabs(v));
+
+		worst = scaled > worst || isnan(scaled) ? scaled : worst;
+		X[r + n] = v;
+	}
+	return worst;
+}
+
+/* Phase 2: trajectory traj's iteration after its linearisation, by the
+ * block's threads. */
+template <class Model, bool dense>
+__device__ void step(const picard_launch &L, const picard_newton_workspace &ws, long traj)
+{
+	constexpr int n = Model::dim, map = n * n + n;
+	extern __shared__ double maps[]; /* [2][threads][map]: the scan's */
+	__shared__ picard_newton_control c;
+	__shared__ unsigned long long first_open, first_failed;
+	__shared__ int fail_bits, most_linearised;
+	const int T = blockDim.x, t = threadIdx.x, m = L.m;
+	picard_newton_control *ctl = &ws.ctl[traj];
+	double *start = ws.start + traj * n;
+
+	if (t == 0) {
+		c = *ctl;
+		first_open = ~0ull;
+		first_failed = ~0ull;
+		fail_bits = 0;
+		most_linearised = 0;
+	}
+	__syncthreads();
+	if (c.done)
+		return;
+	/* a failed linearisation ends the reach there; at the block's
+	 * first, from its exact start, the state is not finite; else that
+	 * window starts afresh, alone */
+	bool skip = false;
+
+	if (c.reached == c.w0) {
+		if (ws.age[slot(ws, traj, c.w0)] == 0) {
+			if (t == 0) {
+				c.status = PICARD_TRAJ_NONFINITE;
+				c.fail_window = c.w0;
+				c.done = 1;
+			}
+		}
+		skip = true;
+		if (t == 0 && !c.done) {
+			c.next = c.w0;
+			c.span = 1;
+		}
+	} else if (c.reached < c.next && t == 0) {
+		c.next = c.reached;
+		c.span = (int)(c.reached - c.w0 > 1 ? (c.reached - c.w0) / 2 : 1);
+	}
+	__syncthreads();
+	if (!skip) {
+		const long w0 = c.w0, count = c.next - c.w0;
+		const long chunk = (count + T - 1) / T;
+		const long from = w0 + t * chunk, to = from + chunk < c.next ? from + chunk : c.next;
+		double *mine = maps + t * map, *other = maps + (T + t) * map;
+		double a[map], acc[map], x[n];
+
+		/* this thread's chunk composed: identity if empty */
+		for (int e = 0; e < map; e++)
+			acc[e] = e < n * n && e % (n + 1) == 0;
+		for (long w = from; w < to; w++) {
+			window_map<n>(ws, slot(ws, traj, w), a);
+			compose<n>(a, acc, mine);
+			for (int e = 0; e < map; e++)
+				acc[e] = mine[e];
+		}
+		for (int e = 0; e < map; e++)
+			mine[e] = acc[e];
+		__syncthreads();
+		/* inclusive scan over the threads' chunks: later o earlier */
+		for (int d = 1; d < T; d <<= 1) {
+			if (t >= d)
+				compose<n>(mine, maps + (t - d) * map, other);
+			else
+				for (int e = 0; e < map; e++)
+					other[e] = mine[e];
+			__syncthreads();
+			for (int e = 0; e < map; e++)
+				mine[e] = other[e];
+			__syncthreads();
+		}
+		/* the chunk's start: the maps before it applied to the start */
+		for (int i = 0; i < n; i++) {
+			if (t == 0) {
+				x[i] = start[i];
+				continue;
+			}
+			const double *before = maps + (t - 1) * map;
+			double s = before[n * n + i];
+
+			for (int k = 0; k < n; k++)
+				s += before[i * n + k] * start[k];
+			x[i] = s;
+		}
+		/* its nodes, window by window; the first window not converged */
+		long open = -1;
+
+		for (long w = from; w < to; w++) {
+			const long s = slot(ws, traj, w);
+			const double change = place<n>(L, ws, s, x);
+			const double *X = ws.X + s * m * n;
+
+			ws.change[s] = change;
+			ws.age[s]++;
+			for (int k = 0; k < n; k++)
+				x[k] = X[(m - 1) * n + k];
+			if (open < 0 && !(change <= 1 && (ws.trusted[s] ||
+							  picard_newton_plausible(X, n, m, L.iter_atol,
+										  L.iter_rtol))))
+				open = w;
+		}
+		if (open >= 0)
+			atomicMin(&first_open, (unsigned long long)open);
+		__syncthreads();
+		if (t == 0) {
+			const long w0s = slot(ws, traj, w0);
+			long converged = first_open < (unsigned long long)c.next ? (long)first_open :
+									       c.next;
+			const double lead = converged < c.next ? ws.change[slot(ws, traj, converged)] :
+								 INFINITY;
+			const bool implausible = converged < c.next && lead <= 1;
+
+			c.iterations++;
+			c.linearisations += count;
+			/* the reach as a trust region (src/newton.c) */
+			if (converged > w0) {
+				c.span = c.span < ws.B / 2 ? 2 * c.span : ws.B;
+			} else if (!(lead < c.last_lead)) {
+				c.span = c.span > 1 ? c.span / 2 : 1;
+				c.next = c.next < w0 + c.span ? c.next : w0 + c.span;
+			}
+			c.last_lead = converged > w0 ? INFINITY : lead;
+			if (converged == w0 &&
+			    (implausible || (ws.age[w0s] == PICARD_NEWTON_STUCK_AGE &&
+					     L.K > PICARD_NEWTON_STUCK_AGE))) {
+				fill<n>(ws, m, w0s, start, true);
+				c.next = w0 + 1;
+				c.span = 1;
+				c.last_lead = INFINITY;
+			}
+			/* a window at the limit goes as it is: not converged */
+			if (converged == w0 && ws.age[w0s] >= L.K) {
+				if (c.status == PICARD_TRAJ_OK) {
+					c.status = PICARD_TRAJ_NOT_CONVERGED;
+					c.fail_window = w0;
+				}
+				converged = w0 + 1;
+				c.last_lead = INFINITY;
+			}
+			if (converged > w0 && ws.age[w0s] > c.iterations_max)
+				c.iterations_max = ws.age[w0s];
+			c.reached = converged; /* here: the windows now final */
+		}
+		__syncthreads();
+		/* the final windows: the first that failed */
+		for (long w = w0 + t; w < c.reached; w += T) {
+			const long s = slot(ws, traj, w);
+			const int bits = window_end_failure<n>(ws.X + s * m * n + (m - 1) * n, L.bound);
+
+			atomicMax(&most_linearised, ws.linearised[s]);
+			if (bits) {
+				atomicMin(&first_failed, (unsigned long long)w);
+				atomicOr(&fail_bits, bits);
+			}
+		}
+		__syncthreads();
+		const long last = first_failed < (unsigned long long)c.reached ? (long)first_failed :
+										 c.reached - 1;
+		/* records up to the failure */
+		for (long w = w0 + t; w <= last; w += T) {
+			const long s = slot(ws, traj, w);
+			const double *X = ws.X + s * m * n;
+
+			for (int r = 0; r < L.nrecords; r++)
+				for (int k = 0; k < n; k++)
+					record_window_end(L.records[r], w, L.traj_offset + traj, k, n,
+							  X[(m - 1) * n + k]);
+			if constexpr (dense) {
+				/* the collocation polynomial: x_w + sum_l b_l f_l */
+				const double tw = L.t0 + (double)w * L.window;
+				double p[Model::nparams > 0 ? Model::nparams : 1];
+
+				load_params<Model>(L, traj, p);
+				auto store = [&](const picard_device_record &rec, long row, double) {
+					const double *b = (const double *)rec.weights + row * m;
+					double f[n], acc[n];
+
+					for (int k = 0; k < n; k++)
+						acc[k] = 0;
+					for (int l = 0; l < m; l++) {
+						Model::rhs(tw + node_offset(L, l), X + l * n, p, f);
+						for (int k = 0; k < n; k++)
+							acc[k] = picard_fma(b[l], f[k], acc[k]);
+					}
+					for (int k = 0; k < n; k++)
+						record_store(rec, row, L.traj_offset + traj, k, n,
+							     X[k] + acc[k]);
+				};
+				record_dense(L, true, w, L.traj_offset + traj, store);
+			}
+		}
+		__syncthreads();
+		if (t == 0) {
+			const long converged = c.reached;
+
+			if (most_linearised > c.linearisations_max)
+				c.linearisations_max = most_linearised;
+			if (first_failed < (unsigned long long)converged) {
+				c.status = fail_bits & PICARD_FAIL_NONFINITE ? PICARD_TRAJ_NONFINITE :
+									       PICARD_TRAJ_DIVERGED;
+				c.fail_window = (long)first_failed;
+				c.done = 1;
+			}
+			if (!c.done && converged > w0) {
+				const double *end = ws.X + slot(ws, traj, converged - 1) * m * n +
+						    (m - 1) * n;
+
+				for (int k = 0; k < n; k++)
+					start[k] = end[k];
+				if (converged < c.next) {
+					const long s = slot(ws, traj, converged);
+
+					ws.age[s] = 0;
+					if (!(ws.change[s] <= PICARD_NEWTON_FAR_CHANGE)) {
+						fill<n>(ws, m, s, start, true);
+						c.next = converged + 1;
+					}
+				}
+			}
+			if (!c.done) {
+				c.w0 = converged;
+				c.done = converged >= L.windows;
+			}
+		}
+	}
+	__syncthreads();
+	if (t == 0) {
+		/* the next iteration's reach: new windows from next on */
+		if (!c.done) {
+			const long reach = c.w0 + c.span < L.windows ? c.w0 + c.span : L.windows;
+
+			c.fresh = c.next;
+			c.next = c.next > reach ? c.next : reach;
+			c.reached = c.next;
+		} else {
+			/* the last final window's end, or (failed) the state that
+			 * failed */
+			const double *x = c.fail_window >= 0 && c.status != PICARD_TRAJ_NOT_CONVERGED ?
+					  ws.X + slot(ws, traj, c.fail_window) * m * n + (m - 1) * n :
+					  start;
+
+			for (int k = 0; k < n; k++)
+				((double *)L.x_final)[k * L.ntraj + traj] = x[k];
+			L.status[traj] = c.status;
+			L.fail_window[traj] = c.fail_window;
+			L.sweeps[traj] = c.linearisations;
+			L.sweeps_max[traj] = c.linearisations_max;
+			atomicAdd(ws.ndone, 1);
+		}
+		*ctl = c;
+	}
+}
+
+} /* namespace newton */
+
+/* The three phases (above); phase 1's blocks cover B windows of each
+ * trajectory, PICARD_NEWTON_LINEARISE_THREADS each. */
+template <class Model, bool dense>
+__global__ void picard_newton_kernel(const picard_launch L, const picard_newton_workspace ws,
+				     int phase)
+{
+	if (phase == 0) {
+		const long traj = (long)blockIdx.x * blockDim.x + threadIdx.x;
+
+		if (traj < L.ntraj)
+			newton::start<Model>(L, ws, traj);
+	} else if (phase == 1) {
+		const long per_traj = (ws.B + PICARD_NEWTON_LINEARISE_THREADS - 1) /
+				      PICARD_NEWTON_LINEARISE_THREADS;
+		const long traj = blockIdx.x / per_traj;
+		const long i = (blockIdx.x % per_traj) * PICARD_NEWTON_LINEARISE_THREADS + threadIdx.x;
+
+		if (traj < L.ntraj && i < ws.B)
+			newton::linearise<Model>(L, ws, traj, i);
+	} else {
+		newton::step<Model, dense>(L, ws, blockIdx.x);
+	}
+}
+
+} /* namespace picard */
+
+#endif

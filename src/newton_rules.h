@@ -1,0 +1,88 @@
+/* newton_rules.h - what the newton scheme's host loop (src/newton.c) and
+ * its kernels (kernels/newton_kernel.cuh) decide alike: when a window's
+ * root is plausible, when a window restarts, and the device's per-
+ * trajectory state. Plain C, host and device. */
+#ifndef PICARD_NEWTON_RULES_H
+#define PICARD_NEWTON_RULES_H
+
+#include <math.h>
+#include <stdbool.h>
+
+#ifdef __CUDACC__
+#define PICARD_NEWTON_HD __host__ __device__
+#else
+#define PICARD_NEWTON_HD
+#endif
+
+/* A window that becomes the block's first with a last change past this
+ * (scaled) is far outside Newton's region of convergence: its iterate came
+ * from linearisations around states it never had. It starts afresh from
+ * its now exact start instead. */
+#define PICARD_NEWTON_FAR_CHANGE 1e4
+/* A block's first window, its start exact, that has not converged after
+ * this many iterations is stuck near a linearisation that does not hold
+ * (the iterate came from far-off neighbours, and Newton's method on the
+ * whole block can wander to another root of the collocation equations):
+ * it starts afresh from its start, alone, as the serial method would. */
+#define PICARD_NEWTON_STUCK_AGE 8
+/* Far from its start, Newton's method on a window can converge to a
+ * spurious root of the collocation equations, one with states far from
+ * the window's start that only exists because H ||J|| is large there
+ * (lotka: a root at |x| ~ 5000 from a start at 40). A window's root is
+ * plausible when every node is within PLAUSIBLE_GROWTH (|x_w| + atol/rtol)
+ * of its start (infinity norm); an implausible root counts only once the
+ * window has been iterated from its exact start's constant, as the serial
+ * method would, and otherwise restarts from it. */
+#define PICARD_NEWTON_PLAUSIBLE_GROWTH 8
+
+/* Whether the m nodes X (m*n, X_0 the start) are a plausible root. */
+static inline PICARD_NEWTON_HD bool picard_newton_plausible(const double *X, int n, int m,
+							    double atol, double rtol)
+{
+	double start = 0, far = 0;
+
+	for (int k = 0; k < n; k++)
+		start = fmax(start, fabs(X[k]));
+	for (int l = 1; l < m; l++)
+		for (int k = 0; k < n; k++)
+			far = fmax(far, fabs(X[l * n + k] - X[k]));
+	return far <= PICARD_NEWTON_PLAUSIBLE_GROWTH * (start + (rtol > 0 ? atol / rtol : INFINITY));
+}
+
+/* Threads per block of the kernels' linearisation, a window each. */
+#define PICARD_NEWTON_LINEARISE_THREADS 128
+
+/* A trajectory's state on the device between iterations. */
+struct picard_newton_control {
+	long w0, next;      /* the block: windows w0 .. next-1 */
+	long fresh;         /* windows fresh .. next-1 are new this iteration */
+	long reached;       /* the first window whose linearisation failed */
+	int span;           /* windows the iteration reaches, at most B */
+	int done;           /* every window final, or the trajectory failed */
+	double last_lead;   /* the first open window's last change */
+	int status;         /* picard_traj_status */
+	long fail_window;
+	long iterations, linearisations;
+	int iterations_max, linearisations_max;
+};
+
+/* The device's buffers of a chunk of trajectories, each with a ring of B
+ * windows (window w in slot w % B). */
+struct picard_newton_workspace {
+	int B;              /* windows in a trajectory's ring */
+	int N;              /* (m-1) n: a window's unknowns */
+	int step_threads;   /* threads of a trajectory's step (phase 2) */
+	long stride;        /* trajectories x B: M's stride between entries */
+	double *X;          /* [traj][slot][m*n] the nodes */
+	double *R;          /* [traj][slot][N*(n+1)]: [B | c], then [P | q] */
+	double *M;          /* [entry][traj*B + slot]: the N x N matrix, by
+			       entry, so that neighbouring windows' threads
+			       read neighbouring addresses */
+	double *start;      /* [traj][n]: the block's first start, exact */
+	double *change;     /* [traj][slot] the last iteration's change */
+	int *age, *linearised, *trusted; /* [traj][slot] */
+	struct picard_newton_control *ctl; /* [traj] */
+	int *ndone;         /* trajectories done */
+};
+
+#endif
