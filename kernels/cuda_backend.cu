@@ -506,8 +506,19 @@ static size_t newton_traj_bytes(const picard_grid *grid, int n)
 {
 	const size_t B = grid->block, m = grid->m, N = (m - 1) * n;
 
-	return B * (m * n + N * (n + 1) + N * N + 1) * sizeof(double) + 3 * B * sizeof(int) +
+	return B * (m * n + N * (n + 1) + 1) * sizeof(double) + 3 * B * sizeof(int) +
 	       n * sizeof(double) + sizeof(struct picard_newton_control);
+}
+
+/* Windows per block of the linearisation: as many warps as the shared
+ * memory holds windows, at most NEWTON_LINEARISE_WARPS_MAX. */
+#define NEWTON_LINEARISE_WARPS_MAX 4
+
+static size_t newton_window_bytes(const struct picard_cuda_solver *cuda)
+{
+	const int n = cuda->model->dim, m = cuda->grid.m;
+
+	return picard_newton_window_reals((m - 1) * n, n, m) * sizeof(double);
 }
 
 static int newton_upload(struct picard_cuda_solver *cuda, long chunk, int sm_count,
@@ -526,13 +537,20 @@ static int newton_upload(struct picard_cuda_solver *cuda, long chunk, int sm_cou
 		return picard_fail(PICARD_EINVAL, "the newton scheme's scan holds a map of %d x %d "
 				   "reals per thread in shared memory: at most %d components on the "
 				   "GPU (--backend cpu runs any)", n, n, 50);
+	if (newton_window_bytes(cuda) > NEWTON_SHARED_BYTES)
+		return picard_fail(PICARD_EINVAL, "the newton scheme's linear system of a window, "
+				   "(m-1) n = %zu unknowns, takes %zu bytes of shared memory, over %d: "
+				   "fewer nodes (--m) or --backend cpu", N, newton_window_bytes(cuda),
+				   NEWTON_SHARED_BYTES);
 	ws->B = B;
 	ws->N = (int)N;
 	ws->step_threads = T;
-	ws->stride = (long)windows;
+	ws->linearise_warps = NEWTON_LINEARISE_WARPS_MAX;
+	while (ws->linearise_warps > 1 &&
+	       ws->linearise_warps * newton_window_bytes(cuda) > NEWTON_SHARED_BYTES)
+		ws->linearise_warps--;
 	CUDA_TRY(cudaMalloc(&ws->X, windows * m * n * sizeof(double)), "newton: device memory");
 	CUDA_TRY(cudaMalloc(&ws->R, windows * N * (n + 1) * sizeof(double)), "newton: device memory");
-	CUDA_TRY(cudaMalloc(&ws->M, windows * N * N * sizeof(double)), "newton: device memory");
 	CUDA_TRY(cudaMalloc(&ws->start, chunk * n * sizeof(double)), "newton: device memory");
 	CUDA_TRY(cudaMalloc(&ws->change, windows * sizeof(double)), "newton: device memory");
 	CUDA_TRY(cudaMalloc(&ws->age, windows * sizeof(int)), "newton: device memory");
@@ -546,7 +564,7 @@ out:
 
 static void newton_free(struct picard_newton_workspace *ws)
 {
-	cudaFree(ws->X), cudaFree(ws->R), cudaFree(ws->M), cudaFree(ws->start);
+	cudaFree(ws->X), cudaFree(ws->R), cudaFree(ws->start);
 	cudaFree(ws->change), cudaFree(ws->age), cudaFree(ws->linearised), cudaFree(ws->trusted);
 	cudaFree(ws->ctl), cudaFree(ws->ndone);
 }
@@ -556,21 +574,52 @@ static void newton_free(struct picard_newton_workspace *ws)
  * phases return at once). */
 #define NEWTON_POLL 8
 
+/* PICARD_NEWTON_PROFILE=1: each phase timed on its own (events around
+ * every launch, which serialises them: the sum is slower than a plain
+ * solve), reported on stderr after the solve: where an iteration's time
+ * goes (bench/newton). */
+struct newton_profile {
+	bool on;
+	cudaEvent_t mark[2];
+	float ms[2];      /* linearise, step */
+	long launches[2];
+};
+
+static void newton_profile_phase(struct newton_profile *prof, int phase, cudaStream_t stream,
+				 bool after)
+{
+	float ms = 0;
+
+	if (!prof->on)
+		return;
+	cudaEventRecord(prof->mark[after], stream);
+	if (!after)
+		return;
+	cudaEventSynchronize(prof->mark[1]);
+	cudaEventElapsedTime(&ms, prof->mark[0], prof->mark[1]);
+	prof->ms[phase - 1] += ms;
+	prof->launches[phase - 1]++;
+}
+
 /* The host loop: start, then linearise and step until every trajectory
  * of the chunk is done. Each window is the block's first for at most K
  * iterations, so the loop is bounded. */
 static int newton_run(struct picard_cuda_solver *cuda, const picard_launch *L)
 {
+	struct newton_profile prof = {};
 	const struct picard_newton_workspace *ws = &cuda->newton;
 	const void *kernel = L->dense ? cuda->kernel_dense : cuda->kernel;
-	const long per_traj = (ws->B + PICARD_NEWTON_LINEARISE_THREADS - 1) /
-			      PICARD_NEWTON_LINEARISE_THREADS;
+	const long per_traj = (ws->B + ws->linearise_warps - 1) / ws->linearise_warps;
+	const size_t linearise_shared = ws->linearise_warps * newton_window_bytes(cuda);
 	const double limit = (double)L->windows * (L->K + 2) + NEWTON_POLL;
 	const size_t shared = (size_t)ws->step_threads * newton_map_bytes(cuda->model->dim);
 	cudaStream_t stream = (cudaStream_t)L->stream;
 	int phase = 0, done = 0, err = PICARD_OK;
 	void *args[] = { (void *)L, (void *)ws, &phase };
 
+	prof.on = getenv("PICARD_NEWTON_PROFILE") != NULL;
+	for (int i = 0; prof.on && i < 2; i++)
+		CUDA_TRY(cudaEventCreate(&prof.mark[i]), "cudaEventCreate");
 	CUDA_TRY(cudaMemsetAsync(ws->ndone, 0, sizeof(int), stream), "cudaMemset");
 	CUDA_TRY(cudaLaunchKernel(kernel, dim3((unsigned)((L->ntraj + 127) / 128)), dim3(128), args, 0,
 				  stream), "newton: start");
@@ -579,19 +628,32 @@ static int newton_run(struct picard_cuda_solver *cuda, const picard_launch *L)
 			return picard_fail(PICARD_EFAILED, "newton: %g iterations without an end", it);
 		for (int i = 0; i < NEWTON_POLL; i++) {
 			phase = 1;
+			newton_profile_phase(&prof, phase, stream, false);
 			CUDA_TRY(cudaLaunchKernel(kernel, dim3((unsigned)(L->ntraj * per_traj)),
-						  dim3(PICARD_NEWTON_LINEARISE_THREADS), args, 0, stream),
-				 "newton: linearise");
+						  dim3(32 * ws->linearise_warps), args,
+						  linearise_shared, stream), "newton: linearise");
+			newton_profile_phase(&prof, phase, stream, true);
 			phase = 2;
+			newton_profile_phase(&prof, phase, stream, false);
 			CUDA_TRY(cudaLaunchKernel(kernel, dim3((unsigned)L->ntraj),
 						  dim3((unsigned)ws->step_threads), args, shared, stream),
 				 "newton: step");
+			newton_profile_phase(&prof, phase, stream, true);
 		}
 		CUDA_TRY(cudaMemcpyAsync(&done, ws->ndone, sizeof(int), cudaMemcpyDeviceToHost, stream),
 			 "newton: progress");
 		CUDA_TRY(cudaStreamSynchronize(stream), "newton: progress");
 	}
+	if (prof.on)
+		fprintf(stderr, "newton profile: %ld iterations launched (%d between looks), "
+			"linearise %.3f ms (%.1f us each, %d warps of %ld blocks), step %.3f ms "
+			"(%.1f us each, %d threads)\n", prof.launches[0], NEWTON_POLL, prof.ms[0],
+			1e3 * prof.ms[0] / prof.launches[0], ws->linearise_warps,
+			L->ntraj * per_traj, prof.ms[1], 1e3 * prof.ms[1] / prof.launches[1],
+			ws->step_threads);
 out:
+	for (int i = 0; prof.on && i < 2; i++)
+		cudaEventDestroy(prof.mark[i]);
 	return err;
 }
 

@@ -4,10 +4,11 @@
  * host loop of kernels/cuda_backend.cu (newton_run):
  *
  *   0  start: one thread per trajectory sets its block up;
- *   1  linearise: one thread per window of every trajectory's block (new
+ *   1  linearise: one warp per window of every trajectory's block (new
  *      windows filled from the state before them first): f and J at the m
- *      nodes, the window's linear system M Y = B x_w + c, and its solution
- *      Y = P x_w + q by LU (src/newton.c writes the same equations);
+ *      nodes (a lane each), the window's linear system M Y = B x_w + c in
+ *      shared memory, and its solution Y = P x_w + q by LU, lanes over
+ *      rows (src/newton.c writes the same equations);
  *   2  step: one block per trajectory. The window maps x_{w+1} = A_w x_w +
  *      b_w (P's and q's last block rows) are composed across the block by
  *      a scan: each thread composes a chunk of consecutive windows, a
@@ -39,58 +40,6 @@ __device__ inline double table_A(const picard_launch &L, int j, int l)
 __device__ inline double node_offset(const picard_launch &L, int j)
 {
 	return ((const double *)L.lobatto_tables)[2 * L.group * L.group + j];
-}
-
-/* LU with partial pivoting of the N x N matrix a(r, c) in place, then the
- * solution of the nrhs columns of b (row-major, N x nrhs). false when a
- * pivot is zero or not finite. */
-template <typename Mat>
-__device__ inline bool lu_solve(Mat a, int N, double *b, int nrhs)
-{
-	for (int c = 0; c < N; c++) {
-		int p = c;
-
-		for (int r = c + 1; r < N; r++)
-			if (fabs(a(r, c)) > fabs(a(p, c)))
-				p = r;
-		if (!(fabs(a(p, c)) > 0) || !isfinite(a(p, c)))
-			return false;
-		if (p != c) {
-			for (int k = 0; k < N; k++) {
-				const double t = a(c, k);
-
-				a(c, k) = a(p, k);
-				a(p, k) = t;
-			}
-			for (int k = 0; k < nrhs; k++) {
-				const double t = b[c * nrhs + k];
-
-				b[c * nrhs + k] = b[p * nrhs + k];
-				b[p * nrhs + k] = t;
-			}
-		}
-		const double inv = 1 / a(c, c);
-
-		for (int r = c + 1; r < N; r++) {
-			const double l = a(r, c) * inv;
-
-			if (l == 0)
-				continue;
-			for (int k = c + 1; k < N; k++)
-				a(r, k) -= l * a(c, k);
-			for (int k = 0; k < nrhs; k++)
-				b[r * nrhs + k] -= l * b[c * nrhs + k];
-		}
-	}
-	for (int c = N - 1; c >= 0; c--)
-		for (int k = 0; k < nrhs; k++) {
-			double s = b[c * nrhs + k];
-
-			for (int j = c + 1; j < N; j++)
-				s -= a(c, j) * b[j * nrhs + k];
-			b[c * nrhs + k] = s / a(c, c);
-		}
-	return true;
 }
 
 /* Window w's slot in trajectory traj's ring, as an index of the ring's
@@ -139,24 +88,25 @@ __device__ void start(const picard_launch &L, const picard_newton_workspace &ws,
 	ws.ctl[traj] = c;
 }
 
-/* Phase 1: window w0 + i of trajectory traj: filled if new, then its
- * affine map. */
+/* Phase 1: window w0 + i of trajectory traj, by one warp: filled if new,
+ * then its affine map. The warp's shared memory (newton_window_reals)
+ * holds M (N x N, rows LD = N + 1 apart against bank conflicts), [B | c]
+ * (N x (n+1)), and J_l and v_l = f_l - J_l X_l of each node. */
 template <class Model>
 __device__ void linearise(const picard_launch &L, const picard_newton_workspace &ws, long traj,
-			  long i)
+			  long i, double *sh)
 {
 	constexpr int n = Model::dim;
 	picard_newton_control *ctl = &ws.ctl[traj];
 	const long w = ctl->w0 + i;
-	const int m = L.m, N = ws.N;
+	const int m = L.m, N = ws.N, LD = N + 1, lane = threadIdx.x & 31;
 
 	if (ctl->done || w >= ctl->next)
-		return;
+		return; /* the whole warp: w is the warp's */
 	const long s = slot(ws, traj, w);
-	double *X = ws.X + s * m * n, *rhs = ws.R + s * N * (n + 1);
-	double p[Model::nparams > 0 ? Model::nparams : 1], f[n], J[n * n];
+	double *X = ws.X + s * m * n;
+	double *M = sh, *rhs = M + N * LD, *J = rhs + N * (n + 1), *v = J + m * n * n;
 
-	load_params<Model>(L, traj, p);
 	if (w >= ctl->fresh) {
 		/* from the state before it: the start, or the window before's
 		 * end (not new, so not written in this phase) */
@@ -164,52 +114,132 @@ __device__ void linearise(const picard_launch &L, const picard_newton_workspace 
 				     ws.start + traj * n :
 				     ws.X + slot(ws, traj, ctl->fresh - 1) * m * n + (m - 1) * n;
 
-		fill<n>(ws, m, s, from, w == ctl->w0);
-		ws.age[s] = 0;
-		ws.linearised[s] = 0;
-		ws.change[s] = INFINITY;
+		for (int e = lane; e < m * n; e += 32)
+			X[e] = from[e % n];
+		if (lane == 0) {
+			ws.trusted[s] = w == ctl->w0;
+			ws.age[s] = 0;
+			ws.linearised[s] = 0;
+			ws.change[s] = INFINITY;
+		}
+		__syncwarp();
 	}
-	ws.linearised[s]++;
-	/* M = I - [A_jl J_l] (j, l >= 1), [B | c]: B_j = I + A_j0 J_0, c_j =
-	 * sum_l A_jl (f_l - J_l X_l), node by node */
-	auto M = [&](int r, int c) -> double & { return ws.M[((long)r * N + c) * ws.stride + s]; };
-	for (int r = 0; r < N; r++) {
-		for (int c = 0; c < N; c++)
-			M(r, c) = r == c;
-		for (int k = 0; k <= n; k++)
-			rhs[r * (n + 1) + k] = k == r % n;
-	}
+	if (lane == 0)
+		ws.linearised[s]++;
+	/* f and J at the nodes, a node per lane */
 	const double tw = L.t0 + (double)w * L.window;
-	for (int l = 0; l < m; l++) {
+	for (int l = lane; l < m; l += 32) {
+		double p[Model::nparams > 0 ? Model::nparams : 1], f[n], Jl[n * n];
 		const double *Xl = X + l * n;
 
+		load_params<Model>(L, traj, p);
 		if constexpr (has_jacobian<Model>::value) {
 			Model::rhs(tw + node_offset(L, l), Xl, p, f);
-			Model::template jacobian<double>(tw + node_offset(L, l), Xl, p, J);
+			Model::template jacobian<double>(tw + node_offset(L, l), Xl, p, Jl);
 		} else {
-			jacobian_ad<Model, double>(tw + node_offset(L, l), Xl, p, f, J);
+			jacobian_ad<Model, double>(tw + node_offset(L, l), Xl, p, f, Jl);
 		}
-		for (int j = 1; j < m; j++) {
-			const double a = table_A(L, j, l);
+		for (int q = 0; q < n; q++) {
+			double jx = 0;
 
-			for (int q = 0; q < n; q++) {
-				const int r = (j - 1) * n + q;
-				double jx = 0;
-
-				for (int k = 0; k < n; k++)
-					jx += J[q * n + k] * Xl[k];
-				rhs[r * (n + 1) + n] += a * (f[q] - jx);
-				for (int k = 0; k < n; k++) {
-					if (l == 0)
-						rhs[r * (n + 1) + k] += a * J[q * n + k];
-					else
-						M(r, (l - 1) * n + k) -= a * J[q * n + k];
-				}
+			for (int k = 0; k < n; k++) {
+				jx += Jl[q * n + k] * Xl[k];
+				J[(l * n + q) * n + k] = Jl[q * n + k];
 			}
+			v[l * n + q] = f[q] - jx;
 		}
 	}
-	if (!lu_solve(M, N, rhs, n + 1))
-		atomicMin((unsigned long long *)&ctl->reached, (unsigned long long)w);
+	__syncwarp();
+	/* M = I - [A_jl J_l] (j, l >= 1); B_j = I + A_j0 J_0, c_j = sum_l
+	 * A_jl v_l: row r = (j-1) n + q */
+	for (int e = lane; e < N * N; e += 32) {
+		const int r = e / N, c = e % N, j = r / n + 1, q = r % n, l = c / n + 1, k = c % n;
+
+		M[r * LD + c] = (r == c) - table_A(L, j, l) * J[(l * n + q) * n + k];
+	}
+	for (int e = lane; e < N * (n + 1); e += 32) {
+		const int r = e / (n + 1), k = e % (n + 1), j = r / n + 1, q = r % n;
+		double b;
+
+		if (k < n) {
+			b = (q == k) + table_A(L, j, 0) * J[q * n + k];
+		} else {
+			b = 0;
+			for (int l = 0; l < m; l++)
+				b += table_A(L, j, l) * v[l * n + q];
+		}
+		rhs[e] = b;
+	}
+	__syncwarp();
+	/* LU with partial pivoting, lanes over rows; then the n + 1 right-hand
+	 * sides, lanes over rows again */
+	bool singular = false;
+
+	for (int c = 0; c < N && !singular; c++) {
+		double best = -1;
+		int p = c;
+
+		for (int r = c + lane; r < N; r += 32)
+			if (fabs(M[r * LD + c]) > best)
+				best = fabs(M[r * LD + c]), p = r;
+		for (int d = 16; d > 0; d >>= 1) {
+			const double ob = __shfl_xor_sync(0xffffffffu, best, d);
+			const int op = __shfl_xor_sync(0xffffffffu, p, d);
+
+			if (ob > best || (ob == best && op < p))
+				best = ob, p = op;
+		}
+		if (!(best > 0) || !isfinite(best)) {
+			singular = true;
+			break;
+		}
+		if (p != c) {
+			for (int k = lane; k < N; k += 32) {
+				const double t = M[c * LD + k];
+
+				M[c * LD + k] = M[p * LD + k];
+				M[p * LD + k] = t;
+			}
+			for (int k = lane; k <= n; k += 32) {
+				const double t = rhs[c * (n + 1) + k];
+
+				rhs[c * (n + 1) + k] = rhs[p * (n + 1) + k];
+				rhs[p * (n + 1) + k] = t;
+			}
+			__syncwarp();
+		}
+		const double inv = 1 / M[c * LD + c];
+
+		for (int r = c + 1 + lane; r < N; r += 32) {
+			const double l = M[r * LD + c] * inv;
+
+			for (int k = c + 1; k < N; k++)
+				M[r * LD + k] -= l * M[c * LD + k];
+			for (int k = 0; k <= n; k++)
+				rhs[r * (n + 1) + k] -= l * rhs[c * (n + 1) + k];
+		}
+		__syncwarp();
+	}
+	if (singular) {
+		if (lane == 0)
+			atomicMin((unsigned long long *)&ctl->reached, (unsigned long long)w);
+		return;
+	}
+	for (int c = N - 1; c >= 0; c--) {
+		const double inv = 1 / M[c * LD + c];
+
+		for (int k = lane; k <= n; k += 32)
+			rhs[c * (n + 1) + k] *= inv;
+		__syncwarp();
+		for (int r = lane; r < c; r += 32)
+			for (int k = 0; k <= n; k++)
+				rhs[r * (n + 1) + k] -= M[r * LD + c] * rhs[c * (n + 1) + k];
+		__syncwarp();
+	}
+	double *R = ws.R + s * N * (n + 1);
+
+	for (int e = lane; e < N * (n + 1); e += 32)
+		R[e] = rhs[e];
 }
 
 /* C = A o B for maps x -> A x + b: (A_a A_b, A_a b_b + b_a), n x n then n. */
@@ -279,7 +309,8 @@ template <class Model, bool dense>
 __device__ void step(const picard_launch &L, const picard_newton_workspace &ws, long traj)
 {
 	constexpr int n = Model::dim, map = n * n + n;
-	extern __shared__ double maps[]; /* [2][threads][map]: the scan's */
+	extern __shared__ double picard_newton_shared[];
+	double *maps = picard_newton_shared; /* [2][threads][map]: the scan's */
 	__shared__ picard_newton_control c;
 	__shared__ unsigned long long first_open, first_failed;
 	__shared__ int fail_bits, most_linearised;
@@ -535,25 +566,29 @@ __device__ void step(const picard_launch &L, const picard_newton_workspace &ws, 
 
 } /* namespace newton */
 
-/* The three phases (above); phase 1's blocks cover B windows of each
- * trajectory, PICARD_NEWTON_LINEARISE_THREADS each. */
+/* The three phases (above): phase 1's blocks hold linearise_warps warps,
+ * a window each, over B windows of each trajectory. */
 template <class Model, bool dense>
 __global__ void picard_newton_kernel(const picard_launch L, const picard_newton_workspace ws,
 				     int phase)
 {
+	extern __shared__ double picard_newton_shared[];
+
 	if (phase == 0) {
 		const long traj = (long)blockIdx.x * blockDim.x + threadIdx.x;
 
 		if (traj < L.ntraj)
 			newton::start<Model>(L, ws, traj);
 	} else if (phase == 1) {
-		const long per_traj = (ws.B + PICARD_NEWTON_LINEARISE_THREADS - 1) /
-				      PICARD_NEWTON_LINEARISE_THREADS;
+		const int warps = ws.linearise_warps, warp = threadIdx.x / 32;
+		const long per_traj = (ws.B + warps - 1) / warps;
 		const long traj = blockIdx.x / per_traj;
-		const long i = (blockIdx.x % per_traj) * PICARD_NEWTON_LINEARISE_THREADS + threadIdx.x;
+		const long i = (blockIdx.x % per_traj) * warps + warp;
 
 		if (traj < L.ntraj && i < ws.B)
-			newton::linearise<Model>(L, ws, traj, i);
+			newton::linearise<Model>(L, ws, traj, i,
+						 picard_newton_shared +
+						 warp * picard_newton_window_reals(ws.N, Model::dim, L.m));
 	} else {
 		newton::step<Model, dense>(L, ws, blockIdx.x);
 	}

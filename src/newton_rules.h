@@ -49,8 +49,13 @@ static inline PICARD_NEWTON_HD bool picard_newton_plausible(const double *X, int
 	return far <= PICARD_NEWTON_PLAUSIBLE_GROWTH * (start + (rtol > 0 ? atol / rtol : INFINITY));
 }
 
-/* Threads per block of the kernels' linearisation, a window each. */
-#define PICARD_NEWTON_LINEARISE_THREADS 128
+/* Reals of shared memory a window's linearisation holds on the GPU (N =
+ * (m-1) n unknowns): M with rows N + 1 apart, [B | c], and J_l and f_l -
+ * J_l X_l of its m nodes (kernels/newton_kernel.cuh). */
+static inline PICARD_NEWTON_HD int picard_newton_window_reals(int N, int n, int m)
+{
+	return N * (N + 1) + N * (n + 1) + m * n * n + m * n;
+}
 
 /* A trajectory's state on the device between iterations. */
 struct picard_newton_control {
@@ -72,12 +77,10 @@ struct picard_newton_workspace {
 	int B;              /* windows in a trajectory's ring */
 	int N;              /* (m-1) n: a window's unknowns */
 	int step_threads;   /* threads of a trajectory's step (phase 2) */
-	long stride;        /* trajectories x B: M's stride between entries */
+	int linearise_warps; /* windows per block of the linearisation, a warp
+			       each (phase 1) */
 	double *X;          /* [traj][slot][m*n] the nodes */
 	double *R;          /* [traj][slot][N*(n+1)]: [B | c], then [P | q] */
-	double *M;          /* [entry][traj*B + slot]: the N x N matrix, by
-			       entry, so that neighbouring windows' threads
-			       read neighbouring addresses */
 	double *start;      /* [traj][n]: the block's first start, exact */
 	double *change;     /* [traj][slot] the last iteration's change */
 	int *age, *linearised, *trusted; /* [traj][slot] */
