@@ -119,7 +119,8 @@ __device__ void linearise(const picard_launch &L, const picard_newton_workspace 
 		if (lane == 0) {
 			ws.trusted[s] = w == ctl->w0;
 			ws.age[s] = 0;
-			ws.linearised[s] = 0;
+			if (w >= ctl->filled)
+				ws.linearised[s] = 0;
 			ws.change[s] = INFINITY;
 		}
 		__syncwarp();
@@ -320,6 +321,7 @@ __device__ void step(const picard_launch &L, const picard_newton_workspace &ws, 
 
 	if (t == 0) {
 		c = *ctl;
+		c.filled = c.filled > c.next ? c.filled : c.next;
 		first_open = ~0ull;
 		first_failed = ~0ull;
 		fail_bits = 0;

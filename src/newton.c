@@ -32,7 +32,8 @@ struct window {
 	double *P;  /* Y = P x_w + q: (m-1)n x n */
 	double *q;  /* (m-1)n */
 	int age;    /* iterations since it became the block's first */
-	int linearised; /* times, since it was filled */
+	int linearised; /* times, since it entered the ring (refills, the
+			   reach pulled back, keep counting) */
 	bool trusted;   /* iterated from its exact start's constant since it
 			   was last filled: its root is the serial method's */
 	double change; /* its last iteration's largest scaled change */
@@ -237,6 +238,7 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 	struct window *ring = NULL; /* the block's windows, ring[w % B] */
 	double *start = NULL, *x = NULL, *xtable = NULL, *A = NULL, *offset = NULL;
 	long w0 = 0, next = 0; /* the block: windows w0 .. next-1 */
+	long filled = 0;       /* windows below it entered the ring before */
 	int span = B;          /* windows the iteration reaches, at most B */
 	double last_lead = INFINITY; /* the first open window's last change */
 	int err = check_problem(pb);
@@ -289,9 +291,11 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 				memcpy(win->X + l * n, from, n * sizeof(double));
 			win->trusted = next == w0;
 			win->age = 0;
-			win->linearised = 0;
+			if (next >= filled)
+				win->linearised = 0;
 			win->change = INFINITY;
 		}
+		filled = next > filled ? next : filled;
 		/* one Newton iteration over it; a window whose linearisation
 		 * fails ends the reach there (its iterate was far off) */
 		reached = next;

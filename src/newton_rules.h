@@ -61,6 +61,8 @@ static inline PICARD_NEWTON_HD int picard_newton_window_reals(int N, int n, int 
 struct picard_newton_control {
 	long w0, next;      /* the block: windows w0 .. next-1 */
 	long fresh;         /* windows fresh .. next-1 are new this iteration */
+	long filled;        /* windows below it were filled before: a refill
+			       (the reach pulled back) keeps their count */
 	long reached;       /* the first window whose linearisation failed */
 	int span;           /* windows the iteration reaches, at most B */
 	int done;           /* every window final, or the trajectory failed */

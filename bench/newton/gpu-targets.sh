@@ -10,13 +10,17 @@
 #   kepler     64 orbits x 100 periods, double, at 1e-8 and 1e-10:
 #              bench-rk's adaptive DOP853 and dp5, bench-picard's dp8 and
 #              newton (blocks of 64 and 512), the fewest windows meeting E
+#   kepler-fixed  the same at 1e-10, newton at given windows, m and
+#              convergence tests
 #   lotka      1 trajectory, double, 1e-8: the same
 #   orbit      one kepler orbit (e = 0.5) over 1000 periods: picard-run's
 #              dp8 (adaptive, rtol 1e-13 .. 1e-15) and newton (m, window
-#              given), the error at t1 against the exact return to x0
+#              given; the default convergence test and a tighter one),
+#              the error at t1 against the exact return to x0
 #   crossover  lotka at 1e-6 and 1e-10 over 1 .. 16384 trajectories: dp8
 #              adaptive against newton
-# REPEATS (default 5). Into ${OUT:-.}/nt: device.txt, runs.log, tests.log,
+# REPEATS (default 5), CMP_TIMEOUT (seconds a bench row may take, 300).
+# Into ${OUT:-.}/nt: device.txt, runs.log, tests.log,
 # profile.log, bench.csv (+ .log), orbit.csv.
 set -u
 out=${OUT:-.}/nt
@@ -31,7 +35,7 @@ N="--scheme newton --precision double"
 
 compare() { # one bench row appended to bench.csv, failures noted
 	echo "== $*" >> "$out/bench.csv.log"
-	timeout 300 "$@" --repeats "$R" --csv "$out/bench.csv" >> "$out/bench.csv.log" 2>&1 ||
+	timeout "${CMP_TIMEOUT:-300}" "$@" --repeats "$R" --csv "$out/bench.csv" >> "$out/bench.csv.log" 2>&1 ||
 		echo "# FAILED: $*" >> "$out/bench.csv"
 }
 run() { echo "== $*"; timeout 200 bin/picard-run "$@" 2>&1; echo "exit $?"; }
@@ -72,6 +76,21 @@ for part in "$@"; do
 		done
 		grep -v "^#" "$out/bench.csv" | tail -8
 		;;
+	kepler-fixed)
+		# the newton rows at given windows and convergence tests, where
+		# kepler's search at 1e-10 runs out of time (its default
+		# --iter-rtol 1e-14 is below what the iteration reaches)
+		K="kepler --precision double --traj 64 --spread 0.01"
+		compare bin/bench-rk $K --target 1e-10 --method dp8-adaptive
+		for c in "--m 12 --windows 1600" "--m 12 --windows 3200" "--m 16 --windows 1600" \
+			 "--m 8 --windows 6400"; do
+			for r in 1e-11 1e-12; do
+				compare bin/bench-picard $K --scheme newton $c --block 64 --iter-rtol $r
+			done
+		done
+		compare bin/bench-picard $K --scheme newton --m 12 --windows 1600 --block 256 --iter-rtol 1e-12
+		grep -v "^#" "$out/bench.csv" | tail -10
+		;;
 	lotka)
 		L="lotka --precision double --traj 1 --target 1e-8"
 		compare bin/bench-rk $L --method dp8-adaptive
@@ -84,7 +103,9 @@ for part in "$@"; do
 		T1=6283.185307179586
 		echo "method,setting,solve,error_t1" > "$out/orbit.csv"
 		for c in "dp8 --iter-rtol 1e-13" "dp8 --iter-rtol 1e-14" "dp8 --iter-rtol 1e-15" \
-			 "newton --m 12 --window 0.4" "newton --m 12 --window 0.3"; do
+			 "newton --m 12 --window 0.4" "newton --m 12 --window 0.3" \
+			 "newton --m 12 --window 0.4 --iter-rtol 1e-12" \
+			 "newton --m 16 --window 0.6 --iter-rtol 1e-12"; do
 			timeout 200 bin/picard-run kepler --traj 1 --spread 0 --t1 $T1 --precision double \
 				--backend cuda --repeat "$R" --out "$out/orbit-final.csv" --scheme $c \
 				> "$out/orbit-run.log" 2>&1
