@@ -502,6 +502,7 @@ typedef struct picard_tune_point {
 	picard_layout layout; /* layout of the timed solve (the fastest of
 				 those that apply); AUTO when not timed */
 	int traj_per_block;   /* its trajectories per block (0: auto) */
+	int block;            /* newton: windows iterated together; else 0 */
 } picard_tune_point;
 
 #define PICARD_TUNE_MAX_M 16

@@ -32,6 +32,9 @@ typedef struct picard_scheme_type {
 				    output's rule and its summary follow */
 	bool takes_block;        /* it iterates a block of windows together
 				    (options.block) */
+	bool tuned_when_named;   /* the tuner searches it only when asked
+				    for it by name: picard-run's search
+				    across schemes leaves it out */
 	/* the scheme's difference to a companion on a grid twice as fine,
 	 * times this, is the error estimate (src/estimate.c) */
 	double estimate_factor;
@@ -71,6 +74,8 @@ typedef struct picard_scheme_type {
 	 * solver's default). */
 	int (*tune_candidates)(int kmax);
 	double (*tune_rtol)(int K, double tol, picard_precision precision);
+	const char *tune_summary; /* what else the tuner varies, for
+				     picard-tune (NULL: K = 1..kmax) */
 	const int *tune_ms;      /* the tuner's default nodes per window */
 	int tune_nms;
 	/* The CUDA layouts the tuner times, and the most nodes each runs (0:

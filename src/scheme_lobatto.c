@@ -153,6 +153,7 @@ const picard_scheme_type picard_scheme_lobatto = {
 	.tune_point = tune_point,
 	.tune_candidates = tune_candidates,
 	.tune_rtol = tune_rtol,
+	.tune_summary = "window tolerance 1e-3 or 1e-5 E*",
 	.tune_ms = tune_ms,
 	.tune_nms = sizeof(tune_ms) / sizeof(tune_ms[0]),
 	.tune_layouts = tune_layouts,

@@ -57,6 +57,42 @@ static int resolve(const picard_model *model, picard_options *o)
 	return PICARD_OK;
 }
 
+/* The tuner's candidates: blocks of windows iterated together. A small
+ * block relinearises fewer windows ahead of the converged front (the
+ * H100's kepler, 64 orbits: 220 ms with 64, 1.2 s with 512); a large one
+ * converges a short span at once (bench/results/h100-2026-11-25-newton). */
+static const int tune_blocks[] = {64, 512};
+static const int tune_ms[] = {8, 12, 16};
+static const picard_layout tune_layouts[] = {PICARD_LAYOUT_AUTO};
+/* A window's convergence test, a fraction of E*: Newton's last change
+ * bounds the error left; no lower than the iteration can reach in double
+ * (the change of a converged window stays at rounding's level). */
+#define TUNE_RTOL_FRACTION 1e-3
+#define TUNE_RTOL_FLOOR 1e-13
+
+/* The tuner's (m, h) with its K-th block: the window (m-1) h. */
+static picard_options tune_point(int m, int K, double h, double rtol, double span)
+{
+	(void)span;
+	return (picard_options){
+		.scheme = PICARD_SCHEME_NEWTON, .m = m, .K_max = DEFAULT_MAX_ITERATIONS,
+		.window = (m - 1) * h, .iter_rtol = rtol, .block = tune_blocks[K - 1],
+	};
+}
+
+static int tune_candidates(int kmax)
+{
+	(void)kmax;
+	return sizeof(tune_blocks) / sizeof(tune_blocks[0]);
+}
+
+static double tune_rtol(int K, double tol, picard_precision precision)
+{
+	(void)K;
+	(void)precision; /* double only */
+	return fmax(TUNE_RTOL_FRACTION * tol, TUNE_RTOL_FLOOR);
+}
+
 static int check_layout(const picard_options *o)
 {
 	if (o->layout != PICARD_LAYOUT_AUTO || o->scan != PICARD_SCAN_AUTO || o->traj_per_block)
@@ -84,12 +120,23 @@ const picard_scheme_type picard_scheme_newton = {
 	.max_m = PICARD_LOBATTO_MAX_M,
 	.lobatto_grid = true,
 	.takes_block = true,
+	/* slower than the per-thread pairs at every ensemble size measured
+	 * (lotka 1 .. 16384 trajectories, kepler 64; H100, 2026-11-25) */
+	.tuned_when_named = true,
 	.estimate_factor = 1.0, /* the lobatto scheme's: the same solution */
 	.order = picard_lobatto_grid_order,
 	.length = picard_lobatto_grid_length,
 	.resolve = resolve,
 	.check_layout = check_layout,
 	.refined = picard_lobatto_grid_refined,
+	.tune_point = tune_point,
+	.tune_candidates = tune_candidates,
+	.tune_rtol = tune_rtol,
+	.tune_summary = "window tolerance 1e-3 E*, blocks of 64 or 512 windows",
+	.tune_ms = tune_ms,
+	.tune_nms = sizeof(tune_ms) / sizeof(tune_ms[0]),
+	.tune_layouts = tune_layouts,
+	.tune_nlayouts = sizeof(tune_layouts) / sizeof(tune_layouts[0]),
 	.layout_max_m = layout_max_m,
 	.cpu = &picard_cpu_newton,
 	.cuda = &picard_cuda_newton,

@@ -166,7 +166,8 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 	*p = (picard_tune_point){.scheme = t->opt.scheme, .m = m,
 				 .K = g->K, /* lobatto: its K_max; a pair's steps */
 				 .h = scheme->tune_h ? scheme->tune_h(g) : g->h,
-				 .iter_rtol = point_rtol(t, K), .windows = g->windows};
+				 .iter_rtol = point_rtol(t, K), .windows = g->windows,
+				 .block = g->block};
 	rec.states = malloc(picard_record_size(s, &rec) * sizeof(double));
 	if (!rec.states) {
 		err = picard_fail(PICARD_ENOMEM, "record of %ld windows", g->windows);

@@ -20,6 +20,7 @@
  * older picard's) reads as layout auto, 0 trajectories per block.
  * scheme=lobatto and iter_rtol came with issue 7 (a lobatto point: K is
  * its K_max, h its mean spacing); without them an entry is the trapezoid's.
+ * block came with issue 17: a newton point's windows iterated together.
  * (one line in the file). Reals carry the fewest digits that read back to
  * the same double (at most 17), so tol, t0, t1 compare exactly and h is the
  * spacing that was measured. A value with blanks, quotes or backslashes is
@@ -57,7 +58,7 @@
 
 #define CACHE_FILE "tune.txt"
 #define CACHE_PATH_MAX 4096     /* bytes of the cache file's path */
-#define CACHE_FIELDS 24         /* fields a line may hold (13 are used) */
+#define CACHE_FIELDS 24         /* fields a line may hold (22 at most are used) */
 #define CACHE_LINE_MAX 4096     /* longer lines are malformed */
 #define CACHE_M_MAX (1 << 20)   /* the range picard-run accepts for --m */
 #define CACHE_K_MAX 1000000     /* and for --K */
@@ -76,6 +77,8 @@ static const char cache_header[] =
 	"#                                            median solve time of the ensemble\n"
 	"#   layout traj_per_block                    CUDA layout and trajectories per block\n"
 	"#                                            of the timed solve (absent: auto)\n"
+	"#   scheme iter_rtol block                   the scheme (absent: trapezoid), its\n"
+	"#                                            window tolerance, newton's block\n"
 	"#   date                                     when it was stored (UTC)\n"
 	"# Values with blanks are quoted (\\\" and \\\\ escaped). Entries of another build\n"
 	"# are ignored. picard-tune rewrites this file (comments are not kept);\n"
@@ -413,6 +416,12 @@ static bool read_entry(const struct cache_field *fields, int n, struct cache_ent
 		e->point.scheme = picard_scheme_named(scheme)->id;
 	if (rtol && (!read_real(rtol, &e->point.iter_rtol) || !(e->point.iter_rtol >= 0)))
 		return false;
+	/* newton's block (absent: 0, the scheme's default) */
+	const char *block = field(fields, n, "block");
+	long windows_together = 0;
+	if (block && !read_integer(block, 1, INT_MAX, &windows_together))
+		return false;
+	e->point.block = (int)windows_together;
 	/* issue 14: the relative part and the ensemble (absent: 0, default) */
 	const char *key_rtol = field(fields, n, "rtol");
 	if (key_rtol && !read_real(key_rtol, &e->key.rtol))
@@ -612,6 +621,8 @@ static void write_entry(FILE *f, const picard_tune_key *key, const picard_tune_p
 		fprintf(f, " scheme=%s", picard_scheme_of(p->scheme)->name);
 	if (p->iter_rtol > 0)
 		write_real(f, "iter_rtol", p->iter_rtol);
+	if (p->block > 0)
+		fprintf(f, " block=%d", p->block);
 	fprintf(f, " date=%s\n", date);
 }
 

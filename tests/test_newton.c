@@ -304,13 +304,4 @@ Test(newton, scheme_refusals_name_the_option)
 			  picard_error_detail());
 		cr_expect_null(solver);
 	}
-	{
-		picard_tune_options t = {.scheme = PICARD_SCHEME_NEWTON, .tol = 1e-6,
-					 .precision = PICARD_DOUBLE, .backend = PICARD_BACKEND_CPU};
-		picard_tune_result res;
-
-		cr_expect_eq(picard_tune(model, &t, &res), PICARD_EINVAL);
-		cr_expect(strstr(picard_error_detail(), "not in the tuner's search"), "%s",
-			  picard_error_detail());
-	}
 }

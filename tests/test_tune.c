@@ -145,6 +145,7 @@ static void expect_same_point(const picard_tune_point *got, const picard_tune_po
 	cr_expect_eq(got->windows, want->windows);
 	cr_expect_eq(got->error, want->error, "E %.17g, stored %.17g", got->error, want->error);
 	cr_expect_eq(got->seconds, want->seconds);
+	cr_expect_eq(got->block, want->block);
 	cr_expect(got->meets);
 }
 
@@ -624,43 +625,99 @@ static double ensemble_check_error(const picard_model *model, const picard_optio
 	return check.error;
 }
 
-/* The lobatto scheme (issue 7): oscillator in double to 1e-8 with m in {4,
- * 8}; the winner is a lobatto point whose own solve, rebuilt from what the
- * point says (m, window (m-1) h, K_max, its tolerance, warm start), meets
- * E* by picard_check at every window end of the whole ensemble. */
-Test(tune, search_lobatto)
+/* A search of a scheme on the lobatto grid (m, window, tolerance), on the
+ * two-component model named, in double to 1e-8 with m in {m1, m2}: the
+ * winner is a point of that scheme whose own solve, rebuilt from what the
+ * point says (m, window (m-1) h, K_max, its tolerance; lobatto's warm
+ * start, newton's block), meets E* by picard_check at every window end of
+ * the whole ensemble. The winner into *best. */
+static void search_lobatto_grid(const char *name, picard_scheme scheme, int m1, int m2,
+				picard_tune_point *best)
 {
-	const picard_model *model = picard_model_find("oscillator");
+	const picard_model *model = picard_model_find(name);
 	picard_tune_options opt = {
-		.tol = 1e-8, .scheme = PICARD_SCHEME_LOBATTO, .precision = PICARD_DOUBLE,
+		.tol = 1e-8, .scheme = scheme, .precision = PICARD_DOUBLE,
 		.backend = PICARD_BACKEND_CPU, .ntraj = SEARCH_TRAJ, .sample = SEARCH_TRAJ,
-		.spread = SEARCH_SPREAD, .seed = SEARCH_SEED, .nms = 2, .ms = {4, 8},
+		.spread = SEARCH_SPREAD, .seed = SEARCH_SEED, .nms = 2, .ms = {m1, m2},
 		.repeats = 1,
 	};
 	picard_tune_result res;
-	const picard_tune_point *best = &res.best;
 	double e;
 	int err;
 
 	cr_assert_not_null(model);
 	err = picard_tune(model, &opt, &res);
 	cr_assert_eq(err, 0, "picard_tune: %s (%s)", picard_strerror(err), picard_error_detail());
-	cr_log_info("lobatto best m=%d window=%.6g rtol=%.2g windows=%ld E=%.3g",
-		    best->m, (best->m - 1) * best->h, best->iter_rtol, best->windows, best->error);
-	cr_expect_eq(best->scheme, PICARD_SCHEME_LOBATTO);
+	*best = res.best;
+	cr_log_info("%s best m=%d window=%.6g rtol=%.2g block=%d windows=%ld E=%.3g",
+		    picard_scheme_of(scheme)->name, best->m, (best->m - 1) * best->h,
+		    best->iter_rtol, best->block, best->windows, best->error);
+	cr_expect_eq(best->scheme, scheme);
 	cr_expect(best->meets);
-	cr_expect(best->m == 4 || best->m == 8, "m = %d not a candidate", best->m);
+	cr_expect(best->m == m1 || best->m == m2, "m = %d not a candidate", best->m);
 	cr_expect(best->iter_rtol > 0 && best->iter_rtol < opt.tol, "iter_rtol %g", best->iter_rtol);
 	cr_expect_gt(best->seconds, 0, "the winner was not timed");
 
 	picard_options o = {
-		.scheme = PICARD_SCHEME_LOBATTO, .m = best->m, .K_max = best->K,
+		.scheme = scheme, .m = best->m, .K_max = best->K,
 		.window = (best->m - 1) * best->h, .iter_rtol = best->iter_rtol,
-		.warm_start = true, .precision = PICARD_DOUBLE, .backend = PICARD_BACKEND_CPU,
+		.warm_start = scheme == PICARD_SCHEME_LOBATTO, .block = best->block,
+		.precision = PICARD_DOUBLE, .backend = PICARD_BACKEND_CPU,
 	};
 	e = ensemble_check_error(model, &o, best->windows);
 	cr_expect_leq(e, opt.tol + res.reference_error,
 		      "picard_check E = %.3g at the chosen point (search said %.3g)", e, best->error);
+}
+
+/* The lobatto scheme (issue 7): oscillator, m in {4, 8}. */
+Test(tune, search_lobatto)
+{
+	picard_tune_point best;
+
+	search_lobatto_grid("oscillator", PICARD_SCHEME_LOBATTO, 4, 8, &best);
+	cr_expect_eq(best.block, 0);
+}
+
+/* The newton scheme (issue 17), named: lotka, m in {8, 12}; the point
+ * holds its block, one of the candidates' (64, 512) or all the windows. */
+Test(tune, search_newton)
+{
+	picard_tune_point best;
+
+	search_lobatto_grid("lotka", PICARD_SCHEME_NEWTON, 8, 12, &best);
+	cr_expect(best.block == 64 || best.block == 512 || best.block == best.windows,
+		  "block %d of %ld windows", best.block, best.windows);
+}
+
+/* A newton entry keeps its block through the cache; the other schemes'
+ * entries carry none. */
+Test(tune, cache_newton_round_trip)
+{
+	picard_tune_key key = lotka_key();
+	picard_tune_point stored = point_for(&key, 8, 50, 15, 3e-5), loaded;
+	char *text;
+
+	stored.scheme = PICARD_SCHEME_NEWTON;
+	stored.iter_rtol = 1e-11;
+	stored.block = 64;
+	store_ok(&key, &stored);
+	memset(&loaded, 0, sizeof(loaded));
+	cr_assert_eq(picard_tune_cache_load(&key, &loaded), 0, "load: %s", picard_error_detail());
+	expect_same_point(&loaded, &stored);
+	cr_expect_eq(loaded.scheme, PICARD_SCHEME_NEWTON);
+	cr_expect_eq(loaded.block, 64);
+	text = slurp(cache_file(), NULL);
+	cr_expect_not_null(strstr(text, " scheme=newton iter_rtol=1e-11 block=64 "), "%s", text);
+	free(text);
+
+	stored.scheme = PICARD_SCHEME_LOBATTO;
+	stored.block = 0;
+	store_ok(&key, &stored);
+	cr_assert_eq(picard_tune_cache_load(&key, &loaded), 0);
+	cr_expect_eq(loaded.block, 0);
+	text = slurp(cache_file(), NULL);
+	cr_expect_null(strstr(text, "block="), "%s", text);
+	free(text);
 }
 
 /* A lobatto entry keeps its scheme and tolerance through the cache; an

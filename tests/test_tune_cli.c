@@ -292,6 +292,26 @@ Test(tune_cli, run_quick_search_without_cache)
 		cr_expect(run.status == 1 && strstr(run.err, "check failed"),
 			  "exit status %d\n%s%s", run.status, run.out, run.err);
 	cr_expect(!exists(cache_file().s), "the quick search was stored");
+	/* the schemes searched: not newton, which is searched only by name */
+	cr_expect_not_null(strstr(run.out, "lobatto"), "%s", run.out);
+	cr_expect_null(strstr(run.out, "newton"), "%s", run.out);
+	free_run(&run);
+}
+
+/* Named, newton is searched: its window and block come from the quick
+ * search, the run meets the tolerance, and the full search's command
+ * names the scheme. */
+Test(tune_cli, run_quick_search_newton)
+{
+	struct cli_run run = run_line("picard-run", "lotka --scheme newton --tol 1e-7 --backend cpu "
+				      "--traj 16 --precision double");
+
+	cr_expect_eq(run.status, 0, "exit status %d\n%s%s", run.status, run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "parameters   newton m="), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, " block="), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "picard-tune lotka --tol 1e-07 --scheme newton "
+				  "--precision double --backend cpu"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "met by 16 of 16 trajectories"), "%s", run.out);
 	free_run(&run);
 }
 

@@ -221,7 +221,7 @@ static const struct cli_flag flags[] = {
 	{"--backend", "B", set_backend, "auto, cuda or cpu: where to solve and time (default auto)"},
 	{"--traj", "N", set_traj, "trajectories of the timed ensemble (default 8192)"},
 	{"--sample", "N", set_sample, "trajectories whose E is measured, evenly spaced (default 32)"},
-	{"--scheme", "S", set_scheme, "the scheme searched: trapezoid (m, K, h; default), lobatto (m, window, iteration tolerance), dp5, dp8 or vern9 (fixed step h, or adaptive local tolerances); --list-schemes says more"},
+	{"--scheme", "S", set_scheme, "the scheme searched: trapezoid (m, K, h; default), lobatto (m, window, iteration tolerance), newton (m, window, block), dp5, dp8 or vern9 (fixed step h, or adaptive local tolerances); --list-schemes says more"},
 	{"--kmax", "K", set_kmax, "trapezoid: sweeps per window tried, K = 1..K (default 9)"},
 	{"--m", "LIST", set_m, "nodes per window tried, e.g. 4,8,16 (default 4,8,...,256 as the device fits)"},
 	{"--t0", "T", set_t0, "start time (default: the model's)"},
@@ -348,13 +348,24 @@ static void print_header(const struct tune_run *run)
 	printf("%-12s %s, m in {", "search", scheme->name);
 	for (int i = 0; i < nms; i++)
 		printf("%s%d", i ? ", " : "", opts->nms ? opts->ms[i] : scheme->tune_ms[i]);
-	if (opts->scheme == PICARD_SCHEME_LOBATTO)
-		printf("}, window tolerance 1e-3 or 1e-5 E*, ");
+	if (scheme->tune_summary)
+		printf("}, %s, ", scheme->tune_summary);
 	else
 		printf("}, K = 1..%d, ", opts->kmax ? opts->kmax : 9);
 	printf("%ld trajectories sampled, %ld timed (median of %d)\n",
 	       sample < traj ? sample : traj, traj, opts->repeats ? opts->repeats : 5);
 	fflush(stdout);
+}
+
+/* A newton point's block, as text ("" for the other schemes). */
+static const char *block_text(const picard_tune_point *p)
+{
+	static char text[32];
+
+	if (!p->block)
+		return "";
+	snprintf(text, sizeof(text), " block=%d", p->block);
+	return text;
 }
 
 /* One row per m tried: its fastest point meeting E*, or none. */
@@ -367,10 +378,11 @@ static void print_table(const struct tune_run *run)
 	for (int i = 0; i < res->nm; i++) {
 		const picard_tune_point *p = &res->per_m[i];
 
-		if (p->meets && p->scheme == PICARD_SCHEME_LOBATTO)
-			printf("%6d %4s %14.6g %9ld %10.3g %10.4g  lobatto, window %.4g, iter-rtol %.2g\n",
+		if (p->meets && picard_scheme_of(p->scheme)->lobatto_grid)
+			printf("%6d %4s %14.6g %9ld %10.3g %10.4g  %s, window %.4g, iter-rtol %.2g%s\n",
 			       p->m, "ad.", p->h, p->windows, p->error, p->seconds * 1e3,
-			       (p->m - 1) * p->h, p->iter_rtol);
+			       picard_scheme_of(p->scheme)->name, (p->m - 1) * p->h, p->iter_rtol,
+			       block_text(p));
 		else if (p->meets)
 			printf("%6d %4d %14.6g %9ld %10.3g %10.4g  %s\n", p->m, p->K, p->h,
 			       p->windows, p->error, p->seconds * 1e3, picard_layout_name(p->layout));
@@ -385,10 +397,11 @@ static void print_best(const struct tune_run *run)
 {
 	const picard_tune_point *best = &run->result.best;
 
-	if (best->scheme == PICARD_SCHEME_LOBATTO)
-		printf("%-12s lobatto m=%d window=%.6g iter-rtol=%.2g (%ld window%s): E = %.3g, "
-		       "%.4g ms for %ld trajectories", "best", best->m, (best->m - 1) * best->h,
-		       best->iter_rtol, best->windows, best->windows == 1 ? "" : "s", best->error,
+	if (picard_scheme_of(best->scheme)->lobatto_grid)
+		printf("%-12s %s m=%d window=%.6g iter-rtol=%.2g%s (%ld window%s): E = %.3g, "
+		       "%.4g ms for %ld trajectories", "best", picard_scheme_of(best->scheme)->name,
+		       best->m, (best->m - 1) * best->h, best->iter_rtol, block_text(best),
+		       best->windows, best->windows == 1 ? "" : "s", best->error,
 		       best->seconds * 1e3,
 		       run->opts.traj ? run->opts.traj : 8192);
 	else

@@ -180,12 +180,12 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 	size_t used = 0;
 
 	opts->tuned = true;
-	if (p->scheme != PICARD_SCHEME_TRAPEZOID && p->scheme != PICARD_SCHEME_LOBATTO) {
+	const picard_scheme_type *type = picard_scheme_of(p->scheme);
+
+	if (p->scheme != PICARD_SCHEME_TRAPEZOID && !type->lobatto_grid) {
 		/* a per-thread Runge-Kutta pair: fixed steps of h, as many
 		 * per output interval (--h, else the span) as cover it; or
 		 * adaptive at its local tolerance (iter_rtol) over windows of h */
-		const picard_scheme_type *type = picard_scheme_of(p->scheme);
-
 		opts->scheme = p->scheme;
 		opts->m = 2;
 		if (!opts->h_given)
@@ -207,9 +207,10 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 		}
 		return;
 	}
-	if (p->scheme == PICARD_SCHEME_LOBATTO) {
-		/* m, window, tolerance: adaptive sweeps from a warm start */
-		opts->scheme = PICARD_SCHEME_LOBATTO;
+	if (type->lobatto_grid) {
+		/* m, window, tolerance: lobatto's adaptive sweeps from a warm
+		 * start, or newton's iterations over its tuned block */
+		opts->scheme = p->scheme;
 		if (!opts->m_given)
 			opts->m = p->m;
 		if (!opts->window_given)
@@ -220,6 +221,14 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 		}
 		if (!opts->iter_rtol)
 			opts->iter_rtol = p->iter_rtol;
+		if (type->takes_block) {
+			if (!opts->block)
+				opts->block = p->block;
+			printf("%-12s %s m=%d window=%.6g iter-rtol=%.2g K<=%d block=%d, from %s\n",
+			       "parameters", type->name, opts->m, opts->window, opts->iter_rtol,
+			       opts->K_max, opts->block, source);
+			return;
+		}
 		opts->warm_start = true;
 		/* the tuned thread layout where it applies to the m in use */
 		if (!opts->layout_given && p->layout == PICARD_LAYOUT_THREAD &&
@@ -267,6 +276,8 @@ static void print_full_search(const struct run_options *opts)
 {
 	printf("%-12s the full search, stored for later runs: picard-tune %s --tol %g", "",
 	       opts->model->name, opts->tol);
+	if (opts->scheme_given)
+		printf(" --scheme %s", picard_scheme_of(opts->scheme)->name);
 	if (opts->precision != PICARD_FLOAT)
 		printf(" --precision %s", tuning_precision_name(opts->precision));
 	if (opts->backend != PICARD_BACKEND_AUTO)
@@ -314,13 +325,13 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 	struct tuning_progress progress;
 	picard_tune_result result;
 	struct timespec start;
-	char source[256];
+	char source[640]; /* the names (256) and the counts */
 	int err;
 
 	picard_scheme scheme = PICARD_SCHEME_TRAPEZOID;
 	const bool settled = scheme_settled(opts, &scheme);
-	char names[256], times[512] = "";
-	size_t used = 0;
+	char names[256] = "", times[512] = "";
+	size_t used = 0, named = 0; /* of times, of names: the schemes searched */
 	int tried = 0;
 
 	err = PICARD_ENOTFOUND; /* until a scheme is tried */
@@ -334,8 +345,11 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 		picard_tune_result other;
 		int other_err;
 
-		if ((settled && type->id != scheme) || (!settled && !type->tune_point))
+		if ((settled && type->id != scheme) ||
+		    (!settled && (!type->tune_point || type->tuned_when_named)))
 			continue;
+		named += snprintf(names + named, named < sizeof(names) ? sizeof(names) - named : 0,
+				  "%s%s", named ? ", " : "", type->name);
 		tune.scheme = type->id;
 		tune.nms = 0; /* its m candidates up to QUICK_M_MAX */
 		for (int j = 0; j < type->tune_nms; j++)
@@ -384,8 +398,7 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 		 "%s%s: %ld points, %.3g s; not cached)", ntraj < QUICK_SAMPLE ? ntraj : QUICK_SAMPLE,
 		 ntraj == 1 ? "y" : "ies",
 		 result.sample_dropped ? ", those whose reference blows up left out" : "",
-		 !settled ? picard_scheme_names(names, sizeof(names)) :
-		 picard_scheme_of(scheme)->name, !settled ? ", the fastest by 10%" : "",
+		 names, !settled ? ", the fastest by 10%" : "",
 		 result.points, seconds_since(&start));
 	apply_point(opts, &result.best, source);
 	if (!settled)
