@@ -90,8 +90,9 @@ __device__ void start(const picard_launch &L, const picard_newton_workspace &ws,
 
 /* Phase 1: window w0 + i of trajectory traj, by one warp: filled if new,
  * then its affine map. The warp's shared memory (newton_window_reals)
- * holds M (N x N, rows LD = N + 1 apart against bank conflicts), [B | c]
- * (N x (n+1)), and J_l and v_l = f_l - J_l X_l of each node. */
+ * holds M (N x N, rows LD = N + 1 apart against bank conflicts), [B | -R]
+ * (N x (n+1)), and J_l and v_l = f_l of each node (src/newton.c: the
+ * step's system). */
 template <class Model>
 __device__ void linearise(const picard_launch &L, const picard_newton_workspace &ws, long traj,
 			  long i, double *sh)
@@ -141,18 +142,14 @@ __device__ void linearise(const picard_launch &L, const picard_newton_workspace 
 			jacobian_ad<Model, double>(tw + node_offset(L, l), Xl, p, f, Jl);
 		}
 		for (int q = 0; q < n; q++) {
-			double jx = 0;
-
-			for (int k = 0; k < n; k++) {
-				jx += Jl[q * n + k] * Xl[k];
+			for (int k = 0; k < n; k++)
 				J[(l * n + q) * n + k] = Jl[q * n + k];
-			}
-			v[l * n + q] = f[q] - jx;
+			v[l * n + q] = f[q];
 		}
 	}
 	__syncwarp();
-	/* M = I - [A_jl J_l] (j, l >= 1); B_j = I + A_j0 J_0, c_j = sum_l
-	 * A_jl v_l: row r = (j-1) n + q */
+	/* M = I - [A_jl J_l] (j, l >= 1); B_j = I + A_j0 J_0, and the step's
+	 * -R_j = X_0 + sum_l A_jl f_l - X_j: row r = (j-1) n + q */
 	for (int e = lane; e < N * N; e += 32) {
 		const int r = e / N, c = e % N, j = r / n + 1, q = r % n, l = c / n + 1, k = c % n;
 
@@ -168,6 +165,7 @@ __device__ void linearise(const picard_launch &L, const picard_newton_workspace 
 			b = 0;
 			for (int l = 0; l < m; l++)
 				b += table_A(L, j, l) * v[l * n + q];
+			b += X[q] - X[j * n + q];
 		}
 		rhs[e] = b;
 	}
@@ -263,40 +261,52 @@ __device__ inline void compose(const double *a, const double *b, double *c)
 	}
 }
 
-/* Window w's map (P's and q's last block row) into a (n x n, then n). */
+/* Window w's map of its start to its end, x -> P_e x + (Y_e + q_e - P_e
+ * X_0) with P's and q's last block row, into a (n x n, then n). */
 template <int n>
-__device__ inline void window_map(const picard_newton_workspace &ws, long s, double *a)
+__device__ inline void window_map(const picard_launch &L, const picard_newton_workspace &ws,
+				  long s, double *a)
 {
 	const double *rhs = ws.R + s * ws.N * (n + 1) + (ws.N - n) * (n + 1);
+	const double *X = ws.X + s * L.m * n;
 
 	for (int i = 0; i < n; i++) {
-		for (int k = 0; k < n; k++)
+		double b = X[(L.m - 1) * n + i] + rhs[i * (n + 1) + n];
+
+		for (int k = 0; k < n; k++) {
 			a[i * n + k] = rhs[i * (n + 1) + k];
-		a[n * n + i] = rhs[i * (n + 1) + n];
+			b -= rhs[i * (n + 1) + k] * X[k];
+		}
+		a[n * n + i] = b;
 	}
 }
 
-/* Window s's nodes from its start x (X_0 = x, Y = P x + q): the largest
- * scaled change against the old nodes. */
+/* Window s's nodes from its start x: X_0 = x, and each node Y moved by its
+ * Newton step q + P (x - the old X_0), as the host does (src/newton.c's
+ * place: the rounding of a converged window stays at its residual's). The
+ * largest scaled change. */
 template <int n>
 __device__ inline double place(const picard_launch &L, const picard_newton_workspace &ws, long s,
 			       const double *x)
 {
 	double *X = ws.X + s * L.m * n;
 	const double *rhs = ws.R + s * ws.N * (n + 1);
-	double worst = 0;
+	double worst = 0, dx[n];
 
-	for (int r = -n; r < ws.N; r++) {
-		double v;
+	for (int k = 0; k < n; k++) {
+		dx[k] = x[k] - X[k];
+		X[k] = x[k];
+		const double scaled = fabs(dx[k]) / (L.iter_atol + L.iter_rtol * fabs(x[k]));
 
-		if (r < 0) {
-			v = x[r + n];
-		} else {
-			v = rhs[r * (n + 1) + n];
-			for (int k = 0; k < n; k++)
-				v += rhs[r * (n + 1) + k] * x[k];
-		}
-		const double scaled = fabs(v - X[r + n]) / (L.iter_atol + L.iter_rtol * fabs(v));
+		worst = scaled > worst || isnan(scaled) ? scaled : worst;
+	}
+	for (int r = 0; r < ws.N; r++) {
+		double step = rhs[r * (n + 1) + n];
+
+		for (int k = 0; k < n; k++)
+			step += rhs[r * (n + 1) + k] * dx[k];
+		const double v = X[r + n] + step;
+		const double scaled = fabs(step) / (L.iter_atol + L.iter_rtol * fabs(v));
 
 		worst = scaled > worst || isnan(scaled) ? scaled : worst;
 		X[r + n] = v;
@@ -364,7 +374,7 @@ __device__ void step(const picard_launch &L, const picard_newton_workspace &ws, 
 		for (int e = 0; e < map; e++)
 			acc[e] = e < n * n && e % (n + 1) == 0;
 		for (long w = from; w < to; w++) {
-			window_map<n>(ws, slot(ws, traj, w), a);
+			window_map<n>(L, ws, slot(ws, traj, w), a);
 			compose<n>(a, acc, mine);
 			for (int e = 0; e < map; e++)
 				acc[e] = mine[e];

@@ -5,16 +5,22 @@
  *
  *	X_j = x_w + sum_l A_jl f(t_l, X_l),  j = 1..m-1.
  *
- * Around the iterate X^i, f(X_l) ~ f_l + J_l (X_l - X^i_l), so the unknowns
- * Y = (X_1..X_{m-1}) solve the linear system
+ * Around the iterate X^i, f(X_l) ~ f_l + J_l (X_l - X^i_l), so the step of
+ * the unknowns Y = (X_1..X_{m-1}) solves the linear system
  *
- *	M Y = B x_w + c,  M = I - [A_jl J_l] (j, l >= 1),
- *	B_j = I + A_j0 J_0,  c_j = sum_l A_jl (f_l - J_l X^i_l),
+ *	M dY = B dx_w - R,  M = I - [A_jl J_l] (j, l >= 1),
+ *	B_j = I + A_j0 J_0,  R_j = X^i_j - X^i_0 - sum_l A_jl f_l,
  *
- * whose solution Y = P x_w + q is affine in the window's start. Its last
- * block row is the window's map x_{w+1} = A_w x_w + b_w. Composing the maps
- * from the block's first (known) start gives every start, then every
- * window's nodes: one Newton iteration for all the windows of the block. */
+ * where dx_w is the change of the window's start: dY = P dx_w + q is
+ * affine in it, and its last block row gives the window's map x_{w+1} =
+ * A_w x_w + b_w. Composing the maps from the block's first (known) start
+ * gives every start, then every window's nodes: one Newton iteration for
+ * all the windows of the block. The nodes move by their step (the residual
+ * form): a converged window's rounding is then its residual's, where
+ * solving for Y itself (M Y = B x_w + sum_l A_jl (f_l - J_l X^i_l)) left
+ * the rounding of terms of the size of A J X, which cancel, in every window
+ * (kepler over 100 periods: 4 to 15 times the error; bench/results/
+ * h100-2026-11-25-newton). */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -93,7 +99,8 @@ struct work {
 	int n, m, N;               /* dim, nodes, (m-1) n */
 	const double *A, *offset;  /* (H/2) S [j][l], node offsets: shared */
 	double *f, *J;             /* m*n, m*n*n: at the iterate's nodes */
-	double *M, *rhs;           /* N*N; N*(n+1): [B | c] -> [P | q] */
+	double *M, *rhs;           /* N*N; N*(n+1): [B | -R] -> [P | q] */
+	double *dx;                /* n: a window start's change */
 	int *piv;
 };
 
@@ -104,12 +111,13 @@ static int work_alloc(struct work *wk)
 	wk->M = malloc((size_t)wk->N * wk->N * sizeof(double));
 	wk->rhs = malloc((size_t)wk->N * (wk->n + 1) * sizeof(double));
 	wk->piv = malloc(wk->N * sizeof(int));
-	return wk->f && wk->J && wk->M && wk->rhs && wk->piv ? 0 : -1;
+	wk->dx = malloc(wk->n * sizeof(double));
+	return wk->f && wk->J && wk->M && wk->rhs && wk->piv && wk->dx ? 0 : -1;
 }
 
 static void work_free(struct work *wk)
 {
-	free(wk->f), free(wk->J), free(wk->M), free(wk->rhs), free(wk->piv);
+	free(wk->f), free(wk->J), free(wk->M), free(wk->rhs), free(wk->piv), free(wk->dx);
 }
 
 /* Window w's affine map around its iterate X (start X_0 included). */
@@ -137,11 +145,7 @@ static int linearise(const struct picard_newton_problem *pb, const struct work *
 			for (int l = 0; l < m; l++) {
 				const double a = wk->A[j * m + l];
 				const double *Jl = wk->J + (size_t)l * n * n + (size_t)i * n;
-				double jx = 0;
-
-				for (int k = 0; k < n; k++)
-					jx += Jl[k] * X[l * n + k];
-				b[n] += a * (wk->f[l * n + i] - jx); /* c_j */
+				b[n] += a * wk->f[l * n + i];
 				if (l == 0) {
 					for (int k = 0; k < n; k++)
 						b[k] += a * Jl[k];
@@ -150,6 +154,7 @@ static int linearise(const struct picard_newton_problem *pb, const struct work *
 						wk->M[(size_t)row * N + (l - 1) * n + k] -= a * Jl[k];
 				}
 			}
+			b[n] += X[i] - X[j * n + i]; /* -R_j: the step's right-hand side */
 		}
 	if (lu_solve(wk->M, N, wk->rhs, n + 1, wk->piv))
 		return -1;
@@ -160,29 +165,37 @@ static int linearise(const struct picard_newton_problem *pb, const struct work *
 	return 0;
 }
 
-/* The nodes of a window from its start: X_0 = x, Y = P x + q. The largest
- * scaled change against the old nodes into *change. */
+/* The nodes of a window from its start: X_0 = x, and each node Y moved by
+ * its Newton step, q + P (x - the old X_0). Moving the nodes by the step
+ * (q solves M q = -R, small near the root) rather than placing them anew
+ * (P x plus a constant of terms of the size of A J X, which cancel) keeps
+ * the rounding of a converged window at that of its residual. The largest
+ * scaled change into *change. */
 static void place(const struct picard_newton_problem *pb, const struct work *wk,
 		  struct window *win, const double *x, double *change)
 {
 	const int n = wk->n;
-	double worst = 0;
+	double worst = 0, *dx = wk->dx;
 
-	for (int r = -n; r < wk->N; r++) {
-		double v;
+	for (int k = 0; k < n; k++) {
+		dx[k] = x[k] - win->X[k];
+		win->X[k] = x[k];
+	}
+	for (int r = 0; r < wk->N; r++) {
+		double step = win->q[r];
 
-		if (r < 0) {
-			v = x[r + n];
-		} else {
-			v = win->q[r];
-			for (int k = 0; k < n; k++)
-				v += win->P[(size_t)r * n + k] * x[k];
-		}
-		const double old = win->X[r + n];
-		const double scaled = fabs(v - old) / (pb->atol + pb->rtol * fabs(v));
+		for (int k = 0; k < n; k++)
+			step += win->P[(size_t)r * n + k] * dx[k];
+		const double v = win->X[r + n] + step;
+		const double scaled = fabs(step) / (pb->atol + pb->rtol * fabs(v));
 
 		worst = scaled > worst || isnan(scaled) ? scaled : worst;
 		win->X[r + n] = v;
+	}
+	for (int k = 0; k < n; k++) { /* the start's own change */
+		const double scaled = fabs(dx[k]) / (pb->atol + pb->rtol * fabs(x[k]));
+
+		worst = scaled > worst || isnan(scaled) ? scaled : worst;
 	}
 	*change = worst;
 }
@@ -261,7 +274,7 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 		goto out;
 	}
 	for (int i = 0; i < nthreads && !err; i++) {
-		wk[i] = (struct work){n, m, (m - 1) * n, A, offset, NULL, NULL, NULL, NULL, NULL};
+		wk[i] = (struct work){.n = n, .m = m, .N = (m - 1) * n, .A = A, .offset = offset};
 		if (work_alloc(&wk[i]))
 			err = picard_fail(PICARD_ENOMEM, "newton: scratch");
 	}

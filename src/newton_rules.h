@@ -50,8 +50,8 @@ static inline PICARD_NEWTON_HD bool picard_newton_plausible(const double *X, int
 }
 
 /* Reals of shared memory a window's linearisation holds on the GPU (N =
- * (m-1) n unknowns): M with rows N + 1 apart, [B | c], and J_l and f_l -
- * J_l X_l of its m nodes (kernels/newton_kernel.cuh). */
+ * (m-1) n unknowns): M with rows N + 1 apart, [B | -R], and J_l and f_l
+ * of its m nodes (kernels/newton_kernel.cuh). */
 static inline PICARD_NEWTON_HD int picard_newton_window_reals(int N, int n, int m)
 {
 	return N * (N + 1) + N * (n + 1) + m * n * n + m * n;
@@ -82,7 +82,7 @@ struct picard_newton_workspace {
 	int linearise_warps; /* windows per block of the linearisation, a warp
 			       each (phase 1) */
 	double *X;          /* [traj][slot][m*n] the nodes */
-	double *R;          /* [traj][slot][N*(n+1)]: [B | c], then [P | q] */
+	double *R;          /* [traj][slot][N*(n+1)]: [B | -R], then [P | q] */
 	double *start;      /* [traj][n]: the block's first start, exact */
 	double *change;     /* [traj][slot] the last iteration's change */
 	int *age, *linearised, *trusted; /* [traj][slot] */

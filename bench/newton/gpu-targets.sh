@@ -77,13 +77,12 @@ for part in "$@"; do
 		grep -v "^#" "$out/bench.csv" | tail -8
 		;;
 	kepler-fixed)
-		# the newton rows at given windows and convergence tests, where
-		# kepler's search at 1e-10 runs out of time (its default
-		# --iter-rtol 1e-14 is below what the iteration reaches)
+		# the newton rows at given windows and convergence tests, beside
+		# the search (kepler)
 		K="kepler --precision double --traj 64 --spread 0.01"
 		compare bin/bench-rk $K --target 1e-10 --method dp8-adaptive
-		for c in "--m 12 --windows 1600" "--m 12 --windows 3200" "--m 16 --windows 1600" \
-			 "--m 8 --windows 6400"; do
+		for c in "--m 12 --windows 800" "--m 12 --windows 1600" "--m 16 --windows 800" \
+			 "--m 8 --windows 3200" "--m 8 --windows 6400"; do
 			for r in 1e-11 1e-12; do
 				compare bin/bench-picard $K --scheme newton $c --block 64 --iter-rtol $r
 			done
