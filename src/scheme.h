@@ -32,6 +32,8 @@ typedef struct picard_scheme_type {
 				    output's rule and its summary follow */
 	bool takes_block;        /* it iterates a block of windows together
 				    (options.block) */
+	bool double_only;        /* it runs in double alone: the programs'
+				    precision when none is given */
 	bool tuned_when_named;   /* the tuner searches it only when asked
 				    for it by name: picard-run's search
 				    across schemes leaves it out */

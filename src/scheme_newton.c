@@ -123,6 +123,7 @@ const picard_scheme_type picard_scheme_newton = {
 	/* slower than the per-thread pairs at every ensemble size measured
 	 * (lotka 1 .. 16384 trajectories, kepler 64; H100, 2026-11-25) */
 	.tuned_when_named = true,
+	.double_only = true,
 	.estimate_factor = 1.0, /* the lobatto scheme's: the same solution */
 	.order = picard_lobatto_grid_order,
 	.length = picard_lobatto_grid_length,

@@ -165,3 +165,27 @@ Test(schemes, programs_list_and_parse_through_the_list)
 	}
 	remove_workdir();
 }
+
+/* A scheme that runs in double alone (newton) gets double when no
+ * --precision is given, in both programs; float, given, is refused. */
+Test(schemes, double_only_scheme_defaults_to_double)
+{
+	struct cli_run run;
+
+	make_workdir("schemes", "cache");
+	run = run_program_line("picard-run", "decay --scheme newton --traj 2 --backend cpu");
+	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);
+	cr_expect(strstr(run.out, "precision    double"), "%s", run.out);
+	free_run(&run);
+	run = run_program_line("picard-tune", "decay --scheme newton --tol 1e-6 --backend cpu "
+			       "--traj 4 --sample 4 --m 8 --repeats 1 --no-cache");
+	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);
+	cr_expect(strstr(run.out, "double, E* = 1e-06"), "%s", run.out);
+	free_run(&run);
+	run = run_program_line("picard-run", "decay --scheme newton --traj 2 --backend cpu "
+			       "--precision float");
+	cr_expect_neq(run.status, 0, "%s", run.out);
+	cr_expect(strstr(run.err, "runs in double"), "%s", run.err);
+	free_run(&run);
+	remove_workdir();
+}

@@ -136,6 +136,7 @@ static int set_precision(void *ctx, const char *flag, const char *value)
 {
 	struct run_options *opts = ctx;
 
+	opts->precision_given = true;
 	return parse_precision(flag, value, &opts->precision);
 }
 
@@ -397,7 +398,7 @@ static const struct cli_flag flags[] = {
 	{"--block", "N", set_block, "newton: windows iterated together, >= 1 (default 512)"},
 	{"--t0", "T", set_t0, "start time (default: the model's)"},
 	{"--t1", "T", set_t1, "end time, > t0 (default: the model's)"},
-	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float)"},
+	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float; newton: double)"},
 	{"--backend", "B", set_backend, "auto, cuda or cpu; auto uses CUDA when a device is present (default auto)"},
 	{"--layout", "L", set_layout, "CUDA thread layout: paper (a block of m*n threads per trajectory), warp (a lane per node, m <= 32), thread (a thread per trajectory, m <= 32; lobatto: m <= 16) or auto (default auto; with --tol: the tuned one); lobatto: warp or thread"},
 	{"--traj-per-block", "N", set_traj_per_block, "warp and thread layouts (lobatto: thread only): trajectories per block, 1..1024 (default 0: the layout's)"},
@@ -638,6 +639,8 @@ int options_parse(int argc, char **argv, struct run_options *opts)
 	err = cli_parse_args(&command, argc, argv, opts, &opts->help);
 	if (err || opts->help || opts->list_schemes)
 		return err;
+	if (!opts->precision_given)
+		opts->precision = cli_default_precision(opts->scheme);
 	if (opts->list && !opts->model_name)
 		return 0;
 	err = cli_find_model(opts->model_name, &opts->model);

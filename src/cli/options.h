@@ -52,6 +52,7 @@ struct run_options {
 	double t0, t1;               /* --t0, --t1: time span (model's if absent) */
 	bool t0_given, t1_given;     /* --t0 / --t1 were on the command line */
 	picard_precision precision;  /* --precision float|double */
+	bool precision_given;        /* --precision was given */
 	picard_backend backend;      /* --backend auto|cuda|cpu */
 	picard_layout layout;        /* --layout auto|paper|warp|thread */
 	bool layout_given;           /* --layout was on the command line (wins

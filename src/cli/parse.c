@@ -75,6 +75,13 @@ int parse_precision(const char *flag, const char *text, picard_precision *out)
 	return 0;
 }
 
+picard_precision cli_default_precision(picard_scheme scheme)
+{
+	const picard_scheme_type *type = picard_scheme_of(scheme);
+
+	return type && type->double_only ? PICARD_DOUBLE : PICARD_FLOAT;
+}
+
 int parse_backend(const char *flag, const char *text, picard_backend *out)
 {
 	if (strcmp(text, "auto") == 0)

@@ -25,6 +25,9 @@ int parse_double(const char *flag, const char *text, double *out);
 int parse_positive(const char *flag, const char *text, double *out);
 /* "float" or "double". */
 int parse_precision(const char *flag, const char *text, picard_precision *out);
+/* The precision of a run without --precision: double for a scheme that
+ * runs in double alone (newton), else float (the paper's). */
+picard_precision cli_default_precision(picard_scheme scheme);
 /* "auto", "cuda" or "cpu". */
 int parse_backend(const char *flag, const char *text, picard_backend *out);
 /* An unsigned 64-bit integer; a sign is refused (strtoull would wrap -1). */

@@ -36,6 +36,7 @@ struct tune_cli_options {
 	bool tol_given;              /* --tol was on the command line */
 	picard_scheme scheme;        /* --scheme */
 	picard_precision precision;  /* --precision */
+	bool precision_given;        /* --precision was given */
 	picard_backend backend;      /* --backend */
 	long traj;                   /* --traj: timed ensemble (8192) */
 	long sample;                 /* --sample: trajectories measured (32) */
@@ -74,6 +75,7 @@ static int set_precision(void *ctx, const char *flag, const char *value)
 {
 	struct tune_cli_options *opts = ctx;
 
+	opts->precision_given = true;
 	return parse_precision(flag, value, &opts->precision);
 }
 
@@ -217,7 +219,7 @@ static int set_help(void *ctx, const char *flag, const char *value)
 static const struct cli_flag flags[] = {
 	{"--tol", "E", set_tol, "the error bound E*, > 0 (required): E = max |x - x_rk8pd| at every window end"},
 	{"--rtol", "R", set_rtol, "with --tol as the absolute part: |x_k - x_rk8pd_k| <= E + R |x_rk8pd_k| per component (default 0)"},
-	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float)"},
+	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float; newton: double)"},
 	{"--backend", "B", set_backend, "auto, cuda or cpu: where to solve and time (default auto)"},
 	{"--traj", "N", set_traj, "trajectories of the timed ensemble (default 8192)"},
 	{"--sample", "N", set_sample, "trajectories whose E is measured, evenly spaced (default 32)"},
@@ -287,6 +289,8 @@ static int parse_options(int argc, char **argv, struct tune_cli_options *opts)
 	err = cli_parse_args(&command, argc, argv, opts, &opts->help);
 	if (err || opts->help || opts->list_schemes)
 		return err;
+	if (!opts->precision_given)
+		opts->precision = cli_default_precision(opts->scheme);
 	err = cli_find_model(opts->model_name, &opts->model);
 	if (err)
 		return err;
