@@ -102,6 +102,10 @@ done
 for E in $ktargets; do
 	compare compare-kepler.csv bin/bench-picard kepler --precision double --traj 64 \
 		--spread 0.01 --m 8,12,16,24,32 --target $E
+	# newton across windows (issue 17), a block of 64 (results/
+	# h100-2026-11-25-newton: 5x faster than 512 here)
+	compare compare-kepler.csv bin/bench-picard kepler --scheme newton --precision double \
+		--traj 64 --spread 0.01 --m 8,12 --block 64 --target $E
 	for meth in dp8 dp5-adaptive dp8-adaptive; do
 		compare compare-kepler.csv bin/bench-rk kepler --method $meth --precision double \
 			--traj 64 --spread 0.01 --target $E
@@ -141,7 +145,8 @@ fi
 
 # ---- ensemble sizes x error levels (issue 8) -------------------------------------
 # picard (the best m, its layout by AUTO) and dp8 at each size and E*: the
-# matrix whose cells are set against the floors. Not part of the whole
+# matrix whose cells are set against the floors; newton in its double cells
+# up to 8192 trajectories. Not part of the whole
 # suite (several minutes on an H100, past one device call with the rest):
 # --only matrix.
 if [ $only = matrix ]; then
@@ -157,6 +162,13 @@ if [ $only = matrix ]; then
 				--target $E --repeats 3
 			compare matrix.csv bin/bench-rk lotka --method dp8 --precision $p --traj $n \
 				--target $E --repeats 3
+			# newton: double only; past 8192 trajectories it only
+			# grows slower (200x dp8 at 16384, results/
+			# h100-2026-11-25-newton)
+			if [ $p = double ] && [ $n -le 8192 ]; then
+				compare matrix.csv bin/bench-picard lotka --scheme newton \
+					--precision double --traj $n --target $E --repeats 3
+			fi
 		done
 	done
 fi
