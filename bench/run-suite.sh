@@ -102,8 +102,8 @@ done
 for E in $ktargets; do
 	compare compare-kepler.csv bin/bench-picard kepler --precision double --traj 64 \
 		--spread 0.01 --m 8,12,16,24,32 --target $E
-	# newton across windows (issue 17), a block of 64 (results/
-	# h100-2026-11-25-newton: 5x faster than 512 here)
+	# newton across windows (issue 17), a block of 64: the faster one
+	# for 64 orbits (results/h100-2026-11-25-newton)
 	compare compare-kepler.csv bin/bench-picard kepler --scheme newton --precision double \
 		--traj 64 --spread 0.01 --m 8,12 --block 64 --target $E
 	for meth in dp8 dp5-adaptive dp8-adaptive; do
@@ -163,8 +163,7 @@ if [ $only = matrix ]; then
 			compare matrix.csv bin/bench-rk lotka --method dp8 --precision $p --traj $n \
 				--target $E --repeats 3
 			# newton: double only; past 8192 trajectories it only
-			# grows slower (200x dp8 at 16384, results/
-			# h100-2026-11-25-newton)
+			# falls further behind (results/h100-2026-11-25-newton)
 			if [ $p = double ] && [ $n -le 8192 ]; then
 				compare matrix.csv bin/bench-picard lotka --scheme newton \
 					--precision double --traj $n --target $E --repeats 3

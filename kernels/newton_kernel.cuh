@@ -6,9 +6,10 @@
  *   0  start: one thread per trajectory sets its block up;
  *   1  linearise: one warp per window of every trajectory's block (new
  *      windows filled from the state before them first): f and J at the m
- *      nodes (a lane each), the window's linear system M Y = B x_w + c in
- *      shared memory, and its solution Y = P x_w + q by LU, lanes over
- *      rows (src/newton.c writes the same equations);
+ *      nodes (a lane each), the window's linear system for the nodes'
+ *      step, M dY = B dx_w - R, in shared memory, and its solution dY =
+ *      P dx_w + q by LU, lanes over rows (src/newton.c writes the same
+ *      equations);
  *   2  step: one block per trajectory. The window maps x_{w+1} = A_w x_w +
  *      b_w (P's and q's last block rows) are composed across the block by
  *      a scan: each thread composes a chunk of consecutive windows, a
@@ -174,7 +175,7 @@ __device__ void linearise(const picard_launch &L, const picard_newton_workspace 
 	 * sides, lanes over rows again */
 	bool singular = false;
 
-	for (int c = 0; c < N && !singular; c++) {
+	for (int c = 0; c < N; c++) {
 		double best = -1;
 		int p = c;
 

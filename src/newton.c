@@ -19,7 +19,7 @@
  * form): a converged window's rounding is then its residual's, where
  * solving for Y itself (M Y = B x_w + sum_l A_jl (f_l - J_l X^i_l)) left
  * the rounding of terms of the size of A J X, which cancel, in every window
- * (kepler over 100 periods: 4 to 15 times the error; bench/results/
+ * (an error that grew with the windows: bench/results/
  * h100-2026-11-25-newton). */
 #include <math.h>
 #include <omp.h>

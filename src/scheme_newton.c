@@ -58,9 +58,9 @@ static int resolve(const picard_model *model, picard_options *o)
 }
 
 /* The tuner's candidates: blocks of windows iterated together. A small
- * block relinearises fewer windows ahead of the converged front (the
- * H100's kepler, 64 orbits: 220 ms with 64, 1.2 s with 512); a large one
- * converges a short span at once (bench/results/h100-2026-11-25-newton). */
+ * block relinearises fewer windows ahead of the converged front (many
+ * trajectories); a large one converges a short span at once (bench/
+ * results/h100-2026-11-25-newton). */
 static const int tune_blocks[] = {64, 512};
 static const int tune_ms[] = {8, 12, 16};
 static const picard_layout tune_layouts[] = {PICARD_LAYOUT_AUTO};
@@ -121,7 +121,7 @@ const picard_scheme_type picard_scheme_newton = {
 	.lobatto_grid = true,
 	.takes_block = true,
 	/* slower than the per-thread pairs at every ensemble size measured
-	 * (lotka 1 .. 16384 trajectories, kepler 64; H100, 2026-11-25) */
+	 * (bench/results/h100-2026-11-25-newton: no crossover) */
 	.tuned_when_named = true,
 	.double_only = true,
 	.estimate_factor = 1.0, /* the lobatto scheme's: the same solution */
