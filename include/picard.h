@@ -72,6 +72,11 @@ typedef struct picard_model {
 	 * m = 8, K = 2) comes within about 1% of the reference over the
 	 * model's span, or 0: picard-run's default (0.06, the paper's). */
 	double default_h;
+	/* The model is stiff at its defaults (its declaration static
+	 * constexpr bool stiff = true): the reference integrates it with an
+	 * implicit method, and explicit schemes are not expected to reach
+	 * its span. */
+	bool stiff;
 	const struct picard_model_impl *impl; /* internal: do not touch */
 } picard_model;
 
@@ -209,6 +214,14 @@ typedef enum picard_scheme {
 	 * Newton iterations a window may take at most; iter_rtol/atol its
 	 * convergence; block the windows iterated together. Double only. */
 	PICARD_SCHEME_NEWTON = 5,
+	/* Radau IIA, 3 stages, order 5 (Hairer & Wanner's RADAU5), one
+	 * thread per trajectory: implicit, L-stable, for stiff models. Each
+	 * step is solved by simplified Newton iterations with the Jacobian
+	 * (the model's or automatic) and the Radau matrix's eigen-
+	 * decomposition (one real and one complex n x n system); steps are
+	 * chosen per trajectory from the embedded error estimate. Options as
+	 * the per-thread explicit pairs'. */
+	PICARD_SCHEME_RADAU5 = 6,
 } picard_scheme;
 
 /* Options of a solve. A zero field means its default. */

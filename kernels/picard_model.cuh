@@ -171,6 +171,14 @@ struct default_h_of<Model, void_t<decltype(&Model::default_h)>> {
 	static constexpr double value = Model::default_h;
 };
 
+/* Model::stiff, or false. */
+template <class Model, class = void>
+struct stiff_of { static constexpr bool value = false; };
+template <class Model>
+struct stiff_of<Model, void_t<decltype(&Model::stiff)>> {
+	static constexpr bool value = Model::stiff;
+};
+
 /* The parameter arrays, NULL for a model without parameters (which need
  * not declare them: a C++ array cannot be empty). */
 template <class Model, class = void>
@@ -354,6 +362,7 @@ void host_jacobian_ad(double t, const double *x, const double *p, double *J)
 		picard::invariants_of<name>::names,                            \
 		picard::invariants_of<name>::fn,                               \
 		picard::default_h_of<name>::value,                             \
+		picard::stiff_of<name>::value,                                 \
 		&picard_impl_##name,                                           \
 	};
 #endif
