@@ -320,7 +320,8 @@ void host_jacobian_ad(double t, const double *x, const double *p, double *J)
 #define PICARD_MODEL_RK_HOSTS(name)                                            \
 	{ PICARD_RK_HOST(name, picard::rk_dp5),                                \
 	  PICARD_RK_HOST(name, picard::rk_dp8),                                \
-	  PICARD_RK_HOST(name, picard::rk_vern9) }
+	  PICARD_RK_HOST(name, picard::rk_vern9),                              \
+	  PICARD_RK_HOST(name, picard::rk_radau5) }
 #endif
 
 /* PICARD_MODEL_CONTRACT_ONLY: the build's second look at a model file

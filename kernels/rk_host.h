@@ -8,6 +8,7 @@
 
 #include "backend.h"
 #include "cpu_records.h"
+#include "radau5_integrate.cuh"
 #include "rk_integrate.cuh"
 
 namespace picard {

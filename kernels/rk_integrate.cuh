@@ -25,6 +25,7 @@
 #include "picard.h"
 #include "portable.h"
 #include "rk_tableaus.cuh"
+#include "traits.cuh"
 
 /* Unrolled on the device, where the stages live in registers, and on the
  * host (the CPU backend's instance), where gcc would otherwise build the
@@ -405,6 +406,21 @@ PICARD_EXEC_CHECK_DISABLE
 	}
 };
 
+/* An implicit scheme's tag (rk_tableaus.cuh's rk_radau5) declares
+ * implicit = true: rk_trajectory hands it to its own integration. */
+template <class Tab, class = void>
+struct rk_is_implicit { static constexpr bool value = false; };
+template <class Tab>
+struct rk_is_implicit<Tab, void_t<decltype(&Tab::implicit)>> {
+	static constexpr bool value = Tab::implicit;
+};
+
+/* Radau IIA (radau5_integrate.cuh, which whoever instantiates it for
+ * rk_radau5 includes). */
+template <class Model, typename real, class Out>
+__host__ __device__ rk_outcome radau5_trajectory(const rk_run &run, real *x, const real *p,
+						 Out &out);
+
 /* Integrate one trajectory: x (dim reals) from t0 to t1, in place, with
  * parameters p. out receives the window ends, out.window_end(w, x), and
  * when Out::dense the record times: out.due(t) is the next pending time
@@ -416,8 +432,11 @@ template <class Model, class Tab, typename real, class Out>
 __host__ __device__ inline rk_outcome rk_trajectory(const rk_run &run, real *x, const real *p,
 						    Out &out)
 {
-	return run.steps ? rk_fixed<Model, Tab, real>(run, x, p, out) :
-			   rk_adaptive<Model, Tab, real>(run, x, p, out);
+	if constexpr (rk_is_implicit<Tab>::value)
+		return radau5_trajectory<Model, real>(run, x, p, out);
+	else
+		return run.steps ? rk_fixed<Model, Tab, real>(run, x, p, out) :
+				   rk_adaptive<Model, Tab, real>(run, x, p, out);
 }
 
 } /* namespace picard */

@@ -9,6 +9,7 @@
 #include "launch.h"
 #include "model_impl.h"
 #include "paper_kernel.cuh"
+#include "radau5_integrate.cuh"
 #include "rk_integrate.cuh"
 #include "warp_kernel.cuh"
 

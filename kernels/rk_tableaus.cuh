@@ -269,6 +269,13 @@ struct rk_vern9 {
 	__host__ __device__ static constexpr double e3(int) { return 0; }
 };
 
+/* Radau IIA, 3 stages (kernels/radau5_integrate.cuh): no tableau for the
+ * explicit loops, a tag that rk_trajectory hands to its own integration. */
+struct rk_radau5 {
+	static constexpr bool implicit = true;
+	static constexpr int order = 5, err_order = 3;
+};
+
 } /* namespace picard */
 
 #endif

@@ -35,6 +35,7 @@ static const picard_layout tune_layouts[] = {PICARD_LAYOUT_THREAD};
 static double order_dp5(const picard_grid *g) { (void)g; return 5; }
 static double order_dp8(const picard_grid *g) { (void)g; return 8; }
 static double order_vern9(const picard_grid *g) { (void)g; return 9; }
+static double order_radau5(const picard_grid *g) { (void)g; return 5; }
 
 int picard_rk_steps(double interval, double step)
 {
@@ -108,6 +109,7 @@ static picard_options rk_tune_point(picard_scheme id, double h, double rtol, dou
 RK_TUNE_POINT(tune_point_dp5, PICARD_SCHEME_DP5)
 RK_TUNE_POINT(tune_point_dp8, PICARD_SCHEME_DP8)
 RK_TUNE_POINT(tune_point_vern9, PICARD_SCHEME_VERN9)
+RK_TUNE_POINT(tune_point_radau5, PICARD_SCHEME_RADAU5)
 
 /* Fixed steps: the step (the window over its K steps); adaptive: the
  * output interval. */
@@ -230,3 +232,9 @@ RK_TABLE(picard_scheme_dp8, PICARD_SCHEME_DP8, "dp8",
 RK_TABLE(picard_scheme_vern9, PICARD_SCHEME_VERN9, "vern9",
 	 "Verner's most efficient 9(8) pair, one thread per trajectory, fixed or adaptive steps",
 	 "9", order_vern9, tune_point_vern9, 16, 2, 9, "rk_vern9");
+/* Radau IIA (kernels/radau5_integrate.cuh): its "steps" are Newton
+ * iterations, 3 right-hand sides each. */
+RK_TABLE(picard_scheme_radau5, PICARD_SCHEME_RADAU5, "radau5",
+	 "Radau IIA 5 (Hairer & Wanner's RADAU5), implicit and L-stable for stiff models, "
+	 "one thread per trajectory, fixed or adaptive steps",
+	 "5", order_radau5, tune_point_radau5, 3, 3, 5, "rk_radau5");

@@ -124,14 +124,15 @@ Test(schemes, each_refuses_the_others_length)
 				     .backend = PICARD_BACKEND_CPU};
 	const picard_options unknown = {.scheme = (picard_scheme)97, .backend = PICARD_BACKEND_CPU};
 	picard_solver *solver = NULL;
+	char names[256];
 
+	picard_scheme_names(names, sizeof(names));
 	cr_expect_eq(picard_solver_create(&solver, model, &by_window, 1), PICARD_EINVAL);
 	cr_expect(strstr(picard_error_detail(), "takes h"), "%s", picard_error_detail());
 	cr_expect_eq(picard_solver_create(&solver, model, &by_h, 1), PICARD_EINVAL);
 	cr_expect(strstr(picard_error_detail(), "window length"), "%s", picard_error_detail());
 	cr_expect_eq(picard_solver_create(&solver, model, &unknown, 1), PICARD_EINVAL);
-	cr_expect(strstr(picard_error_detail(), "dp5, dp8, vern9, lobatto, trapezoid, newton"), "%s",
-		  picard_error_detail());
+	cr_expect(strstr(picard_error_detail(), names), "%s: not %s", picard_error_detail(), names);
 	cr_expect_null(solver);
 }
 
@@ -140,7 +141,10 @@ Test(schemes, each_refuses_the_others_length)
 Test(schemes, programs_list_and_parse_through_the_list)
 {
 	static const char *const programs[] = {"picard-run", "picard-tune"};
+	char expected[320];
 
+	snprintf(expected, sizeof(expected), "--scheme 'simpson': expected one of ");
+	picard_scheme_names(expected + strlen(expected), sizeof(expected) - strlen(expected));
 	make_workdir("schemes", NULL);
 	for (int p = 0; p < 2; p++) {
 		struct cli_run run = run_program_line(programs[p], "--list-schemes");
@@ -159,8 +163,7 @@ Test(schemes, programs_list_and_parse_through_the_list)
 		free_run(&run);
 		run = run_program_line(programs[p], "decay --tol 1e-3 --scheme simpson");
 		cr_expect_neq(run.status, 0, "%s accepted --scheme simpson", programs[p]);
-		cr_expect(strstr(run.err, "--scheme 'simpson': expected one of dp5, dp8, vern9, lobatto, trapezoid, newton"),
-			  "%s: %s", programs[p], run.err);
+		cr_expect(strstr(run.err, expected), "%s: %s, not %s", programs[p], run.err, expected);
 		free_run(&run);
 	}
 	remove_workdir();

@@ -1,0 +1,601 @@
+/* radau5_integrate.cuh - one trajectory of the radau5 scheme (src/
+ * scheme_rk.c): the 3-stage Radau IIA method, order 5, L-stable, as Hairer
+ * & Wanner's RADAU5 runs it (Solving ODEs II, IV.8): the stages' equations
+ * solved by simplified Newton iterations with the Jacobian at the step's
+ * start, decoupled by the eigen-decomposition of the Radau matrix into one
+ * real and one complex n x n system (E1 = (u1/h) I - J, E2 = ((alpha + i
+ * beta)/h) I - J, LU with partial pivoting), the step from the embedded
+ * error estimate (filtered by E1, so it stays bounded on stiff
+ * components), Gustafsson's predictive controller, the Jacobian kept from
+ * one step to the next while the iteration contracts fast. Written once
+ * for the device (kernels/rk_kernel.cuh, one thread per trajectory) and
+ * the host (the CPU backend, rk_host.h), through rk_trajectory.
+ *
+ * Tolerances: iter_rtol and iter_atol scale the local error as they do
+ * for the explicit pairs (RADAU5 itself loosens a tolerance to 0.1
+ * rtol^(2/3); picard keeps one meaning across its schemes, and the tuner
+ * picks the tolerance that meets an error bound).
+ *
+ * A step whose iteration fails (too slow, diverging, singular matrices)
+ * is retried shorter; a trajectory whose step falls below 16 eps |t| is
+ * PICARD_TRAJ_STEP_UNDERFLOW. Fixed steps (--steps) have no shorter step
+ * to fall back on: their iteration goes on while it contracts, up to
+ * nit_fixed iterations, else the trajectory is PICARD_TRAJ_NOT_CONVERGED.
+ *
+ * The outcome's steps count Newton iterations (3 right-hand sides each:
+ * the scheme's rhs_per_sweep), over all step attempts; max_steps bounds
+ * the step attempts.
+ *
+ * Dense output at a record's time: a Radau step from the start of the
+ * step that holds it to the time (the scheme's order there, as the
+ * explicit pairs do), or, should that iteration not converge, the
+ * accepted step's collocation polynomial (RADAU5's CONTR5).
+ */
+#ifndef PICARD_RADAU5_INTEGRATE_CUH
+#define PICARD_RADAU5_INTEGRATE_CUH
+
+#include <math.h>
+
+#include "jacobian.cuh"
+#include "picard.h"
+#include "portable.h"
+#include "rk_integrate.cuh"
+
+namespace picard {
+
+namespace radau {
+
+/* The nodes (4 -+ sqrt 6)/10 and 1; the error estimate's weights; the
+ * real eigenvalue's inverse 1/gamma and the complex pair alpha +- i beta
+ * of the inverse Radau matrix; T (its eigenvectors, third row of the
+ * real block 0.966..., 1, 0) and T^-1. Values from radau5.f (Hairer,
+ * 1996), the derived ones computed from its formulas. */
+constexpr double c1 = 0.15505102572168222, c2 = 0.6449489742783178;
+constexpr double c1m1 = c1 - 1, c2m1 = c2 - 1, c1mc2 = c1 - c2;
+constexpr double dd1 = -10.048809399827414, dd2 = 1.382142733160748, dd3 = -1.0 / 3;
+constexpr double u1 = 3.6378342527444962, alpha = 2.6810828736277523, beta = 3.0504301992474105;
+constexpr double T11 = 9.1232394870892942792e-02, T12 = -0.14125529502095420843,
+		 T13 = -3.0029194105147424492e-02, T21 = 0.24171793270710701896,
+		 T22 = 0.20412935229379993199, T23 = 0.38294211275726193779,
+		 T31 = 0.96604818261509293619;
+constexpr double TI11 = 4.3255798900631553510, TI12 = 0.33919925181580986954,
+		 TI13 = 0.54177053993587487119, TI21 = -4.1787185915519047273,
+		 TI22 = -0.32768282076106238708, TI23 = 0.47662355450055045196,
+		 TI31 = -0.50287263494578687595, TI32 = 2.5719269498556054292,
+		 TI33 = -0.59603920482822492497;
+
+constexpr int nit = 7;           /* Newton iterations a step, at most */
+constexpr int nit_fixed = 30;    /* fixed steps: while it contracts */
+constexpr double thet = 0.001;   /* keep J while the contraction is below */
+constexpr double safe = 0.9, fac_min = 0.125, fac_max = 5; /* 1/8 <= hnew/h <= 5 ... */
+constexpr int max_singular = 6;  /* singular matrices in a row before failing */
+
+/* LU with partial pivoting of the n x n row-major a, in place; false when
+ * a pivot is zero (or not finite). */
+template <int n, typename real>
+__host__ __device__ inline bool lu(real *a, int *piv)
+{
+	for (int k = 0; k < n; k++) {
+		int m = k;
+
+		for (int i = k + 1; i < n; i++)
+			if (fabs(a[i * n + k]) > fabs(a[m * n + k]))
+				m = i;
+		piv[k] = m;
+		if (!(fabs(a[m * n + k]) > 0) || !isfinite(a[m * n + k]))
+			return false;
+		if (m != k)
+			for (int j = 0; j < n; j++) {
+				const real s = a[k * n + j];
+
+				a[k * n + j] = a[m * n + j];
+				a[m * n + j] = s;
+			}
+		const real inv = (real)1 / a[k * n + k];
+
+		for (int i = k + 1; i < n; i++) {
+			const real l = a[i * n + k] * inv;
+
+			a[i * n + k] = l;
+			for (int j = k + 1; j < n; j++)
+				a[i * n + j] -= l * a[k * n + j];
+		}
+	}
+	return true;
+}
+
+template <int n, typename real>
+__host__ __device__ inline void lu_solve(const real *a, const int *piv, real *b)
+{
+	for (int k = 0; k < n; k++) {
+		const real s = b[piv[k]];
+
+		b[piv[k]] = b[k];
+		b[k] = s;
+		for (int i = k + 1; i < n; i++)
+			b[i] -= a[i * n + k] * b[k];
+	}
+	for (int i = n - 1; i >= 0; i--) {
+		real s = b[i];
+
+		for (int j = i + 1; j < n; j++)
+			s -= a[i * n + j] * b[j];
+		b[i] = s / a[i * n + i];
+	}
+}
+
+/* The same in complex arithmetic, real and imaginary parts apart. */
+template <int n, typename real>
+__host__ __device__ inline bool lu_complex(real *ar, real *ai, int *piv)
+{
+	for (int k = 0; k < n; k++) {
+		int m = k;
+
+		for (int i = k + 1; i < n; i++)
+			if (fabs(ar[i * n + k]) + fabs(ai[i * n + k]) >
+			    fabs(ar[m * n + k]) + fabs(ai[m * n + k]))
+				m = i;
+		piv[k] = m;
+		const real pr = ar[m * n + k], pi = ai[m * n + k], mod = pr * pr + pi * pi;
+
+		if (!(mod > 0) || !isfinite(mod))
+			return false;
+		if (m != k)
+			for (int j = 0; j < n; j++) {
+				const real sr = ar[k * n + j], si = ai[k * n + j];
+
+				ar[k * n + j] = ar[m * n + j];
+				ai[k * n + j] = ai[m * n + j];
+				ar[m * n + j] = sr;
+				ai[m * n + j] = si;
+			}
+		const real ir = pr / mod, ii = -pi / mod; /* 1 / pivot */
+
+		for (int i = k + 1; i < n; i++) {
+			const real lr = ar[i * n + k] * ir - ai[i * n + k] * ii;
+			const real li = ar[i * n + k] * ii + ai[i * n + k] * ir;
+
+			ar[i * n + k] = lr;
+			ai[i * n + k] = li;
+			for (int j = k + 1; j < n; j++) {
+				ar[i * n + j] -= lr * ar[k * n + j] - li * ai[k * n + j];
+				ai[i * n + j] -= lr * ai[k * n + j] + li * ar[k * n + j];
+			}
+		}
+	}
+	return true;
+}
+
+template <int n, typename real>
+__host__ __device__ inline void lu_solve_complex(const real *ar, const real *ai, const int *piv,
+						 real *br, real *bi)
+{
+	for (int k = 0; k < n; k++) {
+		const int m = piv[k];
+		real s = br[m];
+
+		br[m] = br[k];
+		br[k] = s;
+		s = bi[m];
+		bi[m] = bi[k];
+		bi[k] = s;
+		for (int i = k + 1; i < n; i++) {
+			br[i] -= ar[i * n + k] * br[k] - ai[i * n + k] * bi[k];
+			bi[i] -= ar[i * n + k] * bi[k] + ai[i * n + k] * br[k];
+		}
+	}
+	for (int i = n - 1; i >= 0; i--) {
+		real sr = br[i], si = bi[i];
+
+		for (int j = i + 1; j < n; j++) {
+			sr -= ar[i * n + j] * br[j] - ai[i * n + j] * bi[j];
+			si -= ar[i * n + j] * bi[j] + ai[i * n + j] * br[j];
+		}
+		const real dr = ar[i * n + i], di = ai[i * n + i], mod = dr * dr + di * di;
+
+		br[i] = (sr * dr + si * di) / mod;
+		bi[i] = (si * dr - sr * di) / mod;
+	}
+}
+
+/* A step's linear algebra and iterates: J at the step's start, E1 and E2
+ * factored for the step h, the stage increments z (x + z_s at t + c_s h)
+ * and their transform w = T^-1 z. */
+template <int n, typename real>
+struct work {
+	real J[n * n], e1[n * n], e2r[n * n], e2i[n * n];
+	int p1[n], p2[n];
+	real z[3][n], w[3][n];
+};
+
+/* E1 and E2 for a step h from J; false: singular. */
+template <int n, typename real>
+__host__ __device__ inline bool factor(work<n, real> &W, double h)
+{
+	const real f1 = (real)(u1 / h), ar = (real)(alpha / h), ai = (real)(beta / h);
+
+	for (int i = 0; i < n * n; i++) {
+		W.e1[i] = -W.J[i];
+		W.e2r[i] = -W.J[i];
+		W.e2i[i] = 0;
+	}
+	for (int i = 0; i < n; i++) {
+		W.e1[i * n + i] += f1;
+		W.e2r[i * n + i] += ar;
+		W.e2i[i * n + i] = ai;
+	}
+	return lu<n>(W.e1, W.p1) && lu_complex<n>(W.e2r, W.e2i, W.p2);
+}
+
+/* How a step's iteration ended. */
+enum newton_end { CONVERGED, TOO_SLOW, DIVERGED };
+
+struct newton_result {
+	newton_end end;
+	int iterations;
+	double theta;  /* the last contraction */
+	double hhfac;  /* TOO_SLOW: the step's factor RADAU5 advises */
+};
+
+/* The simplified Newton iteration of a step h from (t, x), starting from
+ * W.z (and W.w = T^-1 z), with E1, E2 factored; faccon is carried from
+ * step to step as RADAU5 does. patient (fixed steps): no shorter step to
+ * ask for, so it goes on while it contracts, up to nit_fixed. */
+template <class Model, typename real>
+__host__ __device__ inline newton_result newton(work<Model::dim, real> &W, double t, double h,
+						const real *x, const real *p, const real *scal,
+						double fnewt, double &faccon, bool patient)
+{
+	constexpr int n = Model::dim;
+	const double cs[3] = {c1, c2, 1};
+	const real fac1 = (real)(u1 / h), alphn = (real)(alpha / h), betan = (real)(beta / h);
+	newton_result r = {DIVERGED, 0, thet, 0.5};
+	double dynold = 0, thqold = 0;
+
+	faccon = pow(fmax(faccon, (double)rk_eps<real>::value), 0.8);
+	const int most = patient ? nit_fixed : nit;
+
+	while (r.iterations < most) {
+		real f[3][n], xs[n];
+
+		for (int s = 0; s < 3; s++) {
+			for (int i = 0; i < n; i++)
+				xs[i] = x[i] + W.z[s][i];
+			Model::rhs((real)(t + cs[s] * h), xs, p, f[s]);
+		}
+		for (int i = 0; i < n; i++) {
+			const real a1 = f[0][i], a2 = f[1][i], a3 = f[2][i];
+			const real w2 = W.w[1][i], w3 = W.w[2][i];
+
+			W.z[0][i] = -W.w[0][i] * fac1 + (real)TI11 * a1 + (real)TI12 * a2 +
+				    (real)TI13 * a3;
+			W.z[1][i] = -w2 * alphn + w3 * betan + (real)TI21 * a1 + (real)TI22 * a2 +
+				    (real)TI23 * a3;
+			W.z[2][i] = -w3 * alphn - w2 * betan + (real)TI31 * a1 + (real)TI32 * a2 +
+				    (real)TI33 * a3;
+		}
+		lu_solve<n>(W.e1, W.p1, W.z[0]);
+		lu_solve_complex<n>(W.e2r, W.e2i, W.p2, W.z[1], W.z[2]);
+		r.iterations++;
+		double dyno = 0;
+
+		for (int s = 0; s < 3; s++)
+			for (int i = 0; i < n; i++) {
+				const double d = (double)W.z[s][i] / (double)scal[i];
+
+				dyno += d * d;
+			}
+		dyno = sqrt(dyno / (3 * n));
+		if (!isfinite(dyno))
+			return r;
+		if (r.iterations > 1 && r.iterations < most) {
+			const double thq = dyno / dynold;
+
+			r.theta = r.iterations == 2 ? thq : sqrt(thq * thqold);
+			thqold = thq;
+			if (!(r.theta < 0.99))
+				return r;
+			faccon = r.theta / (1 - r.theta);
+			const double dyth = faccon * dyno * pow(r.theta, nit - 1 - r.iterations) / fnewt;
+
+			if (dyth >= 1 && !patient) {
+				const double qnewt = fmax(1e-4, fmin(20.0, dyth));
+
+				r.end = TOO_SLOW;
+				r.hhfac = 0.8 * pow(qnewt, -1.0 / (4 + nit - 1 - r.iterations));
+				return r;
+			}
+		}
+		dynold = fmax(dyno, (double)rk_eps<real>::value);
+		for (int i = 0; i < n; i++) {
+			const real w1 = W.w[0][i] + W.z[0][i], w2 = W.w[1][i] + W.z[1][i],
+				   w3 = W.w[2][i] + W.z[2][i];
+
+			W.w[0][i] = w1;
+			W.w[1][i] = w2;
+			W.w[2][i] = w3;
+			W.z[0][i] = (real)T11 * w1 + (real)T12 * w2 + (real)T13 * w3;
+			W.z[1][i] = (real)T21 * w1 + (real)T22 * w2 + (real)T23 * w3;
+			W.z[2][i] = (real)T31 * w1 + w2;
+		}
+		if (faccon * dyno <= fnewt) {
+			r.end = CONVERGED;
+			return r;
+		}
+	}
+	return r;
+}
+
+/* The scaled error of a converged step: RMS over scal of E1^-1 (f0 +
+ * (dd . z)/h), and, on a first or rejected step whose estimate fails, the
+ * estimate once more through f at the filtered point (RADAU5's ESTRAD). */
+template <class Model, typename real>
+__host__ __device__ inline double estimate(const work<Model::dim, real> &W, double t, double h,
+					   const real *x, const real *p, const real *f0,
+					   const real *scal, bool refilter)
+{
+	constexpr int n = Model::dim;
+	real f2[n], e[n];
+	double err = 0;
+
+	for (int i = 0; i < n; i++) {
+		f2[i] = (real)(dd1 / h) * W.z[0][i] + (real)(dd2 / h) * W.z[1][i] +
+			(real)(dd3 / h) * W.z[2][i];
+		e[i] = f2[i] + f0[i];
+	}
+	lu_solve<n>(W.e1, W.p1, e);
+	for (int i = 0; i < n; i++)
+		err += ((double)e[i] / scal[i]) * ((double)e[i] / scal[i]);
+	err = fmax(sqrt(err / n), 1e-10);
+	if (refilter && err >= 1) {
+		real xe[n], f1[n];
+
+		for (int i = 0; i < n; i++)
+			xe[i] = x[i] + e[i];
+		Model::rhs((real)t, xe, p, f1);
+		for (int i = 0; i < n; i++)
+			e[i] = f1[i] + f2[i];
+		lu_solve<n>(W.e1, W.p1, e);
+		err = 0;
+		for (int i = 0; i < n; i++)
+			err += ((double)e[i] / scal[i]) * ((double)e[i] / scal[i]);
+		err = fmax(sqrt(err / n), 1e-10);
+	}
+	return isfinite(err) ? err : INFINITY;
+}
+
+/* The collocation polynomial of an accepted step ending at (t_new, xn),
+ * h long: xn + s (k1 + (s - c2m1) (k2 + (s - c1m1) k3)), s = (t - t_new)/h
+ * (RADAU5's CONT). Also the next step's starting values. */
+template <int n, typename real>
+struct polynomial {
+	real k[3][n];
+
+	__host__ __device__ void fit(const work<n, real> &W)
+	{
+		for (int i = 0; i < n; i++) {
+			const real z1 = W.z[0][i], z2 = W.z[1][i], z3 = W.z[2][i];
+			const real ak = (z1 - z2) / (real)c1mc2;
+
+			k[0][i] = (z2 - z3) / (real)c2m1;
+			k[1][i] = (ak - k[0][i]) / (real)c1m1;
+			k[2][i] = k[1][i] - (ak - z1 / (real)c1) / (real)c2;
+		}
+	}
+	/* The polynomial at s minus xn (an increment). */
+	__host__ __device__ real increment(int i, double s) const
+	{
+		return (real)s * (k[0][i] + (real)(s - c2m1) * (k[1][i] + (real)(s - c1m1) * k[2][i]));
+	}
+	/* Starting values of the step h after one of length hold: the
+	 * polynomial at the new stages. */
+	__host__ __device__ void start(work<n, real> &W, double h, double hold) const
+	{
+		const double q = h / hold, cq[3] = {c1 * q, c2 * q, q};
+
+		for (int s = 0; s < 3; s++)
+			for (int i = 0; i < n; i++)
+				W.z[s][i] = increment(i, cq[s]);
+		for (int i = 0; i < n; i++) {
+			const real z1 = W.z[0][i], z2 = W.z[1][i], z3 = W.z[2][i];
+
+			W.w[0][i] = (real)TI11 * z1 + (real)TI12 * z2 + (real)TI13 * z3;
+			W.w[1][i] = (real)TI21 * z1 + (real)TI22 * z2 + (real)TI23 * z3;
+			W.w[2][i] = (real)TI31 * z1 + (real)TI32 * z2 + (real)TI33 * z3;
+		}
+	}
+};
+
+template <int n, typename real>
+__host__ __device__ inline void zero_start(work<n, real> &W)
+{
+	for (int s = 0; s < 3; s++)
+		for (int i = 0; i < n; i++)
+			W.z[s][i] = W.w[s][i] = 0;
+}
+
+/* The weights atol + rtol |x_k| of the error and the iteration. */
+template <int n, typename real>
+__host__ __device__ inline void scales(double atol, double rtol, const real *x, real *scal)
+{
+	for (int i = 0; i < n; i++)
+		scal[i] = (real)(atol + rtol * fabs((double)x[i]));
+}
+
+/* The record times an accepted step from (t, x) to (t_new, xn) holds: a
+ * Radau step from t to each (J kept, E1 and E2 refactored), else the
+ * polynomial. W's factors are spent; J is kept. */
+PICARD_EXEC_CHECK_DISABLE
+template <class Model, typename real, class Out>
+__host__ __device__ inline void dense(work<Model::dim, real> &W, const polynomial<Model::dim, real> &P,
+				      double t, double t_new, const real *x, const real *xn,
+				      const real *p, const real *scal, double fnewt, Out &out)
+{
+	constexpr int n = Model::dim;
+
+	for (double td = out.due(t_new); !isnan(td); td = out.due(t_new)) {
+		real xd[n];
+		double faccon = 1;
+
+		if (td <= t || td == t_new) {
+			out.store(td <= t ? x : xn);
+			continue;
+		}
+		zero_start(W);
+		const bool solved = factor<n>(W, td - t) &&
+				    newton<Model, real>(W, t, td - t, x, p, scal, fnewt, faccon, false).end ==
+					    CONVERGED;
+		for (int i = 0; i < n; i++)
+			xd[i] = solved ? x[i] + W.z[2][i] :
+					 xn[i] + P.increment(i, (td - t_new) / (t_new - t));
+		out.store(xd);
+	}
+}
+
+} /* namespace radau */
+
+/* Integrate one trajectory by Radau IIA, adaptive or run.steps fixed
+ * steps a window; rk_trajectory's contract (rk_integrate.cuh), which
+ * calls it for the tag rk_radau5. */
+PICARD_EXEC_CHECK_DISABLE
+template <class Model, typename real, class Out>
+__host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real *x,
+							const real *p, Out &out)
+{
+	using namespace radau;
+	constexpr int n = Model::dim;
+	const double rtol = run.rtol, atol = run.atol;
+	const double eps = rk_eps<real>::value;
+	const double fnewt = fmax(10 * eps / rtol, fmin(0.03, sqrt(rtol)));
+	const double cfac = safe * (1 + 2 * nit);
+	const bool fixed = run.steps > 0;
+	work<n, real> W;
+	polynomial<n, real> P{}; /* fitted before use: first steps start from 0 */
+	real f0[n], scal[n], xn[n];
+	rk_outcome o = {PICARD_TRAJ_OK, -1, 0, 0};
+	const real lim = rk_limit<real>(run.bound);
+	double t = run.t0, h, hold = 0, faccon = 1, hacc = 0, erracc = 1e-2;
+	bool first = true, reject = false, need_jac = true, jac_fresh = false;
+	int singular = 0;
+	long attempts = 0, accepted = 0;
+
+	Model::rhs((real)t, x, p, f0);
+	h = fixed ? run.window / run.steps : rk_first_step<Model, rk_radau5, real>(run, t, x, p, f0);
+	scales<n>(atol, rtol, x, scal);
+	for (long w = 0; w < run.windows && o.status == PICARD_TRAJ_OK; w++) {
+		const double tb = rk_window_end(run, w);
+		int tried = 0;
+
+		while (t < tb) {
+			const bool last = fixed ? t + 1.5 * h >= tb : t + 1.01 * h >= tb;
+			const double hs = last ? tb - t : h;
+
+			if ((!fixed && attempts >= run.max_steps) || hs <= 0 ||
+			    hs < 16 * eps * fabs(t)) {
+				o.status = !fixed && attempts >= run.max_steps ? PICARD_TRAJ_MAX_STEPS :
+					   PICARD_TRAJ_STEP_UNDERFLOW;
+				break;
+			}
+			attempts++;
+			if (need_jac) {
+				jacobian<Model, real>((real)t, x, p, W.J);
+				need_jac = false;
+				jac_fresh = true;
+			}
+			if (!factor<n>(W, hs)) {
+				if (++singular >= max_singular || fixed) {
+					o.status = fixed ? PICARD_TRAJ_NOT_CONVERGED :
+						   PICARD_TRAJ_STEP_UNDERFLOW;
+					break;
+				}
+				h = 0.5 * hs;
+				reject = true;
+				need_jac = !jac_fresh;
+				continue;
+			}
+			singular = 0;
+			if (first || reject || fixed)
+				zero_start(W);
+			else
+				P.start(W, hs, hold);
+			const newton_result nr =
+				newton<Model, real>(W, t, hs, x, p, scal, fnewt, faccon, fixed);
+
+			tried += nr.iterations;
+			o.steps += nr.iterations;
+
+			if (nr.end != CONVERGED) {
+				if (fixed) {
+					o.status = PICARD_TRAJ_NOT_CONVERGED;
+					break;
+				}
+				h = (nr.end == TOO_SLOW ? nr.hhfac : 0.5) * hs;
+				reject = true;
+				need_jac = !jac_fresh;
+				continue;
+			}
+			const double err = fixed ? 0 :
+				estimate<Model, real>(W, t, hs, x, p, f0, scal, first || reject);
+			const double fac = fmin(safe, cfac / (nr.iterations + 2 * nit));
+			double quot = fmax(fac_min, fmin(fac_max, pow(err, 0.25) / fac)), hnew = hs / quot;
+
+			if (!(err < 1)) {
+				h = first ? 0.1 * hs : hnew;
+				reject = true;
+				need_jac = !jac_fresh;
+				continue;
+			}
+			/* accepted */
+			if (!fixed && accepted > 0) { /* Gustafsson's predictive controller */
+				double facgus = (hacc / hs) * pow(err * err / erracc, 0.25) / safe;
+
+				facgus = fmax(fac_min, fmin(fac_max, facgus));
+				quot = fmax(quot, facgus);
+				hnew = hs / quot;
+			}
+			hacc = hs;
+			erracc = fmax(1e-2, err);
+			accepted++;
+			const double t_new = last ? tb : t + hs;
+
+			for (int i = 0; i < n; i++)
+				xn[i] = x[i] + W.z[2][i];
+			P.fit(W);
+			if (Out::dense)
+				dense<Model, real>(W, P, t, t_new, x, xn, p, scal, fnewt, out);
+			for (int i = 0; i < n; i++)
+				x[i] = xn[i];
+			if (!rk_state_ok<n>(x, lim)) {
+				o.status = rk_state_status<n>(x);
+				break;
+			}
+			Model::rhs((real)t_new, x, p, f0);
+			scales<n>(atol, rtol, x, scal);
+			t = t_new;
+			hold = hs;
+			if (!fixed) {
+				if (reject)
+					hnew = fmin(hnew, hs);
+				/* a step shortened to end the window says nothing
+				 * of the step the trajectory can take */
+				h = last ? fmax(h, hnew) : hnew;
+			}
+			/* the Jacobian is kept while the iteration contracts fast
+			 * (RADAU5's THET), and fixed steps always refresh it */
+			need_jac = fixed || nr.theta > thet;
+			jac_fresh = false;
+			first = reject = false;
+		}
+		o.steps_max = tried > o.steps_max ? tried : o.steps_max;
+		if (o.status != PICARD_TRAJ_OK) {
+			o.fail_window = w;
+			break;
+		}
+		out.window_end(w, x);
+	}
+	return o;
+}
+
+} /* namespace picard */
+
+#endif
