@@ -17,7 +17,7 @@
 
 static const char *const known_members[] = {
 	"dim", "nparams", "param_names", "param_defaults", "x0", "t0", "t1", "summary",
-	"reference", "default_h", "ninvariants", "invariant_names", "rhs", "jacobian", "exact",
+	"reference", "default_h", "stiff", "ninvariants", "invariant_names", "rhs", "jacobian", "exact",
 	"initial", "invariants", NULL,
 };
 
