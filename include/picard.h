@@ -428,7 +428,11 @@ int picard_ensemble_model(const picard_model *model, long ntraj, double spread,
 
 /* GSL gsl_odeiv2 rk8pd in double with rtol = atol = 1e-12, the reference the
  * paper's Runge-Kutta-Merson played: one trajectory from x0 at t0 to each
- * of ntimes increasing times; out: ntimes*dim states. */
+ * of ntimes increasing times; out: ntimes*dim states. A stiff model
+ * (model->stiff), or a trajectory on which rk8pd's step turns out to be
+ * held by stability, is integrated by GSL's implicit msbdf with the
+ * model's Jacobian instead, at 1e-14 (src/reference.c: why, and how
+ * accurate). */
 int picard_reference(const picard_model *model, const double *params,
 		     const double *x0, double t0, const double *times,
 		     long ntimes, double *out);

@@ -1,13 +1,49 @@
 /* reference.c - the GSL reference and the check of a solve against it.
  *
  * The paper measured its global error E against a 5th-order Runge-Kutta-
- * Merson solution; picard uses GSL's gsl_odeiv2 rk8pd (Prince-Dormand 8(9))
- * in double with rtol = atol = 1e-12, far more accurate than any Picard
- * run it judges; picard_check_each() tightens it for tolerances near that
- * (picard_check_ref_tol()). picard_check() integrates each checked trajectory
- * once through all recorded window ends (one driver, never restarted) and
- * reduces the paper's E, its relative variant and where the worst point
- * lies, threading over trajectories with OpenMP.
+ * Merson solution; picard uses GSL's gsl_odeiv2 in double with rtol =
+ * atol = 1e-12, far more accurate than any Picard run it judges;
+ * picard_check_each() tightens it for tolerances near that
+ * (picard_check_ref_tol()). picard_check() integrates each checked
+ * trajectory once through all recorded window ends (one driver, never
+ * restarted) and reduces the paper's E, its relative variant and where the
+ * worst point lies, threading over trajectories with OpenMP.
+ *
+ * The stepper. A non-stiff model gets rk8pd (Prince-Dormand 8(9)): the most
+ * accurate of GSL's steppers per step at tight tolerances. An explicit
+ * stepper on a stiff problem has its step held at the stability limit
+ * instead (|h lambda| of a few for the largest eigenvalue lambda of the
+ * Jacobian), however smooth the solution: robertson's span of 1e5 at
+ * |lambda| ~ 1e4 would be some 1e8 steps. So:
+ *   - a model declared stiff (model->stiff) is integrated by msbdf, GSL's
+ *     variable-order (1-5) BDF with modified Newton iterations, given the
+ *     model's Jacobian (picard_model_jacobian(): its own, else automatic
+ *     differentiation);
+ *   - any other model starts with rk8pd, and every REF_STIFF_EVERY steps
+ *     compares its step with the Jacobian's spectral radius rho (Gelfand's
+ *     formula, ref_spectral_radius()). An accuracy-limited rk8pd step at
+ *     these tolerances has a small h rho (0.14 at most on the non-stiff
+ *     models, kepler's), a stability-limited one a few units (5.6 to 6.8,
+ *     vanderpol at mu = 1000); above REF_STIFF_HRHO the
+ *     trajectory is stiff at its parameters (vanderpol at mu = 1000, given
+ *     by --init) and is integrated again from its start by msbdf, rather
+ *     than stalling at REF_MAX_STEPS or taking minutes.
+ * msbdf reads only df/dy, the model's exact Jacobian; bsimp (Bader-
+ * Deuflhard) also needs df/dt, which picard has only as a difference, and
+ * the implicit Gauss steppers rk*imp are of order 4 at most and A- but not
+ * L-stable. At equal rtol = atol msbdf's global error is orders above
+ * rk8pd's, so it is asked for REF_MSBDF_SHARE of the tolerance: at
+ * picard_reference()'s 1e-12 (msbdf at 1e-14), against the published
+ * values of the test set for IVP solvers (tests/test_stiff.c), HIRES at
+ * t = 321.8122 comes within 2.8e-10 relative in every component,
+ * Robertson at t = 1e11 within 1.4e-13 (absolute; y2 is 8e-14 there), van
+ * der Pol at mu = 1000, t = 2000 within 5.6e-11 relative; and msbdf
+ * against rk8pd (both as here) on the non-stiff models at their t1 within
+ * 1.5e-10 of the state's size, except the orbits: pendulum 1e-9,
+ * rosenzweig_macarthur 2e-8, kepler (100 orbits) 1.9e-6. On the 2-core
+ * build machine robertson over [0, 1e5] takes 1 ms, hires 2 ms, van der
+ * Pol at mu = 1000 over [0, 2000] 12 ms (rk8pd: 0.33 s, 746k steps);
+ * 2026-11-25.
  */
 #include <math.h>
 #include <pthread.h>
@@ -23,11 +59,33 @@
 #include "reference.h"
 
 #define REF_MAX_STEPS 10000000  /* per interval: a stuck reference fails */
+/* rk8pd steps between two tests for stiffness (ref_stiff()): few enough
+ * that a stiff trajectory is caught within a fraction of a second, many
+ * enough that a non-stiff one of a few thousand steps is never tested. */
+#define REF_STIFF_EVERY 5000
+/* h rho above which rk8pd's step is taken as held by stability, not
+ * accuracy: see the file's head. */
+#define REF_STIFF_HRHO 1.0
+/* msbdf is asked for this fraction of the tolerance (down to
+ * REF_TOL_FLOOR): at the same rtol = atol its global error is orders
+ * above rk8pd's (the file's head), and its steps are cheap. */
+#define REF_MSBDF_SHARE 1e-2
+/* ref_step()'s word that rk8pd met a stiff stretch: not an error code
+ * (those are negative), never returned to a caller of this file. */
+#define REF_STIFF 1
 
-/* What the GSL right-hand side adapter needs. */
+/* The GSL stepper of a reference integration (the file's head). */
+enum ref_stepper {
+	REF_RK8PD, /* explicit Prince-Dormand 8(9): non-stiff models */
+	REF_MSBDF, /* implicit BDF of orders 1-5 with the Jacobian: stiff ones */
+};
+
+/* What the GSL right-hand side and Jacobian adapters need. */
 struct ref_system {
 	const picard_model *model; /* whose f is integrated */
 	const double *params;      /* nparams values, never NULL */
+	double *work;              /* 2*dim (ref_jac) and 3*dim*dim
+				      (ref_spectral_radius) scratch */
 };
 
 /* GSL's view of f. A non-finite slope is reported as a plain failure (not
@@ -41,6 +99,28 @@ static int ref_rhs(double t, const double y[], double dydt[], void *arg)
 	picard_model_rhs(sys->model, t, y, sys->params, dydt);
 	for (int k = 0; k < sys->model->dim; k++)
 		if (!isfinite(dydt[k]))
+			return GSL_FAILURE;
+	return GSL_SUCCESS;
+}
+
+/* GSL's view of the Jacobian, for msbdf: dfdy from picard_model_jacobian()
+ * (row-major, as GSL wants it); dfdt by a central difference of f in t
+ * (msbdf reads only dfdy, but the system is then complete for any GSL
+ * stepper). A non-finite entry fails as ref_rhs() does. */
+static int ref_jac(double t, const double y[], double *dfdy, double dfdt[], void *arg)
+{
+	const struct ref_system *sys = arg;
+	const int n = sys->model->dim;
+	const double dt = 1e-7 * fmax(1, fabs(t));
+	double *ahead = sys->work, *behind = sys->work + n;
+
+	picard_model_jacobian(sys->model, t, y, sys->params, dfdy);
+	picard_model_rhs(sys->model, t + dt, y, sys->params, ahead);
+	picard_model_rhs(sys->model, t - dt, y, sys->params, behind);
+	for (int k = 0; k < n; k++)
+		dfdt[k] = (ahead[k] - behind[k]) / (2 * dt);
+	for (int k = 0; k < n * n; k++)
+		if (!isfinite(dfdy[k]))
 			return GSL_FAILURE;
 	return GSL_SUCCESS;
 }
@@ -93,19 +173,20 @@ static const char *ref_reason(int status)
 	return gsl_strerror(status);
 }
 
-/* rk8pd stopped at t with GSL status: PICARD_EREF with a detail that says
- * so in the caller's terms. Running out of steps is a stall (stiffness, a
- * too tight tol); anything else, the step shrinking to nothing, is the
- * solution blowing up. */
-static int ref_stopped(const struct ref_who *who, double t, int status)
+/* The stepper (its GSL name, "rk8pd" or "msbdf") stopped at t with GSL
+ * status: PICARD_EREF with a detail that says so in the caller's terms.
+ * Running out of steps is a stall (stiffness, a too tight tol); anything
+ * else, the step shrinking to nothing, is the solution blowing up. */
+static int ref_stopped(const struct ref_who *who, const char *stepper, double t,
+		       int status)
 {
 	const char *what = status == GSL_EMAXITER ? "stalls" : "blows up";
 
 	if (who->traj >= 0)
-		return picard_fail(PICARD_EREF, "the reference solution of trajectory %ld %s near t = %g (rk8pd stopped there: %s)",
-				   who->traj, what, t, ref_reason(status));
-	return picard_fail(PICARD_EREF, "%s: the reference solution %s near t = %g (rk8pd stopped there: %s)",
-			   who->model->name, what, t, ref_reason(status));
+		return picard_fail(PICARD_EREF, "the reference solution of trajectory %ld %s near t = %g (%s stopped there: %s)",
+				   who->traj, what, t, stepper, ref_reason(status));
+	return picard_fail(PICARD_EREF, "%s: the reference solution %s near t = %g (%s stopped there: %s)",
+			   who->model->name, what, t, stepper, ref_reason(status));
 }
 
 /* A state component came out non-finite at t (rk8pd took a step it should
@@ -127,29 +208,6 @@ static int ref_check_state(const struct ref_who *who, double t, const double *y)
 	return PICARD_OK;
 }
 
-/* March y from t0 through the times with one driver, continuing from each
- * time to the next (never restarting), storing the state at each. */
-static int ref_march(gsl_odeiv2_driver *driver, const struct ref_who *who,
-		     double t0, const double *times, long ntimes, double *y,
-		     double *out)
-{
-	const int n = who->model->dim;
-	double t = t0;
-
-	for (long i = 0; i < ntimes; i++) {
-		int status = gsl_odeiv2_driver_apply(driver, &t, times[i], y);
-		int err;
-
-		if (status != GSL_SUCCESS)
-			return ref_stopped(who, t, status);
-		err = ref_check_state(who, t, y);
-		if (err)
-			return err;
-		memcpy(out + i * n, y, n * sizeof(*y));
-	}
-	return PICARD_OK;
-}
-
 /* The checks every entry point makes before integrating. */
 static int ref_args(const picard_model *model, const double *x0, double tol)
 {
@@ -163,12 +221,31 @@ static int ref_args(const picard_model *model, const double *x0, double tol)
 	return PICARD_OK;
 }
 
-/* An rk8pd driver at rtol = atol = tol for sys. A small first step, the
- * controller grows it at once; scaled by the model's span, not by the
+/* One integration's GSL state: the system, its driver and the state y.
+ * Holds a pointer into itself (sys.params is &rs): open it in place. */
+struct ref_run {
+	struct ref_system rs;
+	gsl_odeiv2_system sys;
+	gsl_odeiv2_driver *driver;
+	enum ref_stepper stepper;
+	long steps;   /* accepted steps so far, all intervals */
+	double *y;
+};
+
+/* The stepper a model starts with: msbdf if it is declared stiff. */
+static enum ref_stepper ref_stepper_of(const picard_model *model)
+{
+	return model->stiff ? REF_MSBDF : REF_RK8PD;
+}
+
+/* A driver of stepper at rtol = atol = tol for sys (msbdf: tighter,
+ * REF_MSBDF_SHARE). A small first step,
+ * the controller grows it at once; scaled by the model's span, not by the
  * times asked for, so a call for a prefix of the times takes the very same
  * steps. */
 static gsl_odeiv2_driver *ref_driver(const gsl_odeiv2_system *sys,
-				     const picard_model *model, double tol)
+				     const picard_model *model,
+				     enum ref_stepper stepper, double tol)
 {
 	gsl_odeiv2_driver *driver;
 	double hstart = 1e-6 * (model->t1 - model->t0);
@@ -176,33 +253,32 @@ static gsl_odeiv2_driver *ref_driver(const gsl_odeiv2_system *sys,
 	if (!(hstart > 0) || !isfinite(hstart))
 		hstart = 1e-6;
 	ref_gsl_init();
-	driver = gsl_odeiv2_driver_alloc_y_new(sys, gsl_odeiv2_step_rk8pd, hstart,
-					       tol, tol);
+	if (stepper == REF_MSBDF)
+		tol = fmin(tol, fmax(REF_TOL_FLOOR, REF_MSBDF_SHARE * tol));
+	driver = gsl_odeiv2_driver_alloc_y_new(sys, stepper == REF_MSBDF ?
+					       gsl_odeiv2_step_msbdf : gsl_odeiv2_step_rk8pd,
+					       hstart, tol, tol);
 	if (driver)
 		gsl_odeiv2_driver_set_nmax(driver, REF_MAX_STEPS);
 	return driver;
 }
 
-/* One integration's GSL state: the system, its driver and the state y.
- * Holds a pointer into itself (sys.params is &rs): open it in place. */
-struct ref_run {
-	struct ref_system rs;
-	gsl_odeiv2_system sys;
-	gsl_odeiv2_driver *driver;
-	double *y;
-};
-
-/* Set r up for model from x0 at rtol = atol = tol. */
+/* Set r up for model from x0 at rtol = atol = tol with stepper. */
 static int ref_open(struct ref_run *r, const picard_model *model, const double *params,
-		    const double *x0, double tol)
+		    const double *x0, double tol, enum ref_stepper stepper)
 {
-	r->rs = (struct ref_system){ model, params ? params : model->param_defaults };
-	r->sys = (gsl_odeiv2_system){ ref_rhs, NULL, (size_t)model->dim, &r->rs };
-	r->y = malloc(model->dim * sizeof(*r->y));
-	r->driver = ref_driver(&r->sys, model, tol);
-	if (!r->y || !r->driver)
-		return picard_fail(PICARD_ENOMEM, "reference: GSL driver for dim %d", model->dim);
-	memcpy(r->y, x0, model->dim * sizeof(*r->y));
+	const int n = model->dim;
+
+	r->rs = (struct ref_system){ model, params ? params : model->param_defaults,
+				     malloc((2 * n + 3 * n * n) * sizeof(double)) };
+	r->sys = (gsl_odeiv2_system){ ref_rhs, ref_jac, (size_t)n, &r->rs };
+	r->stepper = stepper;
+	r->steps = 0;
+	r->y = malloc(n * sizeof(*r->y));
+	r->driver = ref_driver(&r->sys, model, stepper, tol);
+	if (!r->y || !r->driver || !r->rs.work)
+		return picard_fail(PICARD_ENOMEM, "reference: GSL driver for dim %d", n);
+	memcpy(r->y, x0, n * sizeof(*r->y));
 	return PICARD_OK;
 }
 
@@ -210,7 +286,124 @@ static void ref_close(struct ref_run *r)
 {
 	if (r->driver)
 		gsl_odeiv2_driver_free(r->driver);
+	free(r->rs.work);
 	free(r->y);
+}
+
+/* C = A B, n x n row-major. */
+static void matmul(int n, const double *a, const double *b, double *c)
+{
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < n; k++) {
+			double sum = 0;
+
+			for (int j = 0; j < n; j++)
+				sum += a[i * n + j] * b[j * n + k];
+			c[i * n + k] = sum;
+		}
+}
+
+/* The infinity norm (largest absolute row sum) of an n x n matrix. */
+static double norm_inf(int n, const double *a)
+{
+	double largest = 0;
+
+	for (int i = 0; i < n; i++) {
+		double row = 0;
+
+		for (int k = 0; k < n; k++)
+			row += fabs(a[i * n + k]);
+		largest = fmax(largest, row);
+	}
+	return largest;
+}
+
+/* An estimate of the spectral radius rho of the Jacobian at (t, y) by
+ * Gelfand's formula, rho = lim ||J^k||^(1/k), at k = 16 (four squarings)
+ * in the infinity norm; J is scaled by its norm first so that the powers
+ * cannot overflow. Never below rho; above it by at most the condition of
+ * J's eigenvectors to the power 1/16 (kepler's [[0, I], [G, 0]], whose
+ * norm is rho^2 near periapsis, comes out at rho). */
+static double ref_spectral_radius(const struct ref_system *rs, double t, const double *y)
+{
+	const int n = rs->model->dim;
+	double *a = rs->work + 2 * n, *b = a + n * n, *c = b + n * n;
+	double scale;
+
+	picard_model_jacobian(rs->model, t, y, rs->params, a);
+	scale = norm_inf(n, a);
+	if (!(scale > 0) || !isfinite(scale))
+		return scale;
+	for (int k = 0; k < n * n; k++)
+		a[k] /= scale;
+	matmul(n, a, a, b);  /* J^2 */
+	matmul(n, b, b, c);  /* J^4 */
+	matmul(n, c, c, b);  /* J^8 */
+	matmul(n, b, b, c);  /* J^16 */
+	return scale * pow(norm_inf(n, c), 1.0 / 16);
+}
+
+/* rk8pd's step h is held by stability at (t, y): h rho > REF_STIFF_HRHO
+ * (the file's head). */
+static bool ref_stiff(const struct ref_run *r, double t)
+{
+	return fabs(r->driver->h) * ref_spectral_radius(&r->rs, t, r->y) > REF_STIFF_HRHO;
+}
+
+/* One accepted step of r's stepper from *t toward target (never past it):
+ * 0, PICARD_EREF (with the detail) or, for rk8pd, REF_STIFF every
+ * REF_STIFF_EVERY steps that ref_stiff() says so. */
+static int ref_step(struct ref_run *r, const struct ref_who *who, double *t,
+		    double target)
+{
+	gsl_odeiv2_driver *d = r->driver;
+	int status;
+
+	if (d->n++ >= d->nmax)
+		return ref_stopped(who, gsl_odeiv2_step_name(d->s), *t, GSL_EMAXITER);
+	status = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, d->sys, t, target, &d->h, r->y);
+	if (status != GSL_SUCCESS)
+		return ref_stopped(who, gsl_odeiv2_step_name(d->s), *t, status);
+	if (r->stepper == REF_RK8PD && ++r->steps % REF_STIFF_EVERY == 0 && ref_stiff(r, *t))
+		return REF_STIFF;
+	return PICARD_OK;
+}
+
+/* March r.y from t0 through the times (never restarting), storing the
+ * state at each; REF_MAX_STEPS per interval. */
+static int ref_march(struct ref_run *r, const struct ref_who *who, double t0,
+		     const double *times, long ntimes, double *out)
+{
+	const int n = who->model->dim;
+	double t = t0;
+
+	for (long i = 0; i < ntimes; i++) {
+		int err = PICARD_OK;
+
+		r->driver->n = 0;
+		while (!err && t < times[i])
+			err = ref_step(r, who, &t, times[i]);
+		if (!err)
+			err = ref_check_state(who, t, r->y);
+		if (err)
+			return err;
+		memcpy(out + i * n, r->y, n * sizeof(*r->y));
+	}
+	return PICARD_OK;
+}
+
+/* From x0 at t0 through the times with stepper: ref_march()'s result. */
+static int ref_times(const struct ref_who *who, const double *params, const double *x0,
+		     double t0, const double *times, long ntimes, double tol,
+		     enum ref_stepper stepper, double *out)
+{
+	struct ref_run r = { .driver = NULL };
+	int err = ref_open(&r, who->model, params, x0, tol, stepper);
+
+	if (!err)
+		err = ref_march(&r, who, t0, times, ntimes, out);
+	ref_close(&r);
+	return err;
 }
 
 int picard_reference_tol(const picard_model *model, const double *params,
@@ -218,7 +411,6 @@ int picard_reference_tol(const picard_model *model, const double *params,
 			 long ntimes, double tol, long traj, double *out)
 {
 	const struct ref_who who = { model, traj };
-	struct ref_run r = { .driver = NULL };
 	int err;
 
 	if (ntimes < 0 || (ntimes && (!times || !out)))
@@ -228,10 +420,9 @@ int picard_reference_tol(const picard_model *model, const double *params,
 		err = check_times(t0, times, ntimes);
 	if (err || ntimes == 0)
 		return err;
-	err = ref_open(&r, model, params, x0, tol);
-	if (!err)
-		err = ref_march(r.driver, &who, t0, times, ntimes, r.y, out);
-	ref_close(&r);
+	err = ref_times(&who, params, x0, t0, times, ntimes, tol, ref_stepper_of(model), out);
+	if (err == REF_STIFF)
+		err = ref_times(&who, params, x0, t0, times, ntimes, tol, REF_MSBDF, out);
 	return err;
 }
 
@@ -259,29 +450,31 @@ static int push_time(double **times, long *n, long *cap, double t)
 	return PICARD_OK;
 }
 
-/* Step by step with the driver's evolver, recording where each accepted
- * step ends. */
-static int ref_step_times(gsl_odeiv2_driver *driver, const struct ref_who *who,
-			  double t0, double t1, double *y, double **times,
-			  long *nsteps)
+/* Step by step from t0 to t1 with stepper, recording where each accepted
+ * step ends into a malloc'd *times (freed again on failure or REF_STIFF). */
+static int ref_step_times(const struct ref_who *who, const double *params,
+			  const double *x0, double t0, double t1, double tol,
+			  enum ref_stepper stepper, double **times, long *nsteps)
 {
+	struct ref_run r = { .driver = NULL };
 	double t = t0;
 	long cap = 0;
-	int err = PICARD_OK;
+	int err = ref_open(&r, who->model, params, x0, tol, stepper);
 
+	*times = NULL;
 	*nsteps = 0;
 	while (!err && t < t1) {
-		int status;
-
-		if (driver->n++ >= driver->nmax)
-			return ref_stopped(who, t, GSL_EMAXITER);
-		status = gsl_odeiv2_evolve_apply(driver->e, driver->c, driver->s,
-						 driver->sys, &t, t1, &driver->h, y);
-		if (status != GSL_SUCCESS)
-			return ref_stopped(who, t, status);
-		err = ref_check_state(who, t, y);
+		err = ref_step(&r, who, &t, t1);
+		if (!err)
+			err = ref_check_state(who, t, r.y);
 		if (!err)
 			err = push_time(times, nsteps, &cap, t);
+	}
+	ref_close(&r);
+	if (err) {
+		free(*times);
+		*times = NULL;
+		*nsteps = 0;
 	}
 	return err;
 }
@@ -291,7 +484,6 @@ int picard_reference_steps(const picard_model *model, const double *params,
 			   long traj, double **times, long *nsteps)
 {
 	const struct ref_who who = { model, traj };
-	struct ref_run r = { .driver = NULL };
 	int err;
 
 	*times = NULL;
@@ -301,15 +493,10 @@ int picard_reference_steps(const picard_model *model, const double *params,
 		err = check_times(t0, &t1, 1);
 	if (err)
 		return err;
-	err = ref_open(&r, model, params, x0, tol);
-	if (!err)
-		err = ref_step_times(r.driver, &who, t0, t1, r.y, times, nsteps);
-	if (err) {
-		free(*times);
-		*times = NULL;
-		*nsteps = 0;
-	}
-	ref_close(&r);
+	err = ref_step_times(&who, params, x0, t0, t1, tol, ref_stepper_of(model),
+			     times, nsteps);
+	if (err == REF_STIFF)
+		err = ref_step_times(&who, params, x0, t0, t1, tol, REF_MSBDF, times, nsteps);
 	return err;
 }
 

@@ -1,6 +1,7 @@
-/* reference.h - the GSL rk8pd reference at a tolerance of the caller's
- * choosing, for the dense reference of the tuner and for picard_check_each
- * (src/reference.c). picard_reference() is this at REF_TOL. */
+/* reference.h - the GSL reference (rk8pd, msbdf for a stiff model or
+ * trajectory: src/reference.c) at a tolerance of the caller's choosing,
+ * for the dense reference of the tuner and for picard_check_each.
+ * picard_reference() is this at REF_TOL. */
 #ifndef PICARD_REFERENCE_H
 #define PICARD_REFERENCE_H
 

@@ -2,11 +2,14 @@
  * a spacing given for lotka (default h 0.06, span 100) carried over to a
  * model by its own default h (or, without one, its span), and the model's
  * span cut to a number of windows so long spans (kepler: 100 orbits) keep
- * the tests short. */
+ * the tests short; and which models such a grid cannot serve (the stiff
+ * ones). */
 #ifndef PICARD_TESTS_MODEL_GRID_H
 #define PICARD_TESTS_MODEL_GRID_H
 
+#include <criterion/logging.h>
 #include <math.h>
+#include <stdbool.h>
 
 #include "picard.h"
 
@@ -25,6 +28,25 @@ static inline double model_t1(const picard_model *model, int m, double h,
 			      long max_windows)
 {
 	return model->t0 + fmin(model->t1 - model->t0, (double)max_windows * (m - 1) * h);
+}
+
+/* A stiff model (model->stiff) is left out of a test that integrates it
+ * with Picard iteration (trapezoid, lobatto, and newton against lobatto)
+ * or an explicit Runge-Kutta scheme on such a grid: their windows or steps
+ * would have to be shorter than the stiffness time scale (robertson: 1e-4
+ * against a span of 1e5, |lambda| ~ 1e4), so the test would only show
+ * them diverge, or take hours. Said in the log with the test's name, never
+ * silently. The stiff models are held to the tests that do apply:
+ * descriptions, right-hand sides, Jacobians (test_jacobian.c), the device
+ * compile (test_model_load.c), the reference against published values
+ * (test_stiff.c); the stiff schemes' conformance runs on them too. */
+static inline bool stiff_left_out(const picard_model *model, const char *test)
+{
+	if (!model->stiff)
+		return false;
+	cr_log_info("%s: left out of %s: stiff (an explicit or Picard scheme's steps "
+		    "are held by stability; tests/model_grid.h)", model->name, test);
+	return true;
 }
 
 #endif

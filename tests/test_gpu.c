@@ -485,9 +485,12 @@ static void compare_all_models(picard_precision precision)
 	const int count = picard_model_count();
 
 	cr_assert_gt(count, 0, "no registered models");
-	for (int i = 0; i < count; i++)
+	for (int i = 0; i < count; i++) {
+		if (stiff_left_out(picard_model_at(i), "gpu/matches_cpu"))
+			continue;
 		for (size_t c = 0; c < sizeof(grid_cases) / sizeof(grid_cases[0]); c++)
 			compare_backends(picard_model_at(i), &grid_cases[c], c, precision);
+	}
 }
 
 Test(gpu, matches_cpu_double, .timeout = 300)
@@ -1145,6 +1148,8 @@ static void compare_lobatto_all_models(picard_precision precision)
 		const picard_model *model = picard_model_at(i);
 		double *x0, *params, base;
 
+		if (stiff_left_out(model, "gpu/lobatto_matches_cpu"))
+			continue;
 		make_ensemble(model, LOBATTO_NTRAJ, 2000 + i, &x0, &params);
 		base = lobatto_base_window(model, x0, params);
 		for (size_t c = 0; c < sizeof(lobatto_cases) / sizeof(lobatto_cases[0]); c++)
@@ -1370,6 +1375,8 @@ Test(gpu, rk_matches_cpu, .timeout = 600)
 						 model->t0 + 0.77 * (t1 - model->t0)};
 		double *x0, *params, *nudged;
 
+		if (stiff_left_out(model, "gpu/rk_matches_cpu"))
+			continue;
 		make_ensemble(model, RK_NTRAJ, 3000 + i, &x0, &params);
 		nudged = malloc(RK_NTRAJ * model->dim * sizeof(double));
 		for (long j = 0; j < RK_NTRAJ * model->dim; j++)
@@ -1545,6 +1552,8 @@ Test(gpu, newton_matches_cpu, .timeout = 300)
 		const double h = model_h(model, 100.0 / 1400);
 		double *x0, *params;
 
+		if (stiff_left_out(model, "gpu/newton_matches_cpu"))
+			continue;
 		make_ensemble(model, NEWTON_NTRAJ, 4242, &x0, &params);
 		for (size_t b = 0; b < sizeof(blocks) / sizeof(blocks[0]); b++) {
 			picard_options opt = {
