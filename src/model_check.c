@@ -18,7 +18,7 @@
 static const char *const known_members[] = {
 	"dim", "nparams", "param_names", "param_defaults", "x0", "t0", "t1", "summary",
 	"reference", "default_h", "ninvariants", "invariant_names", "rhs", "jacobian", "exact",
-	"initial", "invariants", NULL,
+	"initial", "invariants", "stiff", NULL,
 };
 
 /* What rhs's body must not use: it runs in a GPU kernel, thousands at once. */
