@@ -23,13 +23,13 @@ mkdir -p "$out"
 R=${REPEATS:-5}
 if [ "$mode" = cpu ]; then
 	N=${TRAJ:-1024}
-	RODAS="bin/bench-rodas --backend host"
+	BACKEND="--backend host"
 	CVODE_THREADS=0
 	{ grep -m1 'model name' /proc/cpuinfo; nproc; date -u +%Y-%m-%dT%H:%MZ; } > "$out/device.txt"
 else
 	N=${TRAJ:-8192}
 	[ -x bin/bench-rodas ] || tar -xJf .xfer/bin.tar.xz
-	RODAS="bin/bench-rodas --backend cuda"
+	BACKEND="--backend cuda"
 	CVODE_THREADS=16
 	{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nproc;
 	  date -u +%Y-%m-%dT%H:%MZ; } > "$out/device.txt"
@@ -59,7 +59,7 @@ if [ "$mode" != cpu ]; then
 	} > "$out/radau5.log" 2>&1
 	tail -n 20 "$out/radau5.log"
 fi
-row $RODAS $ROB $TOL
+row bin/bench-rodas $ROB $TOL $BACKEND
 row bin/bench-cvode $ROB $TOL --threads $CVODE_THREADS
 
 # ---- van der Pol, mu = 1000 -------------------------------------------------------
@@ -69,7 +69,7 @@ awk -v n="$N" 'BEGIN { srand(1); print "x1,x2,mu";
 	for (i = 0; i < n; i++) printf "2,0,%.17g\n", 1000 * (1 + 0.1 * (2 * rand() - 1)) }' \
 	> "$out/vdp-init.csv"
 VDP="vanderpol --init $out/vdp-init.csv --t1 3000"
-row $RODAS $VDP --rtol 1e-6 --atol 1e-6
+row bin/bench-rodas $VDP --rtol 1e-6 --atol 1e-6 $BACKEND
 row bin/bench-cvode $VDP --rtol 1e-6 --atol 1e-6 --threads $CVODE_THREADS
 
 grep -v '^#' "$out/stiff.csv" | column -s, -t 2>/dev/null | cut -c1-400 || cat "$out/stiff.csv"
