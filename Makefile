@@ -81,6 +81,10 @@ RTC_STUBS    := $(wildcard kernels/rtc/*.h)
 PROGRAMS     := $(patsubst src/cli/picard_%.c,picard-%,$(wildcard src/cli/picard_*.c))
 CLI_COMMON   := $(patsubst src/cli/%.c,$(BUILD)/src/cli/%.o,$(filter-out src/cli/picard_%.c,$(wildcard src/cli/*.c)))
 TEST_OBJS    := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(wildcard tests/*.c))
+# bench/stiff's host Rodas5P and msbdf reference, which the tests call too
+STIFF_DIR    := $(BUILD)/bench/stiff
+STIFF_TEST_OBJS := $(STIFF_DIR)/rodas_host.o $(STIFF_DIR)/stiff_common.o \
+		   $(BUILD)/bench/bench_common.o
 LIB          := $(LIBDIR)/libpicard.a
 SHLIB        := $(LIBDIR)/libpicard.so
 
@@ -178,17 +182,19 @@ $(BIN)/picard-%: $(BUILD)/src/cli/picard_%.o $(CLI_COMMON) $(SHLIB)
 	$(Q)$(CC) $(filter %.o,$^) $(LDFLAGS) $(LDLIBS) -o $@
 
 # The tests also call the programs' shared code directly (the option parser
-# and the --init reader in test_fuzz_regress.c).
-$(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(SHLIB)
+# and the --init reader in test_fuzz_regress.c) and bench/stiff's host
+# Rodas5P and msbdf reference (test_rodas.c).
+$(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(SHLIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(TEST_OBJS) $(CLI_COMMON) $(LDFLAGS) $(LDLIBS) -lcriterion -o $@
+	$(Q)$(CC) $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(LDFLAGS) $(LDLIBS) -lcriterion -lstdc++ -o $@
+$(BUILD)/tests/test_rodas.o: CFLAGS += -Ibench/stiff
 
 # ---- benchmarks -----------------------------------------------------------------
 # bench/NAME/bench_NAME.c holds the main of bin/bench-NAME, on the library
 # and the programs' shared code (see bench/README.md); make gpu-bundle
 # builds them too. bench/compare/ has rules of its own (below).
-BENCH_PROGS  := $(filter-out compare,$(patsubst bench/%/,%,$(sort $(dir $(wildcard bench/*/bench_*.c)))))
+BENCH_PROGS  := $(filter-out compare stiff,$(patsubst bench/%/,%,$(sort $(dir $(wildcard bench/*/bench_*.c)))))
 .PHONY: bench
 bench: all $(BENCH_PROGS:%=$(BIN)/bench-%)
 
@@ -305,8 +311,10 @@ fuzz: deps $(FUZZ_BINS)
 # ---- device bundle --------------------------------------------------------
 # The GPU machine has the CUDA toolkit but no GSL or Criterion: unpack their
 # Debian packages next to the binaries (bin/lib, found through RPATH).
+# bench-cvode (where SUNDIALS was found) needs libsundials_cvode too.
 gpu-bundle: all bench
-	@src/mk/bundle-libs.sh $(BIN)/lib
+	@src/mk/bundle-libs.sh $(BIN)/lib $(BIN)/picard-run $(BIN)/picard-tests $(SHLIB) \
+		$$(ls $(BIN)/bench-cvode 2>/dev/null)
 
 # bin/ (the gpu-bundle) and the shared library as one archive for the
 # device tool's carry, which takes 64 MiB with a kernel cache beside it:
@@ -372,6 +380,55 @@ $(BIN)/bench-picard: $(BENCH_DIR)/bench_picard.o $(BENCH_DIR)/bench_common.o $(C
 	$(Q)$(CC) $^ $(LDFLAGS) $(LIB_LDLIBS) -o $@
 
 bench: deps $(BIN)/bench-rk $(BIN)/bench-cpu $(BIN)/bench-picard
+
+# ---- stiff baselines (bench/stiff/, GitHub issue 18) ----------------------------
+# bin/bench-rodas: per-thread Rodas5P on the GPU (rodas.cuh, every model
+# instantiated by nvcc) and on the host (rodas_host.cpp, the same template
+# built by the system C++ compiler with OpenMP; the test suite links it
+# too); bin/bench-cvode: SUNDIALS CVODE with OpenMP, built only where
+# libsundials-dev is installed (SUNDIALS 6: libsundials_cvode holds the
+# serial vector and the dense matrix and solver; needs libc alone, so the
+# device bundle gains nothing for it beyond GSL's).
+STIFF_INC       := -Ibench/stiff -Isrc/cli
+STIFF_C_OBJS    := $(STIFF_DIR)/stiff_common.o $(STIFF_DIR)/bench_cvode.o
+SUNDIALS_FOUND  := $(shell test -f /usr/include/cvode/cvode.h && \
+		     test -f /usr/include/sunlinsol/sunlinsol_dense.h && echo yes)
+SUNDIALS_LDLIBS := -lsundials_cvode
+
+$(STIFF_C_OBJS): $(STIFF_DIR)/%.o: bench/stiff/%.c $(BENCH_HEADERS) | deps
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(BENCH_CFLAGS) $(STIFF_INC) -c $< -o $@
+
+$(STIFF_DIR)/rodas_host.o: bench/stiff/rodas_host.cpp $(BENCH_DIR)/bench_models.h | deps
+	@mkdir -p $(@D)
+	@echo "  CXX     $@"
+	$(Q)$(CXX) $(MODEL_CXXFLAGS) -fopenmp -I. -I$(BENCH_DIR) $(STIFF_INC) -c $< -o $@
+
+$(STIFF_DIR)/bench_rodas.o: bench/stiff/bench_rodas.cu $(BENCH_HEADERS) | deps
+	@mkdir -p $(@D)
+	@echo "  NVCC    $@"
+	$(Q)$(NVCC) $(BENCH_NVFLAGS) $(STIFF_INC) -c $< -o $@
+
+$(BIN)/bench-rodas: $(STIFF_DIR)/bench_rodas.o $(STIFF_TEST_OBJS) $(CLI_COMMON) $(LIB)
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) $^ $(LDFLAGS) $(LIB_LDLIBS) -o $@
+
+$(BIN)/bench-cvode: $(STIFF_DIR)/bench_cvode.o $(STIFF_DIR)/stiff_common.o \
+		    $(BENCH_DIR)/bench_common.o $(CLI_COMMON) $(LIB)
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) $^ $(LDFLAGS) $(SUNDIALS_LDLIBS) $(LIB_LDLIBS) -o $@
+
+.PHONY: bench-stiff
+ifeq ($(SUNDIALS_FOUND),yes)
+bench-stiff: deps $(BIN)/bench-rodas $(BIN)/bench-cvode
+else
+bench-stiff: deps $(BIN)/bench-rodas
+	@echo "  SKIP    $(BIN)/bench-cvode: SUNDIALS not found (apt-get install libsundials-dev)"
+endif
+bench: bench-stiff
 
 bench-check: bench
 	$(BIN)/bench-rk --selfcheck
