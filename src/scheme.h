@@ -34,6 +34,9 @@ typedef struct picard_scheme_type {
 				    (options.block) */
 	bool double_only;        /* it runs in double alone: the programs'
 				    precision when none is given */
+	bool solves_stiff;       /* implicit and L-stable: a stiff model's
+				    scheme when none is named, and the only
+				    kind picard-run's search tries on one */
 	bool tuned_when_named;   /* the tuner searches it only when asked
 				    for it by name: picard-run's search
 				    across schemes leaves it out */

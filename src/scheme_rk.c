@@ -191,7 +191,8 @@ const struct picard_cpu_scheme picard_cpu_rk = {
  * tolerance, whose difference is the error itself, within that factor). */
 #define RICHARDSON(p) (1.0 / (1.0 - 1.0 / (double)(1 << (p))))
 
-#define RK_TABLE(ident, scheme_id, label, what, ord_name, ord_fn, point_fn, stage_count, slot, p, tab) \
+#define RK_TABLE(ident, scheme_id, label, what, ord_name, ord_fn, point_fn, stage_count, slot, p, tab, \
+		 stiff)                                                              \
 	const picard_scheme_type ident = {                                          \
 		.id = scheme_id,                                                   \
 		.name = label,                                                     \
@@ -200,6 +201,7 @@ const struct picard_cpu_scheme picard_cpu_rk = {
 		.options = RK_OPTIONS,                                             \
 		.length_name = "h",                                                \
 		.max_m = 2,                                                        \
+		.solves_stiff = stiff,                                             \
 		.estimate_factor = RICHARDSON(p),                                  \
 		.rhs_per_sweep = stage_count,                                      \
 		.impl_slot = slot,                                                 \
@@ -225,16 +227,16 @@ const struct picard_cpu_scheme picard_cpu_rk = {
 
 RK_TABLE(picard_scheme_dp5, PICARD_SCHEME_DP5, "dp5",
 	 "Dormand-Prince 5(4), one thread per trajectory, fixed or adaptive steps",
-	 "5", order_dp5, tune_point_dp5, 6, 0, 5, "rk_dp5");
+	 "5", order_dp5, tune_point_dp5, 6, 0, 5, "rk_dp5", false);
 RK_TABLE(picard_scheme_dp8, PICARD_SCHEME_DP8, "dp8",
 	 "Hairer's DOP853 8(5,3), one thread per trajectory, fixed or adaptive steps",
-	 "8", order_dp8, tune_point_dp8, 12, 1, 8, "rk_dp8");
+	 "8", order_dp8, tune_point_dp8, 12, 1, 8, "rk_dp8", false);
 RK_TABLE(picard_scheme_vern9, PICARD_SCHEME_VERN9, "vern9",
 	 "Verner's most efficient 9(8) pair, one thread per trajectory, fixed or adaptive steps",
-	 "9", order_vern9, tune_point_vern9, 16, 2, 9, "rk_vern9");
+	 "9", order_vern9, tune_point_vern9, 16, 2, 9, "rk_vern9", false);
 /* Radau IIA (kernels/radau5_integrate.cuh): its "steps" are Newton
  * iterations, 3 right-hand sides each. */
 RK_TABLE(picard_scheme_radau5, PICARD_SCHEME_RADAU5, "radau5",
 	 "Radau IIA 5 (Hairer & Wanner's RADAU5), implicit and L-stable for stiff models, "
 	 "one thread per trajectory, fixed or adaptive steps",
-	 "5", order_radau5, tune_point_radau5, 3, 3, 5, "rk_radau5");
+	 "5", order_radau5, tune_point_radau5, 3, 3, 5, "rk_radau5", true);

@@ -20,8 +20,8 @@
  * integrate with a Picard or explicit scheme on these grids, each time
  * with a line in the log (stiff_left_out(), model_grid.h); the
  * description, right-hand side, start state and reference tests hold
- * them like every other. An implicit scheme's conformance over every
- * model, stiff ones included, belongs with the scheme tests here.
+ * them like every other; radau5's test takes every model, the stiff
+ * ones over their whole span.
  */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
@@ -296,6 +296,35 @@ Test(conformance, rk_schemes_match_reference, .timeout = 300)
 			cr_expect_lt(r.rel_error, RK_MAX_REL, "%s %s: relative error %.3e",
 				     model->name, picard_scheme_of(ids[s])->name, r.rel_error);
 		}
+		ensemble_free(&e);
+	}
+}
+
+/* The stiff scheme, radau5, adaptive in double at RK_TOL on every model:
+ * the others over the conformance span as above, the stiff ones over
+ * their whole span (what radau5 is for; the reference is implicit there,
+ * src/reference.c); relative error within RK_MAX_REL at RK_OUTPUTS output
+ * times, every trajectory ok. */
+Test(conformance, radau5_matches_reference, .timeout = 300)
+{
+	for (int i = 0; i < models(); i++) {
+		const picard_model *model = picard_model_at(i);
+		const double t1 = model->stiff ? model->t1 :
+			model_t1(model, M_NODES, model_h(model, COARSE_H), MAX_WINDOWS);
+		picard_options opt = {
+			.scheme = PICARD_SCHEME_RADAU5, .iter_rtol = RK_TOL,
+			.precision = PICARD_DOUBLE, .h = (t1 - model->t0) / RK_OUTPUTS,
+			.t0 = model->t0, .t1 = t1, .backend = PICARD_BACKEND_CPU,
+		};
+		struct ensemble e;
+		picard_check_result r;
+
+		ensemble_make(&e, model);
+		r = check_options(model, &e, &opt, RK_OUTPUTS);
+		cr_log_info("%s radau5: E = %.3e, rel %.3e over [%g, %g]", model->name, r.error,
+			    r.rel_error, model->t0, t1);
+		cr_expect_lt(r.rel_error, RK_MAX_REL, "%s radau5: relative error %.3e", model->name,
+			     r.rel_error);
 		ensemble_free(&e);
 	}
 }

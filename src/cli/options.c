@@ -224,19 +224,33 @@ static int set_seed(void *ctx, const char *flag, const char *value)
 	return parse_seed(flag, value, &opts->seed);
 }
 
+/* NAME=X into list (NAME is looked up once the model is known). */
+static int add_param_arg(const char *flag, const char *value, const char *example,
+			 struct param_arg *list, int *count)
+{
+	if (*count == RUN_MAX_SPREAD_PARAMS)
+		return cli_error(CLI_EUSAGE, "%s %s: at most %d of them", flag, value,
+				 RUN_MAX_SPREAD_PARAMS);
+	if (!strchr(value, '='))
+		return cli_error(CLI_EUSAGE, "%s %s: expected %s", flag, value, example);
+	list[(*count)++].arg = value;
+	return 0;
+}
+
 static int set_spread_param(void *ctx, const char *flag, const char *value)
 {
 	struct run_options *opts = ctx;
 
-	if (opts->nspread_params == RUN_MAX_SPREAD_PARAMS)
-		return cli_error(CLI_EUSAGE, "%s %s: at most %d of them", flag, value,
-				 RUN_MAX_SPREAD_PARAMS);
-	if (!strchr(value, '='))
-		return cli_error(CLI_EUSAGE, "%s %s: expected NAME=S, e.g. %s e=0.2",
-				 flag, value, flag);
-	/* NAME is looked up once the model is known */
-	opts->spread_params[opts->nspread_params++].arg = value;
-	return 0;
+	return add_param_arg(flag, value, "NAME=S, e.g. --spread-param e=0.2",
+			     opts->spread_params, &opts->nspread_params);
+}
+
+static int set_param(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+
+	return add_param_arg(flag, value, "NAME=V, e.g. --param mu=1000", opts->set_params,
+			     &opts->nset_params);
 }
 
 static int set_init(void *ctx, const char *flag, const char *value)
@@ -404,6 +418,7 @@ static const struct cli_flag flags[] = {
 	{"--traj-per-block", "N", set_traj_per_block, "warp and thread layouts (lobatto: thread only): trajectories per block, 1..1024 (default 0: the layout's)"},
 	{"--scan", "S", set_scan, "warp layout's prefix sum (5): parallel (Kogge-Stone), serial or auto (default auto: the faster for m)"},
 	{"--spread", "S", set_spread, "initial states x0*(1 + S*(2u-1)), u uniform; 0: all equal to x0 (default 0.1)"},
+	{"--param", "NAME=V", set_param, "parameter NAME's value V for the ensemble instead of the model's default (repeatable; --spread-param spreads around it)"},
 	{"--spread-param", "NAME=S", set_spread_param, "parameter NAME per trajectory: default*(1 + S*(2u-1)) (repeatable; default: all at the defaults)"},
 	{"--seed", "N", set_seed, "seed of cuRAND's Philox generator for --spread (default 1)"},
 	{"--init", "FILE", set_init, "initial states [and parameters] per row: CSV/whitespace text, or raw float64 .bin"},
@@ -494,14 +509,15 @@ static int set_model_name(void *ctx, const char *arg)
 	return 0;
 }
 
-/* --spread-param NAME=S: NAME a parameter of the model, S >= 0, each NAME
- * once. */
-static int resolve_spread_params(struct run_options *opts)
+/* flag NAME=X (--spread-param, --param): NAME a parameter of the model,
+ * each NAME once, X a number (a spread: >= 0). */
+static int resolve_param_args(const struct run_options *opts, const char *flag,
+			      struct param_arg *list, int count, bool spread)
 {
 	const picard_model *model = opts->model;
 
-	for (int i = 0; i < opts->nspread_params; i++) {
-		struct spread_param *sp = &opts->spread_params[i];
+	for (int i = 0; i < count; i++) {
+		struct param_arg *sp = &list[i];
 		const char *eq = strchr(sp->arg, '=');
 		size_t len = (size_t)(eq - sp->arg);
 		int err;
@@ -518,19 +534,19 @@ static int resolve_spread_params(struct run_options *opts)
 			for (int q = 0; q < model->nparams && used < sizeof(names); q++)
 				used += snprintf(names + used, sizeof(names) - used, "%s%s",
 						 q ? ", " : "", model->param_names[q]);
-			return cli_error(CLI_EUSAGE, "--spread-param %s: %s has no parameter '%.*s' "
-					 "(its parameters: %s)", sp->arg, model->name, (int)len,
+			return cli_error(CLI_EUSAGE, "%s %s: %s has no parameter '%.*s' "
+					 "(its parameters: %s)", flag, sp->arg, model->name, (int)len,
 					 sp->arg, model->nparams ? names : "none");
 		}
 		for (int j = 0; j < i; j++)
-			if (opts->spread_params[j].index == sp->index)
-				return cli_error(CLI_EUSAGE, "--spread-param %s: %.*s given twice",
+			if (list[j].index == sp->index)
+				return cli_error(CLI_EUSAGE, "%s %s: %.*s given twice", flag,
 						 sp->arg, (int)len, sp->arg);
-		err = parse_double("--spread-param", eq + 1, &sp->spread);
+		err = parse_double(flag, eq + 1, &sp->value);
 		if (err)
 			return err;
-		if (sp->spread < 0)
-			return cli_error(CLI_EUSAGE, "--spread-param %s: the spread must be >= 0",
+		if (spread && sp->value < 0)
+			return cli_error(CLI_EUSAGE, "%s %s: the spread must be >= 0", flag,
 					 sp->arg);
 	}
 	return 0;
@@ -572,6 +588,10 @@ static int check_combinations(const struct run_options *opts)
 	if (opts->init_path && opts->nspread_params)
 		return cli_error(CLI_EUSAGE, "--spread-param %s: not used with --init %s (give the "
 				 "parameters as columns of the file)", opts->spread_params[0].arg,
+				 opts->init_path);
+	if (opts->init_path && opts->nset_params)
+		return cli_error(CLI_EUSAGE, "--param %s: not used with --init %s (give the "
+				 "parameters as columns of the file)", opts->set_params[0].arg,
 				 opts->init_path);
 	if (opts->init_path && opts->seed_given)
 		return cli_error(CLI_EUSAGE, "--seed: not used with --init %s (the file gives the initial states)",
@@ -646,10 +666,16 @@ int options_parse(int argc, char **argv, struct run_options *opts)
 	err = cli_find_model(opts->model_name, &opts->model);
 	if (err || opts->list || opts->describe || opts->precompile)
 		return err;
+	cli_stiff_defaults(opts->model, opts->scheme_given, &opts->scheme, opts->precision_given,
+			   &opts->precision);
 	/* the model's own spacing unless --h (or --tol's tuning) sets one */
 	if (!opts->h_given && opts->model->default_h > 0)
 		opts->h = opts->model->default_h;
-	err = resolve_spread_params(opts);
+	err = resolve_param_args(opts, "--spread-param", opts->spread_params,
+				 opts->nspread_params, true);
+	if (!err)
+		err = resolve_param_args(opts, "--param", opts->set_params, opts->nset_params,
+					 false);
 	if (err)
 		return err;
 	err = cli_resolve_span(opts->model, opts->t0_given, &opts->t0,

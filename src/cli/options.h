@@ -18,13 +18,14 @@
 #define RUN_DEFAULT_CHECK_TRAJ 1024L
 #define RUN_DEFAULT_BOUND 1e12
 #define RUN_REPEAT_MAX 1000     /* --repeat at most */
-#define RUN_MAX_SPREAD_PARAMS 16   /* --spread-param flags */
+#define RUN_MAX_SPREAD_PARAMS 16   /* --spread-param flags, and --param flags */
 
-/* --spread-param NAME=S: parameter NAME spread by S. */
-struct spread_param {
-	const char *arg;  /* NAME=S as given */
+/* --spread-param NAME=S: parameter NAME spread by S; --param NAME=V: its
+ * value V instead of the model's default. */
+struct param_arg {
+	const char *arg;  /* NAME=S or NAME=V as given */
 	int index;        /* the parameter's index in the model */
-	double spread;    /* S */
+	double value;     /* S or V */
 };
 
 /* What picard-run was asked to do. */
@@ -65,8 +66,10 @@ struct run_options {
 	bool spread_given;           /* --spread was on the command line */
 	unsigned long long seed;     /* --seed: cuRAND Philox seed */
 	bool seed_given;             /* --seed was on the command line */
-	struct spread_param spread_params[RUN_MAX_SPREAD_PARAMS]; /* --spread-param */
+	struct param_arg spread_params[RUN_MAX_SPREAD_PARAMS]; /* --spread-param */
 	int nspread_params;
+	struct param_arg set_params[RUN_MAX_SPREAD_PARAMS]; /* --param */
+	int nset_params;
 	const char *init_path;       /* --init FILE, or NULL */
 	const char *out_path;        /* --out FILE, or NULL */
 	double save_every;           /* --save-every DT: a time step, 0 = none */

@@ -82,6 +82,20 @@ picard_precision cli_default_precision(picard_scheme scheme)
 	return type && type->double_only ? PICARD_DOUBLE : PICARD_FLOAT;
 }
 
+void cli_stiff_defaults(const picard_model *model, bool scheme_given, picard_scheme *scheme,
+			bool precision_given, picard_precision *precision)
+{
+	if (!model->stiff || scheme_given)
+		return;
+	for (int i = 0; picard_scheme_list[i]; i++)
+		if (picard_scheme_list[i]->solves_stiff) {
+			*scheme = picard_scheme_list[i]->id;
+			break;
+		}
+	if (!precision_given)
+		*precision = PICARD_DOUBLE;
+}
+
 int parse_backend(const char *flag, const char *text, picard_backend *out)
 {
 	if (strcmp(text, "auto") == 0)

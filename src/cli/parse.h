@@ -28,6 +28,10 @@ int parse_precision(const char *flag, const char *text, picard_precision *out);
 /* The precision of a run without --precision: double for a scheme that
  * runs in double alone (newton), else float (the paper's). */
 picard_precision cli_default_precision(picard_scheme scheme);
+/* A stiff model (picard_model.stiff) with no --scheme: the first scheme
+ * that solves stiff models, in double unless --precision was given. */
+void cli_stiff_defaults(const picard_model *model, bool scheme_given, picard_scheme *scheme,
+			bool precision_given, picard_precision *precision);
 /* "auto", "cuda" or "cpu". */
 int parse_backend(const char *flag, const char *text, picard_backend *out);
 /* An unsigned 64-bit integer; a sign is refused (strtoull would wrap -1). */

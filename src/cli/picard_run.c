@@ -233,12 +233,14 @@ static int allocate(struct run *run)
 
 /* Initial states and parameters: the --init file's, or spread around the
  * model's start (from each trajectory's parameters where --spread-param
- * spreads them and the model's start depends on them). */
+ * spreads them and the model's start depends on them), the parameters
+ * around the model's defaults or --param's values. */
 static int make_ensemble(struct run *run)
 {
 	const struct run_options *opts = &run->opts;
-	const picard_model *model = run->model;
-	double *spreads = NULL;
+	picard_model model_at = *run->model; /* its defaults as --param sets them */
+	const picard_model *model = &model_at;
+	double *spreads = NULL, *defaults = NULL;
 	int err;
 
 	if (run->init.x0) {
@@ -250,20 +252,32 @@ static int make_ensemble(struct run *run)
 	run->x0 = alloc_array((size_t)run->ntraj * model->dim, sizeof(double), "initial states");
 	if (!run->x0)
 		return PICARD_ENOMEM;
-	if (opts->nspread_params) {
+	if (opts->nset_params) {
+		defaults = alloc_array((size_t)model->nparams, sizeof(double), "parameters");
+		if (!defaults)
+			return PICARD_ENOMEM;
+		for (int q = 0; q < model->nparams; q++)
+			defaults[q] = model->param_defaults[q];
+		for (int i = 0; i < opts->nset_params; i++)
+			defaults[opts->set_params[i].index] = opts->set_params[i].value;
+		model_at.param_defaults = defaults;
+	}
+	if (opts->nspread_params || opts->nset_params) {
 		spreads = calloc(model->nparams, sizeof(double));
 		run->params = alloc_array((size_t)run->ntraj * model->nparams, sizeof(double),
 					  "parameters");
 		if (!spreads || !run->params) {
 			free(spreads);
+			free(defaults);
 			return cli_error(PICARD_ENOMEM, "--spread-param: out of memory");
 		}
 		for (int i = 0; i < opts->nspread_params; i++)
-			spreads[opts->spread_params[i].index] = opts->spread_params[i].spread;
+			spreads[opts->spread_params[i].index] = opts->spread_params[i].value;
 	}
 	err = picard_ensemble_model(model, run->ntraj, opts->spread, spreads, opts->seed,
 				    opts->backend, run->x0, run->params);
 	free(spreads);
+	free(defaults);
 	if (err) {
 		cli_library_error(err);
 		hint_library_error(err);
@@ -279,7 +293,8 @@ static void ensemble_identity(const struct run *run, char *id, size_t len)
 {
 	const struct run_options *opts = &run->opts;
 
-	if (!opts->init_path && !opts->nspread_params && opts->spread == RUN_DEFAULT_SPREAD &&
+	if (!opts->init_path && !opts->nspread_params && !opts->nset_params &&
+	    opts->spread == RUN_DEFAULT_SPREAD &&
 	    opts->seed == RUN_DEFAULT_SEED)
 		snprintf(id, len, "default");
 	else

@@ -35,6 +35,7 @@ struct tune_cli_options {
 	double rtol;                 /* --rtol R: a relative part (0: none) */
 	bool tol_given;              /* --tol was on the command line */
 	picard_scheme scheme;        /* --scheme */
+	bool scheme_given;           /* --scheme was given */
 	picard_precision precision;  /* --precision */
 	bool precision_given;        /* --precision was given */
 	picard_backend backend;      /* --backend */
@@ -104,6 +105,7 @@ static int set_scheme(void *ctx, const char *flag, const char *value)
 {
 	struct tune_cli_options *opts = ctx;
 
+	opts->scheme_given = true;
 	return cli_parse_scheme(flag, value, &opts->scheme);
 }
 
@@ -294,6 +296,8 @@ static int parse_options(int argc, char **argv, struct tune_cli_options *opts)
 	err = cli_find_model(opts->model_name, &opts->model);
 	if (err)
 		return err;
+	cli_stiff_defaults(opts->model, opts->scheme_given, &opts->scheme, opts->precision_given,
+			   &opts->precision);
 	if (!opts->tol_given)
 		return cli_error(CLI_EUSAGE, "--tol E: the error bound is required");
 	return cli_resolve_span(opts->model, opts->t0_given, &opts->t0,

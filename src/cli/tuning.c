@@ -346,7 +346,8 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 		int other_err;
 
 		if ((settled && type->id != scheme) ||
-		    (!settled && (!type->tune_point || type->tuned_when_named)))
+		    (!settled && (!type->tune_point || type->tuned_when_named ||
+				  (opts->model->stiff && !type->solves_stiff))))
 			continue;
 		named += snprintf(names + named, named < sizeof(names) ? sizeof(names) - named : 0,
 				  "%s%s", named ? ", " : "", type->name);
