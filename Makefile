@@ -390,7 +390,8 @@ bench: deps $(BIN)/bench-rk $(BIN)/bench-cpu $(BIN)/bench-picard
 # serial vector and the dense matrix and solver; needs libc alone, so the
 # device bundle gains nothing for it beyond GSL's).
 STIFF_INC       := -Ibench/stiff -Isrc/cli
-STIFF_C_OBJS    := $(STIFF_DIR)/stiff_common.o $(STIFF_DIR)/bench_cvode.o
+STIFF_C_OBJS    := $(STIFF_DIR)/stiff_common.o $(STIFF_DIR)/bench_cvode.o \
+		   $(STIFF_DIR)/bench_radau5.o
 SUNDIALS_FOUND  := $(shell test -f /usr/include/cvode/cvode.h && \
 		     test -f /usr/include/sunlinsol/sunlinsol_dense.h && echo yes)
 SUNDIALS_LDLIBS := -lsundials_cvode
@@ -415,6 +416,13 @@ $(BIN)/bench-rodas: $(STIFF_DIR)/bench_rodas.o $(STIFF_TEST_OBJS) $(CLI_COMMON) 
 	@echo "  LD      $@"
 	$(Q)$(CC) $^ $(LDFLAGS) $(LIB_LDLIBS) -o $@
 
+# bin/bench-radau5: picard's radau5 through the library, measured alike.
+$(BIN)/bench-radau5: $(STIFF_DIR)/bench_radau5.o $(STIFF_DIR)/stiff_common.o \
+		     $(BENCH_DIR)/bench_common.o $(CLI_COMMON) $(LIB)
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) $^ $(LDFLAGS) $(LIB_LDLIBS) -o $@
+
 $(BIN)/bench-cvode: $(STIFF_DIR)/bench_cvode.o $(STIFF_DIR)/stiff_common.o \
 		    $(BENCH_DIR)/bench_common.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
@@ -423,9 +431,9 @@ $(BIN)/bench-cvode: $(STIFF_DIR)/bench_cvode.o $(STIFF_DIR)/stiff_common.o \
 
 .PHONY: bench-stiff
 ifeq ($(SUNDIALS_FOUND),yes)
-bench-stiff: deps $(BIN)/bench-rodas $(BIN)/bench-cvode
+bench-stiff: deps $(BIN)/bench-rodas $(BIN)/bench-radau5 $(BIN)/bench-cvode
 else
-bench-stiff: deps $(BIN)/bench-rodas
+bench-stiff: deps $(BIN)/bench-rodas $(BIN)/bench-radau5
 	@echo "  SKIP    $(BIN)/bench-cvode: SUNDIALS not found (apt-get install libsundials-dev)"
 endif
 bench: bench-stiff

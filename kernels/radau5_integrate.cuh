@@ -242,7 +242,7 @@ struct newton_result {
  * step to step as RADAU5 does. patient (fixed steps): no shorter step to
  * ask for, so it goes on while it contracts, up to nit_fixed. */
 template <class Model, typename real>
-__host__ __device__ inline newton_result newton(work<Model::dim, real> &W, double t, double h,
+__host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, double t, double h,
 						const real *x, const real *p, const real *scal,
 						double fnewt, double &faccon, bool patient)
 {
@@ -427,9 +427,10 @@ __host__ __device__ inline void scales(double atol, double rtol, const real *x, 
  * polynomial. W's factors are spent; J is kept. */
 PICARD_EXEC_CHECK_DISABLE
 template <class Model, typename real, class Out>
-__host__ __device__ inline void dense(work<Model::dim, real> &W, const polynomial<Model::dim, real> &P,
-				      double t, double t_new, const real *x, const real *xn,
-				      const real *p, const real *scal, double fnewt, Out &out)
+__host__ __device__ inline void dense(work<Model::dim, real> &W,
+				      const polynomial<Model::dim, real> &P, double t, double t_new,
+				      const real *x, const real *xn, const real *p, const real *scal,
+				      double fnewt, Out &out)
 {
 	constexpr int n = Model::dim;
 
@@ -443,7 +444,7 @@ __host__ __device__ inline void dense(work<Model::dim, real> &W, const polynomia
 		}
 		zero_start(W);
 		const bool solved = factor<n>(W, td - t) &&
-				    newton<Model, real>(W, t, td - t, x, p, scal, fnewt, faccon, false).end ==
+				    iterate<Model, real>(W, t, td - t, x, p, scal, fnewt, faccon, false).end ==
 					    CONVERGED;
 		for (int i = 0; i < n; i++)
 			xd[i] = solved ? x[i] + W.z[2][i] :
@@ -462,15 +463,14 @@ template <class Model, typename real, class Out>
 __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real *x,
 							const real *p, Out &out)
 {
-	using namespace radau;
 	constexpr int n = Model::dim;
 	const double rtol = run.rtol, atol = run.atol;
 	const double eps = rk_eps<real>::value;
 	const double fnewt = fmax(10 * eps / rtol, fmin(0.03, sqrt(rtol)));
-	const double cfac = safe * (1 + 2 * nit);
+	const double cfac = radau::safe * (1 + 2 * radau::nit);
 	const bool fixed = run.steps > 0;
-	work<n, real> W;
-	polynomial<n, real> P{}; /* fitted before use: first steps start from 0 */
+	radau::work<n, real> W;
+	radau::polynomial<n, real> P{}; /* fitted before use: first steps start from 0 */
 	real f0[n], scal[n], xn[n];
 	rk_outcome o = {PICARD_TRAJ_OK, -1, 0, 0};
 	const real lim = rk_limit<real>(run.bound);
@@ -481,7 +481,7 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 
 	Model::rhs((real)t, x, p, f0);
 	h = fixed ? run.window / run.steps : rk_first_step<Model, rk_radau5, real>(run, t, x, p, f0);
-	scales<n>(atol, rtol, x, scal);
+	radau::scales<n>(atol, rtol, x, scal);
 	for (long w = 0; w < run.windows && o.status == PICARD_TRAJ_OK; w++) {
 		const double tb = rk_window_end(run, w);
 		int tried = 0;
@@ -502,8 +502,8 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 				need_jac = false;
 				jac_fresh = true;
 			}
-			if (!factor<n>(W, hs)) {
-				if (++singular >= max_singular || fixed) {
+			if (!radau::factor<n>(W, hs)) {
+				if (++singular >= radau::max_singular || fixed) {
 					o.status = fixed ? PICARD_TRAJ_NOT_CONVERGED :
 						   PICARD_TRAJ_STEP_UNDERFLOW;
 					break;
@@ -515,29 +515,31 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 			}
 			singular = 0;
 			if (first || reject || fixed)
-				zero_start(W);
+				radau::zero_start(W);
 			else
 				P.start(W, hs, hold);
-			const newton_result nr =
-				newton<Model, real>(W, t, hs, x, p, scal, fnewt, faccon, fixed);
+			const radau::newton_result nr =
+				radau::iterate<Model, real>(W, t, hs, x, p, scal, fnewt, faccon,
+							    fixed);
 
 			tried += nr.iterations;
 			o.steps += nr.iterations;
 
-			if (nr.end != CONVERGED) {
+			if (nr.end != radau::CONVERGED) {
 				if (fixed) {
 					o.status = PICARD_TRAJ_NOT_CONVERGED;
 					break;
 				}
-				h = (nr.end == TOO_SLOW ? nr.hhfac : 0.5) * hs;
+				h = (nr.end == radau::TOO_SLOW ? nr.hhfac : 0.5) * hs;
 				reject = true;
 				need_jac = !jac_fresh;
 				continue;
 			}
 			const double err = fixed ? 0 :
-				estimate<Model, real>(W, t, hs, x, p, f0, scal, first || reject);
-			const double fac = fmin(safe, cfac / (nr.iterations + 2 * nit));
-			double quot = fmax(fac_min, fmin(fac_max, pow(err, 0.25) / fac)), hnew = hs / quot;
+				radau::estimate<Model, real>(W, t, hs, x, p, f0, scal, first || reject);
+			const double fac = fmin(radau::safe, cfac / (nr.iterations + 2 * radau::nit));
+			double quot = fmax(radau::fac_min, fmin(radau::fac_max, pow(err, 0.25) / fac));
+			double hnew = hs / quot;
 
 			if (!(err < 1)) {
 				h = first ? 0.1 * hs : hnew;
@@ -547,9 +549,9 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 			}
 			/* accepted */
 			if (!fixed && accepted > 0) { /* Gustafsson's predictive controller */
-				double facgus = (hacc / hs) * pow(err * err / erracc, 0.25) / safe;
+				double facgus = (hacc / hs) * pow(err * err / erracc, 0.25) / radau::safe;
 
-				facgus = fmax(fac_min, fmin(fac_max, facgus));
+				facgus = fmax(radau::fac_min, fmin(radau::fac_max, facgus));
 				quot = fmax(quot, facgus);
 				hnew = hs / quot;
 			}
@@ -562,7 +564,7 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 				xn[i] = x[i] + W.z[2][i];
 			P.fit(W);
 			if (Out::dense)
-				dense<Model, real>(W, P, t, t_new, x, xn, p, scal, fnewt, out);
+				radau::dense<Model, real>(W, P, t, t_new, x, xn, p, scal, fnewt, out);
 			for (int i = 0; i < n; i++)
 				x[i] = xn[i];
 			if (!rk_state_ok<n>(x, lim)) {
@@ -570,7 +572,7 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 				break;
 			}
 			Model::rhs((real)t_new, x, p, f0);
-			scales<n>(atol, rtol, x, scal);
+			radau::scales<n>(atol, rtol, x, scal);
 			t = t_new;
 			hold = hs;
 			if (!fixed) {
@@ -582,7 +584,7 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 			}
 			/* the Jacobian is kept while the iteration contracts fast
 			 * (RADAU5's THET), and fixed steps always refresh it */
-			need_jac = fixed || nr.theta > thet;
+			need_jac = fixed || nr.theta > radau::thet;
 			jac_fresh = false;
 			first = reject = false;
 		}

@@ -6,10 +6,12 @@
 #              seed 1: picard-run's --spread-param), initial states
 #              unspread, double, rtol 1e-6, atol 1e-10, 8 output times
 #              (decades 0.01 ... 1e5):
-#                picard-run --scheme radau5 (guarded: not in every build),
-#                bench-rodas on the GPU, bench-cvode on 16 threads
+#                picard-run --scheme radau5 (its summary and states),
+#                bench-radau5 (picard's radau5 measured as the baselines
+#                are, at rtol 1e-6 and 1e-5), bench-rodas on the GPU,
+#                bench-cvode on 16 threads
 #   vanderpol  mu = 1000 (+-10%, from an --init file), span [0, 3000],
-#              rtol 1e-6, atol 1e-6: bench-rodas, bench-cvode
+#              rtol 1e-6, atol 1e-6: bench-rodas, bench-radau5, bench-cvode
 # With "cpu" (this repository's 2-core CPU machines): the same with
 # bench-rodas --backend host and bench-cvode on all cores, 1024
 # trajectories (TRAJ), no picard-run.
@@ -60,6 +62,10 @@ if [ "$mode" != cpu ]; then
 	tail -n 20 "$out/radau5.log"
 fi
 row bin/bench-rodas $ROB $TOL $BACKEND
+# radau5 (picard's) measured alike; also at a looser rtol, where its error
+# comes nearer Rodas5P's at 1e-6 (it is the more accurate at one rtol)
+row bin/bench-radau5 $ROB $TOL $BACKEND
+row bin/bench-radau5 $ROB --rtol 1e-5 --atol 1e-9 $BACKEND
 row bin/bench-cvode $ROB $TOL --threads $CVODE_THREADS
 
 # ---- van der Pol, mu = 1000 -------------------------------------------------------
@@ -70,6 +76,7 @@ awk -v n="$N" 'BEGIN { srand(1); print "x1,x2,mu";
 	> "$out/vdp-init.csv"
 VDP="vanderpol --init $out/vdp-init.csv --t1 3000"
 row bin/bench-rodas $VDP --rtol 1e-6 --atol 1e-6 $BACKEND
+row bin/bench-radau5 $VDP --rtol 1e-6 --atol 1e-6 $BACKEND
 row bin/bench-cvode $VDP --rtol 1e-6 --atol 1e-6 --threads $CVODE_THREADS
 
 grep -v '^#' "$out/stiff.csv" | column -s, -t 2>/dev/null | cut -c1-400 || cat "$out/stiff.csv"

@@ -1,0 +1,113 @@
+/* bench_radau5.c - bin/bench-radau5: picard's own stiff scheme, radau5
+ * (kernels/radau5_integrate.cuh, through the library's picard_solve), on
+ * the stiff baselines' ensembles, measured as bin/bench-rodas and
+ * bin/bench-cvode measure (stiff_common.h): the same ensemble, output
+ * times, msbdf reference and CSV row, so the three sit side by side.
+ *
+ *   bench-radau5 MODEL [--rtol R --atol A] [--backend cuda|host] [options]
+ *
+ * rtol and atol are radau5's iter_rtol and iter_atol (the local error's
+ * scale, as Rodas5P's and CVODE's). Timed: picard_stats.solve_seconds, the
+ * kernel alone on the GPU (CUDA events, as bench-rodas times its kernel),
+ * the OpenMP loop on the host, after one warm-up solve. Its "steps" are
+ * Newton iterations (3 right-hand sides each), rhs_evals_mean the
+ * library's count; rejected steps and Jacobians are not counted (-1).
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_common.h"
+#include "stiff_common.h"
+
+static const char *program = "bench-radau5";
+
+int main(int argc, char **argv)
+{
+	char **command = malloc((argc + 1) * sizeof(char *));
+	char config[64];
+	stiff_opts o;
+	stiff_problem pb;
+	stiff_sample sample;
+	picard_solver *solver = NULL;
+	picard_stats stats;
+	bool new_file;
+
+	if (!command)
+		bench_die(program, "out of memory");
+	/* stiff_parse permutes argv: keep the command as typed for the CSV. */
+	for (int i = 0; i <= argc; i++)
+		command[i] = argv[i];
+	stiff_parse(argc, argv, program, true, &o);
+	stiff_problem_make(&o, program, &pb);
+	stiff_sample_make(&o, &pb, &sample);
+
+	const long N = pb.ntraj;
+	const int n = pb.dim, no = pb.nout;
+	const picard_options opt = {
+		.scheme = PICARD_SCHEME_RADAU5, .precision = PICARD_DOUBLE,
+		.iter_rtol = o.rtol, .iter_atol = o.atol, .K_max = (int)o.max_steps,
+		.t0 = pb.t0, .t1 = pb.tout[no - 1],
+		.backend = o.host ? PICARD_BACKEND_CPU : PICARD_BACKEND_CUDA,
+	};
+	double *rows = malloc((size_t)no * N * n * sizeof(double));
+	double *xout = malloc((size_t)N * no * n * sizeof(double));
+	double *times_us = malloc(o.repeats * sizeof(double));
+	picard_traj_status *status = malloc(N * sizeof(picard_traj_status));
+	int *failed = malloc(N * sizeof(int));
+	picard_record rec = {.traj_stride = 1, .times = pb.tout, .ntimes = no, .states = rows};
+	int err;
+
+	if (!rows || !xout || !times_us || !status || !failed)
+		bench_die(program, "out of memory");
+	err = picard_solver_create(&solver, o.model, &opt, N);
+	if (err)
+		bench_die(program, "solver: %s (%s)", picard_strerror(err), picard_error_detail());
+	for (int rep = -1; rep < o.repeats; rep++) { /* -1: the warm-up */
+		err = picard_solve(solver, pb.x0, pb.params, NULL, status, NULL, &rec, 1, &stats);
+		if (err && err != PICARD_EFAILED)
+			bench_die(program, "solve: %s (%s)", picard_strerror(err),
+				  picard_error_detail());
+		if (rep >= 0)
+			times_us[rep] = stats.solve_seconds * 1e6;
+	}
+	/* [time][trajectory][k] to stiff_errors_of's [trajectory][time][k] */
+	for (long i = 0; i < N; i++) {
+		failed[i] = status[i] != PICARD_TRAJ_OK;
+		for (int r = 0; r < no; r++)
+			memcpy(xout + (i * no + r) * n, rows + ((size_t)r * N + i) * n,
+			       n * sizeof(double));
+	}
+
+	stiff_counts c = {
+		.steps_mean = stats.sweeps_mean, .steps_max = stats.sweeps_max,
+		.rejected_mean = -1, .evals_mean = stats.rhs_evals / N, .jacs_mean = -1,
+		.failed = stats.failed,
+	};
+	stiff_errors e = stiff_errors_of(&o, &pb, &sample, xout, failed);
+	FILE *out = bench_csv_open(program, o.csv, &new_file);
+
+	snprintf(config, sizeof(config), "%s", o.host ? "host" : "thread");
+	stiff_csv_header(out, argc, command, program, stats.device, &o, &pb, &sample, new_file);
+	fprintf(out, "# radau5: picard's Radau IIA (RADAU5's iteration), one thread per "
+		"trajectory; steps = Newton iterations\n");
+	if (c.failed)
+		fprintf(out, "# failed trajectories: %ld\n", c.failed);
+	stiff_csv_row(out, stats.device, "-", &o, &pb, "picard-radau5", config, times_us,
+		      o.repeats, &c, &e, sample.n);
+	if (out != stdout) {
+		fclose(out);
+		stiff_csv_row(stdout, stats.device, "-", &o, &pb, "picard-radau5", config,
+			      times_us, o.repeats, &c, &e, sample.n);
+	}
+	picard_solver_free(solver);
+	free(failed);
+	free(status);
+	free(times_us);
+	free(xout);
+	free(rows);
+	free(command);
+	stiff_sample_free(&sample);
+	stiff_problem_free(&pb);
+	return c.failed ? 1 : 0;
+}
