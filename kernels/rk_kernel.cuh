@@ -81,8 +81,13 @@ __global__ void picard_rk_kernel(const picard_launch L)
 				     L.iter_rtol, L.bound);
 	rk_device_out<n, real, dense> out = {L, L.traj_offset + traj, {{0}, 0}, 0};
 	out.start();
-	const rk_outcome o = adaptive ? rk_adaptive<Model, Tab, real>(run, x, p, out) :
-					rk_fixed<Model, Tab, real>(run, x, p, out);
+	rk_outcome o;
+
+	if constexpr (rk_is_implicit<Tab>::value) /* radau5: run.steps tells */
+		o = radau5_trajectory<Model, real>(run, x, p, out);
+	else
+		o = adaptive ? rk_adaptive<Model, Tab, real>(run, x, p, out) :
+			       rk_fixed<Model, Tab, real>(run, x, p, out);
 
 	for (int k = 0; k < n; k++)
 		((real *)L.x_final)[k * L.ntraj + traj] = x[k];

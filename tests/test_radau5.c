@@ -1,0 +1,203 @@
+/* test_radau5.c - the stiff scheme, radau5, where it is needed (suite
+ * radau5), on the CPU backend; tests/test_rk.c holds its order, dense
+ * output, tolerance and statuses with the explicit pairs, and the
+ * conformance suite every model against the reference.
+ * - robertson, hires and van der Pol at mu = 1000 against the published
+ *   values of the Test Set for IVP Solvers (test_stiff.c quotes them),
+ *   each within its tolerance's reach, in few steps;
+ * - an ensemble mixing stiff and non-stiff members: each member's status
+ *   on its own (an explicit pair stops at max-steps on the stiff ones
+ *   alone), and radau5 solves them all;
+ * - float agrees with double to float's tolerance on robertson;
+ * - a stiff model's defaults in picard-run: radau5, in double. */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "picard.h"
+#include "support.h"
+
+/* One trajectory from x0 (params NULL: the defaults) over [t0, t1] by
+ * radau5 at rtol, atol; the state at t1 into x, the status returned and
+ * the Newton iterations into *iterations. */
+static picard_traj_status radau5_one(const picard_model *model, const double *x0,
+				     const double *params, double t0, double t1, double rtol,
+				     double atol, picard_precision precision, double *x,
+				     double *iterations)
+{
+	picard_options opt = {.scheme = PICARD_SCHEME_RADAU5, .iter_rtol = rtol,
+			      .iter_atol = atol, .precision = precision, .t0 = t0, .t1 = t1,
+			      .backend = PICARD_BACKEND_CPU};
+	picard_solver *s = test_solver(model, &opt, 1);
+	picard_traj_status status;
+	picard_stats stats;
+	int err = picard_solve(s, x0, params, x, &status, NULL, NULL, 0, &stats);
+
+	cr_assert(err == 0 || err == PICARD_EFAILED, "%s: %s", model->name, picard_error_detail());
+	*iterations = stats.sweeps_mean;
+	picard_solver_free(s);
+	return status;
+}
+
+static double worst_relative(int n, const double *x, const double *published)
+{
+	double worst = 0;
+
+	for (int k = 0; k < n; k++)
+		worst = fmax(worst, fabs(x[k] - published[k]) / fabs(published[k]));
+	return worst;
+}
+
+/* HIRES at t = 321.8122 at rtol = atol = 1e-10: within 1e-6 relative of
+ * the test set (every component; they are 6e-5 .. 6e-3). */
+Test(radau5, hires_matches_the_test_set)
+{
+	static const double published[8] = {
+		0.7371312573325668e-3, 0.1442485726316185e-3, 0.5888729740967575e-4,
+		0.1175651343283149e-2, 0.2386356198831331e-2, 0.6238968252742796e-2,
+		0.2849998395185769e-2, 0.2850001604814231e-2,
+	};
+	const picard_model *model = test_model("hires");
+	double x[8], iterations, worst;
+
+	cr_assert_eq(radau5_one(model, model->x0, NULL, 0, 321.8122, 1e-10, 1e-10, PICARD_DOUBLE,
+				x, &iterations), PICARD_TRAJ_OK);
+	worst = worst_relative(8, x, published);
+	cr_log_info("hires radau5 1e-10: %.2e relative off the test set, %.0f iterations", worst,
+		    iterations);
+	cr_expect_lt(worst, 1e-6, "hires: %.2e off the test set", worst);
+}
+
+/* Robertson over the test set's whole span, to t = 1e11, at rtol 1e-8,
+ * atol 1e-14 (y2 falls to 8e-14 there): y3 within 1e-10, y1 within 1e-4
+ * relative, the mass kept to 1e-12; in fewer than 1e4 iterations where an
+ * explicit step is held near 1e-4 (1e15 steps). */
+Test(radau5, robertson_to_1e11_matches_the_test_set)
+{
+	static const double published[3] = {
+		0.2083340149701255e-7, 0.8333360770334713e-13, 0.9999999791665050,
+	};
+	const picard_model *model = test_model("robertson");
+	double x[3], iterations;
+
+	cr_assert_eq(radau5_one(model, model->x0, NULL, 0, 1e11, 1e-8, 1e-14, PICARD_DOUBLE, x,
+				&iterations), PICARD_TRAJ_OK);
+	cr_log_info("robertson radau5 to 1e11: y1 %.2e rel, y2 %.2e rel, y3 %.2e abs, "
+		    "mass - 1 = %.1e, %.0f iterations", fabs(x[0] / published[0] - 1),
+		    fabs(x[1] / published[1] - 1), fabs(x[2] - published[2]),
+		    x[0] + x[1] + x[2] - 1, iterations);
+	cr_expect_lt(fabs(x[0] / published[0] - 1), 1e-4);
+	cr_expect_lt(fabs(x[2] - published[2]), 1e-10);
+	cr_expect_lt(fabs(x[0] + x[1] + x[2] - 1), 1e-12);
+	cr_expect_lt(iterations, 1e4);
+}
+
+/* van der Pol at mu = 1000 from (2, 0) to t = 2000 (the test set's VDPOL)
+ * at rtol = atol = 1e-9: within 1e-5 relative. */
+Test(radau5, vanderpol_mu_1000_matches_the_test_set)
+{
+	static const double published[2] = {1.706167732170469, -0.8928097010248125e-3};
+	const picard_model *model = test_model("vanderpol");
+	const double mu = 1000, x0[2] = {2, 0};
+	double x[2], iterations, worst;
+
+	cr_assert_eq(radau5_one(model, x0, &mu, 0, 2000, 1e-9, 1e-9, PICARD_DOUBLE, x,
+				&iterations), PICARD_TRAJ_OK);
+	worst = worst_relative(2, x, published);
+	cr_log_info("vanderpol mu 1000 radau5 1e-9: %.2e relative off the test set, %.0f "
+		    "iterations", worst, iterations);
+	cr_expect_lt(worst, 1e-5, "vanderpol: %.2e off the test set", worst);
+}
+
+/* van der Pol with mu = 1 and mu = 1000 in turn, over [0, 300]: dp5 with
+ * 20000 steps allowed finishes the mu = 1 members (about 2000 steps) and
+ * stops at max-steps on the others (its stable step ~ 1e-3 needs 3e5),
+ * each member reported on its own; radau5 solves every member, checked
+ * against the reference. */
+#define MIXED 8
+Test(radau5, mixed_ensemble_reports_each_member, .timeout = 120)
+{
+	const picard_model *model = test_model("vanderpol");
+	double x0[2 * MIXED], mu[MIXED];
+	picard_options opt = {.scheme = PICARD_SCHEME_DP5, .K_max = 20000, .iter_rtol = 1e-6,
+			      .precision = PICARD_DOUBLE, .t0 = 0, .t1 = 300,
+			      .backend = PICARD_BACKEND_CPU};
+	picard_traj_status status[MIXED];
+	picard_record rec = {.every = 1, .traj_stride = 1};
+	picard_check_result check;
+	picard_solver *s;
+	int err;
+
+	for (int i = 0; i < MIXED; i++) {
+		x0[2 * i] = 2;
+		x0[2 * i + 1] = 0;
+		mu[i] = i % 2 ? 1000 : 1;
+	}
+	s = test_solver(model, &opt, MIXED);
+	err = picard_solve(s, x0, mu, NULL, status, NULL, NULL, 0, NULL);
+	cr_expect_eq(err, PICARD_EFAILED);
+	for (int i = 0; i < MIXED; i++)
+		cr_expect_eq(status[i], i % 2 ? PICARD_TRAJ_MAX_STEPS : PICARD_TRAJ_OK,
+			     "dp5, member %d (mu %g): %s", i, mu[i],
+			     picard_traj_status_name(status[i]));
+	picard_solver_free(s);
+
+	opt.scheme = PICARD_SCHEME_RADAU5;
+	opt.K_max = 0;
+	opt.h = 30; /* ten window ends to check */
+	s = test_solver(model, &opt, MIXED);
+	rec.states = malloc(picard_record_size(s, &rec) * sizeof(double));
+	err = picard_solve(s, x0, mu, NULL, status, NULL, &rec, 1, NULL);
+	cr_assert_eq(err, 0, "radau5: %s", picard_error_detail());
+	err = picard_check(model, picard_solver_grid(s), MIXED, x0, mu, &rec, &check);
+	cr_assert_eq(err, 0, "check: %s", picard_error_detail());
+	cr_log_info("mixed ensemble, radau5 1e-6: E = %.2e (rel %.2e)", check.error,
+		    check.rel_error);
+	cr_expect_lt(check.rel_error, 1e-3, "radau5 on the mixed ensemble: rel %.2e",
+		     check.rel_error);
+	free(rec.states);
+	picard_solver_free(s);
+}
+
+/* Float on robertson at rtol 1e-4, atol 1e-8: within 1e-3 relative of
+ * double (y1, y3; y2 ~ 1e-5 within 1e-2) over the model's span. */
+Test(radau5, float_agrees_with_double_on_robertson)
+{
+	const picard_model *model = test_model("robertson");
+	double xf[3], xd[3], iterations;
+
+	cr_assert_eq(radau5_one(model, model->x0, NULL, 0, 1e5, 1e-4, 1e-8, PICARD_FLOAT, xf,
+				&iterations), PICARD_TRAJ_OK);
+	cr_assert_eq(radau5_one(model, model->x0, NULL, 0, 1e5, 1e-4, 1e-8, PICARD_DOUBLE, xd,
+				&iterations), PICARD_TRAJ_OK);
+	cr_log_info("robertson float vs double: %.2e %.2e %.2e relative",
+		    fabs(xf[0] / xd[0] - 1), fabs(xf[1] / xd[1] - 1), fabs(xf[2] / xd[2] - 1));
+	cr_expect_lt(fabs(xf[0] / xd[0] - 1), 1e-3);
+	cr_expect_lt(fabs(xf[1] / xd[1] - 1), 1e-2);
+	cr_expect_lt(fabs(xf[2] / xd[2] - 1), 1e-3);
+}
+
+/* picard-run on a stiff model without --scheme: radau5 in double, checked;
+ * with --scheme dp5 it says what it was told. */
+Test(radau5, stiff_model_defaults_in_picard_run)
+{
+	struct cli_run run;
+
+	make_workdir("radau5", NULL);
+	run = run_program_line("picard-run", "robertson --traj 16 --backend cpu --check");
+	cr_expect_eq(run.status, 0, "%s", run.err);
+	cr_expect(strstr(run.out, "radau5"), "no radau5 in\n%s", run.out);
+	cr_expect(strstr(run.out, "double"), "not double:\n%s", run.out);
+	free_run(&run);
+	run = run_program_line("picard-run", "vanderpol --param mu=1000 --t1 10 --traj 4 "
+			       "--backend cpu --scheme radau5 --precision double --check");
+	cr_expect_eq(run.status, 0, "%s", run.err);
+	free_run(&run);
+	run = run_program_line("picard-run", "vanderpol --param mu=oops");
+	cr_expect_neq(run.status, 0);
+	cr_expect(strstr(run.err, "--param"), "%s", run.err);
+	free_run(&run);
+	remove_workdir();
+}
