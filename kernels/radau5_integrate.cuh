@@ -70,33 +70,48 @@ constexpr double thet = 0.001;   /* keep J while the contraction is below */
 constexpr double safe = 0.9, fac_min = 0.125, fac_max = 5; /* 1/8 <= hnew/h <= 5 ... */
 constexpr int max_singular = 6;  /* singular matrices in a row before failing */
 
-/* LU with partial pivoting of the n x n row-major a, in place; false when
- * a pivot is zero (or not finite). */
+/* LU with partial pivoting of the n x n row-major a, in place, the
+ * diagonal of U stored inverted; false when a pivot is zero (or not
+ * finite). Every loop unrolled and every index a
+ * constant, the pivot's row found by comparison: on the device the
+ * matrices stay in registers (an index known only at run time would put
+ * them in local memory). */
 template <int n, typename real>
 __host__ __device__ inline bool lu(real *a, int *piv)
 {
+RK_UNROLL
 	for (int k = 0; k < n; k++) {
 		int m = k;
+		real best = fabs(a[k * n + k]);
 
+RK_UNROLL
 		for (int i = k + 1; i < n; i++)
-			if (fabs(a[i * n + k]) > fabs(a[m * n + k]))
+			if (fabs(a[i * n + k]) > best) {
 				m = i;
-		piv[k] = m;
-		if (!(fabs(a[m * n + k]) > 0) || !isfinite(a[m * n + k]))
-			return false;
-		if (m != k)
-			for (int j = 0; j < n; j++) {
-				const real s = a[k * n + j];
-
-				a[k * n + j] = a[m * n + j];
-				a[m * n + j] = s;
+				best = fabs(a[i * n + k]);
 			}
+		piv[k] = m;
+		if (!(best > 0) || !isfinite(best))
+			return false;
+RK_UNROLL
+		for (int i = k + 1; i < n; i++)
+			if (i == m)
+RK_UNROLL
+				for (int j = 0; j < n; j++) {
+					const real t = a[k * n + j];
+
+					a[k * n + j] = a[i * n + j];
+					a[i * n + j] = t;
+				}
 		const real inv = (real)1 / a[k * n + k];
 
+		a[k * n + k] = inv; /* kept inverted: the solves multiply */
+RK_UNROLL
 		for (int i = k + 1; i < n; i++) {
 			const real l = a[i * n + k] * inv;
 
 			a[i * n + k] = l;
+RK_UNROLL
 			for (int j = k + 1; j < n; j++)
 				a[i * n + j] -= l * a[k * n + j];
 		}
@@ -107,20 +122,28 @@ __host__ __device__ inline bool lu(real *a, int *piv)
 template <int n, typename real>
 __host__ __device__ inline void lu_solve(const real *a, const int *piv, real *b)
 {
+RK_UNROLL
 	for (int k = 0; k < n; k++) {
-		const real s = b[piv[k]];
+RK_UNROLL
+		for (int i = k + 1; i < n; i++)
+			if (i == piv[k]) {
+				const real t = b[k];
 
-		b[piv[k]] = b[k];
-		b[k] = s;
+				b[k] = b[i];
+				b[i] = t;
+			}
+RK_UNROLL
 		for (int i = k + 1; i < n; i++)
 			b[i] -= a[i * n + k] * b[k];
 	}
+RK_UNROLL
 	for (int i = n - 1; i >= 0; i--) {
 		real s = b[i];
 
+RK_UNROLL
 		for (int j = i + 1; j < n; j++)
 			s -= a[i * n + j] * b[j];
-		b[i] = s / a[i * n + i];
+		b[i] = s * a[i * n + i];
 	}
 }
 
@@ -128,35 +151,46 @@ __host__ __device__ inline void lu_solve(const real *a, const int *piv, real *b)
 template <int n, typename real>
 __host__ __device__ inline bool lu_complex(real *ar, real *ai, int *piv)
 {
+RK_UNROLL
 	for (int k = 0; k < n; k++) {
 		int m = k;
+		real best = fabs(ar[k * n + k]) + fabs(ai[k * n + k]);
 
+RK_UNROLL
 		for (int i = k + 1; i < n; i++)
-			if (fabs(ar[i * n + k]) + fabs(ai[i * n + k]) >
-			    fabs(ar[m * n + k]) + fabs(ai[m * n + k]))
+			if (fabs(ar[i * n + k]) + fabs(ai[i * n + k]) > best) {
 				m = i;
-		piv[k] = m;
-		const real pr = ar[m * n + k], pi = ai[m * n + k], mod = pr * pr + pi * pi;
-
-		if (!(mod > 0) || !isfinite(mod))
-			return false;
-		if (m != k)
-			for (int j = 0; j < n; j++) {
-				const real sr = ar[k * n + j], si = ai[k * n + j];
-
-				ar[k * n + j] = ar[m * n + j];
-				ai[k * n + j] = ai[m * n + j];
-				ar[m * n + j] = sr;
-				ai[m * n + j] = si;
+				best = fabs(ar[i * n + k]) + fabs(ai[i * n + k]);
 			}
+		piv[k] = m;
+		if (!(best > 0) || !isfinite(best))
+			return false;
+RK_UNROLL
+		for (int i = k + 1; i < n; i++)
+			if (i == m)
+RK_UNROLL
+				for (int j = 0; j < n; j++) {
+					const real tr = ar[k * n + j], ti = ai[k * n + j];
+
+					ar[k * n + j] = ar[i * n + j];
+					ai[k * n + j] = ai[i * n + j];
+					ar[i * n + j] = tr;
+					ai[i * n + j] = ti;
+				}
+		const real pr = ar[k * n + k], pi = ai[k * n + k], mod = pr * pr + pi * pi;
 		const real ir = pr / mod, ii = -pi / mod; /* 1 / pivot */
 
+		ar[k * n + k] = ir; /* kept inverted: the solves multiply */
+		ai[k * n + k] = ii;
+
+RK_UNROLL
 		for (int i = k + 1; i < n; i++) {
 			const real lr = ar[i * n + k] * ir - ai[i * n + k] * ii;
 			const real li = ar[i * n + k] * ii + ai[i * n + k] * ir;
 
 			ar[i * n + k] = lr;
 			ai[i * n + k] = li;
+RK_UNROLL
 			for (int j = k + 1; j < n; j++) {
 				ar[i * n + j] -= lr * ar[k * n + j] - li * ai[k * n + j];
 				ai[i * n + j] -= lr * ai[k * n + j] + li * ar[k * n + j];
@@ -170,31 +204,38 @@ template <int n, typename real>
 __host__ __device__ inline void lu_solve_complex(const real *ar, const real *ai, const int *piv,
 						 real *br, real *bi)
 {
+RK_UNROLL
 	for (int k = 0; k < n; k++) {
-		const int m = piv[k];
-		real s = br[m];
+RK_UNROLL
+		for (int i = k + 1; i < n; i++)
+			if (i == piv[k]) {
+				real t = br[k];
 
-		br[m] = br[k];
-		br[k] = s;
-		s = bi[m];
-		bi[m] = bi[k];
-		bi[k] = s;
+				br[k] = br[i];
+				br[i] = t;
+				t = bi[k];
+				bi[k] = bi[i];
+				bi[i] = t;
+			}
+RK_UNROLL
 		for (int i = k + 1; i < n; i++) {
 			br[i] -= ar[i * n + k] * br[k] - ai[i * n + k] * bi[k];
 			bi[i] -= ar[i * n + k] * bi[k] + ai[i * n + k] * br[k];
 		}
 	}
+RK_UNROLL
 	for (int i = n - 1; i >= 0; i--) {
 		real sr = br[i], si = bi[i];
 
+RK_UNROLL
 		for (int j = i + 1; j < n; j++) {
 			sr -= ar[i * n + j] * br[j] - ai[i * n + j] * bi[j];
 			si -= ar[i * n + j] * bi[j] + ai[i * n + j] * br[j];
 		}
-		const real dr = ar[i * n + i], di = ai[i * n + i], mod = dr * dr + di * di;
+		const real dr = ar[i * n + i], di = ai[i * n + i]; /* 1 / pivot */
 
-		br[i] = (sr * dr + si * di) / mod;
-		bi[i] = (si * dr - sr * di) / mod;
+		br[i] = sr * dr - si * di;
+		bi[i] = sr * di + si * dr;
 	}
 }
 
@@ -243,7 +284,7 @@ struct newton_result {
  * ask for, so it goes on while it contracts, up to nit_fixed. */
 template <class Model, typename real>
 __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, double t, double h,
-						const real *x, const real *p, const real *scal,
+						const real *x, const real *p, const real *wt,
 						double fnewt, double &faccon, bool patient)
 {
 	constexpr int n = Model::dim;
@@ -281,7 +322,7 @@ __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, doub
 
 		for (int s = 0; s < 3; s++)
 			for (int i = 0; i < n; i++) {
-				const double d = (double)W.z[s][i] / (double)scal[i];
+				const double d = (double)W.z[s][i] * (double)wt[i];
 
 				dyno += d * d;
 			}
@@ -296,7 +337,10 @@ __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, doub
 			if (!(r.theta < 0.99))
 				return r;
 			faccon = r.theta / (1 - r.theta);
-			const double dyth = faccon * dyno * pow(r.theta, nit - 1 - r.iterations) / fnewt;
+			double dyth = faccon * dyno / fnewt;
+
+			for (int q = r.iterations; q < nit - 1; q++) /* theta^(nit-1-it) */
+				dyth *= r.theta;
 
 			if (dyth >= 1 && !patient) {
 				const double qnewt = fmax(1e-4, fmin(20.0, dyth));
@@ -326,13 +370,13 @@ __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, doub
 	return r;
 }
 
-/* The scaled error of a converged step: RMS over scal of E1^-1 (f0 +
+/* The scaled error of a converged step: RMS, weighed by wt, of E1^-1 (f0 +
  * (dd . z)/h), and, on a first or rejected step whose estimate fails, the
  * estimate once more through f at the filtered point (RADAU5's ESTRAD). */
 template <class Model, typename real>
 __host__ __device__ inline double estimate(const work<Model::dim, real> &W, double t, double h,
 					   const real *x, const real *p, const real *f0,
-					   const real *scal, bool refilter)
+					   const real *wt, bool refilter)
 {
 	constexpr int n = Model::dim;
 	real f2[n], e[n];
@@ -345,7 +389,7 @@ __host__ __device__ inline double estimate(const work<Model::dim, real> &W, doub
 	}
 	lu_solve<n>(W.e1, W.p1, e);
 	for (int i = 0; i < n; i++)
-		err += ((double)e[i] / scal[i]) * ((double)e[i] / scal[i]);
+		err += ((double)e[i] * wt[i]) * ((double)e[i] * wt[i]);
 	err = fmax(sqrt(err / n), 1e-10);
 	if (refilter && err >= 1) {
 		real xe[n], f1[n];
@@ -358,7 +402,7 @@ __host__ __device__ inline double estimate(const work<Model::dim, real> &W, doub
 		lu_solve<n>(W.e1, W.p1, e);
 		err = 0;
 		for (int i = 0; i < n; i++)
-			err += ((double)e[i] / scal[i]) * ((double)e[i] / scal[i]);
+			err += ((double)e[i] * wt[i]) * ((double)e[i] * wt[i]);
 		err = fmax(sqrt(err / n), 1e-10);
 	}
 	return isfinite(err) ? err : INFINITY;
@@ -414,12 +458,12 @@ __host__ __device__ inline void zero_start(work<n, real> &W)
 			W.z[s][i] = W.w[s][i] = 0;
 }
 
-/* The weights atol + rtol |x_k| of the error and the iteration. */
+/* The weights 1 / (atol + rtol |x_k|) of the error and the iteration. */
 template <int n, typename real>
-__host__ __device__ inline void scales(double atol, double rtol, const real *x, real *scal)
+__host__ __device__ inline void weights(double atol, double rtol, const real *x, real *wt)
 {
 	for (int i = 0; i < n; i++)
-		scal[i] = (real)(atol + rtol * fabs((double)x[i]));
+		wt[i] = (real)(1 / (atol + rtol * fabs((double)x[i])));
 }
 
 /* The record times an accepted step from (t, x) to (t_new, xn) holds: a
@@ -429,7 +473,7 @@ PICARD_EXEC_CHECK_DISABLE
 template <class Model, typename real, class Out>
 __host__ __device__ inline void dense(work<Model::dim, real> &W,
 				      const polynomial<Model::dim, real> &P, double t, double t_new,
-				      const real *x, const real *xn, const real *p, const real *scal,
+				      const real *x, const real *xn, const real *p, const real *wt,
 				      double fnewt, Out &out)
 {
 	constexpr int n = Model::dim;
@@ -444,7 +488,7 @@ __host__ __device__ inline void dense(work<Model::dim, real> &W,
 		}
 		zero_start(W);
 		const bool solved = factor<n>(W, td - t) &&
-				    iterate<Model, real>(W, t, td - t, x, p, scal, fnewt, faccon, false).end ==
+				    iterate<Model, real>(W, t, td - t, x, p, wt, fnewt, faccon, false).end ==
 					    CONVERGED;
 		for (int i = 0; i < n; i++)
 			xd[i] = solved ? x[i] + W.z[2][i] :
@@ -471,7 +515,7 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 	const bool fixed = run.steps > 0;
 	radau::work<n, real> W;
 	radau::polynomial<n, real> P{}; /* fitted before use: first steps start from 0 */
-	real f0[n], scal[n], xn[n];
+	real f0[n], wt[n], xn[n];
 	rk_outcome o = {PICARD_TRAJ_OK, -1, 0, 0};
 	const real lim = rk_limit<real>(run.bound);
 	double t = run.t0, h, hold = 0, faccon = 1, hacc = 0, erracc = 1e-2;
@@ -481,7 +525,7 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 
 	Model::rhs((real)t, x, p, f0);
 	h = fixed ? run.window / run.steps : rk_first_step<Model, rk_radau5, real>(run, t, x, p, f0);
-	radau::scales<n>(atol, rtol, x, scal);
+	radau::weights<n>(atol, rtol, x, wt);
 	for (long w = 0; w < run.windows && o.status == PICARD_TRAJ_OK; w++) {
 		const double tb = rk_window_end(run, w);
 		int tried = 0;
@@ -519,7 +563,7 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 			else
 				P.start(W, hs, hold);
 			const radau::newton_result nr =
-				radau::iterate<Model, real>(W, t, hs, x, p, scal, fnewt, faccon,
+				radau::iterate<Model, real>(W, t, hs, x, p, wt, fnewt, faccon,
 							    fixed);
 
 			tried += nr.iterations;
@@ -536,7 +580,7 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 				continue;
 			}
 			const double err = fixed ? 0 :
-				radau::estimate<Model, real>(W, t, hs, x, p, f0, scal, first || reject);
+				radau::estimate<Model, real>(W, t, hs, x, p, f0, wt, first || reject);
 			const double fac = fmin(radau::safe, cfac / (nr.iterations + 2 * radau::nit));
 			double quot = fmax(radau::fac_min, fmin(radau::fac_max, pow(err, 0.25) / fac));
 			double hnew = hs / quot;
@@ -564,7 +608,7 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 				xn[i] = x[i] + W.z[2][i];
 			P.fit(W);
 			if (Out::dense)
-				radau::dense<Model, real>(W, P, t, t_new, x, xn, p, scal, fnewt, out);
+				radau::dense<Model, real>(W, P, t, t_new, x, xn, p, wt, fnewt, out);
 			for (int i = 0; i < n; i++)
 				x[i] = xn[i];
 			if (!rk_state_ok<n>(x, lim)) {
@@ -572,7 +616,7 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 				break;
 			}
 			Model::rhs((real)t_new, x, p, f0);
-			radau::scales<n>(atol, rtol, x, scal);
+			radau::weights<n>(atol, rtol, x, wt);
 			t = t_new;
 			hold = hs;
 			if (!fixed) {

@@ -425,7 +425,7 @@ static const struct cli_flag flags[] = {
 	{"--out", "FILE", set_out, "write the final states (or those at --save-every or --save-at times) to FILE.csv or FILE.npy"},
 	{"--save-every", "DT", set_save_every, "with --out: the states at t0, t0+DT, t0+2DT, ... and t1 (interpolated, below)"},
 	{"--save-at", "T1,...", set_save_at, "with --out: the states at these times only: comma separated, non-decreasing, within [t0, t1] (interpolated, below)"},
-	{"--check", NULL, set_check, "compare with GSL rk8pd (rtol = atol = 1e-12) at every window end"},
+	{"--check", NULL, set_check, "compare with the GSL reference (rk8pd, rtol = atol = 1e-12; msbdf for a stiff model or where rk8pd is held by stability) at every window end"},
 	{"--check-traj", "N", set_check_traj, "check at most N trajectories, evenly spaced; 0: all (default 1024; implies --check)"},
 	{"--tol", "E", set_tol, "every trajectory called ok has |x - x_rk8pd| <= E at every window end (checked, or by its error estimate); others are tol-exceeded, exit 1 (implies --check); tunes m, K, h (below)"},
 	{"--atol", "A", set_atol, "with --rtol: the absolute part of a tolerance |x_k - x_ref_k| <= A + R |x_ref_k| (--tol E is --atol E)"},

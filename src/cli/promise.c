@@ -478,7 +478,7 @@ int promise_report(const struct run *run)
 		}
 	}
 	printf("%-12s |x - x_ref| <= %g + %g |x_ref|: met by %ld of %ld trajectories "
-	       "(%ld checked against rk8pd, %ld by their error estimates)  [%s]\n", "tolerance",
+	       "(%ld checked against the reference, %ld by their error estimates)  [%s]\n", "tolerance",
 	       run->opts.tol, run->opts.rtol, ok, run->ntraj, checked, estimated,
 	       ok == run->ntraj ? "PASS" : "FAIL");
 	if (!exceeded)
