@@ -293,8 +293,10 @@ __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, doub
 	newton_result r = {DIVERGED, 0, thet, 0.5};
 	double dynold = 0, thqold = 0;
 
-	faccon = pow(fmax(faccon, (double)rk_eps<real>::value), 0.8);
+	/* factors need no more than float (as rk_adaptive's) */
+	faccon = expf(0.8f * logf((float)fmax(faccon, (double)rk_eps<real>::value)));
 	const int most = patient ? nit_fixed : nit;
+	const double inv_fnewt = 1 / fnewt;
 
 	while (r.iterations < most) {
 		real f[3][n], xs[n];
@@ -326,7 +328,7 @@ __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, doub
 
 				dyno += d * d;
 			}
-		dyno = sqrt(dyno / (3 * n));
+		dyno = sqrt(dyno * (1.0 / (3 * n)));
 		if (!isfinite(dyno))
 			return r;
 		if (r.iterations > 1 && r.iterations < most) {
@@ -337,7 +339,7 @@ __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, doub
 			if (!(r.theta < 0.99))
 				return r;
 			faccon = r.theta / (1 - r.theta);
-			double dyth = faccon * dyno / fnewt;
+			double dyth = faccon * dyno * inv_fnewt;
 
 			for (int q = r.iterations; q < nit - 1; q++) /* theta^(nit-1-it) */
 				dyth *= r.theta;
@@ -346,7 +348,7 @@ __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, doub
 				const double qnewt = fmax(1e-4, fmin(20.0, dyth));
 
 				r.end = TOO_SLOW;
-				r.hhfac = 0.8 * pow(qnewt, -1.0 / (4 + nit - 1 - r.iterations));
+				r.hhfac = 0.8 * expf(-logf((float)qnewt) / (4 + nit - 1 - r.iterations));
 				return r;
 			}
 		}
@@ -582,7 +584,7 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 			const double err = fixed ? 0 :
 				radau::estimate<Model, real>(W, t, hs, x, p, f0, wt, first || reject);
 			const double fac = fmin(radau::safe, cfac / (nr.iterations + 2 * radau::nit));
-			double quot = fmax(radau::fac_min, fmin(radau::fac_max, pow(err, 0.25) / fac));
+			double quot = fmax(radau::fac_min, fmin(radau::fac_max, sqrt(sqrt(err)) / fac));
 			double hnew = hs / quot;
 
 			if (!(err < 1)) {
@@ -593,7 +595,7 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 			}
 			/* accepted */
 			if (!fixed && accepted > 0) { /* Gustafsson's predictive controller */
-				double facgus = (hacc / hs) * pow(err * err / erracc, 0.25) / radau::safe;
+				double facgus = (hacc / hs) * sqrt(sqrt(err * err / erracc)) / radau::safe;
 
 				facgus = fmax(radau::fac_min, fmin(radau::fac_max, facgus));
 				quot = fmax(quot, facgus);
