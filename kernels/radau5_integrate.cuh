@@ -40,6 +40,7 @@
 #include "picard.h"
 #include "portable.h"
 #include "rk_integrate.cuh"
+#include "small_lu.cuh"
 
 namespace picard {
 
@@ -70,175 +71,6 @@ constexpr double thet = 0.001;   /* keep J while the contraction is below */
 constexpr double safe = 0.9, fac_min = 0.125, fac_max = 5; /* 1/8 <= hnew/h <= 5 ... */
 constexpr int max_singular = 6;  /* singular matrices in a row before failing */
 
-/* LU with partial pivoting of the n x n row-major a, in place, the
- * diagonal of U stored inverted; false when a pivot is zero (or not
- * finite). Every loop unrolled and every index a
- * constant, the pivot's row found by comparison: on the device the
- * matrices stay in registers (an index known only at run time would put
- * them in local memory). */
-template <int n, typename real>
-__host__ __device__ inline bool lu(real *a, int *piv)
-{
-RK_UNROLL
-	for (int k = 0; k < n; k++) {
-		int m = k;
-		real best = fabs(a[k * n + k]);
-
-RK_UNROLL
-		for (int i = k + 1; i < n; i++)
-			if (fabs(a[i * n + k]) > best) {
-				m = i;
-				best = fabs(a[i * n + k]);
-			}
-		piv[k] = m;
-		if (!(best > 0) || !isfinite(best))
-			return false;
-RK_UNROLL
-		for (int i = k + 1; i < n; i++)
-			if (i == m)
-RK_UNROLL
-				for (int j = 0; j < n; j++) {
-					const real t = a[k * n + j];
-
-					a[k * n + j] = a[i * n + j];
-					a[i * n + j] = t;
-				}
-		const real inv = (real)1 / a[k * n + k];
-
-		a[k * n + k] = inv; /* kept inverted: the solves multiply */
-RK_UNROLL
-		for (int i = k + 1; i < n; i++) {
-			const real l = a[i * n + k] * inv;
-
-			a[i * n + k] = l;
-RK_UNROLL
-			for (int j = k + 1; j < n; j++)
-				a[i * n + j] -= l * a[k * n + j];
-		}
-	}
-	return true;
-}
-
-template <int n, typename real>
-__host__ __device__ inline void lu_solve(const real *a, const int *piv, real *b)
-{
-RK_UNROLL
-	for (int k = 0; k < n; k++) {
-RK_UNROLL
-		for (int i = k + 1; i < n; i++)
-			if (i == piv[k]) {
-				const real t = b[k];
-
-				b[k] = b[i];
-				b[i] = t;
-			}
-RK_UNROLL
-		for (int i = k + 1; i < n; i++)
-			b[i] -= a[i * n + k] * b[k];
-	}
-RK_UNROLL
-	for (int i = n - 1; i >= 0; i--) {
-		real s = b[i];
-
-RK_UNROLL
-		for (int j = i + 1; j < n; j++)
-			s -= a[i * n + j] * b[j];
-		b[i] = s * a[i * n + i];
-	}
-}
-
-/* The same in complex arithmetic, real and imaginary parts apart. */
-template <int n, typename real>
-__host__ __device__ inline bool lu_complex(real *ar, real *ai, int *piv)
-{
-RK_UNROLL
-	for (int k = 0; k < n; k++) {
-		int m = k;
-		real best = fabs(ar[k * n + k]) + fabs(ai[k * n + k]);
-
-RK_UNROLL
-		for (int i = k + 1; i < n; i++)
-			if (fabs(ar[i * n + k]) + fabs(ai[i * n + k]) > best) {
-				m = i;
-				best = fabs(ar[i * n + k]) + fabs(ai[i * n + k]);
-			}
-		piv[k] = m;
-		if (!(best > 0) || !isfinite(best))
-			return false;
-RK_UNROLL
-		for (int i = k + 1; i < n; i++)
-			if (i == m)
-RK_UNROLL
-				for (int j = 0; j < n; j++) {
-					const real tr = ar[k * n + j], ti = ai[k * n + j];
-
-					ar[k * n + j] = ar[i * n + j];
-					ai[k * n + j] = ai[i * n + j];
-					ar[i * n + j] = tr;
-					ai[i * n + j] = ti;
-				}
-		const real pr = ar[k * n + k], pi = ai[k * n + k], mod = pr * pr + pi * pi;
-		const real ir = pr / mod, ii = -pi / mod; /* 1 / pivot */
-
-		ar[k * n + k] = ir; /* kept inverted: the solves multiply */
-		ai[k * n + k] = ii;
-
-RK_UNROLL
-		for (int i = k + 1; i < n; i++) {
-			const real lr = ar[i * n + k] * ir - ai[i * n + k] * ii;
-			const real li = ar[i * n + k] * ii + ai[i * n + k] * ir;
-
-			ar[i * n + k] = lr;
-			ai[i * n + k] = li;
-RK_UNROLL
-			for (int j = k + 1; j < n; j++) {
-				ar[i * n + j] -= lr * ar[k * n + j] - li * ai[k * n + j];
-				ai[i * n + j] -= lr * ai[k * n + j] + li * ar[k * n + j];
-			}
-		}
-	}
-	return true;
-}
-
-template <int n, typename real>
-__host__ __device__ inline void lu_solve_complex(const real *ar, const real *ai, const int *piv,
-						 real *br, real *bi)
-{
-RK_UNROLL
-	for (int k = 0; k < n; k++) {
-RK_UNROLL
-		for (int i = k + 1; i < n; i++)
-			if (i == piv[k]) {
-				real t = br[k];
-
-				br[k] = br[i];
-				br[i] = t;
-				t = bi[k];
-				bi[k] = bi[i];
-				bi[i] = t;
-			}
-RK_UNROLL
-		for (int i = k + 1; i < n; i++) {
-			br[i] -= ar[i * n + k] * br[k] - ai[i * n + k] * bi[k];
-			bi[i] -= ar[i * n + k] * bi[k] + ai[i * n + k] * br[k];
-		}
-	}
-RK_UNROLL
-	for (int i = n - 1; i >= 0; i--) {
-		real sr = br[i], si = bi[i];
-
-RK_UNROLL
-		for (int j = i + 1; j < n; j++) {
-			sr -= ar[i * n + j] * br[j] - ai[i * n + j] * bi[j];
-			si -= ar[i * n + j] * bi[j] + ai[i * n + j] * br[j];
-		}
-		const real dr = ar[i * n + i], di = ai[i * n + i]; /* 1 / pivot */
-
-		br[i] = sr * dr - si * di;
-		bi[i] = sr * di + si * dr;
-	}
-}
-
 /* A step's linear algebra and iterates: J at the step's start, E1 and E2
  * factored for the step h, the stage increments z (x + z_s at t + c_s h)
  * and their transform w = T^-1 z. */
@@ -265,7 +97,7 @@ __host__ __device__ inline bool factor(work<n, real> &W, double h)
 		W.e2r[i * n + i] += ar;
 		W.e2i[i * n + i] = ai;
 	}
-	return lu<n>(W.e1, W.p1) && lu_complex<n>(W.e2r, W.e2i, W.p2);
+	return small_lu<n>(W.e1, W.p1) && small_lu_complex<n>(W.e2r, W.e2i, W.p2);
 }
 
 /* How a step's iteration ended. */
@@ -317,8 +149,8 @@ __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, doub
 			W.z[2][i] = -w3 * alphn - w2 * betan + (real)TI31 * a1 + (real)TI32 * a2 +
 				    (real)TI33 * a3;
 		}
-		lu_solve<n>(W.e1, W.p1, W.z[0]);
-		lu_solve_complex<n>(W.e2r, W.e2i, W.p2, W.z[1], W.z[2]);
+		small_lu_solve<n>(W.e1, W.p1, W.z[0]);
+		small_lu_solve_complex<n>(W.e2r, W.e2i, W.p2, W.z[1], W.z[2]);
 		r.iterations++;
 		double dyno = 0;
 
@@ -389,7 +221,7 @@ __host__ __device__ inline double estimate(const work<Model::dim, real> &W, doub
 			(real)(dd3 / h) * W.z[2][i];
 		e[i] = f2[i] + f0[i];
 	}
-	lu_solve<n>(W.e1, W.p1, e);
+	small_lu_solve<n>(W.e1, W.p1, e);
 	for (int i = 0; i < n; i++)
 		err += ((double)e[i] * wt[i]) * ((double)e[i] * wt[i]);
 	err = fmax(sqrt(err / n), 1e-10);
@@ -401,7 +233,7 @@ __host__ __device__ inline double estimate(const work<Model::dim, real> &W, doub
 		Model::rhs((real)t, xe, p, f1);
 		for (int i = 0; i < n; i++)
 			e[i] = f1[i] + f2[i];
-		lu_solve<n>(W.e1, W.p1, e);
+		small_lu_solve<n>(W.e1, W.p1, e);
 		err = 0;
 		for (int i = 0; i < n; i++)
 			err += ((double)e[i] * wt[i]) * ((double)e[i] * wt[i]);

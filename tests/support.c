@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,4 +194,13 @@ void require_gpu(void)
 		cr_assert_fail("PICARD_REQUIRE_GPU=1 but no usable CUDA device "
 			       "(no GPU, no driver, or a driver/runtime mismatch)");
 	cr_skip_test("no CUDA device");
+}
+
+double max_relative_error(int n, const double *x, const double *ref)
+{
+	double worst = 0;
+
+	for (int k = 0; k < n; k++)
+		worst = fmax(worst, fabs(x[k] - ref[k]) / fabs(ref[k]));
+	return worst;
 }

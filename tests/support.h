@@ -60,5 +60,7 @@ const picard_model *test_model(const char *name);
 picard_solver *test_solver(const picard_model *model, const picard_options *opt, long ntraj);
 /* ntraj copies of model's default start state x0 (malloc'd). */
 double *default_states(const picard_model *model, long ntraj);
+/* Per component, |x_k - ref_k| / |ref_k|: the largest. */
+double max_relative_error(int n, const double *x, const double *ref);
 
 #endif

@@ -41,15 +41,6 @@ static picard_traj_status radau5_one(const picard_model *model, const double *x0
 	return status;
 }
 
-static double worst_relative(int n, const double *x, const double *published)
-{
-	double worst = 0;
-
-	for (int k = 0; k < n; k++)
-		worst = fmax(worst, fabs(x[k] - published[k]) / fabs(published[k]));
-	return worst;
-}
-
 /* HIRES at t = 321.8122 at rtol = atol = 1e-10: within 1e-6 relative of
  * the test set (every component; they are 6e-5 .. 6e-3). */
 Test(radau5, hires_matches_the_test_set)
@@ -64,7 +55,7 @@ Test(radau5, hires_matches_the_test_set)
 
 	cr_assert_eq(radau5_one(model, model->x0, NULL, 0, 321.8122, 1e-10, 1e-10, PICARD_DOUBLE,
 				x, &iterations), PICARD_TRAJ_OK);
-	worst = worst_relative(8, x, published);
+	worst = max_relative_error(8, x, published);
 	cr_log_info("hires radau5 1e-10: %.2e relative off the test set, %.0f iterations", worst,
 		    iterations);
 	cr_expect_lt(worst, 1e-6, "hires: %.2e off the test set", worst);
@@ -105,7 +96,7 @@ Test(radau5, vanderpol_mu_1000_matches_the_test_set)
 
 	cr_assert_eq(radau5_one(model, x0, &mu, 0, 2000, 1e-9, 1e-9, PICARD_DOUBLE, x,
 				&iterations), PICARD_TRAJ_OK);
-	worst = worst_relative(2, x, published);
+	worst = max_relative_error(2, x, published);
 	cr_log_info("vanderpol mu 1000 radau5 1e-9: %.2e relative off the test set, %.0f "
 		    "iterations", worst, iterations);
 	cr_expect_lt(worst, 1e-5, "vanderpol: %.2e off the test set", worst);

@@ -19,16 +19,7 @@
 
 #include "picard.h"
 #include "reference.h"
-
-/* Per component, |x - x_pub| / |x_pub|; the largest. */
-static double worst_relative(int n, const double *x, const double *published)
-{
-	double worst = 0;
-
-	for (int k = 0; k < n; k++)
-		worst = fmax(worst, fabs(x[k] - published[k]) / fabs(published[k]));
-	return worst;
-}
+#include "support.h"
 
 static const picard_model *find(const char *name)
 {
@@ -74,7 +65,7 @@ Test(stiff, hires_reference_matches_the_test_set)
 	cr_assert_eq(model->t1, t1, "hires's span ends at the test set's 321.8122");
 	err = picard_reference(model, NULL, model->x0, model->t0, &t1, 1, x);
 	cr_assert_eq(err, 0, "%s", picard_error_detail());
-	worst = worst_relative(8, x, published);
+	worst = max_relative_error(8, x, published);
 	steps = reference_steps(model, NULL, model->x0, model->t0, t1);
 	cr_log_info("hires at t = %g: largest relative error %.2e against the test set, "
 		    "%ld steps", t1, worst, steps);
@@ -102,7 +93,7 @@ Test(stiff, robertson_reference_matches_the_test_set)
 	cr_assert(model->stiff, "robertson is declared stiff");
 	err = picard_reference(model, NULL, model->x0, model->t0, &t1, 1, x);
 	cr_assert_eq(err, 0, "%s", picard_error_detail());
-	worst = worst_relative(2, x, published);
+	worst = max_relative_error(2, x, published);
 	steps = reference_steps(model, NULL, model->x0, model->t0, model->t1);
 	cr_log_info("robertson at t = 1e11: y1, y2 %.2e relative, y3 %.2e absolute off "
 		    "the test set; mass - 1 = %.1e; %ld steps over [0, %g]", worst,
@@ -133,7 +124,7 @@ Test(stiff, vanderpol_at_mu_1000_matches_the_test_set)
 	cr_assert(!model->stiff, "vanderpol is stiff only at large mu");
 	err = picard_reference(model, &mu, x0, 0, &t1, 1, x);
 	cr_assert_eq(err, 0, "%s", picard_error_detail());
-	worst = worst_relative(2, x, published);
+	worst = max_relative_error(2, x, published);
 	steps = reference_steps(model, &mu, x0, 0, t1);
 	cr_log_info("vanderpol at mu = 1000, t = 2000: %.2e relative off the test set, "
 		    "%ld steps", worst, steps);

@@ -51,6 +51,7 @@
 #include "dual.cuh"
 #include "jacobian.cuh"
 #include "portable.h"
+#include "small_lu.cuh"
 
 #ifdef __CUDA_ARCH__
 #define RODAS_UNROLL _Pragma("unroll")
@@ -173,75 +174,7 @@ RODAS_UNROLL
 
 /* ---- the linear algebra: W = I / (h gamma) - J, LU with partial pivoting ------ */
 
-/* LU of M (n x n, row-major) in place, row swaps in piv. false when a
- * pivot is zero or not finite. */
-template <int n, typename real>
-__host__ __device__ inline bool ro_lu(real (&M)[n * n], int (&piv)[n])
-{
-RODAS_UNROLL
-	for (int col = 0; col < n; col++) {
-		int p = col;
-		real big = ro_abs(M[col * n + col]);
-
-RODAS_UNROLL
-		for (int r = col + 1; r < n; r++)
-			if (ro_abs(M[r * n + col]) > big) {
-				big = ro_abs(M[r * n + col]);
-				p = r;
-			}
-		piv[col] = p;
-		if (!(big > 0) || !ro_finite(big))
-			return false;
-		if (p != col) {
-RODAS_UNROLL
-			for (int k = 0; k < n; k++) {
-				real s = M[col * n + k];
-
-				M[col * n + k] = M[p * n + k];
-				M[p * n + k] = s;
-			}
-		}
-		const real inv = real(1) / M[col * n + col];
-
-RODAS_UNROLL
-		for (int r = col + 1; r < n; r++) {
-			const real l = M[r * n + col] * inv;
-
-			M[r * n + col] = l;
-RODAS_UNROLL
-			for (int k = col + 1; k < n; k++)
-				M[r * n + k] -= l * M[col * n + k];
-		}
-	}
-	return true;
-}
-
-/* x := M^-1 x with the factors of ro_lu. */
-template <int n, typename real>
-__host__ __device__ inline void ro_solve(const real (&M)[n * n], const int (&piv)[n], real *x)
-{
-RODAS_UNROLL
-	for (int col = 0; col < n; col++) {
-		if (piv[col] != col) {
-			real s = x[col];
-
-			x[col] = x[piv[col]];
-			x[piv[col]] = s;
-		}
-RODAS_UNROLL
-		for (int r = col + 1; r < n; r++)
-			x[r] -= M[r * n + col] * x[col];
-	}
-RODAS_UNROLL
-	for (int r = n - 1; r >= 0; r--) {
-		real acc = x[r];
-
-RODAS_UNROLL
-		for (int k = r + 1; k < n; k++)
-			acc -= M[r * n + k] * x[k];
-		x[r] = acc / M[r * n + r];
-	}
-}
+/* LU with partial pivoting: kernels/small_lu.cuh, picard's own (radau5's). */
 
 /* ---- one step -------------------------------------------------------------------- */
 
@@ -284,7 +217,7 @@ RODAS_UNROLL
 RODAS_UNROLL
 	for (int r = 0; r < n; r++)
 		W[r * n + r] += ihg;
-	if (!ro_lu<n>(W, piv))
+	if (!picard::small_lu<n>(W, piv))
 		return false;
 RODAS_UNROLL
 	for (int s = 0; s < S; s++) {
@@ -318,7 +251,7 @@ RODAS_UNROLL
 			if (Tab::d(s) != 0)
 				rhs[q] += h * real(Tab::d(s)) * ft[q];
 		}
-		ro_solve<n>(W, piv, rhs);
+		picard::small_lu_solve<n>(W, piv, rhs);
 RODAS_UNROLL
 		for (int q = 0; q < n; q++)
 			k[s][q] = rhs[q];
