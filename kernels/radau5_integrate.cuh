@@ -117,7 +117,8 @@ struct newton_result {
 template <class Model, typename real>
 __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, double t, double h,
 						const real *x, const real *p, const real *wt,
-						double fnewt, double &faccon, bool patient)
+						double fnewt, double rounding, double &faccon,
+						bool patient)
 {
 	constexpr int n = Model::dim;
 	const double cs[3] = {c1, c2, 1};
@@ -163,7 +164,11 @@ __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, doub
 		dyno = sqrt(dyno * (1.0 / (3 * n)));
 		if (!isfinite(dyno))
 			return r;
-		if (r.iterations > 1 && r.iterations < most) {
+		/* an increment at the precision's rounding has converged as
+		 * far as it can: its noise is no contraction to judge */
+		const bool rounded = dyno <= rounding;
+
+		if (r.iterations > 1 && r.iterations < most && !rounded) {
 			const double thq = dyno / dynold;
 
 			r.theta = r.iterations == 2 ? thq : sqrt(thq * thqold);
@@ -196,7 +201,7 @@ __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, doub
 			W.z[1][i] = (real)T21 * w1 + (real)T22 * w2 + (real)T23 * w3;
 			W.z[2][i] = (real)T31 * w1 + w2;
 		}
-		if (faccon * dyno <= fnewt) {
+		if (rounded || faccon * dyno <= fnewt) {
 			r.end = CONVERGED;
 			return r;
 		}
@@ -308,7 +313,7 @@ template <class Model, typename real, class Out>
 __host__ __device__ inline void dense(work<Model::dim, real> &W,
 				      const polynomial<Model::dim, real> &P, double t, double t_new,
 				      const real *x, const real *xn, const real *p, const real *wt,
-				      double fnewt, Out &out)
+				      double fnewt, double rounding, Out &out)
 {
 	constexpr int n = Model::dim;
 
@@ -322,7 +327,8 @@ __host__ __device__ inline void dense(work<Model::dim, real> &W,
 		}
 		zero_start(W);
 		const bool solved = factor<n>(W, td - t) &&
-				    iterate<Model, real>(W, t, td - t, x, p, wt, fnewt, faccon, false).end ==
+				    iterate<Model, real>(W, t, td - t, x, p, wt, fnewt, rounding, faccon,
+							 false).end ==
 					    CONVERGED;
 		for (int i = 0; i < n; i++)
 			xd[i] = solved ? x[i] + W.z[2][i] :
@@ -344,7 +350,9 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 	constexpr int n = Model::dim;
 	const double rtol = run.rtol, atol = run.atol;
 	const double eps = rk_eps<real>::value;
-	const double fnewt = fmax(10 * eps / rtol, fmin(0.03, sqrt(rtol)));
+	/* RADAU5's: no tighter than 10 eps/rtol, the weights' rounding */
+	const double rounding = 10 * eps / rtol;
+	const double fnewt = fmax(rounding, fmin(0.03, sqrt(rtol)));
 	const double cfac = radau::safe * (1 + 2 * radau::nit);
 	const bool fixed = run.steps > 0;
 	radau::work<n, real> W;
@@ -397,7 +405,7 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 			else
 				P.start(W, hs, hold);
 			const radau::newton_result nr =
-				radau::iterate<Model, real>(W, t, hs, x, p, wt, fnewt, faccon,
+				radau::iterate<Model, real>(W, t, hs, x, p, wt, fnewt, rounding, faccon,
 							    fixed);
 
 			tried += nr.iterations;
@@ -442,7 +450,8 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 				xn[i] = x[i] + W.z[2][i];
 			P.fit(W);
 			if (Out::dense)
-				radau::dense<Model, real>(W, P, t, t_new, x, xn, p, wt, fnewt, out);
+				radau::dense<Model, real>(W, P, t, t_new, x, xn, p, wt, fnewt, rounding,
+							  out);
 			for (int i = 0; i < n; i++)
 				x[i] = xn[i];
 			if (!rk_state_ok<n>(x, lim)) {

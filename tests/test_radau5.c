@@ -192,3 +192,32 @@ Test(radau5, stiff_model_defaults_in_picard_run)
 	free_run(&run);
 	remove_workdir();
 }
+
+/* Float, its default tolerance's neighbourhood (rtol = atol = 1e-5), 64
+ * robertson members with k1, k2, k3 spread 10%, over [0, 1e4]: every one
+ * ok. The iteration's increments reach float's rounding there, where
+ * their ratio is noise: judged as divergence, it once halved the step to
+ * underflow on 5 of these 64. */
+Test(radau5, float_iteration_converges_at_rounding)
+{
+	const picard_model *model = test_model("robertson");
+	const double spreads[3] = {0.1, 0.1, 0.1};
+	enum { N = 64 };
+	double x0[3 * N], params[3 * N];
+	picard_traj_status status[N];
+	picard_options opt = {.scheme = PICARD_SCHEME_RADAU5, .iter_rtol = 1e-5,
+			      .precision = PICARD_FLOAT, .t0 = 0, .t1 = 1e4, .h = 1e3,
+			      .backend = PICARD_BACKEND_CPU};
+	picard_solver *s;
+	int err;
+
+	err = picard_ensemble_model(model, N, 0, spreads, 7, PICARD_BACKEND_CPU, x0, params);
+	cr_assert_eq(err, 0, "%s", picard_error_detail());
+	s = test_solver(model, &opt, N);
+	err = picard_solve(s, x0, params, NULL, status, NULL, NULL, 0, NULL);
+	cr_expect_eq(err, 0, "%s", picard_error_detail());
+	for (int i = 0; i < N; i++)
+		cr_expect_eq(status[i], PICARD_TRAJ_OK, "member %d: %s", i,
+			     picard_traj_status_name(status[i]));
+	picard_solver_free(s);
+}
