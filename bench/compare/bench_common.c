@@ -372,6 +372,14 @@ void bench_date(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+double bench_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
+}
+
 void bench_cpu_name(char *buf, size_t len)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");

@@ -140,6 +140,8 @@ void bench_csv_row(FILE *f, const bench_row *row);
 
 /* UTC now as 2026-11-23T12:34:56Z. */
 void bench_date(char *buf, size_t len);
+/* A monotonic clock in microseconds, for wall-clock timings. */
+double bench_now_us(void);
 /* "CPU: <model name from /proc/cpuinfo>". */
 void bench_cpu_name(char *buf, size_t len);
 

@@ -75,14 +75,6 @@ struct cpu_run {
 	double drv_tol;          /* tolerance the drivers were made for */
 };
 
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
-}
-
 static void drivers_free(struct cpu_run *r)
 {
 	for (int t = 0; r->drv && t < r->nthreads; t++)
@@ -167,7 +159,7 @@ static double solve(struct cpu_run *r, const long *set, long count, long steps,
 
 	if (r->o->method != C_EULER)
 		drivers_make(r, tol);
-	begin = now_us();
+	begin = bench_now_us();
 #pragma omp parallel for schedule(dynamic, 16) num_threads(r->nthreads)
 	for (long s = 0; s < count; s++) {
 		long i = set ? set[s] : s;
@@ -177,7 +169,7 @@ static double solve(struct cpu_run *r, const long *set, long count, long steps,
 		else
 			solve_gsl(r, i, s);
 	}
-	return now_us() - begin;
+	return bench_now_us() - begin;
 }
 
 /* Statistics of positions 0 .. count-1 into p (error from the caller). */

@@ -93,14 +93,6 @@ struct bench_opts {
 
 /* ---- one ensemble, device or host --------------------------------------------- */
 
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
-}
-
 static void cuda_check(cudaError_t e, const char *what)
 {
 	if (e != cudaSuccess)
@@ -193,11 +185,11 @@ struct ens_solver : solver {
 	void run(long steps, const rk_control &ctl, double *us)
 	{
 		if (o.host) {
-			double begin = now_us();
+			double begin = bench_now_us();
 
 			rk_host<Tab, Model, real, adaptive>(ens, real(t0), real(t1),
 							    steps, ctl, o.threads);
-			*us = now_us() - begin;
+			*us = bench_now_us() - begin;
 			return;
 		}
 		float ms = 0;

@@ -145,14 +145,6 @@ static void cv_trajectory(struct cv_worker *w, const stiff_problem *pb, long i, 
 	jacs[i] = nje;
 }
 
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
-}
-
 int main(int argc, char **argv)
 {
 	char **command = malloc((argc + 1) * sizeof(char *));
@@ -193,14 +185,14 @@ int main(int argc, char **argv)
 #pragma omp parallel num_threads(nthreads)
 	worker_init(&workers[omp_get_thread_num()], &o, &pb);
 	for (int rep = -1; rep < o.repeats; rep++) { /* -1: the warm-up */
-		double begin = now_us();
+		double begin = bench_now_us();
 
 #pragma omp parallel for schedule(dynamic, 16) num_threads(nthreads)
 		for (long i = 0; i < N; i++)
 			cv_trajectory(&workers[omp_get_thread_num()], &pb, i, xout, status,
 				      counts + 2 * N, counts + 3 * N, counts, counts + N);
 		if (rep >= 0)
-			times_us[rep] = now_us() - begin;
+			times_us[rep] = bench_now_us() - begin;
 	}
 #pragma omp parallel num_threads(nthreads)
 	worker_free(&workers[omp_get_thread_num()]);

@@ -31,14 +31,6 @@ using namespace stiffens;
 
 static const char *program = "bench-rodas";
 
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
-}
-
 static void cuda_check(cudaError_t e, const char *what)
 {
 	if (e != cudaSuccess)
@@ -172,12 +164,12 @@ static void host_run(const stiff_opts &o, const stiff_problem &pb, double *times
 	job.accepted = r->accepted;
 	job.rejected = r->rejected;
 	for (int rep = -1; rep < o.repeats; rep++) {
-		double begin = now_us();
+		double begin = bench_now_us();
 
 		if ((err = rodas_host_solve(o.model_name, &job)))
 			bench_die(program, "host solve: error %d", err);
 		if (rep >= 0)
-			times_us[rep] = now_us() - begin;
+			times_us[rep] = bench_now_us() - begin;
 	}
 }
 
