@@ -398,12 +398,12 @@ static int set_help(void *ctx, const char *flag, const char *value)
 
 static const struct cli_flag flags[] = {
 	{"--traj", "N", set_traj, "trajectories in the ensemble (default 8192; with --init: the file's rows)"},
-	{"--scheme", "S", set_scheme, "trapezoid (the paper's, default), lobatto (Gauss-Lobatto collocation, order 2m-2), newton (the same collocation, Newton's method across windows), or a per-thread Runge-Kutta pair: dp5, dp8 (DOP853), vern9; --list-schemes says more"},
+	{"--scheme", "S", set_scheme, "trapezoid (the paper's, default), lobatto (Gauss-Lobatto collocation, order 2m-2), newton (the same collocation, Newton's method across windows), a per-thread Runge-Kutta pair: dp5, dp8 (DOP853), vern9, or radau5 (implicit, for stiff models: a stiff model's default, in double); --list-schemes says more"},
 	{"--m", "M", set_m, "nodes per window, >= 2; lobatto: 2..32 (default 8, or tuned with --tol)"},
 	{"--K", "K", set_K, "Picard sweeps per window, >= 1 (default 2, or tuned with --tol)"},
 	{"--K-max", "K", set_K_max, "adaptive: sweep each window until it converges, at most K times"},
-	{"--steps", "N", set_K, "dp5, dp8, vern9: N fixed steps per output interval, --h (default: the span; without --steps: adaptive steps)"},
-	{"--max-steps", "N", set_K_max, "dp5, dp8, vern9, adaptive: steps tried per trajectory at most (default 1000000); --iter-rtol/--iter-atol scale its local error (default 1e-6)"},
+	{"--steps", "N", set_K, "dp5, dp8, vern9, radau5: N fixed steps per output interval, --h (default: the span; without --steps: adaptive steps)"},
+	{"--max-steps", "N", set_K_max, "dp5, dp8, vern9, radau5, adaptive: steps tried per trajectory at most (default 1000000); --iter-rtol/--iter-atol scale its local error (default 1e-6)"},
 	{"--iter-rtol", "R", set_iter_rtol, "a window has converged when max |dx|/(A + R|x|) <= 1 (default 1e-5 float, 1e-9 double, at least 4 m eps; lobatto 1e-6, 1e-12)"},
 	{"--iter-atol", "A", set_iter_atol, "absolute part of that test (default: R)"},
 	{"--warm-start", NULL, set_warm_start, "start each window from the previous one's increments, not a constant"},

@@ -225,7 +225,7 @@ static const struct cli_flag flags[] = {
 	{"--backend", "B", set_backend, "auto, cuda or cpu: where to solve and time (default auto)"},
 	{"--traj", "N", set_traj, "trajectories of the timed ensemble (default 8192)"},
 	{"--sample", "N", set_sample, "trajectories whose E is measured, evenly spaced (default 32)"},
-	{"--scheme", "S", set_scheme, "the scheme searched: trapezoid (m, K, h; default), lobatto (m, window, iteration tolerance), newton (m, window, block), dp5, dp8 or vern9 (fixed step h, or adaptive local tolerances); --list-schemes says more"},
+	{"--scheme", "S", set_scheme, "the scheme searched: trapezoid (m, K, h; default), lobatto (m, window, iteration tolerance), newton (m, window, block), dp5, dp8, vern9 or radau5 (fixed step h, or adaptive local tolerances; radau5 is a stiff model's default); --list-schemes says more"},
 	{"--kmax", "K", set_kmax, "trapezoid: sweeps per window tried, K = 1..K (default 9)"},
 	{"--m", "LIST", set_m, "nodes per window tried, e.g. 4,8,16 (default 4,8,...,256 as the device fits)"},
 	{"--t0", "T", set_t0, "start time (default: the model's)"},
