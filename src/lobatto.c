@@ -155,6 +155,61 @@ int picard_lobatto_build(int m, struct picard_lobatto *lob)
 	return PICARD_OK;
 }
 
+/* P_k(x) and P'_k(x), k < count: P'_k = P'_{k-2} + (2k-1) P_{k-1}, with no
+ * division by 1 - x^2 (the Radau points reach x = 1). */
+static void legendre_slopes(double x, int count, double *P, double *dP)
+{
+	legendre(x, count, P);
+	dP[0] = 0;
+	if (count > 1)
+		dP[1] = 1;
+	for (int k = 2; k < count; k++)
+		dP[k] = dP[k - 2] + (2 * k - 1) * P[k - 1];
+}
+
+int picard_radau_build(int m, struct picard_lobatto *lob)
+{
+	const int s = m - 1; /* stages */
+	double P[PICARD_LOBATTO_MAX_M + 1], dP[PICARD_LOBATTO_MAX_M + 1];
+
+	if (m < 2 || m > PICARD_LOBATTO_MAX_M)
+		return picard_fail(PICARD_EINVAL, "radau: m = %d nodes, need 2..%d", m,
+				   PICARD_LOBATTO_MAX_M);
+	memset(lob, 0, sizeof(*lob));
+	lob->m = m;
+	lob->tau[0] = -1;
+	/* the stages: the roots of P_s - P_{s-1}, from cos(2 pi j / (2s - 1))
+	 * (j = 0 is the root x = 1 itself), stored ascending */
+	for (int j = 1; j < s; j++) {
+		double x = cos(2 * PI * j / (2 * s - 1)), previous;
+
+		for (int iter = 0; iter < 100; iter++) {
+			legendre_slopes(x, s + 1, P, dP);
+			previous = x;
+			x -= (P[s] - P[s - 1]) / (dP[s] - dP[s - 1]);
+			if (fabs(x - previous) <= 1e-16)
+				break;
+		}
+		lob->tau[s - j] = x;
+	}
+	lob->tau[s] = 1;
+	for (int l = 1; l <= s; l++) {
+		legendre(lob->tau[l], s + 1, P);
+		lob->weight[l] = l == s ? 2.0 / ((double)s * s) :
+			(1 + lob->tau[l]) / ((double)s * s * P[s - 1] * P[s - 1]);
+		/* the stages' Lagrange basis (degree s-1) in Legendre
+		 * polynomials: Radau's quadrature is exact to degree 2s-2 */
+		for (int k = 0; k < s; k++)
+			lob->coef[l * m + k] = lob->weight[l] * P[k] * (2 * k + 1) / 2.0;
+		for (int j = 1; j < m; j++)
+			lob->S[j * m + l] = picard_lobatto_integral(lob->coef + l * m, m,
+								    lob->tau[j]);
+	}
+	extrapolation(m, lob->tau, WARM_NODES_DOUBLE, lob->E);
+	extrapolation(m, lob->tau, WARM_NODES_FLOAT, lob->E_float);
+	return PICARD_OK;
+}
+
 void picard_lobatto_tables(const struct picard_lobatto *lob, double H,
 			   bool is_double, int stride, bool transposed,
 			   void *A, void *X, double *offset)

@@ -56,6 +56,19 @@ struct picard_lobatto {
  * PICARD_EINVAL for m outside 2..32. */
 int picard_lobatto_build(int m, struct picard_lobatto *lob);
 
+/* The same window with Radau IIA's nodes (the newton-radau scheme): tau_0 =
+ * -1 the window's start, not a collocation node, and tau_1 < ... < tau_{m-1}
+ * = 1 the s = m-1 right Radau points (the roots of P_s - P_{s-1}); L_l is
+ * the stages' Lagrange basis (degree s-1; column and coef row 0 zero), so
+ * x_j = x_w + (H/2) sum_{l>=1} S_jl f_l is Radau IIA collocation with s
+ * stages: order 2s-1 = 2m-3, stiffly accurate and L-stable (Hairer &
+ * Wanner, Solving ODEs II, IV.5 and IV.8). The weights are Radau's
+ * (w_s = 2/s^2, w_l = (1 + tau_l) / (s^2 P_{s-1}(tau_l)^2)); E extrapolates
+ * the polynomial through all m nodes. Dense output's rule (picard_lobatto_
+ * dense_weights) is then the collocation polynomial of degree s.
+ * PICARD_EINVAL for m outside 2..32. */
+int picard_radau_build(int m, struct picard_lobatto *lob);
+
 /* The tables of one window of length H in the solve's precision (float
  * when !is_double), row stride `stride` (>= m; entries past m are left
  * alone): A = (real)(H/2 * S) and X = (real)E (E_float for float), each

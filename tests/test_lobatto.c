@@ -244,6 +244,86 @@ static void check_spectral(const char *name, long windows)
 	cr_assert_lt(previous, ROUNDING_FLOOR);
 }
 
+/* ---- Radau IIA's window (picard_radau_build: the newton-radau scheme) ----- */
+
+/* Three stages are RADAU5's (Hairer & Wanner II, Table IV.5.6): its nodes
+ * and coefficients, on [0, 1]. */
+Test(lobatto, radau_three_stages_are_radau5s)
+{
+	const double r6 = sqrt(6.0);
+	const double c[3] = {(4 - r6) / 10, (4 + r6) / 10, 1};
+	const double a[3][3] = {
+		{(88 - 7 * r6) / 360, (296 - 169 * r6) / 1800, (-2 + 3 * r6) / 225},
+		{(296 + 169 * r6) / 1800, (88 + 7 * r6) / 360, (-2 - 3 * r6) / 225},
+		{(16 - r6) / 36, (16 + r6) / 36, 1.0 / 9},
+	};
+	struct picard_lobatto lob;
+
+	cr_assert_eq(picard_radau_build(4, &lob), 0);
+	cr_expect_eq(lob.tau[0], -1);
+	for (int j = 1; j < 4; j++) {
+		cr_expect(fabs((lob.tau[j] + 1) / 2 - c[j - 1]) < 1e-15, "c_%d = %.17g", j,
+			  (lob.tau[j] + 1) / 2);
+		cr_expect_eq(lob.S[j * 4], 0, "the start is no stage");
+		for (int l = 1; l < 4; l++)
+			cr_expect(fabs(lob.S[j * 4 + l] / 2 - a[j - 1][l - 1]) < 1e-15,
+				  "a_%d%d = %.17g, published %.17g", j, l, lob.S[j * 4 + l] / 2,
+				  a[j - 1][l - 1]);
+	}
+	cr_expect_neq(picard_radau_build(1, &lob), 0);
+	cr_expect_neq(picard_radau_build(PICARD_LOBATTO_MAX_M + 1, &lob), 0);
+}
+
+/* Every m: the s = m-1 stages end at 1; the weights integrate every
+ * polynomial of degree <= 2s-2 (Radau's quadrature) and are S's last row;
+ * S integrates every polynomial of degree < s from -1 to each node from
+ * its values at the stages (collocation: C(s)); the start's column is
+ * zero. */
+Test(lobatto, radau_quadrature_and_collocation_exact)
+{
+	struct picard_lobatto lob;
+	double worst = 0;
+
+	for (int m = 2; m <= PICARD_LOBATTO_MAX_M; m++) {
+		const int s = m - 1;
+
+		cr_assert_eq(picard_radau_build(m, &lob), 0, "m = %d", m);
+		cr_expect_eq(lob.tau[0], -1);
+		cr_expect_eq(lob.tau[s], 1);
+		for (int l = 1; l < m; l++)
+			cr_expect(lob.tau[l] > lob.tau[l - 1], "m=%d: nodes ascending", m);
+		for (int p = 0; p <= 2 * s - 2; p++) {
+			double sum = 0;
+
+			for (int l = 1; l < m; l++)
+				sum += lob.weight[l] * pow(lob.tau[l], p);
+			const double exact = (1 - pow(-1, p + 1)) / (p + 1);
+
+			worst = fmax(worst, fabs(sum - exact));
+			cr_expect(fabs(sum - exact) < 1e-13, "m=%d: quadrature of x^%d: %.17g, exact "
+				  "%.17g", m, p, sum, exact);
+		}
+		for (int j = 0; j < m; j++) {
+			cr_expect_eq(lob.S[j * m], 0, "m=%d: column 0", m);
+			for (int p = 0; p < s; p++) {
+				double sum = 0;
+
+				for (int l = 1; l < m; l++)
+					sum += lob.S[j * m + l] * pow(lob.tau[l], p);
+				const double exact = (pow(lob.tau[j], p + 1) - pow(-1, p + 1)) / (p + 1);
+
+				worst = fmax(worst, fabs(sum - exact));
+				cr_expect(fabs(sum - exact) < 1e-13, "m=%d p=%d node %d: %.17g, exact "
+					  "%.17g", m, p, j, sum, exact);
+			}
+		}
+		for (int l = 1; l < m; l++)
+			cr_expect(fabs(lob.S[s * m + l] - lob.weight[l]) < 1e-14, "m=%d: last row", m);
+	}
+	cr_log_info("radau: worst quadrature and collocation error %.2e, m = 2..32", worst);
+}
+
+
 Test(lobatto, spectral_in_m_decay)
 {
 	check_spectral("decay", 5);
