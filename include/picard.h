@@ -222,6 +222,12 @@ typedef enum picard_scheme {
 	 * chosen per trajectory from the embedded error estimate. Options as
 	 * the per-thread explicit pairs'. */
 	PICARD_SCHEME_RADAU5 = 6,
+	/* The newton scheme with Radau IIA's collocation in place of
+	 * Lobatto IIIA's: each window's m nodes are its start and m-1 Radau
+	 * stages (order 2m-3, L-stable), so a stiff model's few trajectories
+	 * spread over the GPU across time, where radau5 runs each in one
+	 * thread. Windows of fixed length; options as the newton scheme's. */
+	PICARD_SCHEME_NEWTON_RADAU = 7,
 } picard_scheme;
 
 /* Options of a solve. A zero field means its default. */

@@ -557,6 +557,10 @@ static int newton_upload(struct picard_cuda_solver *cuda, long chunk, int sm_cou
 	CUDA_TRY(cudaMalloc(&ws->linearised, windows * sizeof(int)), "newton: device memory");
 	CUDA_TRY(cudaMalloc(&ws->trusted, windows * sizeof(int)), "newton: device memory");
 	CUDA_TRY(cudaMalloc(&ws->ctl, chunk * sizeof(*ws->ctl)), "newton: device memory");
+	ws->predicted = NULL;
+	if (picard_scheme_of(cuda->grid.scheme)->solves_stiff) /* the predictor check */
+		CUDA_TRY(cudaMalloc(&ws->predicted, windows * n * sizeof(double)),
+			 "newton: device memory");
 	CUDA_TRY(cudaMalloc(&ws->ndone, sizeof(int)), "newton: device memory");
 out:
 	return err;
@@ -566,7 +570,7 @@ static void newton_free(struct picard_newton_workspace *ws)
 {
 	cudaFree(ws->X), cudaFree(ws->R), cudaFree(ws->start);
 	cudaFree(ws->change), cudaFree(ws->age), cudaFree(ws->linearised), cudaFree(ws->trusted);
-	cudaFree(ws->ctl), cudaFree(ws->ndone);
+	cudaFree(ws->ctl), cudaFree(ws->ndone), cudaFree(ws->predicted);
 }
 
 /* Iterations between two looks at how many trajectories are done: the
@@ -836,7 +840,7 @@ static int lobatto_upload(struct picard_cuda_solver *cuda, long ntraj,
 		err = picard_fail(PICARD_ENOMEM, "lobatto tables");
 		goto out;
 	}
-	err = picard_lobatto_build(m, lob);
+	err = picard_scheme_of(cuda->grid.scheme)->collocation(m, lob);
 	if (err)
 		goto out;
 	picard_lobatto_tables(lob, cuda->grid.window, cuda->precision == PICARD_DOUBLE, G, true,
@@ -978,7 +982,7 @@ static int upload_dense_weights(struct picard_cuda_solver *cuda, int r, const pi
 	void *host = malloc(bytes);
 	int err = !lob || !host ? picard_fail(PICARD_ENOMEM, "dense output weights of %ld times",
 					      rec->ntimes) :
-				  picard_lobatto_build(m, lob);
+				  picard_scheme_of(cuda->grid.scheme)->collocation(m, lob);
 
 	if (!err) {
 		picard_lobatto_dense_weights(lob, &cuda->grid, rec->times, rec->ntimes,

@@ -89,6 +89,67 @@ __device__ void start(const picard_launch &L, const picard_newton_workspace &ws,
 	ws.ctl[traj] = c;
 }
 
+/* The linearly implicit Euler step's change from node 0, (I - H J_0)^-1 H
+ * f_0, into dx (NaN when singular), by one thread: the predictor a stiff
+ * scheme's roots are checked against (src/newton_rules.h). a: n (n + 1)
+ * reals of scratch. Loops, not unrolled: n may be large, and this runs
+ * once per window and iteration beside the (m-1) n system. */
+template <int n>
+__device__ inline void predict(const double *J0, const double *f0, double H, double *a,
+			       double *dx)
+{
+	constexpr int LD = n + 1;
+
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < n; k++)
+			a[i * LD + k] = (i == k) - H * J0[i * n + k];
+		a[i * LD + n] = H * f0[i];
+	}
+#pragma unroll 1
+	for (int c = 0; c < n; c++) {
+		int p = c;
+
+		for (int r = c + 1; r < n; r++)
+			if (fabs(a[r * LD + c]) > fabs(a[p * LD + c]))
+				p = r;
+		if (!(fabs(a[p * LD + c]) > 0) || !isfinite(a[p * LD + c])) {
+			for (int k = 0; k < n; k++)
+				dx[k] = NAN;
+			return;
+		}
+		for (int k = c; k <= n; k++) {
+			const double t = a[c * LD + k];
+
+			a[c * LD + k] = a[p * LD + k];
+			a[p * LD + k] = t;
+		}
+		for (int r = c + 1; r < n; r++) {
+			const double l = a[r * LD + c] / a[c * LD + c];
+
+			for (int k = c + 1; k <= n; k++)
+				a[r * LD + k] -= l * a[c * LD + k];
+		}
+	}
+#pragma unroll 1
+	for (int c = n - 1; c >= 0; c--) {
+		double s = a[c * LD + n];
+
+		for (int k = c + 1; k < n; k++)
+			s -= a[c * LD + k] * dx[k];
+		dx[c] = s / a[c * LD + c];
+	}
+}
+
+/* Whether window s's untrusted root X counts (src/newton_rules.h). */
+template <int n>
+__device__ inline bool plausible(const picard_launch &L, const picard_newton_workspace &ws,
+				 long s, const double *X)
+{
+	return picard_newton_plausible(X, n, L.m, L.iter_atol, L.iter_rtol) &&
+	       (!ws.predicted || picard_newton_near_predictor(X, ws.predicted + s * n, n, L.m,
+							      L.iter_atol, L.iter_rtol));
+}
+
 /* Phase 1: window w0 + i of trajectory traj, by one warp: filled if new,
  * then its affine map. The warp's shared memory (newton_window_reals)
  * holds M (N x N, rows LD = N + 1 apart against bank conflicts), [B | -R]
@@ -149,6 +210,11 @@ __device__ void linearise(const picard_launch &L, const picard_newton_workspace 
 		}
 	}
 	__syncwarp();
+	if (ws.predicted) { /* in M's space, before the system is built there */
+		if (lane == 0)
+			predict<n>(J, v, L.window, M, ws.predicted + s * n);
+		__syncwarp();
+	}
 	/* M = I - [A_jl J_l] (j, l >= 1); B_j = I + A_j0 J_0, and the step's
 	 * -R_j = X_0 + sum_l A_jl f_l - X_j: row r = (j-1) n + q */
 	for (int e = lane; e < N * N; e += 32) {
@@ -420,9 +486,7 @@ __device__ void step(const picard_launch &L, const picard_newton_workspace &ws, 
 			ws.age[s]++;
 			for (int k = 0; k < n; k++)
 				x[k] = X[(m - 1) * n + k];
-			if (open < 0 && !(change <= 1 && (ws.trusted[s] ||
-							  picard_newton_plausible(X, n, m, L.iter_atol,
-										  L.iter_rtol))))
+			if (open < 0 && !(change <= 1 && (ws.trusted[s] || plausible<n>(L, ws, s, X))))
 				open = w;
 		}
 		if (open >= 0)

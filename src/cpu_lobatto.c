@@ -11,6 +11,7 @@
 #include "errors.h"
 #include "lobatto.h"
 #include "model_impl.h"
+#include "scheme.h"
 
 /* Build the tables of the job's grid into *tables. */
 int picard_cpu_lobatto_prepare(const struct picard_job *job, void **tables)
@@ -32,7 +33,7 @@ int picard_cpu_lobatto_prepare(const struct picard_job *job, void **tables)
 		free(lob);
 		return picard_fail(PICARD_ENOMEM, "CPU backend: lobatto tables");
 	}
-	err = picard_lobatto_build(m, lob);
+	err = picard_scheme_of(job->grid->scheme)->collocation(m, lob);
 	if (!err)
 		picard_lobatto_tables(lob, job->grid->window, job->precision == PICARD_DOUBLE,
 				      m, false, tab->A, tab->X, tab->offset);

@@ -10,6 +10,7 @@
 #include "cpu_records.h"
 #include "model_impl.h"
 #include "newton.h"
+#include "scheme.h"
 
 /* One trajectory's records as its windows become final. */
 struct records_ctx {
@@ -74,7 +75,9 @@ static picard_traj_status trajectory_double(const struct picard_job *job, const 
 	};
 	const struct picard_newton_problem pb = {
 		.model = job->model, .params = ctx.params, .t0 = g->t0, .window = g->window,
-		.windows = g->windows, .m = g->m, .block = g->block, .max_iterations = g->K,
+		.windows = g->windows, .m = g->m,
+		.collocation = picard_scheme_of(g->scheme)->collocation,
+		.check_predictor = picard_scheme_of(g->scheme)->solves_stiff, .block = g->block, .max_iterations = g->K,
 		.atol = g->iter_atol, .rtol = g->iter_rtol, .bound = job->bound,
 		.window_done = window_done, .ctx = &ctx,
 	};

@@ -37,6 +37,7 @@ struct window {
 	double *X;  /* nodes, m*n: the iterate */
 	double *P;  /* Y = P x_w + q: (m-1)n x n */
 	double *q;  /* (m-1)n */
+	double *predicted; /* n: the predictor's change (check_predictor) */
 	int age;    /* iterations since it became the block's first */
 	int linearised; /* times, since it entered the ring (refills, the
 			   reach pulled back, keep counting) */
@@ -120,6 +121,23 @@ static void work_free(struct work *wk)
 	free(wk->f), free(wk->J), free(wk->M), free(wk->rhs), free(wk->piv), free(wk->dx);
 }
 
+/* The linearly implicit Euler step's change from node 0, (I - H J_0)^-1 H
+ * f_0 (src/newton_rules.h), into dx; NaN when I - H J_0 is singular. Uses
+ * wk->M as scratch, before the window's system is built in it. */
+static void predict(const struct work *wk, double H, double *dx)
+{
+	const int n = wk->n;
+
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < n; k++)
+			wk->M[i * n + k] = (i == k) - H * wk->J[(size_t)i * n + k];
+		dx[i] = H * wk->f[i];
+	}
+	if (lu_solve(wk->M, n, dx, 1, wk->piv))
+		for (int i = 0; i < n; i++)
+			dx[i] = NAN;
+}
+
 /* Window w's affine map around its iterate X (start X_0 included). */
 static int linearise(const struct picard_newton_problem *pb, const struct work *wk, double tw,
 		     struct window *win)
@@ -133,6 +151,8 @@ static int linearise(const struct picard_newton_problem *pb, const struct work *
 		model->impl->jacobian[0](tw + wk->offset[l], X + l * n, pb->params,
 					 wk->J + (size_t)l * n * n);
 	}
+	if (pb->check_predictor)
+		predict(wk, pb->window, win->predicted);
 	memset(wk->M, 0, (size_t)N * N * sizeof(double));
 	memset(wk->rhs, 0, (size_t)N * (n + 1) * sizeof(double));
 	for (int j = 1; j < m; j++)
@@ -200,6 +220,16 @@ static void place(const struct picard_newton_problem *pb, const struct work *wk,
 	*change = worst;
 }
 
+/* Whether an untrusted window's root counts (src/newton_rules.h). */
+static bool plausible(const struct picard_newton_problem *pb, const struct window *win)
+{
+	const int n = pb->model->dim, m = pb->m;
+
+	return picard_newton_plausible(win->X, n, m, pb->atol, pb->rtol) &&
+	       (!pb->check_predictor ||
+		picard_newton_near_predictor(win->X, win->predicted, n, m, pb->atol, pb->rtol));
+}
+
 /* The window afresh from its exact start x: every node x, trusted. */
 static void restart(struct window *win, const double *x, int n, int m)
 {
@@ -229,7 +259,7 @@ static void nan_from(double *window_ends, long from, long to, int n)
 
 static int check_problem(const struct picard_newton_problem *pb)
 {
-	if (!pb || !pb->model || pb->m < 2 || pb->m > PICARD_LOBATTO_MAX_M || pb->windows < 1 ||
+	if (!pb || !pb->model || !pb->collocation || pb->m < 2 || pb->m > PICARD_LOBATTO_MAX_M || pb->windows < 1 ||
 	    pb->block < 1 || pb->max_iterations < 1 || !(pb->window > 0) ||
 	    !(pb->atol >= 0 && pb->rtol >= 0 && pb->atol + pb->rtol > 0))
 		return picard_fail(PICARD_EINVAL, "newton: m = %d, windows = %ld, block = %d, "
@@ -259,7 +289,7 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 	if (err)
 		return err;
 	*res = (struct picard_newton_result){PICARD_TRAJ_OK, -1, 0, 0, 0, 0};
-	err = picard_lobatto_build(m, &lob);
+	err = pb->collocation(m, &lob);
 	if (err)
 		return err;
 	A = malloc((size_t)m * m * sizeof(double));
@@ -282,7 +312,8 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 		ring[b].X = malloc((size_t)m * n * sizeof(double));
 		ring[b].P = malloc((size_t)(m - 1) * n * n * sizeof(double));
 		ring[b].q = malloc((size_t)(m - 1) * n * sizeof(double));
-		if (!ring[b].X || !ring[b].P || !ring[b].q)
+		ring[b].predicted = malloc(n * sizeof(double));
+		if (!ring[b].X || !ring[b].P || !ring[b].q || !ring[b].predicted)
 			err = picard_fail(PICARD_ENOMEM, "newton: scratch");
 	}
 	if (err)
@@ -349,9 +380,7 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 			win->change = change;
 			win->age++;
 			memcpy(x, win->X + (m - 1) * n, n * sizeof(double));
-			if (converged == w && change <= 1 && (win->trusted ||
-							     picard_newton_plausible(win->X, n, m, pb->atol,
-										     pb->rtol))) {
+			if (converged == w && change <= 1 && (win->trusted || plausible(pb, win))) {
 				converged = w + 1;
 			} else if (converged == w) {
 				lead = change;
@@ -427,6 +456,7 @@ out:
 		free(ring[b].X);
 		free(ring[b].P);
 		free(ring[b].q);
+		free(ring[b].predicted);
 	}
 	for (int i = 0; wk && i < nthreads; i++)
 		work_free(&wk[i]);

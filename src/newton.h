@@ -13,12 +13,20 @@
 
 #include "picard.h"
 
+struct picard_lobatto;
+
 struct picard_newton_problem {
 	const picard_model *model;
 	const double *params;   /* the trajectory's, model->nparams */
 	double t0, window;      /* span start, window length H */
 	long windows;           /* W */
-	int m;                  /* Gauss-Lobatto nodes per window, 2..32 */
+	int m;                  /* nodes per window, 2..32, the start first */
+	/* the window's collocation (src/lobatto.h): picard_lobatto_build
+	 * (Lobatto IIIA) or picard_radau_build (Radau IIA, m-1 stages) */
+	int (*collocation)(int m, struct picard_lobatto *lob);
+	/* roots checked against the linearly implicit Euler step from the
+	 * window's start (src/newton_rules.h): a stiff scheme's */
+	bool check_predictor;
 	int block;              /* windows iterated together (the sliding
 				   horizon), 1..W */
 	int max_iterations;     /* Newton iterations a window may take as the

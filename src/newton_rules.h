@@ -49,6 +49,42 @@ static inline PICARD_NEWTON_HD bool picard_newton_plausible(const double *X, int
 	return far <= PICARD_NEWTON_PLAUSIBLE_GROWTH * (start + (rtol > 0 ? atol / rtol : INFINITY));
 }
 
+/* A stiff problem's collocation equations over a long window can have
+ * roots that are not the solution's (hires at H = 0.1: a root with x8 at
+ * -0.7 from a start at 5e-5, through its quadratic terms), and a window
+ * iterated from its neighbours' guesses can converge to one. Nothing in
+ * the equations tells them apart; the linearly implicit Euler step from
+ * the window's start, dx = (I - H J_0)^-1 H f_0 (L-stable, so a stiff
+ * component damps in it as in the solution), does: a window of the
+ * solution moves about as it does, a spurious root elsewhere. The
+ * newton-radau scheme checks its roots against it: one whose change
+ * differs from the predictor's by more than PREDICTOR_DRIFT of the larger
+ * of the two (infinity norms; past the iteration's tolerance) is
+ * implausible. */
+#define PICARD_NEWTON_PREDICTOR_DRIFT 0.5
+
+/* Whether the m nodes X (X_0 the start) end near the predictor's change
+ * dx (n); dx not finite (a singular I - H J_0) is never near. */
+static inline PICARD_NEWTON_HD bool picard_newton_near_predictor(const double *X,
+								 const double *dx, int n,
+								 int m, double atol,
+								 double rtol)
+{
+	double moved = 0, predicted = 0, apart = 0, scale = 0;
+
+	for (int k = 0; k < n; k++) {
+		const double d = X[(m - 1) * n + k] - X[k];
+
+		if (!isfinite(dx[k]))
+			return false;
+		moved = fmax(moved, fabs(d));
+		predicted = fmax(predicted, fabs(dx[k]));
+		apart = fmax(apart, fabs(d - dx[k]));
+		scale = fmax(scale, atol + rtol * fabs(X[k]));
+	}
+	return apart <= PICARD_NEWTON_PREDICTOR_DRIFT * fmax(moved, predicted) + scale;
+}
+
 /* Reals of shared memory a window's linearisation holds on the GPU (N =
  * (m-1) n unknowns): M with rows N + 1 apart, [B | -R], and J_l and f_l
  * of its m nodes (kernels/newton_kernel.cuh). */
@@ -86,6 +122,9 @@ struct picard_newton_workspace {
 	double *start;      /* [traj][n]: the block's first start, exact */
 	double *change;     /* [traj][slot] the last iteration's change */
 	int *age, *linearised, *trusted; /* [traj][slot] */
+	double *predicted;  /* [traj][slot][n]: the linearly implicit Euler
+			       step's change, for the predictor check; NULL
+			       when the scheme makes none */
 	struct picard_newton_control *ctl; /* [traj] */
 	int *ndone;         /* trajectories done */
 };

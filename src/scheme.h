@@ -13,6 +13,7 @@
 #include "picard.h"
 
 struct picard_cpu_scheme;  /* src/backend.h */
+struct picard_lobatto;     /* src/lobatto.h */
 struct picard_cuda_scheme; /* kernels/cuda_backend.cu */
 
 #ifdef __cplusplus
@@ -27,9 +28,13 @@ typedef struct picard_scheme_type {
 	const char *options;     /* what it takes and the defaults, one line */
 	const char *length_name; /* the option that sets its grid: "h" or "window" */
 	int max_m;               /* nodes per window at most */
-	bool lobatto_grid;       /* its windows hold the m Gauss-Lobatto nodes
-				    (src/lobatto.h): the window ends, dense
-				    output's rule and its summary follow */
+	bool lobatto_grid;       /* its windows hold m collocation nodes, the
+				    start the first (src/lobatto.h): the window
+				    ends, dense output's rule and its summary
+				    follow */
+	/* a lobatto grid's nodes and tables: Gauss-Lobatto's or Radau
+	 * IIA's (picard_lobatto_build, picard_radau_build) */
+	int (*collocation)(int m, struct picard_lobatto *lob);
 	bool takes_block;        /* it iterates a block of windows together
 				    (options.block) */
 	bool double_only;        /* it runs in double alone: the programs'
@@ -107,6 +112,8 @@ picard_options picard_refined_h(const picard_options *o, const picard_grid *g, d
  * refinement of the window with its iteration tolerances. */
 double picard_lobatto_grid_order(const picard_grid *g);
 double picard_lobatto_grid_length(const picard_grid *g);
+/* The newton-radau scheme's: Radau IIA with m-1 stages, order 2m-3. */
+double picard_radau_grid_order(const picard_grid *g);
 picard_options picard_lobatto_grid_refined(const picard_options *o, const picard_grid *g,
 					   double shrink, double rtol_share, double rtol_floor,
 					   int k_max);

@@ -43,6 +43,11 @@ double picard_lobatto_grid_order(const picard_grid *g)
 	return 2.0 * g->m - 2;
 }
 
+double picard_radau_grid_order(const picard_grid *g)
+{
+	return 2.0 * g->m - 3;
+}
+
 double picard_lobatto_grid_length(const picard_grid *g)
 {
 	return g->window;
@@ -145,6 +150,7 @@ const picard_scheme_type picard_scheme_lobatto = {
 	.max_m = PICARD_LOBATTO_MAX_M,
 	.estimate_factor = ESTIMATE_FACTOR,
 	.lobatto_grid = true,
+	.collocation = picard_lobatto_build,
 	.order = picard_lobatto_grid_order,
 	.length = picard_lobatto_grid_length,
 	.resolve = resolve,

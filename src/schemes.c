@@ -6,7 +6,7 @@
 
 extern const picard_scheme_type picard_scheme_trapezoid, picard_scheme_lobatto,
 	picard_scheme_dp5, picard_scheme_dp8, picard_scheme_vern9, picard_scheme_newton,
-	picard_scheme_radau5;
+	picard_scheme_radau5, picard_scheme_newton_radau;
 
 /* The per-thread pairs first: the quick search goes down the list, and
  * their solves, cheap to time, bound how far it refines the Picard
@@ -19,6 +19,7 @@ const picard_scheme_type *const picard_scheme_list[] = {
 	&picard_scheme_lobatto,
 	&picard_scheme_trapezoid,
 	&picard_scheme_newton,
+	&picard_scheme_newton_radau,
 	NULL,
 };
 

@@ -409,6 +409,57 @@ Test(conformance, newton_matches_lobatto_and_reference, .timeout = 300)
 	}
 }
 
+/* newton-radau (Radau IIA across windows) on every model: the others on
+ * the conformance grid (m = M_NODES, order 2m-3 = 13) within RK_MAX_REL of
+ * the reference; the stiff ones over their whole span with m = 4 (RADAU5's
+ * stages) in STIFF_WINDOWS fixed windows, within STIFF_MAX_REL: a fixed
+ * window holds robertson's initial layer whole, and its first window end
+ * carries the error (test_newton.c: it falls with the window). Every
+ * trajectory ok. */
+#define STIFF_WINDOWS 2000
+#define STIFF_MAX_REL 1e-2
+Test(conformance, newton_radau_matches_reference, .timeout = 300)
+{
+	for (int i = 0; i < models(); i++) {
+		const picard_model *model = picard_model_at(i);
+		const double h = model_h(model, COARSE_H);
+		picard_options opt = {
+			.scheme = PICARD_SCHEME_NEWTON_RADAU, .m = M_NODES,
+			.window = (M_NODES - 1) * h, .iter_rtol = NEWTON_RTOL,
+			.precision = PICARD_DOUBLE, .t0 = model->t0,
+			.t1 = model_t1(model, M_NODES, h, MAX_WINDOWS), .backend = PICARD_BACKEND_CPU,
+		};
+		picard_traj_status status[NTRAJ];
+		picard_grid grid;
+		picard_check_result r;
+		struct ensemble e;
+		double *ends;
+
+		if (model->stiff) {
+			opt.m = 4;
+			opt.t1 = model->t1;
+			opt.window = (model->t1 - model->t0) / STIFF_WINDOWS;
+		}
+		ensemble_make(&e, model);
+		ends = window_ends(model, &e, &opt, status, &grid);
+		for (int t = 0; t < NTRAJ; t++)
+			cr_expect_eq(status[t], PICARD_TRAJ_OK, "%s: newton-radau trajectory %d: %s",
+				     model->name, t, picard_traj_status_name(status[t]));
+		{
+			picard_record rec = { .every = 1, .traj_stride = 1, .states = ends };
+			int err = picard_check(model, &grid, NTRAJ, e.x0, e.params, &rec, &r);
+
+			cr_assert_eq(err, 0, "%s: check: %s", model->name, picard_error_detail());
+		}
+		cr_log_info("%s newton-radau m = %d, %ld windows of %g: rel %.3e", model->name,
+			    grid.m, grid.windows, grid.window, r.rel_error);
+		cr_expect_lt(r.rel_error, model->stiff ? STIFF_MAX_REL : RK_MAX_REL,
+			     "%s newton-radau: relative error %.3e", model->name, r.rel_error);
+		free(ends);
+		ensemble_free(&e);
+	}
+}
+
 /* ---- error estimates -------------------------------------------------------- */
 
 /* Estimates within [low, high] times the true error, where the true error

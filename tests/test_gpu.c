@@ -1541,34 +1541,43 @@ static bool newton_refused(const picard_model *model, const picard_options *opt)
 	return true;
 }
 
-/* Every model on its conformance grid (m = 8, windows of 7 of its h), the
- * span cut to MAX_WINDOWS: the whole span as one block, and a block of 16
- * sliding over it (the ring wraps). States at every window end, at times
- * inside windows (dense output) and at t1 agree with the CPU backend's;
- * every trajectory converges on both. A model too large for the GPU's
- * shared memory is refused with that reason. */
-Test(gpu, newton_matches_cpu, .timeout = 300)
+/* Every model on its conformance grid (windows of 7 of its h, m = 8 for
+ * newton and 4 for newton-radau), the span cut to MAX_WINDOWS: the whole
+ * span as one block, and a block of 16 sliding over it (the ring wraps);
+ * newton-radau also takes the stiff models, over their whole span
+ * (robertson in 2000 windows, hires in windows of 0.1: where its
+ * predictor check matters). States at every window end, at times inside
+ * windows (dense output) and at t1 agree with the CPU backend's; every
+ * trajectory converges on both. A model too large for the GPU's shared
+ * memory is refused with that reason. */
+static void newton_gpu_matches_cpu(picard_scheme scheme, int m)
 {
 	static const int blocks[] = {0, 16};
+	const char *name = picard_scheme_of(scheme)->name;
 
-	require_gpu();
 	for (int i = 0; i < picard_model_count(); i++) {
 		const picard_model *model = picard_model_at(i);
 		const double h = model_h(model, 100.0 / 1400);
 		double *x0, *params;
+		picard_options base = {
+			.scheme = scheme, .m = m, .window = 7 * h, .t0 = model->t0,
+			.t1 = model_t1(model, 8, h, MAX_WINDOWS), .iter_rtol = 1e-12,
+			.precision = PICARD_DOUBLE,
+		};
 
-		if (stiff_left_out(model, "gpu/newton_matches_cpu"))
+		if (model->stiff && picard_scheme_of(scheme)->solves_stiff) {
+			base.t1 = model->t1;
+			base.window = strcmp(model->name, "hires") ? (model->t1 - model->t0) / 2000 : 0.1;
+		} else if (stiff_left_out(model, "gpu/newton_matches_cpu")) {
 			continue;
+		}
 		make_ensemble(model, NEWTON_NTRAJ, 4242, &x0, &params);
 		for (size_t b = 0; b < sizeof(blocks) / sizeof(blocks[0]); b++) {
-			picard_options opt = {
-				.scheme = PICARD_SCHEME_NEWTON, .m = 8, .window = 7 * h,
-				.t0 = model->t0, .t1 = model_t1(model, 8, h, MAX_WINDOWS),
-				.iter_rtol = 1e-12, .precision = PICARD_DOUBLE, .block = blocks[b],
-			};
+			picard_options opt = base;
 			struct solve_out cpu, gpu, cpu_t, gpu_t;
 			double ends, at_times, final;
 
+			opt.block = blocks[b];
 			opt.backend = PICARD_BACKEND_CUDA;
 			if (newton_refused(model, &opt))
 				break;
@@ -1579,30 +1588,42 @@ Test(gpu, newton_matches_cpu, .timeout = 300)
 			solve(model, &opt, NEWTON_NTRAJ, x0, params, &gpu);
 			solve_timed(model, &opt, NEWTON_NTRAJ, x0, params, &gpu_t, true);
 			cr_assert_eq(gpu.stats.backend, PICARD_BACKEND_CUDA);
-			check_all_ok(&cpu, "newton cpu");
-			check_all_ok(&gpu, "newton gpu");
-			check_all_ok(&gpu_t, "newton gpu, dense output");
+			check_all_ok(&cpu, name);
+			check_all_ok(&gpu, name);
+			check_all_ok(&gpu_t, name);
 			ends = max_diff(gpu.dense.states, cpu.dense.states,
 					cpu.dense_len / model->dim, model->dim);
 			at_times = max_diff(gpu_t.sparse.states, cpu_t.sparse.states,
 					    cpu_t.sparse_len / model->dim, model->dim);
 			final = max_diff(gpu.x_final, cpu.x_final, NEWTON_NTRAJ, model->dim);
-			cr_log_info("newton %s, block %d of %ld windows: GPU vs CPU %.2e at window "
+			cr_log_info("%s %s, block %d of %ld windows: GPU vs CPU %.2e at window "
 				    "ends, %.2e at times, %.2e at t1; linearisations per window "
-				    "%.3g (GPU) %.3g (CPU)", model->name, gpu.grid.block,
+				    "%.3g (GPU) %.3g (CPU)", name, model->name, gpu.grid.block,
 				    gpu.grid.windows, ends, at_times, final, gpu.stats.sweeps_mean,
 				    cpu.stats.sweeps_mean);
-			cr_expect_leq(ends, NEWTON_TOL, "%s: window ends differ by %.2e", model->name,
-				      ends);
-			cr_expect_leq(at_times, NEWTON_TOL, "%s: dense output differs by %.2e",
-				      model->name, at_times);
-			cr_expect_leq(final, NEWTON_TOL, "%s: x_final differs by %.2e", model->name,
-				      final);
+			cr_expect_leq(ends, NEWTON_TOL, "%s %s: window ends differ by %.2e", name,
+				      model->name, ends);
+			cr_expect_leq(at_times, NEWTON_TOL, "%s %s: dense output differs by %.2e",
+				      name, model->name, at_times);
+			cr_expect_leq(final, NEWTON_TOL, "%s %s: x_final differs by %.2e", name,
+				      model->name, final);
 			solve_out_free(&cpu), solve_out_free(&gpu);
 			solve_out_free(&cpu_t), solve_out_free(&gpu_t);
 		}
 		free(x0), free(params);
 	}
+}
+
+Test(gpu, newton_matches_cpu, .timeout = 300)
+{
+	require_gpu();
+	newton_gpu_matches_cpu(PICARD_SCHEME_NEWTON, 8);
+}
+
+Test(gpu, newton_radau_matches_cpu, .timeout = 300)
+{
+	require_gpu();
+	newton_gpu_matches_cpu(PICARD_SCHEME_NEWTON_RADAU, 4);
 }
 
 /* A trajectory that blows up fails on the GPU as on the CPU (its window

@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lobatto.h"
 #include "newton.h"
 #include "picard.h"
+#include "scheme.h"
 #include "support.h"
 
 /* Window ends of the lobatto scheme on the CPU, converged to rtol 1e-14. */
@@ -59,7 +61,7 @@ static struct picard_newton_result against_lobatto(const char *name, int m, doub
 	t1 = model->t0 + W * H; /* the grid the lobatto scheme fits is this one */
 	double *x0 = default_states(model, 1), *ends = calloc(W * model->dim, sizeof(double));
 	struct picard_newton_problem pb = {
-		.model = model, .params = model->param_defaults, .t0 = model->t0, .window = H,
+		.collocation = picard_lobatto_build, .model = model, .params = model->param_defaults, .t0 = model->t0, .window = H,
 		.windows = W, .m = m, .block = block, .max_iterations = 30, .atol = 1e-12,
 		.rtol = 1e-12, .bound = 1e12,
 	};
@@ -109,7 +111,7 @@ Test(newton, long_windows_converge)
 	const picard_model *model = test_model("lotka");
 	double x0[2] = {50, 30}, ends[10 * 2];
 	struct picard_newton_problem pb = {
-		.model = model, .params = model->param_defaults, .t0 = 0, .window = 10,
+		.collocation = picard_lobatto_build, .model = model, .params = model->param_defaults, .t0 = 0, .window = 10,
 		.windows = 10, .m = 16, .block = 10, .max_iterations = 40, .atol = 1e-10,
 		.rtol = 1e-12, .bound = 1e12,
 	};
@@ -135,7 +137,7 @@ Test(newton, blow_up_is_reported)
 	const picard_model *model = test_model("riccati");
 	double x0 = 2, ends[20];
 	struct picard_newton_problem pb = {
-		.model = model, .params = (double[]){1}, .t0 = 0, .window = 0.05, .windows = 20,
+		.collocation = picard_lobatto_build, .model = model, .params = (double[]){1}, .t0 = 0, .window = 0.05, .windows = 20,
 		.m = 6, .block = 20, .max_iterations = 30, .atol = 1e-12, .rtol = 1e-12,
 		.bound = 1e12,
 	};
@@ -154,7 +156,7 @@ Test(newton, bad_problem_is_refused)
 	const picard_model *model = test_model("decay");
 	double x0 = 1, ends[4];
 	struct picard_newton_problem pb = {
-		.model = model, .params = model->param_defaults, .window = 0.1, .windows = 4,
+		.collocation = picard_lobatto_build, .model = model, .params = model->param_defaults, .window = 0.1, .windows = 4,
 		.m = 1, .block = 4, .max_iterations = 10, .atol = 1e-9, .rtol = 1e-9, .bound = 1e12,
 	};
 	struct picard_newton_result res;
@@ -168,7 +170,7 @@ Test(newton, bad_problem_is_refused)
 /* ---- the newton scheme through picard_solve (src/scheme_newton.c) ------ */
 
 /* One solve on the CPU backend: x_final, statuses, window ends and the
- * states at times. */
+ * states at times (none when ntimes is 0). */
 struct scheme_run {
 	picard_grid grid;
 	double *x_final, *ends, *dense;
@@ -195,8 +197,13 @@ static void scheme_run(struct scheme_run *r, const picard_model *model, picard_o
 	r->status = calloc(ntraj, sizeof(*r->status));
 	r->fail_window = calloc(ntraj, sizeof(long));
 	r->ends = rec[0].states = calloc(picard_record_size(solver, &rec[0]), sizeof(double));
-	r->dense = rec[1].states = calloc(picard_record_size(solver, &rec[1]), sizeof(double));
-	picard_solve(solver, x0, params, r->x_final, r->status, r->fail_window, rec, 2, &r->stats);
+	r->dense = ntimes ? calloc(picard_record_size(solver, &rec[1]), sizeof(double)) : NULL;
+	rec[1].states = r->dense;
+	const int err = picard_solve(solver, x0, params, r->x_final, r->status, r->fail_window,
+				     rec, ntimes ? 2 : 1, &r->stats);
+
+	/* a failed trajectory is the caller's to judge, by its status */
+	cr_assert(err == 0 || err == PICARD_EFAILED, "%s: %s", model->name, picard_error_detail());
 	picard_solver_free(solver);
 }
 
@@ -261,19 +268,24 @@ Test(newton, scheme_reports_a_blow_up_per_trajectory)
 {
 	const picard_model *model = test_model("riccati");
 	const double x0[2] = {1, 0.1};
-	picard_options opt = {.scheme = PICARD_SCHEME_NEWTON, .m = 6, .window = 0.05,
-			      .t0 = 0, .t1 = 2};
-	struct scheme_run r;
+	static const picard_scheme schemes[] = {PICARD_SCHEME_NEWTON, PICARD_SCHEME_NEWTON_RADAU};
 
-	scheme_run(&r, model, opt, 2, x0, NULL, (double[]){1.5}, 1);
-	cr_log_info("riccati x0=1: %s in window %ld", picard_traj_status_name(r.status[0]),
-		    r.fail_window[0]);
-	cr_expect_neq(r.status[0], PICARD_TRAJ_OK, "a blow-up returned as ok");
-	/* x = 1/(1-t): the window of t = 1 (19) or the one before */
-	cr_expect(r.fail_window[0] >= 18 && r.fail_window[0] <= 19, "window %ld", r.fail_window[0]);
-	cr_expect_eq(r.status[1], PICARD_TRAJ_OK);
-	cr_expect(isfinite(r.dense[1]));
-	scheme_run_free(&r);
+	for (int i = 0; i < 2; i++) {
+		picard_options opt = {.scheme = schemes[i], .m = 6, .window = 0.05, .t0 = 0,
+				      .t1 = 2};
+		struct scheme_run r;
+
+		scheme_run(&r, model, opt, 2, x0, NULL, (double[]){1.5}, 1);
+		cr_log_info("%s, riccati x0=1: %s in window %ld", picard_scheme_of(schemes[i])->name,
+			    picard_traj_status_name(r.status[0]), r.fail_window[0]);
+		cr_expect_neq(r.status[0], PICARD_TRAJ_OK, "a blow-up returned as ok");
+		/* x = 1/(1-t): the window of t = 1 (19) or the one before */
+		cr_expect(r.fail_window[0] >= 18 && r.fail_window[0] <= 19, "window %ld",
+			  r.fail_window[0]);
+		cr_expect_eq(r.status[1], PICARD_TRAJ_OK);
+		cr_expect(isfinite(r.dense[1]));
+		scheme_run_free(&r);
+	}
 }
 
 /* What the scheme does not take, refused with the reason. */
@@ -292,6 +304,11 @@ Test(newton, scheme_refusals_name_the_option)
 		{{.scheme = PICARD_SCHEME_NEWTON, .precision = PICARD_DOUBLE, .block = -1},
 		 "at least one window"},
 		{{.scheme = PICARD_SCHEME_LOBATTO, .block = 8}, "block is the newton scheme's"},
+		{{.scheme = PICARD_SCHEME_NEWTON_RADAU, .precision = PICARD_FLOAT}, "runs in double"},
+		{{.scheme = PICARD_SCHEME_NEWTON_RADAU, .precision = PICARD_DOUBLE, .h = 0.1},
+		 "window length"},
+		{{.scheme = PICARD_SCHEME_NEWTON_RADAU, .precision = PICARD_DOUBLE,
+		  .layout = PICARD_LAYOUT_WARP}, "newton-radau scheme lays out its own"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -304,4 +321,207 @@ Test(newton, scheme_refusals_name_the_option)
 			  picard_error_detail());
 		cr_expect_null(solver);
 	}
+}
+
+/* ---- newton-radau: Radau IIA's collocation, the same machinery ------------ */
+
+/* Window ends of model under opt (CPU, double) for ntraj members spread
+ * +-10% around the defaults (params: the defaults, or those given), the
+ * statuses all ok, and their error against the reference. */
+static picard_check_result radau_run(struct scheme_run *r, const picard_model *model,
+				     picard_options opt, long ntraj, const double *param)
+{
+	double *x0 = malloc(ntraj * model->dim * sizeof(double));
+	double *p = malloc((ntraj * model->nparams + 1) * sizeof(double));
+	picard_record rec = {.every = 1, .traj_stride = 1};
+	picard_check_result c;
+
+	picard_ensemble_spread(model->dim, model->x0, ntraj, 0.1, 11, PICARD_BACKEND_CPU, x0);
+	picard_ensemble_spread(model->nparams, param ? param : model->param_defaults, ntraj, 0.1,
+			       12, PICARD_BACKEND_CPU, p);
+	scheme_run(r, model, opt, ntraj, x0, p, NULL, 0);
+	for (long i = 0; i < ntraj; i++)
+		cr_expect_eq(r->status[i], PICARD_TRAJ_OK, "%s %s trajectory %ld: %s", model->name,
+			     picard_scheme_of(opt.scheme)->name, i,
+			     picard_traj_status_name(r->status[i]));
+	rec.states = r->ends;
+	cr_assert_eq(picard_check(model, &r->grid, ntraj, x0, p, &rec, &c), 0, "%s",
+		     picard_error_detail());
+	free(x0), free(p);
+	return c;
+}
+
+/* With three stages (m = 4) a window is a step of RADAU5's method: on a
+ * stiff and a non-stiff model the window ends are radau5's fixed steps of
+ * the same length (a different solver of the same equations: simplified
+ * Newton on the eigen-decomposed system, one trajectory per thread). */
+Test(newton, radau_solves_radau5s_equations, .timeout = 120)
+{
+	static const struct {
+		const char *model;
+		double window, t1;
+	} cases[] = {{"hires", 0.05, 20}, {"lotka", 0.1, 20}};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const picard_model *model = test_model(cases[i].model);
+		const picard_options base = {.t0 = model->t0, .t1 = cases[i].t1,
+					     .iter_rtol = 1e-13, .iter_atol = 1e-13};
+		picard_options nr = base, r5 = base;
+		struct scheme_run a, b;
+
+		nr.scheme = PICARD_SCHEME_NEWTON_RADAU;
+		nr.m = 4;
+		nr.window = cases[i].window;
+		r5.scheme = PICARD_SCHEME_RADAU5;
+		r5.K = 1;
+		r5.h = cases[i].window;
+		radau_run(&a, model, nr, 8, NULL);
+		radau_run(&b, model, r5, 8, NULL);
+		cr_assert_eq(a.grid.windows, b.grid.windows);
+		const double apart = worst_relative(a.ends, b.ends, a.grid.windows * 8 * model->dim);
+
+		cr_log_info("%s: newton-radau m = 4 against radau5's fixed steps, %ld windows of %g: "
+			    "%.2e", model->name, a.grid.windows, cases[i].window, apart);
+		/* rounding times conditioning: radau5 iterates in the Radau
+		 * matrix's eigenbasis; hires over 400 windows 8.7e-11 */
+		cr_expect_leq(apart, 1e-9, "%s: %.2e apart", model->name, apart);
+		scheme_run_free(&a), scheme_run_free(&b);
+	}
+}
+
+/* Order 2m-3 at the window ends: the oscillator's error as the window
+ * halves (exact reference), for m = 3, 4, 5. */
+Test(newton, radau_order_is_2m_minus_3)
+{
+	const picard_model *model = test_model("oscillator");
+	static const struct {
+		int m;
+		double window;
+	} cases[] = {{3, 0.5}, {4, 0.5}, {5, 1}};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		picard_options opt = {.scheme = PICARD_SCHEME_NEWTON_RADAU, .m = cases[i].m,
+				      .t0 = 0, .t1 = 8, .iter_rtol = 1e-14, .iter_atol = 1e-14};
+		struct scheme_run r;
+		double e[2];
+
+		for (int k = 0; k < 2; k++) {
+			opt.window = cases[i].window / (1 << k);
+			e[k] = radau_run(&r, model, opt, 2, NULL).error;
+			scheme_run_free(&r);
+		}
+		const double order = log2(e[0] / e[1]), expect = 2 * cases[i].m - 3;
+
+		cr_log_info("newton-radau m = %d: E %.3e -> %.3e, order %.2f (2m-3 = %g)",
+			    cases[i].m, e[0], e[1], order, expect);
+		cr_expect(fabs(order - expect) < 0.4, "m = %d: order %.2f, expected %g", cases[i].m,
+			  order, expect);
+	}
+}
+
+/* L-stability: x' = -lambda x with lambda H = 1e5. Radau IIA damps it
+ * (R(-inf) = 0): every window end within 1e-4 of x0 = 1 at zero; Lobatto
+ * IIIA (the newton scheme) does not (|R(-inf)| = 1). */
+Test(newton, radau_is_l_stable)
+{
+	const picard_model *model = test_model("decay");
+	const double lambda = 1e6, x0 = 1;
+	picard_options opt = {.m = 4, .window = 0.1, .t0 = 0, .t1 = 1};
+	struct scheme_run r;
+	double radau = 0, lobatto = 0;
+
+	opt.scheme = PICARD_SCHEME_NEWTON_RADAU;
+	scheme_run(&r, model, opt, 1, &x0, &lambda, NULL, 0);
+	cr_expect_eq(r.status[0], PICARD_TRAJ_OK);
+	for (long w = 0; w < r.grid.windows; w++)
+		radau = fmax(radau, fabs(r.ends[w]));
+	scheme_run_free(&r);
+	opt.scheme = PICARD_SCHEME_NEWTON;
+	scheme_run(&r, model, opt, 1, &x0, &lambda, NULL, 0);
+	for (long w = 0; w < r.grid.windows; w++)
+		lobatto = fmax(lobatto, fabs(r.ends[w]));
+	scheme_run_free(&r);
+	cr_log_info("x' = -1e6 x, windows of 0.1: largest |x| at a window end: radau %.2e, "
+		    "lobatto %.2e", radau, lobatto);
+	cr_expect_leq(radau, 1e-4);
+	cr_expect_gt(lobatto, 0.1);
+}
+
+/* The stiff models across time, members spread +-10%: every member ok and
+ * within what the window allows of the reference (GSL msbdf). hires at
+ * windows of 0.1 is where a block's windows, iterated from their
+ * neighbours' guesses, converged to a spurious root (x8 = -0.7) before the
+ * predictor check; robertson's error is its first window's (the initial
+ * layer inside one window), and falls with the window. */
+Test(newton, radau_solves_the_stiff_models, .timeout = 240)
+{
+	const picard_model *robertson = test_model("robertson"), *hires = test_model("hires");
+	picard_options opt = {.scheme = PICARD_SCHEME_NEWTON_RADAU, .m = 4};
+	struct scheme_run r;
+	picard_check_result c, coarse;
+
+	opt.t0 = hires->t0, opt.t1 = hires->t1, opt.window = 0.1;
+	c = radau_run(&r, hires, opt, 4, NULL);
+	scheme_run_free(&r);
+	cr_log_info("hires, windows of 0.1: E %.2e (rel %.2e)", c.error, c.rel_error);
+	cr_expect_lt(c.rel_error, 3e-5);
+
+	opt.t0 = robertson->t0, opt.t1 = robertson->t1;
+	opt.window = (opt.t1 - opt.t0) / 200;
+	coarse = radau_run(&r, robertson, opt, 4, NULL);
+	scheme_run_free(&r);
+	opt.window = (opt.t1 - opt.t0) / 2000;
+	c = radau_run(&r, robertson, opt, 4, NULL);
+	scheme_run_free(&r);
+	cr_log_info("robertson, 200 and 2000 windows: E %.2e and %.2e (rel %.2e)", coarse.error,
+		    c.error, c.rel_error);
+	cr_expect_lt(c.rel_error, 1e-2);
+	cr_expect_lt(c.error, coarse.error / 3);
+}
+
+/* Per-member statuses where fixed windows fall short: van der Pol members
+ * with mu spread +-10% around 1000, windows of 0.1. A window that holds a
+ * relaxation jump (x2 ~ mu within 1/mu) can defeat Newton's method from
+ * its start (a fixed window has no shorter step to fall back on): such a
+ * member is not-converged, with its window (and goes on, flagged, as
+ * under every iterated scheme).
+ * A member that converged is logged with its error at t1: converged
+ * means a root of the collocation equations, and across a jump it need
+ * not be the solution's (one member of these: 1.4 relative), which
+ * --check and --tol judge, as for every scheme. */
+Test(newton, radau_reports_what_it_cannot_solve, .timeout = 240)
+{
+	const picard_model *vdp = test_model("vanderpol");
+	const double mu = 1000;
+	const long ntraj = 8;
+	picard_options opt = {.scheme = PICARD_SCHEME_NEWTON_RADAU, .m = 4, .t0 = 0, .t1 = 3000,
+			      .window = 0.1};
+	double *x0 = malloc(ntraj * 2 * sizeof(double)), *p = malloc(ntraj * sizeof(double));
+	struct scheme_run r;
+	int ok = 0;
+
+	picard_ensemble_spread(2, vdp->x0, ntraj, 0.1, 11, PICARD_BACKEND_CPU, x0);
+	picard_ensemble_spread(1, &mu, ntraj, 0.1, 12, PICARD_BACKEND_CPU, p);
+	scheme_run(&r, vdp, opt, ntraj, x0, p, NULL, 0);
+	for (long i = 0; i < ntraj; i++) {
+		picard_record at_t1 = {.times = &opt.t1, .ntimes = 1, .traj_stride = 1,
+				       .states = r.x_final + i * 2};
+		picard_check_result c;
+
+		cr_log_info("van der Pol mu = %.1f: %s (window %ld)", p[i],
+			    picard_traj_status_name(r.status[i]), r.fail_window[i]);
+		if (r.status[i] != PICARD_TRAJ_OK) {
+			cr_expect_eq(r.status[i], PICARD_TRAJ_NOT_CONVERGED);
+			cr_expect_geq(r.fail_window[i], 0);
+			continue;
+		}
+		ok++;
+		cr_expect_eq(r.fail_window[i], -1);
+		cr_assert_eq(picard_check(vdp, &r.grid, 1, x0 + i * 2, p + i, &at_t1, &c), 0, "%s",
+			     picard_error_detail());
+		cr_log_info("member %ld ok: rel error %.2e at t1", i, c.rel_error);
+	}
+	cr_log_info("van der Pol: %d of %ld members ok", ok, ntraj);
+	scheme_run_free(&r);
+	free(x0), free(p);
 }

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "cli/parse.h"
+#include "lobatto.h"
 #include "newton.h"
 #include "picard.h"
 
@@ -40,7 +41,7 @@ static void run(const picard_model *model, double stretch, int block)
 	const long W = (long)fmax(1, round(span / (stretch * base)));
 	const double H = span / W;
 	struct picard_newton_problem pb = {
-		.model = model, .params = model->param_defaults, .t0 = model->t0, .window = H,
+		.collocation = picard_lobatto_build, .model = model, .params = model->param_defaults, .t0 = model->t0, .window = H,
 		.windows = W, .m = M_NODES, .block = block ? block : (int)W,
 		.max_iterations = MAX_ITERATIONS, .atol = RTOL, .rtol = RTOL, .bound = 1e12,
 	};

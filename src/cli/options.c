@@ -398,7 +398,7 @@ static int set_help(void *ctx, const char *flag, const char *value)
 
 static const struct cli_flag flags[] = {
 	{"--traj", "N", set_traj, "trajectories in the ensemble (default 8192; with --init: the file's rows)"},
-	{"--scheme", "S", set_scheme, "trapezoid (the paper's, default), lobatto (Gauss-Lobatto collocation, order 2m-2), newton (the same collocation, Newton's method across windows), a per-thread Runge-Kutta pair: dp5, dp8 (DOP853), vern9, or radau5 (implicit, for stiff models: a stiff model's default, in double); --list-schemes says more"},
+	{"--scheme", "S", set_scheme, "trapezoid (the paper's, default), lobatto (Gauss-Lobatto collocation, order 2m-2), newton (the same collocation, Newton's method across windows), a per-thread Runge-Kutta pair: dp5, dp8 (DOP853), vern9, or radau5 (implicit, for stiff models: a stiff model's default, in double), newton-radau (Radau IIA across windows: a stiff model's few trajectories); --list-schemes says more"},
 	{"--m", "M", set_m, "nodes per window, >= 2; lobatto: 2..32 (default 8, or tuned with --tol)"},
 	{"--K", "K", set_K, "Picard sweeps per window, >= 1 (default 2, or tuned with --tol)"},
 	{"--K-max", "K", set_K_max, "adaptive: sweep each window until it converges, at most K times"},
@@ -408,11 +408,11 @@ static const struct cli_flag flags[] = {
 	{"--iter-atol", "A", set_iter_atol, "absolute part of that test (default: R)"},
 	{"--warm-start", NULL, set_warm_start, "start each window from the previous one's increments, not a constant"},
 	{"--h", "H", set_h, "trapezoid: node spacing, > 0; shrunk so whole windows end at t1 (default: the model's, else 0.06; or tuned with --tol)"},
-	{"--window", "H", set_window, "lobatto, newton: window length, > 0; shrunk so whole windows end at t1 (default span/200)"},
-	{"--block", "N", set_block, "newton: windows iterated together, >= 1 (default 512)"},
+	{"--window", "H", set_window, "lobatto, newton, newton-radau: window length, > 0; shrunk so whole windows end at t1 (default span/200)"},
+	{"--block", "N", set_block, "newton, newton-radau: windows iterated together, >= 1 (default 512)"},
 	{"--t0", "T", set_t0, "start time (default: the model's)"},
 	{"--t1", "T", set_t1, "end time, > t0 (default: the model's)"},
-	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float; newton: double)"},
+	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float; newton, newton-radau: double)"},
 	{"--backend", "B", set_backend, "auto, cuda or cpu; auto uses CUDA when a device is present (default auto)"},
 	{"--layout", "L", set_layout, "CUDA thread layout: paper (a block of m*n threads per trajectory), warp (a lane per node, m <= 32), thread (a thread per trajectory, m <= 32; lobatto: m <= 16) or auto (default auto; with --tol: the tuned one); lobatto: warp or thread"},
 	{"--traj-per-block", "N", set_traj_per_block, "warp and thread layouts (lobatto: thread only): trajectories per block, 1..1024 (default 0: the layout's)"},

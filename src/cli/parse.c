@@ -391,7 +391,7 @@ void cli_list_schemes(FILE *f)
 	for (int i = 0; picard_scheme_list[i]; i++) {
 		const picard_scheme_type *s = picard_scheme_list[i];
 
-		fprintf(f, "%-10s order %s: %s\n", s->name, s->order_name, s->summary);
-		fprintf(f, "%-10s options: %s\n", "", s->options);
+		fprintf(f, "%-12s order %s: %s\n", s->name, s->order_name, s->summary);
+		fprintf(f, "%-12s options: %s\n", "", s->options);
 	}
 }

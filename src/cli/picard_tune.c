@@ -221,11 +221,11 @@ static int set_help(void *ctx, const char *flag, const char *value)
 static const struct cli_flag flags[] = {
 	{"--tol", "E", set_tol, "the error bound E*, > 0 (required): E = max |x - x_rk8pd| at every window end"},
 	{"--rtol", "R", set_rtol, "with --tol as the absolute part: |x_k - x_rk8pd_k| <= E + R |x_rk8pd_k| per component (default 0)"},
-	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float; newton: double)"},
+	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float; newton, newton-radau: double)"},
 	{"--backend", "B", set_backend, "auto, cuda or cpu: where to solve and time (default auto)"},
 	{"--traj", "N", set_traj, "trajectories of the timed ensemble (default 8192)"},
 	{"--sample", "N", set_sample, "trajectories whose E is measured, evenly spaced (default 32)"},
-	{"--scheme", "S", set_scheme, "the scheme searched: trapezoid (m, K, h; default), lobatto (m, window, iteration tolerance), newton (m, window, block), dp5, dp8, vern9 or radau5 (fixed step h, or adaptive local tolerances; radau5 is a stiff model's default); --list-schemes says more"},
+	{"--scheme", "S", set_scheme, "the scheme searched: trapezoid (m, K, h; default), lobatto (m, window, iteration tolerance), newton and newton-radau (m, window, block), dp5, dp8, vern9 or radau5 (fixed step h, or adaptive local tolerances; radau5 is a stiff model's default); --list-schemes says more"},
 	{"--kmax", "K", set_kmax, "trapezoid: sweeps per window tried, K = 1..K (default 9)"},
 	{"--m", "LIST", set_m, "nodes per window tried, e.g. 4,8,16 (default 4,8,...,256 as the device fits)"},
 	{"--t0", "T", set_t0, "start time (default: the model's)"},

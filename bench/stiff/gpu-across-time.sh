@@ -1,0 +1,67 @@
+#!/bin/sh
+# gpu-across-time.sh - issue 18's layouts for few trajectories: a stiff
+# model's ensemble of 1 to 512 members solved by radau5 (one thread per
+# trajectory, adaptive steps) and by newton-radau (Radau IIA windows across
+# the GPU, Newton's method across windows), each at the same error bound
+# through picard-run --tol (the scheme's quick search on the run's own
+# ensemble, then the checked solve), side by side in one run, from the
+# repository root. With .xfer/bin.tar.xz carried (make gpu-carry) on the
+# GPU machine; on a CPU machine it runs the CPU backend.
+# MODELS (default "robertson hires"), TRAJS ("1 8 64 512"), TOL (1e-4),
+# REPEATS (5), ROW_TIMEOUT (300 s). Into ${OUT:-.}/across-time:
+# device.txt, across-time.csv (model, trajectories, scheme, tolerance,
+# median and min solve in ms, E, whether every member met it), run.log
+# (picard-run's whole output), profile.log (newton-radau's phases,
+# PICARD_NEWTON_PROFILE, one trajectory).
+set -u
+out=${OUT:-.}/across-time
+mkdir -p "$out"
+[ -x bin/picard-run ] || tar -xJf .xfer/bin.tar.xz
+R=${REPEATS:-5}
+TOL=${TOL:-1e-4}
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null ||
+	grep -m1 'model name' /proc/cpuinfo; nproc; date -u +%Y-%m-%dT%H:%MZ; } > "$out/device.txt"
+cat "$out/device.txt"
+export PICARD_JIT_CACHE_DIR=${PICARD_JIT_CACHE_DIR:-/tmp/jitcache} PICARD_CACHE_DIR="$out/cache"
+csv="$out/across-time.csv"
+[ -f "$csv" ] || echo "model,traj,scheme,tol,median_ms,min_ms,E,met" > "$csv"
+
+# picard-run's summary lines to one CSV row: "solve X u, the first of R;
+# median Y u, min Z u" (u: us, ms or s), "check E = e", "tolerance ...
+# [PASS]" or [FAIL].
+summarise() { # model traj scheme < output
+	awk -v model="$1" -v traj="$2" -v scheme="$3" -v tol="$TOL" '
+	function ms(v, u) { return u == "us" ? v / 1000 : u == "s" ? v * 1000 : v }
+	/^solve / {
+		for (i = 1; i <= NF; i++) {
+			if ($i == "median") med = ms($(i + 1), $(i + 2))
+			if ($i == "min") mn = ms($(i + 1), $(i + 2))
+		}
+		gsub(/,/, "", med); gsub(/,/, "", mn)
+	}
+	/^check / { E = $4 }
+	/^tolerance / { met = /\[PASS\]/ ? "yes" : "no" }
+	END { printf "%s,%s,%s,%s,%s,%s,%s,%s\n", model, traj, scheme, tol,
+		med == "" ? "nan" : med, mn == "" ? "nan" : mn, E == "" ? "nan" : E,
+		met == "" ? "failed" : met }'
+}
+
+for model in ${MODELS:-robertson hires}; do
+	for n in ${TRAJS:-1 8 64 512}; do
+		for scheme in radau5 newton-radau; do
+			echo "== picard-run $model --traj $n --scheme $scheme --tol $TOL" >> "$out/run.log"
+			timeout "${ROW_TIMEOUT:-300}" bin/picard-run "$model" --traj "$n" --scheme "$scheme" \
+				--precision double --tol "$TOL" --repeat "$R" > "$out/row.txt" 2>&1
+			echo "exit $?" >> "$out/row.txt"
+			cat "$out/row.txt" >> "$out/run.log"
+			summarise "$model" "$n" "$scheme" < "$out/row.txt" | tee -a "$csv"
+		done
+	done
+done
+rm -f "$out/row.txt"
+# where an iteration's time goes: the phases of one trajectory's solve
+for model in ${MODELS:-robertson hires}; do
+	echo "== $model, one trajectory, newton-radau at its tuned grid" >> "$out/profile.log"
+	PICARD_NEWTON_PROFILE=1 timeout "${ROW_TIMEOUT:-300}" bin/picard-run "$model" --traj 1 \
+		--scheme newton-radau --precision double --tol "$TOL" >> "$out/profile.log" 2>&1
+done
