@@ -127,6 +127,20 @@ static void extrapolation(int m, const double *tau, int cap, double *E)
 		}
 }
 
+/* S from each basis polynomial's Legendre expansion (lob->coef), and E:
+ * what both node families build from their nodes and expansions. */
+static void integrals_and_extrapolation(struct picard_lobatto *lob)
+{
+	const int m = lob->m;
+
+	for (int l = 0; l < m; l++)
+		for (int j = 1; j < m; j++)
+			lob->S[j * m + l] = picard_lobatto_integral(lob->coef + l * m, m,
+								    lob->tau[j]);
+	extrapolation(m, lob->tau, WARM_NODES_DOUBLE, lob->E);
+	extrapolation(m, lob->tau, WARM_NODES_FLOAT, lob->E_float);
+}
+
 int picard_lobatto_build(int m, struct picard_lobatto *lob)
 {
 	const int N = m - 1;
@@ -146,12 +160,8 @@ int picard_lobatto_build(int m, struct picard_lobatto *lob)
 
 			lob->coef[l * m + k] = lob->weight[l] * P[k] / norm;
 		}
-		for (int j = 1; j < m; j++)
-			lob->S[j * m + l] = picard_lobatto_integral(lob->coef + l * m, m,
-								    lob->tau[j]);
 	}
-	extrapolation(m, lob->tau, WARM_NODES_DOUBLE, lob->E);
-	extrapolation(m, lob->tau, WARM_NODES_FLOAT, lob->E_float);
+	integrals_and_extrapolation(lob);
 	return PICARD_OK;
 }
 
@@ -201,12 +211,8 @@ int picard_radau_build(int m, struct picard_lobatto *lob)
 		 * polynomials: Radau's quadrature is exact to degree 2s-2 */
 		for (int k = 0; k < s; k++)
 			lob->coef[l * m + k] = lob->weight[l] * P[k] * (2 * k + 1) / 2.0;
-		for (int j = 1; j < m; j++)
-			lob->S[j * m + l] = picard_lobatto_integral(lob->coef + l * m, m,
-								    lob->tau[j]);
 	}
-	extrapolation(m, lob->tau, WARM_NODES_DOUBLE, lob->E);
-	extrapolation(m, lob->tau, WARM_NODES_FLOAT, lob->E_float);
+	integrals_and_extrapolation(lob); /* column 0: coef row 0 is zero */
 	return PICARD_OK;
 }
 

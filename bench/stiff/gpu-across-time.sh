@@ -8,7 +8,10 @@
 # repository root. With .xfer/bin.tar.xz carried (make gpu-carry) on the
 # GPU machine; on a CPU machine it runs the CPU backend.
 # MODELS (default "robertson hires"), TRAJS ("1 8 64 512"), TOL (1e-4),
-# REPEATS (5), ROW_TIMEOUT (300 s). Into ${OUT:-.}/across-time:
+# REPEATS (5), ROW_TIMEOUT (300 s). WINDOW_<model> (e.g. WINDOW_hires=0.1):
+# newton-radau on that model runs windows of that length, checked (--check,
+# met when E <= TOL), instead of --tol's search (which stops where the
+# error plateaus while the window is longer than the initial layer). Into ${OUT:-.}/across-time:
 # device.txt, across-time.csv (model, trajectories, scheme, tolerance,
 # median and min solve in ms, E, whether every member met it), run.log
 # (picard-run's whole output), profile.log (newton-radau's phases,
@@ -22,7 +25,8 @@ TOL=${TOL:-1e-4}
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null ||
 	grep -m1 'model name' /proc/cpuinfo; nproc; date -u +%Y-%m-%dT%H:%MZ; } > "$out/device.txt"
 cat "$out/device.txt"
-export PICARD_JIT_CACHE_DIR=${PICARD_JIT_CACHE_DIR:-/tmp/jitcache} PICARD_CACHE_DIR="$out/cache"
+# a tuning cache of its own, outside $out: every search runs
+export PICARD_JIT_CACHE_DIR=${PICARD_JIT_CACHE_DIR:-/tmp/jitcache} PICARD_CACHE_DIR="$(mktemp -d)"
 csv="$out/across-time.csv"
 [ -f "$csv" ] || echo "model,traj,scheme,tol,median_ms,min_ms,E,met" > "$csv"
 
@@ -31,7 +35,7 @@ csv="$out/across-time.csv"
 # [PASS]" or [FAIL].
 summarise() { # model traj scheme < output
 	awk -v model="$1" -v traj="$2" -v scheme="$3" -v tol="$TOL" '
-	function ms(v, u) { return u == "us" ? v / 1000 : u == "s" ? v * 1000 : v }
+	function ms(v, u) { gsub(/[,;]/, "", u); return u == "us" ? v / 1000 : u == "s" ? v * 1000 : v }
 	/^solve / {
 		for (i = 1; i <= NF; i++) {
 			if ($i == "median") med = ms($(i + 1), $(i + 2))
@@ -39,7 +43,7 @@ summarise() { # model traj scheme < output
 		}
 		gsub(/,/, "", med); gsub(/,/, "", mn)
 	}
-	/^check / { E = $4 }
+	/^check / { E = $4; if (met == "") met = E + 0 <= tol + 0 ? "yes" : "no" }
 	/^tolerance / { met = /\[PASS\]/ ? "yes" : "no" }
 	END { printf "%s,%s,%s,%s,%s,%s,%s,%s\n", model, traj, scheme, tol,
 		med == "" ? "nan" : med, mn == "" ? "nan" : mn, E == "" ? "nan" : E,
@@ -49,9 +53,12 @@ summarise() { # model traj scheme < output
 for model in ${MODELS:-robertson hires}; do
 	for n in ${TRAJS:-1 8 64 512}; do
 		for scheme in radau5 newton-radau; do
-			echo "== picard-run $model --traj $n --scheme $scheme --tol $TOL" >> "$out/run.log"
+			grid="--tol $TOL"
+			window=$(eval echo "\${WINDOW_$model:-}")
+			[ "$scheme" = newton-radau ] && [ -n "$window" ] && grid="--window $window --check"
+			echo "== picard-run $model --traj $n --scheme $scheme $grid" >> "$out/run.log"
 			timeout "${ROW_TIMEOUT:-300}" bin/picard-run "$model" --traj "$n" --scheme "$scheme" \
-				--precision double --tol "$TOL" --repeat "$R" > "$out/row.txt" 2>&1
+				--precision double $grid --repeat "$R" > "$out/row.txt" 2>&1
 			echo "exit $?" >> "$out/row.txt"
 			cat "$out/row.txt" >> "$out/run.log"
 			summarise "$model" "$n" "$scheme" < "$out/row.txt" | tee -a "$csv"
@@ -62,6 +69,9 @@ rm -f "$out/row.txt"
 # where an iteration's time goes: the phases of one trajectory's solve
 for model in ${MODELS:-robertson hires}; do
 	echo "== $model, one trajectory, newton-radau at its tuned grid" >> "$out/profile.log"
+	window=$(eval echo "\${WINDOW_$model:-}")
+	grid="--tol $TOL"
+	[ -n "$window" ] && grid="--window $window"
 	PICARD_NEWTON_PROFILE=1 timeout "${ROW_TIMEOUT:-300}" bin/picard-run "$model" --traj 1 \
-		--scheme newton-radau --precision double --tol "$TOL" >> "$out/profile.log" 2>&1
+		--scheme newton-radau --precision double $grid >> "$out/profile.log" 2>&1
 done
