@@ -86,11 +86,16 @@ static const picard_layout tune_layouts[] = {PICARD_LAYOUT_AUTO};
 #define TUNE_RTOL_FLOOR 1e-13
 
 /* The tuner's (m, h) with its K-th block: the window (m-1) h. */
+#define TUNE_NBLOCKS ((int)(sizeof(tune_blocks) / sizeof(tune_blocks[0])))
+
+/* K: the block's candidate, 1..TUNE_NBLOCKS; another K (a point's own, its
+ * grid's K_max) leaves the block to the caller (the default). */
 static picard_options tune_point_of(picard_scheme scheme, int m, int K, double h, double rtol)
 {
 	return (picard_options){
 		.scheme = scheme, .m = m, .K_max = DEFAULT_MAX_ITERATIONS,
-		.window = (m - 1) * h, .iter_rtol = rtol, .block = tune_blocks[K - 1],
+		.window = (m - 1) * h, .iter_rtol = rtol,
+		.block = K >= 1 && K <= TUNE_NBLOCKS ? tune_blocks[K - 1] : 0,
 	};
 }
 
@@ -109,7 +114,7 @@ static picard_options tune_point_radau(int m, int K, double h, double rtol, doub
 static int tune_candidates(int kmax)
 {
 	(void)kmax;
-	return sizeof(tune_blocks) / sizeof(tune_blocks[0]);
+	return TUNE_NBLOCKS;
 }
 
 static double tune_rtol(int K, double tol, picard_precision precision)

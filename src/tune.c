@@ -214,6 +214,10 @@ static int time_layout(struct tuner *t, const picard_tune_point *p, picard_layou
 	picard_stats stats;
 	int err;
 
+	/* the block its error was measured with (p->K is the grid's K_max
+	 * there, no block candidate) */
+	if (picard_scheme_of(t->opt.scheme)->takes_block)
+		o.block = p->block;
 	o.layout = layout;
 	*seconds = 0;
 	err = picard_solver_create(&s, t->model, &o, t->opt.ntraj);
