@@ -10,6 +10,8 @@
 #   make bench-check  bench-rk --selfcheck (orders of the Runge-Kutta methods)
 #   make plots        PNG figures of a benchmark run (RESULTS=bench/results/DIR)
 #   make install      headers, library, programs and picard.pc under PREFIX
+#                     (with MPI also picard_mpi.h, libpicard_mpi, picard-mpi.pc)
+#   make MPI=no       build without MPI even where it is installed
 #   make V=1          show full commands
 #
 # Every models/*.cu is a model: the build discovers it and generates the
@@ -79,7 +81,11 @@ RTC_STUBS    := $(wildcard kernels/rtc/*.h)
 # Programs: src/cli/picard_NAME.c holds the main of bin/picard-NAME; the
 # other src/cli/*.c files are shared by the programs.
 PROGRAMS     := $(patsubst src/cli/picard_%.c,picard-%,$(wildcard src/cli/picard_*.c))
-CLI_COMMON   := $(patsubst src/cli/%.c,$(BUILD)/src/cli/%.o,$(filter-out src/cli/picard_%.c,$(wildcard src/cli/*.c)))
+# shard_serial.o: picard-run's share of an MPI job (src/cli/shard.h) without
+# MPI; where MPI is found picard-run links src/mpi/cli/ instead (below).
+SHARD_SERIAL := $(BUILD)/src/cli/serial/shard_serial.o
+CLI_COMMON   := $(patsubst src/cli/%.c,$(BUILD)/src/cli/%.o,$(filter-out src/cli/picard_%.c,$(wildcard src/cli/*.c))) \
+		$(SHARD_SERIAL)
 TEST_OBJS    := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(wildcard tests/*.c))
 # bench/stiff's host Rodas5P and msbdf reference, which the tests call too
 STIFF_DIR    := $(BUILD)/bench/stiff
@@ -88,8 +94,33 @@ STIFF_TEST_OBJS := $(STIFF_DIR)/rodas_host.o $(STIFF_DIR)/stiff_common.o \
 LIB          := $(LIBDIR)/libpicard.a
 SHLIB        := $(LIBDIR)/libpicard.so
 
-.PHONY: all test test-asan fuzz fuzz-cc gpu-bundle gpu-carry deps clean bench bench-check install
-all: deps $(PROGRAMS:%=$(BIN)/%) $(BIN)/picard-tests $(LIB)
+# ---- MPI (optional, GitHub issue 19) ----------------------------------------
+# Open MPI (Debian: libopenmpi-dev): its flags from pkg-config ompi-c, else
+# from its compiler wrapper. Found, picard-run runs under mpirun (src/mpi/cli/)
+# and libpicard_mpi holds include/picard_mpi.h (src/mpi/); not found, or
+# MPI=no, everything else builds as without it.
+ifneq ($(MPI),no)
+MPI_CFLAGS := $(shell pkg-config --cflags ompi-c 2>/dev/null || mpicc --showme:compile 2>/dev/null)
+MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null || mpicc --showme:link 2>/dev/null)
+MPIRUN     := $(shell command -v mpirun 2>/dev/null)
+endif
+MPI_FOUND    := $(if $(strip $(MPI_LIBS)),yes,)
+MPI_LIB      := $(LIBDIR)/libpicard_mpi.a
+MPI_SHLIB    := $(LIBDIR)/libpicard_mpi.so
+MPI_LIB_OBJS := $(patsubst src/mpi/%.c,$(BUILD)/mpi/%.o,$(wildcard src/mpi/*.c))
+MPI_CLI_OBJS := $(patsubst src/mpi/cli/%.c,$(BUILD)/mpi/cli/%.o,$(wildcard src/mpi/cli/*.c))
+MPI_PROGS    := $(patsubst tests/mpi/mpi_%.c,$(BIN)/mpi-%,$(wildcard tests/mpi/mpi_*.c))
+MPI_TARGETS  := $(if $(MPI_FOUND),$(MPI_LIB) $(MPI_SHLIB) $(MPI_PROGS))
+
+.PHONY: all test test-asan fuzz fuzz-cc gpu-bundle gpu-carry deps clean bench bench-check install mpi-status
+all: deps mpi-status $(PROGRAMS:%=$(BIN)/%) $(BIN)/picard-tests $(LIB) $(MPI_TARGETS)
+
+mpi-status:
+ifeq ($(MPI_FOUND),yes)
+	@echo "  MPI     found: picard-run runs under mpirun, libpicard_mpi ($(if $(MPIRUN),$(MPIRUN),no mpirun on PATH))"
+else
+	@echo "  MPI     $(if $(filter no,$(MPI)),off (MPI=no),not found (apt-get install libopenmpi-dev)): picard-run runs as one process"
+endif
 
 # ---- system packages: install as root, else say what to run ----------------
 deps:
@@ -139,6 +170,22 @@ $(BUILD)/tests/%.o: tests/%.c | deps
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
+# tests/test_mpi.c runs picard-run under mpirun where picard-run was built
+# with MPI, and skips (visibly) elsewhere.
+$(BUILD)/tests/test_mpi.o: CFLAGS += -DPICARD_TEST_MPI=$(if $(MPI_FOUND),1,0) \
+	-DPICARD_TEST_MPIRUN='"$(MPIRUN)"'
+$(BUILD)/tests/test_mpi.o: $(BUILD)/mpi-found
+$(BUILD)/mpi-found: FORCE
+	@mkdir -p $(@D)
+	@echo '$(MPI_FOUND) $(MPIRUN)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+# src/mpi/ (libpicard_mpi) and src/mpi/cli/ (picard-run's MPI side)
+$(BUILD)/mpi/%.o: src/mpi/%.c $(BUILD)/mpi-found | deps
+	@mkdir -p $(@D)
+	@echo "  MPICC   $@"
+	$(Q)$(CC) $(CFLAGS) -Isrc/cli $(MPI_CFLAGS) -c $< -o $@
+
 # A model's host side. A model file that breaks the contract gets a
 # message naming the rule: first the rules no compiler sees, checked by
 # build/model-check (src/model_check.c, which picard_model_load uses too).
@@ -172,6 +219,17 @@ $(SHLIB): $(LIB_OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) -shared -Wl,-soname,libpicard.so $^ $(LDFLAGS) $(LIB_LDLIBS) -o $@
 
+$(MPI_LIB): $(MPI_LIB_OBJS)
+	@mkdir -p $(@D)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(MPI_SHLIB): $(MPI_LIB_OBJS) $(SHLIB)
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) -shared -Wl,-soname,libpicard_mpi.so $(MPI_LIB_OBJS) $(LDFLAGS) -L$(LIBDIR) -lpicard \
+		$(MPI_LIBS) -o $@
+
 # ---- programs -----------------------------------------------------------------
 # Objects reached only through the pattern rule are kept, not deleted as
 # intermediate files.
@@ -180,6 +238,28 @@ $(BIN)/picard-%: $(BUILD)/src/cli/picard_%.o $(CLI_COMMON) $(SHLIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(filter %.o,$^) $(LDFLAGS) $(LDLIBS) -o $@
+
+# With MPI: picard-run's share of the job over MPI in place of the serial one.
+ifeq ($(MPI_FOUND),yes)
+$(BIN)/picard-run: $(BUILD)/src/cli/picard_run.o $(filter-out $(SHARD_SERIAL),$(CLI_COMMON)) \
+		   $(MPI_CLI_OBJS) $(SHLIB) $(MPI_SHLIB)
+	@mkdir -p $(@D)
+	@echo "  LD      $@ (MPI)"
+	$(Q)$(CC) $(filter %.o,$^) $(LDFLAGS) -lpicard_mpi $(LDLIBS) $(MPI_LIBS) -o $@
+
+# tests/mpi/mpi_NAME.c: bin/mpi-NAME, programs on libpicard_mpi that
+# tests/test_mpi.c runs under mpirun.
+.SECONDARY: $(MPI_PROGS:$(BIN)/mpi-%=$(BUILD)/tests/mpi/mpi_%.o)
+$(BIN)/mpi-%: $(BUILD)/tests/mpi/mpi_%.o $(SHLIB) $(MPI_SHLIB)
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(filter %.o,$^) $(LDFLAGS) -lpicard_mpi $(LDLIBS) $(MPI_LIBS) -o $@
+
+$(BUILD)/tests/mpi/%.o: tests/mpi/%.c | deps
+	@mkdir -p $(@D)
+	@echo "  MPICC   $@"
+	$(Q)$(CC) $(CFLAGS) $(MPI_CFLAGS) -c $< -o $@
+endif
 
 # The tests also call the programs' shared code directly (the option parser
 # and the --init reader in test_fuzz_regress.c) and bench/stiff's host
@@ -457,6 +537,13 @@ install: all
 	$(Q)install -m 755 $(SHLIB) $(DESTDIR)$(PREFIX)/lib/
 	$(Q)install -m 755 $(PROGRAMS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
 	$(Q)src/mk/gen-pc.sh $(PREFIX) $(CUDA_HOME) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/picard.pc
+ifeq ($(MPI_FOUND),yes)
+	$(Q)install -m 644 include/picard_mpi.h $(DESTDIR)$(PREFIX)/include/
+	$(Q)install -m 644 $(MPI_LIB) $(DESTDIR)$(PREFIX)/lib/
+	$(Q)install -m 755 $(MPI_SHLIB) $(DESTDIR)$(PREFIX)/lib/
+	$(Q)src/mk/gen-mpi-pc.sh $(PREFIX) '$(MPI_CFLAGS)' '$(MPI_LIBS)' \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/picard-mpi.pc
+endif
 
 clean:
 	rm -rf $(BUILD) $(BIN) $(LIBDIR)
