@@ -157,9 +157,9 @@ int shard_split(struct shard *shard, long total, long align, long *count)
 	err = picard_mpi_range(MPI_COMM_WORLD, total, align, &shard->first, count);
 	if (err)
 		return cli_library_error(err);
-	if (*count > 0)
+	if ((total + align - 1) / align >= shard->size)
 		return 0;
-	/* the same on every rank: rank 0 says it */
+	/* a rank gets no block: every rank sees it, rank 0 says it */
 	if (shard->rank == 0) {
 		cli_error(CLI_EUSAGE, "%ld trajectories for %d ranks: some rank would get none",
 			  total, shard->size);
