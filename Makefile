@@ -109,7 +109,7 @@ MPI_LIB      := $(LIBDIR)/libpicard_mpi.a
 MPI_SHLIB    := $(LIBDIR)/libpicard_mpi.so
 MPI_LIB_OBJS := $(patsubst src/mpi/%.c,$(BUILD)/mpi/%.o,$(wildcard src/mpi/*.c))
 MPI_CLI_OBJS := $(patsubst src/mpi/cli/%.c,$(BUILD)/mpi/cli/%.o,$(wildcard src/mpi/cli/*.c))
-MPI_PROGS    := $(patsubst tests/mpi/mpi_%.c,$(BIN)/mpi-%,$(wildcard tests/mpi/mpi_*.c))
+MPI_PROGS    := $(BIN)/mpi-api-check
 MPI_TARGETS  := $(if $(MPI_FOUND),$(MPI_LIB) $(MPI_SHLIB) $(MPI_PROGS))
 
 .PHONY: all test test-asan fuzz fuzz-cc gpu-bundle gpu-carry deps clean bench bench-check install mpi-status
@@ -247,10 +247,9 @@ $(BIN)/picard-run: $(BUILD)/src/cli/picard_run.o $(filter-out $(SHARD_SERIAL),$(
 	@echo "  LD      $@ (MPI)"
 	$(Q)$(CC) $(filter %.o,$^) $(LDFLAGS) -lpicard_mpi $(LDLIBS) $(MPI_LIBS) -o $@
 
-# tests/mpi/mpi_NAME.c: bin/mpi-NAME, programs on libpicard_mpi that
+# bin/mpi-api-check: libpicard_mpi from a program with its own MPI, which
 # tests/test_mpi.c runs under mpirun.
-.SECONDARY: $(MPI_PROGS:$(BIN)/mpi-%=$(BUILD)/tests/mpi/mpi_%.o)
-$(BIN)/mpi-%: $(BUILD)/tests/mpi/mpi_%.o $(SHLIB) $(MPI_SHLIB)
+$(BIN)/mpi-api-check: $(BUILD)/tests/mpi/api_check.o $(SHLIB) $(MPI_SHLIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(filter %.o,$^) $(LDFLAGS) -lpicard_mpi $(LDLIBS) $(MPI_LIBS) -o $@
