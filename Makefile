@@ -119,7 +119,7 @@ mpi-status:
 ifeq ($(MPI_FOUND),yes)
 	@echo "  MPI     found: picard-run runs under mpirun, libpicard_mpi ($(if $(MPIRUN),$(MPIRUN),no mpirun on PATH))"
 else
-	@echo "  MPI     $(if $(filter no,$(MPI)),off (MPI=no),not found (apt-get install libopenmpi-dev)): picard-run runs as one process"
+	@echo "  MPI     $(if $(filter no,$(MPI)),off (MPI=no),not found (apt-get install libopenmpi-dev)): picard-run runs as one process, make test skips the mpi tests"
 endif
 
 # ---- system packages: install as root, else say what to run ----------------

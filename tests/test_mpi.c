@@ -47,6 +47,7 @@ static void require_mpi(void)
 		return;
 	if (required && strcmp(required, "1") == 0)
 		cr_assert_fail("PICARD_REQUIRE_MPI=1 but %s", why);
+	cr_log_warn("mpi tests skipped: %s", why); /* shown without --verbose */
 	cr_skip_test("%s", why);
 }
 
