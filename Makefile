@@ -540,7 +540,7 @@ ifeq ($(MPI_FOUND),yes)
 	$(Q)install -m 644 include/picard_mpi.h $(DESTDIR)$(PREFIX)/include/
 	$(Q)install -m 644 $(MPI_LIB) $(DESTDIR)$(PREFIX)/lib/
 	$(Q)install -m 755 $(MPI_SHLIB) $(DESTDIR)$(PREFIX)/lib/
-	$(Q)src/mk/gen-mpi-pc.sh $(PREFIX) '$(MPI_CFLAGS)' '$(MPI_LIBS)' \
+	$(Q)src/mk/gen-pc.sh $(PREFIX) $(CUDA_HOME) mpi '$(MPI_CFLAGS)' '$(MPI_LIBS)' \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/picard-mpi.pc
 endif
 

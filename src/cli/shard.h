@@ -35,6 +35,7 @@ struct shard {
 struct shard_job {
 	int slowest_rank;      /* the rank whose solve took longest */
 	double load_balance;   /* mean over ranks / slowest solve time */
+	long fewest, most;     /* trajectories of the smallest and largest share */
 };
 
 /* One failed trajectory, as the failures line names it. */

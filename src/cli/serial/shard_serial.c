@@ -66,9 +66,9 @@ void shard_reduce_stats(const struct shard *shard, long count, picard_stats *sta
 			struct shard_job *job)
 {
 	(void)shard;
-	(void)count;
 	(void)stats;
-	*job = (struct shard_job){.slowest_rank = 0, .load_balance = 1};
+	*job = (struct shard_job){.slowest_rank = 0, .load_balance = 1, .fewest = count,
+				  .most = count};
 }
 
 void shard_max(const struct shard *shard, double *values, int n)

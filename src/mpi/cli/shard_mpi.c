@@ -264,6 +264,8 @@ void shard_reduce_stats(const struct shard *shard, long count, picard_stats *sta
 	stats->rhs_evals = all.rhs_evals;
 	job->slowest_rank = all.slowest_rank;
 	job->load_balance = all.load_balance;
+	MPI_Allreduce(&count, &job->fewest, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD);
+	MPI_Allreduce(&count, &job->most, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
 }
 
 void shard_max(const struct shard *shard, double *values, int n)
@@ -282,9 +284,11 @@ void shard_print_summary(const struct shard *shard, const struct shard_job *job)
 {
 	if (!mpi_running(shard))
 		return;
-	printf("%-12s %d (mpirun), %ld trajectories each or one more; slowest rank %d, "
-	       "load balance %.3g (mean / slowest solve)\n", "ranks", shard->size,
-	       shard->total / shard->size, job->slowest_rank, job->load_balance);
+	printf("%-12s %d (mpirun), %ld", "ranks", shard->size, job->fewest);
+	if (job->most != job->fewest)
+		printf(" to %ld", job->most);
+	printf(" trajectories each; slowest rank %d, load balance %.3g (mean / slowest solve)\n",
+	       job->slowest_rank, job->load_balance);
 }
 
 /* A failure as 4 longs, to gather. */
