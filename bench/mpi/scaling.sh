@@ -4,7 +4,8 @@
 # trajectories in all), weak scaling (WEAK_TRAJ per rank), and the strong
 # runs again writing --out FILE.npy with --save-every (MPI-IO), REPEATS runs
 # of each. Writes OUTDIR/runs.csv (one row per run: the slowest rank's
-# solve from the summary, rank 0's whole run, mpirun's wall clock) and
+# solve from the summary, rank 0's whole run, mpirun's wall clock, the
+# reductions' and the output's time from its mpi line) and
 # OUTDIR/summary.csv (min and median of the repeats; speed-up and
 # efficiency against 1 rank), each under a header naming the machine, the
 # date and the command.
@@ -53,13 +54,16 @@ one_run() {
 	solve=$(echo "$summary" | sed -n 's/^solve  *\([0-9.e+-]* [mu]*s\).*/\1/p' | seconds)
 	total=$(echo "$summary" | sed -n 's/^total  *//p' | seconds)
 	wall=$(echo "$start $end" | awk '{ printf "%.6g", $2 - $1 }')
+	# the mpi line: reductions' time, the output's formatting and MPI-IO write
+	reduce=$(echo "$summary" | sed -n 's/^mpi .* reductions in \([0-9.e+-]* [mu]*s\).*/\1/p' | seconds)
+	write=$(echo "$summary" | sed -n 's/^mpi .* written in \([0-9.e+-]* [mu]*s\).*/\1/p' | seconds)
 	bytes=0
 	[ $# -gt 0 ] && bytes=$(stat -c %s "$out/x.npy")
-	echo "$kind,$ranks,$traj,$run,$solve,$total,$wall,$bytes"
+	echo "$kind,$ranks,$traj,$run,$solve,$total,$wall,${reduce:-0},${write:-0},$bytes"
 }
 
 runs=$out/runs.csv
-{ header; echo "kind,ranks,traj,run,solve_s,total_s,wall_s,out_bytes"; } > "$runs"
+{ header; echo "kind,ranks,traj,run,solve_s,total_s,wall_s,reduce_s,write_s,out_bytes"; } > "$runs"
 for ranks in $ranks_list; do
 	for run in $(seq 1 "$repeats"); do
 		one_run strong "$ranks" "$strong" "$run" >> "$runs"

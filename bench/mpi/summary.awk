@@ -1,6 +1,7 @@
 # summary.awk runs.csv - bench/mpi/scaling.sh's runs reduced per kind and
 # rank count: min and median of the solve (the slowest rank's), of rank 0's
-# whole run and of mpirun's wall clock; speed-up (strong: median solve of
+# whole run and of mpirun's wall clock, medians of the reductions' and the
+# output's times; speed-up (strong: median solve of
 # 1 rank over N's) and efficiency (strong: speed-up / N; weak: 1 rank's
 # median solve over N's).
 BEGIN { FS = "," }
@@ -9,7 +10,8 @@ BEGIN { FS = "," }
 	key = $1 "," $2 "," $3
 	if (!(key in count)) order[++keys] = key
 	n = ++count[key]
-	solve[key, n] = $5; total[key, n] = $6; wall[key, n] = $7; bytes[key] = $8
+	solve[key, n] = $5; total[key, n] = $6; wall[key, n] = $7
+	reduce[key, n] = $8; write[key, n] = $9; bytes[key] = $10
 }
 function sort(a, key, n,    i, j, t) {
 	for (i = 1; i <= n; i++) s[i] = a[key, i]
@@ -19,15 +21,16 @@ function sort(a, key, n,    i, j, t) {
 function med(a, key, n) { sort(a, key, n); return n % 2 ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2 }
 function lo(a, key, n) { sort(a, key, n); return s[1] }
 END {
-	print "kind,ranks,traj,repeats,solve_min_s,solve_median_s,total_min_s,total_median_s,wall_min_s,wall_median_s,out_bytes,speedup,efficiency"
+	print "kind,ranks,traj,repeats,solve_min_s,solve_median_s,total_min_s,total_median_s,wall_min_s,wall_median_s,reduce_median_s,write_median_s,out_bytes,speedup,efficiency"
 	for (k = 1; k <= keys; k++) {
 		key = order[k]; n = count[key]; split(key, f, ",")
 		m = med(solve, key, n)
 		if (f[2] == 1) base[f[1]] = m
 		sp = base[f[1]] > 0 && m > 0 ? base[f[1]] / m : 0
 		eff = f[1] == "weak" ? sp : sp / f[2]
-		printf "%s,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%.3f,%.3f\n", key, n,
+		printf "%s,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%.3f,%.3f\n", key, n,
 		       lo(solve, key, n), m, lo(total, key, n), med(total, key, n),
-		       lo(wall, key, n), med(wall, key, n), bytes[key], sp, eff
+		       lo(wall, key, n), med(wall, key, n), med(reduce, key, n),
+		       med(write, key, n), bytes[key], sp, eff
 	}
 }

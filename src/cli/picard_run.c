@@ -605,6 +605,7 @@ static int run_main(struct run *run)
 	if (promise_report(run) != CLI_EXIT_OK)
 		status = CLI_EXIT_FAILED;
 	print_compiled();
+	shard_print_traffic(&run->shard);
 	printf("%-12s %s\n", "total", format_seconds(buf, sizeof(buf), elapsed(run)));
 	return status;
 }

@@ -92,6 +92,9 @@ void shard_max(const struct shard *shard, double *values, int n);
 void shard_sum(const struct shard *shard, long *values, int n);
 /* The ranks line of the summary (nothing alone). */
 void shard_print_summary(const struct shard *shard, const struct shard_job *job);
+/* The mpi line, near the end: the time the reductions and the MPI-IO
+ * write of --out took (nothing alone). */
+void shard_print_traffic(const struct shard *shard);
 /* Collective. The job's failed trajectories: each rank's first shown (at
  * most cap) and count in; on rank 0 the first cap of the job (by index)
  * and on every rank the job's count out. */

@@ -91,6 +91,11 @@ void shard_print_summary(const struct shard *shard, const struct shard_job *job)
 	(void)job;
 }
 
+void shard_print_traffic(const struct shard *shard)
+{
+	(void)shard;
+}
+
 void shard_gather_failures(const struct shard *shard, struct shard_failure *shown,
 			   long *nshown, long cap, long *failed)
 {

@@ -19,6 +19,7 @@
 #include "diag.h"
 #include "picard_mpi.h"
 #include "shard.h"
+#include "traffic.h"
 
 #define WRITE_CHUNK (1 << 30) /* bytes per MPI_File_write_at (its count is an int) */
 
@@ -146,11 +147,15 @@ static int place_pieces(const struct shard *shard, const char *name, const struc
 static int write_file(const struct shard *shard, const char *name, enum file_kind kind,
 		      enum output_format format, const struct run_results *res)
 {
+	const double start = MPI_Wtime();
 	struct pieces p;
 	int err = pieces_make(shard, kind, format, res, &p);
+	double bytes = (double)p.size;
 
 	err = place_pieces(shard, name, &p, err);
 	pieces_free(&p);
+	MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+	traffic_note_write(MPI_Wtime() - start, bytes);
 	return err;
 }
 

@@ -14,6 +14,27 @@
 #include "options.h"
 #include "picard_mpi.h"
 #include "shard.h"
+#include "traffic.h"
+
+/* Rank 0's account of the exchanges after the solve (traffic.h). */
+static struct {
+	long reductions;      /* collective reductions timed */
+	double reduce_s;      /* their time together */
+	double write_s;       /* the --out file's MPI-IO write, 0: none */
+	double write_bytes;   /* its bytes */
+} traffic;
+
+void traffic_note_reduction(double seconds)
+{
+	traffic.reductions++;
+	traffic.reduce_s += seconds;
+}
+
+void traffic_note_write(double seconds, double bytes)
+{
+	traffic.write_s += seconds;
+	traffic.write_bytes += bytes;
+}
 
 /* The environment a launcher gives its processes: Open MPI's and PMI's
  * (MPICH, Slurm's srun). */
@@ -251,11 +272,13 @@ void shard_reduce_stats(const struct shard *shard, long count, picard_stats *sta
 			struct shard_job *job)
 {
 	picard_mpi_stats all;
+	double start = MPI_Wtime();
 
 	*job = (struct shard_job){.slowest_rank = 0, .load_balance = 1};
 	if (!mpi_running(shard))
 		return;
 	picard_mpi_stats_reduce(MPI_COMM_WORLD, count, stats, &all);
+	traffic_note_reduction(MPI_Wtime() - start);
 	shard_max(shard, &stats->estimate_seconds, 1);
 	stats->solve_seconds = all.solve_seconds;
 	stats->failed = all.failed;
@@ -270,14 +293,35 @@ void shard_reduce_stats(const struct shard *shard, long count, picard_stats *sta
 
 void shard_max(const struct shard *shard, double *values, int n)
 {
-	if (mpi_running(shard))
-		MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+	const double start = MPI_Wtime();
+
+	if (!mpi_running(shard))
+		return;
+	MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+	traffic_note_reduction(MPI_Wtime() - start);
 }
 
 void shard_sum(const struct shard *shard, long *values, int n)
 {
-	if (mpi_running(shard))
-		MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+	const double start = MPI_Wtime();
+
+	if (!mpi_running(shard))
+		return;
+	MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+	traffic_note_reduction(MPI_Wtime() - start);
+}
+
+void shard_print_traffic(const struct shard *shard)
+{
+	if (!mpi_running(shard))
+		return;
+	/* a reduction's time holds its wait for the last rank to arrive */
+	printf("%-12s %ld reductions in %.3g ms (waits included)", "mpi", traffic.reductions,
+	       traffic.reduce_s * 1e3);
+	if (traffic.write_s > 0)
+		printf("; output %.3g MB formatted and written in %.3g ms (MPI-IO)",
+		       traffic.write_bytes / 1e6, traffic.write_s * 1e3);
+	putchar('\n');
 }
 
 void shard_print_summary(const struct shard *shard, const struct shard_job *job)
@@ -298,6 +342,7 @@ void shard_gather_failures(const struct shard *shard, struct shard_failure *show
 			   long *nshown, long cap, long *failed)
 {
 	long *all = NULL, *counts = NULL, count = *nshown;
+	const double start = MPI_Wtime();
 
 	if (!mpi_running(shard))
 		return;
@@ -339,6 +384,7 @@ void shard_gather_failures(const struct shard *shard, struct shard_failure *show
 	}
 	free(all);
 	free(counts);
+	traffic_note_reduction(MPI_Wtime() - start);
 }
 
 int shard_reduce_check(const struct shard *shard, int err, struct output *out,
@@ -347,6 +393,9 @@ int shard_reduce_check(const struct shard *shard, int err, struct output *out,
 	err = shard_agree(shard, err, out);
 	if (err || !mpi_running(shard))
 		return err;
+	const double start = MPI_Wtime();
+
 	err = picard_mpi_check_reduce(MPI_COMM_WORLD, shard->first, res);
+	traffic_note_reduction(MPI_Wtime() - start);
 	return err ? cli_library_error(err) : 0;
 }
