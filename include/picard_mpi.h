@@ -36,10 +36,10 @@ int picard_mpi_range(MPI_Comm comm, long ntraj, long align, long *first, long *c
  * device by its rank on its node (MPI_Comm_split_type SHARED): the
  * (local rank % GPUs)-th of the GPUs in CUDA_VISIBLE_DEVICES or present,
  * set as this process's CUDA_VISIBLE_DEVICES (more ranks than GPUs share
- * them round robin). With no GPU the CPU backend runs: unless
+ * them round robin); with no GPU the CPU backend runs. Unless
  * OMP_NUM_THREADS is set, each rank of the node gets an equal share of
- * its cores as OpenMP threads. local_rank, local_size (may be NULL): this
- * rank's place on its node. */
+ * its cores as OpenMP threads (the CPU backend's, the checks'). local_rank,
+ * local_size (may be NULL): this rank's place on its node. */
 int picard_mpi_bind_device(MPI_Comm comm, int *local_rank, int *local_size);
 
 /* Members first .. first+count-1 of picard_ensemble_model()'s ensemble of

@@ -107,9 +107,9 @@ int picard_mpi_bind_device(MPI_Comm comm, int *local_rank, int *local_size)
 		else
 			snprintf(name, sizeof(name), "%d", rank % gpus);
 		setenv("CUDA_VISIBLE_DEVICES", name, 1);
-		return PICARD_OK;
 	}
-	/* the CPU backend: the node's cores shared, not each rank taking all */
+	/* the host's threads (the CPU backend, the checks): the node's cores
+	 * shared, not each rank taking all */
 	if (!getenv("OMP_NUM_THREADS")) {
 		long cores = sysconf(_SC_NPROCESSORS_ONLN);
 		int share = cores > 0 ? (int)(cores / size) : 1;
