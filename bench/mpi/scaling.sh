@@ -8,9 +8,11 @@
 # reductions' and the output's time from its mpi line) and
 # OUTDIR/summary.csv (min and median of the repeats; speed-up and
 # efficiency against 1 rank), each under a header naming the machine, the
-# date and the command.
+# date, the command and the load average (runs.csv: each run's).
 #   BACKEND cpu|cuda (cpu)   RANKS "1 2 3 4"   REPEATS 5   MODEL lotka
 #   STRONG_TRAJ 32768   WEAK_TRAJ 16384   SAVE_EVERY 10   FLAGS (more flags)
+#   MPIRUN_FLAGS (--bind-to none: Open MPI binds 1 or 2 ranks to a core
+#   each, which would leave a lone rank's OpenMP threads on one core)
 set -eu
 out=${1:?usage: bench/mpi/scaling.sh OUTDIR}
 backend=${BACKEND:-cpu}
@@ -22,6 +24,7 @@ weak=${WEAK_TRAJ:-16384}
 save_every=${SAVE_EVERY:-10}
 flags=${FLAGS:-}
 mpirun=${MPIRUN:-mpirun}
+mpirun_flags=${MPIRUN_FLAGS:---bind-to none}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$out"
 cores=$(nproc)
@@ -34,7 +37,8 @@ header() {
 	echo "# command: BACKEND=$backend RANKS='$ranks_list' REPEATS=$repeats MODEL=$model" \
 	     "STRONG_TRAJ=$strong WEAK_TRAJ=$weak SAVE_EVERY=$save_every FLAGS='$flags'" \
 	     "bench/mpi/scaling.sh $out"
-	echo "# $($mpirun --version 2>&1 | head -n 1)"
+	echo "# $($mpirun --version 2>&1 | head -n 1), $mpirun --oversubscribe $mpirun_flags"
+	echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg) (the machine may be shared)"
 }
 
 # "34.3 ms" or "4.56 s" (the summary's) in seconds
@@ -48,7 +52,7 @@ one_run() {
 	shift 4
 	start=$(date +%s.%N)
 	# shellcheck disable=SC2086
-	summary=$($mpirun --oversubscribe -np "$ranks" bin/picard-run "$model" --backend "$backend" \
+	summary=$($mpirun --oversubscribe $mpirun_flags -np "$ranks" bin/picard-run "$model" --backend "$backend" \
 		--traj "$traj" $flags "$@")
 	end=$(date +%s.%N)
 	solve=$(echo "$summary" | sed -n 's/^solve  *\([0-9.e+-]* [mu]*s\).*/\1/p' | seconds)
@@ -59,20 +63,24 @@ one_run() {
 	write=$(echo "$summary" | sed -n 's/^mpi .* written in \([0-9.e+-]* [mu]*s\).*/\1/p' | seconds)
 	bytes=0
 	[ $# -gt 0 ] && bytes=$(stat -c %s "$out/x.npy")
-	echo "$kind,$ranks,$traj,$run,$solve,$total,$wall,${reduce:-0},${write:-0},$bytes"
+	echo "$kind,$ranks,$traj,$run,$solve,$total,$wall,${reduce:-0},${write:-0},$bytes,$(cut -d' ' -f1 /proc/loadavg)"
 }
 
 runs=$out/runs.csv
-{ header; echo "kind,ranks,traj,run,solve_s,total_s,wall_s,reduce_s,write_s,out_bytes"; } > "$runs"
-for ranks in $ranks_list; do
-	for run in $(seq 1 "$repeats"); do
+{ header; echo "kind,ranks,traj,run,solve_s,total_s,wall_s,reduce_s,write_s,out_bytes,load1"; } > "$runs"
+# the rank counts in turn within each repeat, so that a burst of other
+# work on the machine falls on all of them alike
+for run in $(seq 1 "$repeats"); do
+	for ranks in $ranks_list; do
 		one_run strong "$ranks" "$strong" "$run" >> "$runs"
 		one_run weak "$ranks" $((weak * ranks)) "$run" >> "$runs"
 		one_run strong-out "$ranks" "$strong" "$run" --out "$out/x.npy" \
 			--save-every "$save_every" >> "$runs"
 	done
-	echo "scaling.sh: $ranks rank(s) done" >&2
+	echo "scaling.sh: repeat $run of $repeats done" >&2
 done
 rm -f "$out/x.npy" "$out/x.status.csv"
 { header; awk -f bench/mpi/summary.awk "$runs"; } > "$out/summary.csv"
+# the load at the end too: other work on the machine skews the times
+echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/summary.csv"
 cat "$out/summary.csv"

@@ -1,9 +1,9 @@
 # summary.awk runs.csv - bench/mpi/scaling.sh's runs reduced per kind and
 # rank count: min and median of the solve (the slowest rank's), of rank 0's
 # whole run and of mpirun's wall clock, medians of the reductions' and the
-# output's times; speed-up (strong: median solve of
-# 1 rank over N's) and efficiency (strong: speed-up / N; weak: 1 rank's
-# median solve over N's).
+# output's times; speed-up (strong: solve of 1 rank over N's) and
+# efficiency (strong: speed-up / N; weak: 1 rank's solve over N's), of the
+# medians and of the minima (the runs least disturbed by other work).
 BEGIN { FS = "," }
 /^#/ || $1 == "kind" { next }
 {
@@ -21,16 +21,17 @@ function sort(a, key, n,    i, j, t) {
 function med(a, key, n) { sort(a, key, n); return n % 2 ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2 }
 function lo(a, key, n) { sort(a, key, n); return s[1] }
 END {
-	print "kind,ranks,traj,repeats,solve_min_s,solve_median_s,total_min_s,total_median_s,wall_min_s,wall_median_s,reduce_median_s,write_median_s,out_bytes,speedup,efficiency"
+	print "kind,ranks,traj,repeats,solve_min_s,solve_median_s,total_min_s,total_median_s,wall_min_s,wall_median_s,reduce_median_s,write_median_s,out_bytes,speedup_median,efficiency_median,speedup_min,efficiency_min"
 	for (k = 1; k <= keys; k++) {
 		key = order[k]; n = count[key]; split(key, f, ",")
-		m = med(solve, key, n)
-		if (f[2] == 1) base[f[1]] = m
+		m = med(solve, key, n); mn = lo(solve, key, n)
+		if (f[2] == 1) { base[f[1]] = m; base_min[f[1]] = mn }
 		sp = base[f[1]] > 0 && m > 0 ? base[f[1]] / m : 0
-		eff = f[1] == "weak" ? sp : sp / f[2]
-		printf "%s,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%.3f,%.3f\n", key, n,
-		       lo(solve, key, n), m, lo(total, key, n), med(total, key, n),
+		sp_min = base_min[f[1]] > 0 && mn > 0 ? base_min[f[1]] / mn : 0
+		div = f[1] == "weak" ? 1 : f[2]
+		printf "%s,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%.3f,%.3f,%.3f,%.3f\n", key, n,
+		       mn, m, lo(total, key, n), med(total, key, n),
 		       lo(wall, key, n), med(wall, key, n), med(reduce, key, n),
-		       med(write, key, n), bytes[key], sp, eff
+		       med(write, key, n), bytes[key], sp, sp / div, sp_min, sp_min / div
 	}
 }
