@@ -391,9 +391,11 @@ fuzz: deps $(FUZZ_BINS)
 # The GPU machine has the CUDA toolkit but no GSL or Criterion: unpack their
 # Debian packages next to the binaries (bin/lib, found through RPATH).
 # bench-cvode (where SUNDIALS was found) needs libsundials_cvode too.
+# Built with MPI, picard-run needs libmpi and its own libraries too (MPI
+# itself starts only under mpirun, which the GPU machine may lack).
 gpu-bundle: all bench
 	@src/mk/bundle-libs.sh $(BIN)/lib $(BIN)/picard-run $(BIN)/picard-tests $(SHLIB) \
-		$$(ls $(BIN)/bench-cvode 2>/dev/null)
+		$(if $(MPI_FOUND),$(MPI_SHLIB) $(MPI_PROGS)) $$(ls $(BIN)/bench-cvode 2>/dev/null)
 
 # bin/ (the gpu-bundle) and the shared library as one archive for the
 # device tool's carry, which takes 64 MiB with a kernel cache beside it:
@@ -403,7 +405,8 @@ gpu-bundle: all bench
 # .xfer/bin.tar.xz
 gpu-carry: gpu-bundle
 	@mkdir -p .xfer
-	tar -cf - $(BIN) $(SHLIB) | xz -T1 --lzma2=preset=6,dict=64MiB > .xfer/bin.tar.xz
+	tar -cf - $(BIN) $(SHLIB) $(if $(MPI_FOUND),$(MPI_SHLIB)) | \
+		xz -T1 --lzma2=preset=6,dict=64MiB > .xfer/bin.tar.xz
 	@ls -l .xfer/bin.tar.xz
 
 # ---- baselines (bench/compare/, GitHub issue 6) ----------------------------------
