@@ -10,7 +10,7 @@
 #   make bench-check  bench-rk --selfcheck (orders of the Runge-Kutta methods)
 #   make plots        PNG figures of a benchmark run (RESULTS=bench/results/DIR)
 #   make install      headers, library, programs and picard.pc under PREFIX
-#                     (with MPI also picard_mpi.h, libpicard_mpi, picard-mpi.pc)
+#                     (with MPI also picard_mpi.h, libpicard_mpi, the mpirun plugin, picard-mpi.pc)
 #   make MPI=no       build without MPI even where it is installed
 #   make V=1          show full commands
 #
@@ -45,7 +45,7 @@ LIB_LDLIBS := -lgsl -lgslcblas -lcurand -lnvrtc -lcudart_static -lstdc++ -lm -ld
 # The programs link the shared library; bench/ and the fuzz targets the
 # static one with LIB_LDLIBS (bench-rk has kernels of its own: one CUDA
 # runtime per process).
-LDLIBS   += -L$(LIBDIR) -lpicard -lgsl -lgslcblas -lm -lpthread
+LDLIBS   += -L$(LIBDIR) -lpicard -lgsl -lgslcblas -lm -lpthread -ldl
 
 # SANITIZE=address,undefined builds everything with those sanitizers (gcc;
 # nvcc passes them to its host compiler): what make test-asan does, adding
@@ -81,11 +81,7 @@ RTC_STUBS    := $(wildcard kernels/rtc/*.h)
 # Programs: src/cli/picard_NAME.c holds the main of bin/picard-NAME; the
 # other src/cli/*.c files are shared by the programs.
 PROGRAMS     := $(patsubst src/cli/picard_%.c,picard-%,$(wildcard src/cli/picard_*.c))
-# shard_serial.o: picard-run's share of an MPI job (src/cli/shard.h) without
-# MPI; where MPI is found picard-run links src/mpi/cli/ instead (below).
-SHARD_SERIAL := $(BUILD)/src/cli/serial/shard_serial.o
-CLI_COMMON   := $(patsubst src/cli/%.c,$(BUILD)/src/cli/%.o,$(filter-out src/cli/picard_%.c,$(wildcard src/cli/*.c))) \
-		$(SHARD_SERIAL)
+CLI_COMMON   := $(patsubst src/cli/%.c,$(BUILD)/src/cli/%.o,$(filter-out src/cli/picard_%.c,$(wildcard src/cli/*.c)))
 TEST_OBJS    := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(wildcard tests/*.c))
 # bench/stiff's host Rodas5P and msbdf reference, which the tests call too
 STIFF_DIR    := $(BUILD)/bench/stiff
@@ -96,9 +92,11 @@ SHLIB        := $(LIBDIR)/libpicard.so
 
 # ---- MPI (optional, GitHub issue 19) ----------------------------------------
 # Open MPI (Debian: libopenmpi-dev): its flags from pkg-config ompi-c, else
-# from its compiler wrapper. Found, picard-run runs under mpirun (src/mpi/cli/)
-# and libpicard_mpi holds include/picard_mpi.h (src/mpi/); not found, or
-# MPI=no, everything else builds as without it.
+# from its compiler wrapper. Found, libpicard_mpi holds include/picard_mpi.h
+# (src/mpi/) and the plugin libpicard_mpirun.so picard-run's MPI side
+# (src/mpi/cli/), which picard-run loads under mpirun (src/cli/shard.c):
+# picard-run itself never links MPI. Not found, or MPI=no, everything else
+# builds as without it.
 ifneq ($(MPI),no)
 MPI_CFLAGS := $(shell pkg-config --cflags ompi-c 2>/dev/null || mpicc --showme:compile 2>/dev/null)
 MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null || mpicc --showme:link 2>/dev/null)
@@ -109,15 +107,16 @@ MPI_LIB      := $(LIBDIR)/libpicard_mpi.a
 MPI_SHLIB    := $(LIBDIR)/libpicard_mpi.so
 MPI_LIB_OBJS := $(patsubst src/mpi/%.c,$(BUILD)/mpi/%.o,$(wildcard src/mpi/*.c))
 MPI_CLI_OBJS := $(patsubst src/mpi/cli/%.c,$(BUILD)/mpi/cli/%.o,$(wildcard src/mpi/cli/*.c))
+MPI_PLUGIN   := $(LIBDIR)/libpicard_mpirun.so
 MPI_PROGS    := $(BIN)/mpi-api-check
-MPI_TARGETS  := $(if $(MPI_FOUND),$(MPI_LIB) $(MPI_SHLIB) $(MPI_PROGS))
+MPI_TARGETS  := $(if $(MPI_FOUND),$(MPI_LIB) $(MPI_SHLIB) $(MPI_PLUGIN) $(MPI_PROGS))
 
 .PHONY: all test test-asan fuzz fuzz-cc gpu-bundle gpu-carry deps clean bench bench-check install mpi-status
 all: deps mpi-status $(PROGRAMS:%=$(BIN)/%) $(BIN)/picard-tests $(LIB) $(MPI_TARGETS)
 
 mpi-status:
 ifeq ($(MPI_FOUND),yes)
-	@echo "  MPI     found: picard-run runs under mpirun, libpicard_mpi ($(if $(MPIRUN),$(MPIRUN),no mpirun on PATH))"
+	@echo "  MPI     found: libpicard_mpi, and picard-run runs under mpirun ($(if $(MPIRUN),$(MPIRUN),no mpirun on PATH))"
 else
 	@echo "  MPI     $(if $(filter no,$(MPI)),off (MPI=no),not found (apt-get install libopenmpi-dev)): picard-run runs as one process, make test skips the mpi tests"
 endif
@@ -239,13 +238,16 @@ $(BIN)/picard-%: $(BUILD)/src/cli/picard_%.o $(CLI_COMMON) $(SHLIB)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(filter %.o,$^) $(LDFLAGS) $(LDLIBS) -o $@
 
-# With MPI: picard-run's share of the job over MPI in place of the serial one.
+# picard-run's symbols (the messages, the output's pieces) serve its MPI
+# plugin, loaded at run time.
+$(BIN)/picard-run: LDFLAGS += -rdynamic
+
 ifeq ($(MPI_FOUND),yes)
-$(BIN)/picard-run: $(BUILD)/src/cli/picard_run.o $(filter-out $(SHARD_SERIAL),$(CLI_COMMON)) \
-		   $(MPI_CLI_OBJS) $(SHLIB) $(MPI_SHLIB)
+$(MPI_PLUGIN): $(MPI_CLI_OBJS) $(MPI_SHLIB) $(SHLIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@ (MPI)"
-	$(Q)$(CC) $(filter %.o,$^) $(LDFLAGS) -lpicard_mpi $(LDLIBS) $(MPI_LIBS) -o $@
+	$(Q)$(CC) -shared -Wl,-soname,libpicard_mpirun.so $(MPI_CLI_OBJS) $(LDFLAGS) -L$(LIBDIR) \
+		-lpicard_mpi -lpicard $(MPI_LIBS) -o $@
 
 # bin/mpi-api-check: libpicard_mpi from a program with its own MPI, which
 # tests/test_mpi.c runs under mpirun.
@@ -391,11 +393,9 @@ fuzz: deps $(FUZZ_BINS)
 # The GPU machine has the CUDA toolkit but no GSL or Criterion: unpack their
 # Debian packages next to the binaries (bin/lib, found through RPATH).
 # bench-cvode (where SUNDIALS was found) needs libsundials_cvode too.
-# Built with MPI, picard-run needs libmpi and its own libraries too (MPI
-# itself starts only under mpirun, which the GPU machine may lack).
 gpu-bundle: all bench
 	@src/mk/bundle-libs.sh $(BIN)/lib $(BIN)/picard-run $(BIN)/picard-tests $(SHLIB) \
-		$(if $(MPI_FOUND),$(MPI_SHLIB) $(MPI_PROGS)) $$(ls $(BIN)/bench-cvode 2>/dev/null)
+		$$(ls $(BIN)/bench-cvode 2>/dev/null)
 
 # bin/ (the gpu-bundle) and the shared library as one archive for the
 # device tool's carry, which takes 64 MiB with a kernel cache beside it:
@@ -405,7 +405,7 @@ gpu-bundle: all bench
 # .xfer/bin.tar.xz
 gpu-carry: gpu-bundle
 	@mkdir -p .xfer
-	tar -cf - $(BIN) $(SHLIB) $(if $(MPI_FOUND),$(MPI_SHLIB)) | \
+	tar -cf - $(BIN) $(SHLIB) $(if $(MPI_FOUND),$(MPI_SHLIB) $(MPI_PLUGIN)) | \
 		xz -T1 --lzma2=preset=6,dict=64MiB > .xfer/bin.tar.xz
 	@ls -l .xfer/bin.tar.xz
 
@@ -542,7 +542,7 @@ install: all
 ifeq ($(MPI_FOUND),yes)
 	$(Q)install -m 644 include/picard_mpi.h $(DESTDIR)$(PREFIX)/include/
 	$(Q)install -m 644 $(MPI_LIB) $(DESTDIR)$(PREFIX)/lib/
-	$(Q)install -m 755 $(MPI_SHLIB) $(DESTDIR)$(PREFIX)/lib/
+	$(Q)install -m 755 $(MPI_SHLIB) $(MPI_PLUGIN) $(DESTDIR)$(PREFIX)/lib/
 	$(Q)src/mk/gen-pc.sh $(PREFIX) $(CUDA_HOME) mpi '$(MPI_CFLAGS)' '$(MPI_LIBS)' \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/picard-mpi.pc
 endif

@@ -2,11 +2,12 @@
  * trajectories split into contiguous ranges by rank, each rank on its own
  * GPU or the CPU backend, its members of the ensemble drawn as one process
  * draws them, the summary, failures and check reduced, the output written
- * by all ranks into one file. picard-run is linked with one of two
- * implementations: src/cli/serial/shard_serial.c (no MPI: one shard holds
- * everything, nothing is exchanged) or src/mpi/cli/shard_mpi.c (MPI found
- * at build time; MPI is started only under a launcher, so a plain
- * picard-run runs as one process).
+ * by all ranks into one file. shard.c holds one process's side (one shard
+ * holds everything, nothing is exchanged); started by an MPI launcher,
+ * picard-run loads the MPI side, the plugin lib/libpicard_mpirun.so
+ * (src/mpi/cli/, built where MPI is found), and shard.c hands every call
+ * to its table of operations. picard-run itself never links MPI: it starts
+ * on machines without it.
  *
  * Every function marked collective is called by every rank at the same
  * point of the run. A rank that fails tells the others at the next
@@ -23,12 +24,15 @@
 struct run;
 struct run_options;
 
+struct shard_ops;
+
 /* This process's place in the job. */
 struct shard {
 	int rank;     /* 0 alone */
 	int size;     /* ranks of the job, 1 alone */
 	long first;   /* global index of this rank's first trajectory */
 	long total;   /* trajectories of the whole job */
+	const struct shard_ops *ops; /* the MPI plugin's, NULL alone */
 };
 
 /* What the job's summary adds to one rank's. */
@@ -46,9 +50,11 @@ struct shard_failure {
 	int ref_failed; /* its reference fails too */
 };
 
-/* Start: under an MPI launcher, MPI_Init and this rank's device
- * (picard_mpi_bind_device); stdout of ranks other than 0 is discarded.
- * Exits with a message if MPI cannot start. */
+/* Start: under an MPI launcher, load the plugin, MPI_Init and this rank's
+ * device (picard_mpi_bind_device); stdout of ranks other than 0 is
+ * discarded. Exits with a message when a launcher started several
+ * processes and MPI cannot start (picard-run built without it): each would
+ * solve the whole ensemble. */
 void shard_start(struct shard *shard, int *argc, char ***argv);
 /* Collective. The job's exit status from each rank's status (the worst),
  * MPI finalised. */
@@ -115,5 +121,31 @@ int shard_output_open(const struct shard *shard, struct output *out, const char 
  * process writes. Returns 0 or PICARD_EIO (every rank) after a message. */
 int shard_output_write(const struct shard *shard, struct output *out,
 		       const struct run_results *res);
+
+/* The MPI side: the functions above, under mpirun (shard_mpi.c's table,
+ * picard_shard_mpi_ops in the plugin). */
+struct shard_ops {
+	void (*start)(struct shard *shard, int *argc, char ***argv);
+	int (*finish)(struct shard *shard, int status);
+	void (*quiet)(const struct shard *shard);
+	int (*quiet_begin)(const struct shard *shard);
+	void (*quiet_end)(const struct shard *shard, int saved, int err);
+	int (*split)(struct shard *shard, long total, long align, long *count);
+	int (*agree)(const struct shard *shard, int err, struct output *out);
+	int (*share_tuning)(const struct shard *shard, struct run_options *opts, int err);
+	void (*reduce_stats)(const struct shard *shard, long count, picard_stats *stats,
+			     struct shard_job *job);
+	void (*max)(const struct shard *shard, double *values, int n);
+	void (*sum)(const struct shard *shard, long *values, int n);
+	void (*print_summary)(const struct shard *shard, const struct shard_job *job);
+	void (*print_traffic)(const struct shard *shard);
+	void (*gather_failures)(const struct shard *shard, struct shard_failure *shown,
+				long *nshown, long cap, long *failed);
+	int (*reduce_check)(const struct shard *shard, int err, struct output *out,
+			    picard_check_result *res);
+	int (*output_open)(const struct shard *shard, struct output *out, const char *path);
+	int (*output_write)(const struct shard *shard, struct output *out,
+			    const struct run_results *res);
+};
 
 #endif

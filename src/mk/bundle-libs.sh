@@ -49,7 +49,7 @@ provided_by_target() {
 	librt.so.* | libresolv.so.* | libutil.so.* | libmvec.so.* | \
 	libanl.so.* | libgcc_s.so.* | libstdc++.so.*)
 		return 0 ;;
-	libpicard.so | libpicard_mpi.so) # picard's own, carried in lib/ beside bin/
+	libpicard.so) # picard's own, carried in lib/ beside bin/
 		return 0 ;;
 	esac
 	return 1

@@ -19,7 +19,7 @@
 #include "diag.h"
 #include "picard_mpi.h"
 #include "shard.h"
-#include "traffic.h"
+#include "mpi_cli.h"
 
 #define WRITE_CHUNK (1 << 30) /* bytes per MPI_File_write_at (its count is an int) */
 
@@ -59,9 +59,9 @@ static int pieces_make(const struct shard *shard, enum file_kind kind,
 			fclose(f);
 		return PICARD_EIO;
 	}
-	if (shard_is_root(shard) && kind == FILE_RESULTS)
+	if (shard->rank == 0 && kind == FILE_RESULTS)
 		output_header(f, format, res);
-	else if (shard_is_root(shard))
+	else if (shard->rank == 0)
 		output_status_header(f, res);
 	fflush(f);
 	p->header = at = (long)p->size;
@@ -180,7 +180,7 @@ static char *share_string(const struct shard *shard, const char *mine)
 	return text;
 }
 
-int shard_output_open(const struct shard *shard, struct output *out, const char *path)
+int mpi_output_open(const struct shard *shard, struct output *out, const char *path)
 {
 	int err = 0, format;
 
@@ -235,7 +235,7 @@ static int place(const struct output *out, const char *temp, const char *name)
 			 temp, name ? strerror(errno) : "out of memory");
 }
 
-int shard_output_write(const struct shard *shard, struct output *out,
+int mpi_output_write(const struct shard *shard, struct output *out,
 		       const struct run_results *res)
 {
 	char *temp, *statuses = NULL, *status_name = NULL;

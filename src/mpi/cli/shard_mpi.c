@@ -1,8 +1,8 @@
-/* shard_mpi.c - shard.h over MPI_COMM_WORLD: picard-run under mpirun (the
- * output's MPI-IO is output_mpi.c). MPI starts only when a launcher
- * started this process, so a plain picard-run stays one process without
- * MPI's start-up; the split, the device and the reductions are those of
- * the library's picard_mpi.h. */
+/* shard_mpi.c - shard.h over MPI_COMM_WORLD: picard-run under mpirun,
+ * built into the plugin lib/libpicard_mpirun.so that picard-run loads only
+ * when a launcher started it (src/cli/shard.c), so picard-run itself never
+ * links MPI. The output's MPI-IO is output_mpi.c; the split, the device
+ * and the reductions are those of the library's picard_mpi.h. */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #include "options.h"
 #include "picard_mpi.h"
 #include "shard.h"
-#include "traffic.h"
+#include "mpi_cli.h"
 
 /* Rank 0's account of the exchanges after the solve (traffic.h). */
 static struct {
@@ -36,19 +36,6 @@ void traffic_note_write(double seconds, double bytes)
 	traffic.write_bytes += bytes;
 }
 
-/* The environment a launcher gives its processes: Open MPI's and PMI's
- * (MPICH, Slurm's srun). */
-static bool launched_by_mpi(void)
-{
-	static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE",
-					   "PMI_RANK"};
-
-	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
-		if (getenv(vars[i]))
-			return true;
-	return false;
-}
-
 static bool mpi_running(const struct shard *shard)
 {
 	return shard->size > 1;
@@ -65,11 +52,8 @@ static void discard_fd(int fd)
 	}
 }
 
-void shard_start(struct shard *shard, int *argc, char ***argv)
+static void mpi_start(struct shard *shard, int *argc, char ***argv)
 {
-	*shard = (struct shard){.rank = 0, .size = 1};
-	if (!launched_by_mpi())
-		return;
 	if (MPI_Init(argc, argv) != MPI_SUCCESS) {
 		fprintf(stderr, "picard-run: MPI_Init failed\n");
 		exit(CLI_EXIT_FAILED);
@@ -79,6 +63,7 @@ void shard_start(struct shard *shard, int *argc, char ***argv)
 	if (shard->size == 1) {
 		/* mpirun -np 1: one process, as without MPI */
 		MPI_Finalize();
+		shard->ops = NULL;
 		return;
 	}
 	if (picard_mpi_bind_device(MPI_COMM_WORLD, NULL, NULL))
@@ -89,7 +74,7 @@ void shard_start(struct shard *shard, int *argc, char ***argv)
 	}
 }
 
-int shard_finish(struct shard *shard, int status)
+static int mpi_finish(struct shard *shard, int status)
 {
 	int worst = status;
 
@@ -102,12 +87,7 @@ int shard_finish(struct shard *shard, int status)
 	return worst;
 }
 
-bool shard_is_root(const struct shard *shard)
-{
-	return shard->rank == 0;
-}
-
-void shard_quiet(const struct shard *shard)
+static void mpi_quiet(const struct shard *shard)
 {
 	if (shard->rank != 0) {
 		fflush(stderr);
@@ -115,7 +95,7 @@ void shard_quiet(const struct shard *shard)
 	}
 }
 
-int shard_quiet_begin(const struct shard *shard)
+static int mpi_quiet_begin(const struct shard *shard)
 {
 	FILE *held;
 	int saved;
@@ -149,7 +129,7 @@ static void show_held(int out)
 			break;
 }
 
-void shard_quiet_end(const struct shard *shard, int saved, int err)
+static void mpi_quiet_end(const struct shard *shard, int saved, int err)
 {
 	int root_err = err;
 
@@ -165,7 +145,7 @@ void shard_quiet_end(const struct shard *shard, int saved, int err)
 	close(saved);
 }
 
-int shard_split(struct shard *shard, long total, long align, long *count)
+static int mpi_split(struct shard *shard, long total, long align, long *count)
 {
 	int err;
 
@@ -206,7 +186,7 @@ static int injected_failure(const struct shard *shard)
 			 shard->rank);
 }
 
-int shard_agree(const struct shard *shard, int err, struct output *out)
+static int mpi_agree(const struct shard *shard, int err, struct output *out)
 {
 	int failed_rank, failed_ranks, agreed;
 
@@ -241,7 +221,7 @@ struct tuned {
 	bool warm_start, tuned;
 };
 
-int shard_share_tuning(const struct shard *shard, struct run_options *opts, int err)
+static int mpi_share_tuning(const struct shard *shard, struct run_options *opts, int err)
 {
 	struct tuned t = {
 		.err = err, .scheme = opts->scheme, .m = opts->m, .K = opts->K,
@@ -268,18 +248,37 @@ int shard_share_tuning(const struct shard *shard, struct run_options *opts, int 
 	return t.err;
 }
 
-void shard_reduce_stats(const struct shard *shard, long count, picard_stats *stats,
+static void mpi_max(const struct shard *shard, double *values, int n)
+{
+	const double start = MPI_Wtime();
+
+	if (!mpi_running(shard))
+		return;
+	MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+	traffic_note_reduction(MPI_Wtime() - start);
+}
+
+static void mpi_sum(const struct shard *shard, long *values, int n)
+{
+	const double start = MPI_Wtime();
+
+	if (!mpi_running(shard))
+		return;
+	MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+	traffic_note_reduction(MPI_Wtime() - start);
+}
+
+static void mpi_reduce_stats(const struct shard *shard, long count, picard_stats *stats,
 			struct shard_job *job)
 {
 	picard_mpi_stats all;
 	double start = MPI_Wtime();
 
-	*job = (struct shard_job){.slowest_rank = 0, .load_balance = 1};
 	if (!mpi_running(shard))
 		return;
 	picard_mpi_stats_reduce(MPI_COMM_WORLD, count, stats, &all);
 	traffic_note_reduction(MPI_Wtime() - start);
-	shard_max(shard, &stats->estimate_seconds, 1);
+	mpi_max(shard, &stats->estimate_seconds, 1);
 	stats->solve_seconds = all.solve_seconds;
 	stats->failed = all.failed;
 	stats->sweeps_mean = all.sweeps_mean;
@@ -291,27 +290,7 @@ void shard_reduce_stats(const struct shard *shard, long count, picard_stats *sta
 	MPI_Allreduce(&count, &job->most, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
 }
 
-void shard_max(const struct shard *shard, double *values, int n)
-{
-	const double start = MPI_Wtime();
-
-	if (!mpi_running(shard))
-		return;
-	MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-	traffic_note_reduction(MPI_Wtime() - start);
-}
-
-void shard_sum(const struct shard *shard, long *values, int n)
-{
-	const double start = MPI_Wtime();
-
-	if (!mpi_running(shard))
-		return;
-	MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-	traffic_note_reduction(MPI_Wtime() - start);
-}
-
-void shard_print_traffic(const struct shard *shard)
+static void mpi_print_traffic(const struct shard *shard)
 {
 	if (!mpi_running(shard))
 		return;
@@ -324,7 +303,7 @@ void shard_print_traffic(const struct shard *shard)
 	putchar('\n');
 }
 
-void shard_print_summary(const struct shard *shard, const struct shard_job *job)
+static void mpi_print_summary(const struct shard *shard, const struct shard_job *job)
 {
 	if (!mpi_running(shard))
 		return;
@@ -338,7 +317,7 @@ void shard_print_summary(const struct shard *shard, const struct shard_job *job)
 /* A failure as 4 longs, to gather. */
 enum { FAILURE_LONGS = 4 };
 
-void shard_gather_failures(const struct shard *shard, struct shard_failure *shown,
+static void mpi_gather_failures(const struct shard *shard, struct shard_failure *shown,
 			   long *nshown, long cap, long *failed)
 {
 	long *all = NULL, *counts = NULL, count = *nshown;
@@ -348,7 +327,7 @@ void shard_gather_failures(const struct shard *shard, struct shard_failure *show
 		return;
 	long mine[cap * FAILURE_LONGS];
 
-	shard_sum(shard, failed, 1);
+	mpi_sum(shard, failed, 1);
 	memset(mine, 0, sizeof(mine));
 	if (shard->rank == 0) {
 		all = calloc((size_t)cap * FAILURE_LONGS * shard->size, sizeof(long));
@@ -387,10 +366,10 @@ void shard_gather_failures(const struct shard *shard, struct shard_failure *show
 	traffic_note_reduction(MPI_Wtime() - start);
 }
 
-int shard_reduce_check(const struct shard *shard, int err, struct output *out,
+static int mpi_reduce_check(const struct shard *shard, int err, struct output *out,
 		       picard_check_result *res)
 {
-	err = shard_agree(shard, err, out);
+	err = mpi_agree(shard, err, out);
 	if (err || !mpi_running(shard))
 		return err;
 	const double start = MPI_Wtime();
@@ -399,3 +378,14 @@ int shard_reduce_check(const struct shard *shard, int err, struct output *out,
 	traffic_note_reduction(MPI_Wtime() - start);
 	return err ? cli_library_error(err) : 0;
 }
+
+/* What picard-run's shard.c takes from this plugin (dlsym). */
+const struct shard_ops picard_shard_mpi_ops = {
+	.start = mpi_start, .finish = mpi_finish, .quiet = mpi_quiet,
+	.quiet_begin = mpi_quiet_begin, .quiet_end = mpi_quiet_end, .split = mpi_split,
+	.agree = mpi_agree, .share_tuning = mpi_share_tuning, .reduce_stats = mpi_reduce_stats,
+	.max = mpi_max, .sum = mpi_sum, .print_summary = mpi_print_summary,
+	.print_traffic = mpi_print_traffic, .gather_failures = mpi_gather_failures,
+	.reduce_check = mpi_reduce_check, .output_open = mpi_output_open,
+	.output_write = mpi_output_write,
+};
