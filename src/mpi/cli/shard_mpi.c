@@ -248,24 +248,25 @@ static int mpi_share_tuning(const struct shard *shard, struct run_options *opts,
 	return t.err;
 }
 
-static void mpi_max(const struct shard *shard, double *values, int n)
+/* values (n of type) combined over the ranks by op, in place, timed. */
+static void allreduce_timed(void *values, int n, MPI_Datatype type, MPI_Op op)
 {
 	const double start = MPI_Wtime();
 
-	if (!mpi_running(shard))
-		return;
-	MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+	MPI_Allreduce(MPI_IN_PLACE, values, n, type, op, MPI_COMM_WORLD);
 	traffic_note_reduction(MPI_Wtime() - start);
+}
+
+static void mpi_max(const struct shard *shard, double *values, int n)
+{
+	if (mpi_running(shard))
+		allreduce_timed(values, n, MPI_DOUBLE, MPI_MAX);
 }
 
 static void mpi_sum(const struct shard *shard, long *values, int n)
 {
-	const double start = MPI_Wtime();
-
-	if (!mpi_running(shard))
-		return;
-	MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-	traffic_note_reduction(MPI_Wtime() - start);
+	if (mpi_running(shard))
+		allreduce_timed(values, n, MPI_LONG, MPI_SUM);
 }
 
 static void mpi_reduce_stats(const struct shard *shard, long count, picard_stats *stats,
