@@ -1,6 +1,7 @@
 /* test_mpi.c - picard-run under mpirun on the CPU backend (issue 19): the
  * files of 2 and 3 ranks byte for byte those of one process (.csv and .npy,
- * --save-every, --check, --init, a count the ranks do not divide), failed
+ * --save-every, --check, --init text and binary, a count the ranks do not
+ * divide), a bad --init value in one rank's rows, failed
  * trajectories reported once, a rank that fails ending the job with a
  * message and no output under a timeout, and libpicard_mpi's functions
  * (bin/mpi-api-check). Without MPI at build time, or without mpirun, every
@@ -8,6 +9,7 @@
 #define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,11 +199,65 @@ Test(mpi, three_ranks_read_their_rows_of_an_init_file)
 		used += snprintf(text + used, sizeof(text) - used, "%.17g %.17g\n",
 				 50 + 0.013 * i, 30 - 0.007 * i);
 	write_file(in_workdir("init.csv").s, text, used);
-	char args[256];
+	char args[512];
 
 	snprintf(args, sizeof(args), "lotka --backend cpu --init %s --save-every 50",
 		 in_workdir("init.csv").s);
 	expect_same_run(3, args, "csv");
+}
+
+/* Nothing named name or name.* left in the work directory. */
+static void expect_no_file(const char *name)
+{
+	DIR *dir = opendir(workdir);
+	struct dirent *entry;
+
+	cr_assert_not_null(dir);
+	while ((entry = readdir(dir)))
+		cr_expect_neq(strncmp(entry->d_name, name, strlen(name)), 0,
+			      "%s left in the work directory", entry->d_name);
+	closedir(dir);
+}
+
+/* 101 trajectories of float64 pairs; value bad_at (if >= 0) is NaN. */
+static void write_binary_init(const char *name, int bad_at)
+{
+	double values[202];
+
+	for (int i = 0; i < 202; i++)
+		values[i] = i == bad_at ? NAN : i % 2 ? 30 - 0.02 * i : 50 + 0.01 * i;
+	write_file(in_workdir(name).s, values, sizeof(values)); /* little-endian hosts */
+}
+
+Test(mpi, three_ranks_read_their_own_rows_of_a_binary_init_file)
+{
+	char args[512];
+
+	require_mpi();
+	write_binary_init("init.bin", -1);
+	snprintf(args, sizeof(args), "lotka --backend cpu --init %s --save-every 50",
+		 in_workdir("init.bin").s);
+	expect_same_run(3, args, "csv");
+}
+
+/* A NaN in the last rank's rows: only that rank sees it, names it as one
+ * process does, and the job ends with status 2 and no output. */
+Test(mpi, a_bad_value_in_one_ranks_rows_of_an_init_file_aborts_the_job)
+{
+	char line[512];
+	struct cli_run job;
+
+	require_mpi();
+	write_binary_init("bad.bin", 181); /* trajectory 90, component 2 */
+	snprintf(line, sizeof(line), "lotka --backend cpu --init %s --out %s",
+		 in_workdir("bad.bin").s, in_workdir("bad.csv").s);
+	job = mpirun_line(3, "picard-run", line);
+	cr_expect_eq(job.status, 2, "status %d\n%s", job.status, job.err);
+	cr_expect(strstr(job.err, "trajectory 90, component 2 (byte 1448): not finite"), "%s",
+		  job.err);
+	cr_expect(strstr(job.err, "rank 2 of 3 failed"), "%s", job.err);
+	expect_no_file("bad.csv");
+	free_run(&job);
 }
 
 Test(mpi, failed_trajectories_are_reported_once_for_the_job)
@@ -229,22 +285,9 @@ Test(mpi, too_few_trajectories_for_the_ranks_is_a_usage_error_said_once)
 	free_run(&job);
 }
 
-/* Nothing named name or name.* left in the work directory. */
-static void expect_no_file(const char *name)
-{
-	DIR *dir = opendir(workdir);
-	struct dirent *entry;
-
-	cr_assert_not_null(dir);
-	while ((entry = readdir(dir)))
-		cr_expect_neq(strncmp(entry->d_name, name, strlen(name)), 0,
-			      "%s left in the work directory", entry->d_name);
-	closedir(dir);
-}
-
 Test(mpi, a_failing_rank_aborts_the_job_with_a_message_and_no_output)
 {
-	char line[256];
+	char line[512];
 	struct cli_run job;
 
 	require_mpi();

@@ -145,32 +145,40 @@ static void *alloc_array(size_t count, size_t size, const char *what)
 	return ptr;
 }
 
-/* The ensemble size: the --init file's rows, else --traj. (Under mpirun
- * every rank reads the file; rank 0 reports what is wrong with it.) */
+/* The ensemble size: the --init file's rows, else --traj. Under mpirun a
+ * binary file is only measured here (each rank reads its own rows in
+ * take_share) and a text file is read whole by every rank; rank 0 reports
+ * what is wrong with it. */
 static int read_init(struct run *run)
 {
 	const struct run_options *opts = &run->opts;
-	int err, quiet;
+	long rows = -1;
+	int err = 0, quiet;
 
 	run->ntraj = opts->traj;
 	if (!opts->init_path)
 		return 0;
 	quiet = shard_quiet_begin(&run->shard);
-	err = init_file_read(opts->init_path, run->model, &run->init);
+	if (run->shard.size > 1)
+		err = init_file_binary_count(opts->init_path, run->model, &rows);
+	if (!err && rows < 0) {
+		err = init_file_read(opts->init_path, run->model, &run->init);
+		rows = run->init.ntraj;
+	}
+	if (!err && opts->traj_given && opts->traj != rows)
+		err = cli_error(CLI_EUSAGE, "--traj %ld: but --init %s holds %ld trajectories",
+				opts->traj, opts->init_path, rows);
 	shard_quiet_end(&run->shard, quiet, err);
-	if (err)
-		return err;
-	if (opts->traj_given && opts->traj != run->init.ntraj)
-		return cli_error(CLI_EUSAGE, "--traj %ld: but --init %s holds %ld trajectories",
-				 opts->traj, opts->init_path, run->init.ntraj);
-	run->ntraj = run->init.ntraj;
-	return 0;
+	if (!err)
+		run->ntraj = rows;
+	return err;
 }
 
 /* This process's share of the ensemble (all of it alone): a contiguous
  * range of ranks' trajectories, each starting at a multiple of the --check
  * stride so that the members checked are those one process checks; the
- * --init rows of the range moved to the front. */
+ * --init rows of the range read (a binary file under mpirun) or moved to
+ * the front. */
 static int take_share(struct run *run)
 {
 	const long total = run->ntraj, n = run->model->dim, np = run->model->nparams;
@@ -180,6 +188,9 @@ static int take_share(struct run *run)
 
 	err = shard_split(&run->shard, total, align, &run->ntraj);
 	first = run->shard.first;
+	if (!err && run->opts.init_path && !run->init.x0)
+		return init_file_read_range(run->opts.init_path, run->model, first, run->ntraj,
+					    &run->init);
 	if (err || !run->init.x0 || first == 0)
 		return err;
 	memmove(run->init.x0, run->init.x0 + first * n, (size_t)(run->ntraj * n) * sizeof(double));
