@@ -260,16 +260,26 @@ Test(mpi, a_bad_value_in_one_ranks_rows_of_an_init_file_aborts_the_job)
 	free_run(&job);
 }
 
+/* picard-run on line under mpirun: exit status status, and needle once on
+ * stderr (one message for the job, not one per rank). */
+static struct cli_run expect_said_once(int ranks, const char *line, int status,
+				       const char *needle)
+{
+	struct cli_run job = mpirun_line(ranks, "picard-run", line);
+
+	cr_expect_eq(job.status, status, "status %d\n%s", job.status, job.err);
+	cr_expect_eq(occurrences(job.err, needle), 1, "'%s' said %d times:\n%s", needle,
+		     occurrences(job.err, needle), job.err);
+	return job;
+}
+
 Test(mpi, failed_trajectories_are_reported_once_for_the_job)
 {
 	struct cli_run job;
 
 	require_mpi();
-	job = mpirun_line(2, "picard-run", "lotka --backend cpu --traj 600 --h 3");
-	cr_expect_eq(job.status, 1, "status %d\n%s", job.status, job.err);
-	cr_expect_eq(occurrences(job.err, "600 of 600 trajectories failed"), 1,
-		     "the failures named %d times:\n%s",
-		     occurrences(job.err, "600 of 600 trajectories failed"), job.err);
+	job = expect_said_once(2, "lotka --backend cpu --traj 600 --h 3", 1,
+			       "600 of 600 trajectories failed");
 	cr_expect(strstr(job.out, "failed       600 of 600 trajectories"), "%s", job.out);
 	free_run(&job);
 }
@@ -279,9 +289,7 @@ Test(mpi, too_few_trajectories_for_the_ranks_is_a_usage_error_said_once)
 	struct cli_run job;
 
 	require_mpi();
-	job = mpirun_line(2, "picard-run", "lotka --backend cpu --traj 1");
-	cr_expect_eq(job.status, 2, "status %d\n%s", job.status, job.err);
-	cr_expect_eq(occurrences(job.err, "some rank would get none"), 1, "%s", job.err);
+	job = expect_said_once(2, "lotka --backend cpu --traj 1", 2, "some rank would get none");
 	free_run(&job);
 }
 
