@@ -10,6 +10,8 @@
 #   make bench-check  bench-rk --selfcheck (orders of the Runge-Kutta methods)
 #   make plots        PNG figures of a benchmark run (RESULTS=bench/results/DIR)
 #   make install      headers, library, programs and picard.pc under PREFIX
+#                     (with MPI also picard_mpi.h, libpicard_mpi, the mpirun plugin, picard-mpi.pc)
+#   make MPI=no       build without MPI even where it is installed
 #   make V=1          show full commands
 #
 # Every models/*.cu is a model: the build discovers it and generates the
@@ -43,7 +45,7 @@ LIB_LDLIBS := -lgsl -lgslcblas -lcurand -lnvrtc -lcudart_static -lstdc++ -lm -ld
 # The programs link the shared library; bench/ and the fuzz targets the
 # static one with LIB_LDLIBS (bench-rk has kernels of its own: one CUDA
 # runtime per process).
-LDLIBS   += -L$(LIBDIR) -lpicard -lgsl -lgslcblas -lm -lpthread
+LDLIBS   += -L$(LIBDIR) -lpicard -lgsl -lgslcblas -lm -lpthread -ldl
 
 # SANITIZE=address,undefined builds everything with those sanitizers (gcc;
 # nvcc passes them to its host compiler): what make test-asan does, adding
@@ -88,8 +90,36 @@ STIFF_TEST_OBJS := $(STIFF_DIR)/rodas_host.o $(STIFF_DIR)/stiff_common.o \
 LIB          := $(LIBDIR)/libpicard.a
 SHLIB        := $(LIBDIR)/libpicard.so
 
-.PHONY: all test test-asan fuzz fuzz-cc gpu-bundle gpu-carry deps clean bench bench-check install
-all: deps $(PROGRAMS:%=$(BIN)/%) $(BIN)/picard-tests $(LIB)
+# ---- MPI (optional, GitHub issue 19) ----------------------------------------
+# Open MPI (Debian: libopenmpi-dev): its flags from pkg-config ompi-c, else
+# from its compiler wrapper. Found, libpicard_mpi holds include/picard_mpi.h
+# (src/mpi/) and the plugin libpicard_mpirun.so picard-run's MPI side
+# (src/mpi/cli/), which picard-run loads under mpirun (src/cli/shard.c):
+# picard-run itself never links MPI. Not found, or MPI=no, everything else
+# builds as without it.
+ifneq ($(MPI),no)
+MPI_CFLAGS := $(shell pkg-config --cflags ompi-c 2>/dev/null || mpicc --showme:compile 2>/dev/null)
+MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null || mpicc --showme:link 2>/dev/null)
+MPIRUN     := $(shell command -v mpirun 2>/dev/null)
+endif
+MPI_FOUND    := $(if $(strip $(MPI_LIBS)),yes,)
+MPI_LIB      := $(LIBDIR)/libpicard_mpi.a
+MPI_SHLIB    := $(LIBDIR)/libpicard_mpi.so
+MPI_LIB_OBJS := $(patsubst src/mpi/%.c,$(BUILD)/mpi/%.o,$(wildcard src/mpi/*.c))
+MPI_CLI_OBJS := $(patsubst src/mpi/cli/%.c,$(BUILD)/mpi/cli/%.o,$(wildcard src/mpi/cli/*.c))
+MPI_PLUGIN   := $(LIBDIR)/libpicard_mpirun.so
+MPI_PROGS    := $(BIN)/mpi-api-check
+MPI_TARGETS  := $(if $(MPI_FOUND),$(MPI_LIB) $(MPI_SHLIB) $(MPI_PLUGIN) $(MPI_PROGS))
+
+.PHONY: all test test-asan fuzz fuzz-cc gpu-bundle gpu-carry deps clean bench bench-check install mpi-status
+all: deps mpi-status $(PROGRAMS:%=$(BIN)/%) $(BIN)/picard-tests $(LIB) $(MPI_TARGETS)
+
+mpi-status:
+ifeq ($(MPI_FOUND),yes)
+	@echo "  MPI     found: libpicard_mpi, and picard-run runs under mpirun ($(if $(MPIRUN),$(MPIRUN),no mpirun on PATH))"
+else
+	@echo "  MPI     $(if $(filter no,$(MPI)),off (MPI=no),not found (apt-get install libopenmpi-dev)): picard-run runs as one process, make test skips the mpi tests"
+endif
 
 # ---- system packages: install as root, else say what to run ----------------
 deps:
@@ -139,6 +169,22 @@ $(BUILD)/tests/%.o: tests/%.c | deps
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
+# tests/test_mpi.c runs picard-run under mpirun where picard-run was built
+# with MPI, and skips (visibly) elsewhere.
+$(BUILD)/tests/test_mpi.o: CFLAGS += -DPICARD_TEST_MPI=$(if $(MPI_FOUND),1,0) \
+	-DPICARD_TEST_MPIRUN='"$(MPIRUN)"'
+$(BUILD)/tests/test_mpi.o: $(BUILD)/mpi-found
+$(BUILD)/mpi-found: FORCE
+	@mkdir -p $(@D)
+	@echo '$(MPI_FOUND) $(MPIRUN)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+# src/mpi/ (libpicard_mpi) and src/mpi/cli/ (picard-run's MPI side)
+$(BUILD)/mpi/%.o: src/mpi/%.c $(BUILD)/mpi-found | deps
+	@mkdir -p $(@D)
+	@echo "  MPICC   $@"
+	$(Q)$(CC) $(CFLAGS) -Isrc/cli $(MPI_CFLAGS) -c $< -o $@
+
 # A model's host side. A model file that breaks the contract gets a
 # message naming the rule: first the rules no compiler sees, checked by
 # build/model-check (src/model_check.c, which picard_model_load uses too).
@@ -172,6 +218,17 @@ $(SHLIB): $(LIB_OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) -shared -Wl,-soname,libpicard.so $^ $(LDFLAGS) $(LIB_LDLIBS) -o $@
 
+$(MPI_LIB): $(MPI_LIB_OBJS)
+	@mkdir -p $(@D)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(MPI_SHLIB): $(MPI_LIB_OBJS) $(SHLIB)
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) -shared -Wl,-soname,libpicard_mpi.so $(MPI_LIB_OBJS) $(LDFLAGS) -L$(LIBDIR) -lpicard \
+		$(MPI_LIBS) -o $@
+
 # ---- programs -----------------------------------------------------------------
 # Objects reached only through the pattern rule are kept, not deleted as
 # intermediate files.
@@ -180,6 +237,30 @@ $(BIN)/picard-%: $(BUILD)/src/cli/picard_%.o $(CLI_COMMON) $(SHLIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(filter %.o,$^) $(LDFLAGS) $(LDLIBS) -o $@
+
+# picard-run's symbols (the messages, the output's pieces) serve its MPI
+# plugin, loaded at run time.
+$(BIN)/picard-run: LDFLAGS += -rdynamic
+
+ifeq ($(MPI_FOUND),yes)
+$(MPI_PLUGIN): $(MPI_CLI_OBJS) $(MPI_SHLIB) $(SHLIB)
+	@mkdir -p $(@D)
+	@echo "  LD      $@ (MPI)"
+	$(Q)$(CC) -shared -Wl,-soname,libpicard_mpirun.so $(MPI_CLI_OBJS) $(LDFLAGS) -L$(LIBDIR) \
+		-lpicard_mpi -lpicard $(MPI_LIBS) -o $@
+
+# bin/mpi-api-check: libpicard_mpi from a program with its own MPI, which
+# tests/test_mpi.c runs under mpirun.
+$(BIN)/mpi-api-check: $(BUILD)/tests/mpi/api_check.o $(SHLIB) $(MPI_SHLIB)
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(filter %.o,$^) $(LDFLAGS) -lpicard_mpi $(LDLIBS) $(MPI_LIBS) -o $@
+
+$(BUILD)/tests/mpi/%.o: tests/mpi/%.c | deps
+	@mkdir -p $(@D)
+	@echo "  MPICC   $@"
+	$(Q)$(CC) $(CFLAGS) $(MPI_CFLAGS) -c $< -o $@
+endif
 
 # The tests also call the programs' shared code directly (the option parser
 # and the --init reader in test_fuzz_regress.c) and bench/stiff's host
@@ -324,7 +405,8 @@ gpu-bundle: all bench
 # .xfer/bin.tar.xz
 gpu-carry: gpu-bundle
 	@mkdir -p .xfer
-	tar -cf - $(BIN) $(SHLIB) | xz -T1 --lzma2=preset=6,dict=64MiB > .xfer/bin.tar.xz
+	tar -cf - $(BIN) $(SHLIB) $(if $(MPI_FOUND),$(MPI_SHLIB) $(MPI_PLUGIN)) | \
+		xz -T1 --lzma2=preset=6,dict=64MiB > .xfer/bin.tar.xz
 	@ls -l .xfer/bin.tar.xz
 
 # ---- baselines (bench/compare/, GitHub issue 6) ----------------------------------
@@ -457,6 +539,13 @@ install: all
 	$(Q)install -m 755 $(SHLIB) $(DESTDIR)$(PREFIX)/lib/
 	$(Q)install -m 755 $(PROGRAMS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
 	$(Q)src/mk/gen-pc.sh $(PREFIX) $(CUDA_HOME) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/picard.pc
+ifeq ($(MPI_FOUND),yes)
+	$(Q)install -m 644 include/picard_mpi.h $(DESTDIR)$(PREFIX)/include/
+	$(Q)install -m 644 $(MPI_LIB) $(DESTDIR)$(PREFIX)/lib/
+	$(Q)install -m 755 $(MPI_SHLIB) $(MPI_PLUGIN) $(DESTDIR)$(PREFIX)/lib/
+	$(Q)src/mk/gen-pc.sh $(PREFIX) $(CUDA_HOME) mpi '$(MPI_CFLAGS)' '$(MPI_LIBS)' \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/picard-mpi.pc
+endif
 
 clean:
 	rm -rf $(BUILD) $(BIN) $(LIBDIR)

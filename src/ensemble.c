@@ -1,16 +1,20 @@
 /* ensemble.c - initial states spread around a centre by cuRAND. The Philox
  * generator gives the same sequence on the device and from its host
- * implementation, so both backends see the same ensemble for a seed. */
+ * implementation, so both backends see the same ensemble for a seed. A
+ * member's numbers sit at its index in that sequence, so any contiguous
+ * range of members can be drawn alone (ensemble_range.h: one MPI rank's). */
 #include <cuda_runtime_api.h>
 #include <curand.h>
 #include <stdlib.h>
 
+#include "ensemble_range.h"
 #include "errors.h"
 
-/* ntraj*dim uniforms in (0, 1] into host memory u, generated on the device
- * (on_device) or by cuRAND's host implementation. */
-static int generate_uniforms(double *u, size_t count, unsigned long long seed,
-			     bool on_device)
+/* count uniforms in (0, 1] into host memory u, from position offset of the
+ * seed's sequence on, generated on the device (on_device) or by cuRAND's
+ * host implementation. */
+static int generate_uniforms(double *u, size_t count, unsigned long long offset,
+			     unsigned long long seed, bool on_device)
 {
 	curandGenerator_t gen = NULL;
 	double *dev = NULL;
@@ -22,6 +26,8 @@ static int generate_uniforms(double *u, size_t count, unsigned long long seed,
 	if (st != CURAND_STATUS_SUCCESS)
 		return picard_fail(PICARD_ECUDA, "cuRAND: cannot create generator (status %d)", st);
 	st = curandSetPseudoRandomGeneratorSeed(gen, seed);
+	if (st == CURAND_STATUS_SUCCESS && offset)
+		st = curandSetGeneratorOffset(gen, offset);
 	if (st != CURAND_STATUS_SUCCESS) {
 		err = picard_fail(PICARD_ECUDA, "cuRAND: cannot seed (status %d)", st);
 		goto out;
@@ -51,14 +57,21 @@ int picard_ensemble_spread(int dim, const double *center, long ntraj,
 			   double spread, unsigned long long seed,
 			   picard_backend backend, double *x0)
 {
+	return picard_ensemble_spread_range(dim, center, 0, ntraj, spread, seed, backend, x0);
+}
+
+int picard_ensemble_spread_range(int dim, const double *center, long first, long ntraj,
+				 double spread, unsigned long long seed,
+				 picard_backend backend, double *x0)
+{
 	size_t count = (size_t)ntraj * dim;
 	bool on_device;
 	double *u;
 	int err;
 
-	if (dim < 1 || ntraj < 1 || !(spread >= 0) || !center || !x0)
-		return picard_fail(PICARD_EINVAL, "ensemble: dim %d, ntraj %ld, spread %g",
-				   dim, ntraj, spread);
+	if (dim < 1 || ntraj < 1 || first < 0 || !(spread >= 0) || !center || !x0)
+		return picard_fail(PICARD_EINVAL, "ensemble: dim %d, first %ld, ntraj %ld, spread %g",
+				   dim, first, ntraj, spread);
 	if (backend == PICARD_BACKEND_CUDA && !picard_cuda_available())
 		return picard_fail(PICARD_ENODEV, "ensemble on the device asked for, none found");
 	on_device = backend == PICARD_BACKEND_CUDA ||
@@ -72,7 +85,7 @@ int picard_ensemble_spread(int dim, const double *center, long ntraj,
 	u = malloc(count * sizeof(double));
 	if (!u)
 		return picard_fail(PICARD_ENOMEM, "ensemble: %zu doubles", count);
-	err = generate_uniforms(u, count, seed, on_device);
+	err = generate_uniforms(u, count, (unsigned long long)first * dim, seed, on_device);
 	for (size_t i = 0; !err && i < count; i++)
 		x0[i] = center[i % dim] * (1 + spread * (2 * u[i] - 1));
 	free(u);
@@ -82,6 +95,15 @@ int picard_ensemble_spread(int dim, const double *center, long ntraj,
 int picard_ensemble_model(const picard_model *model, long ntraj, double spread,
 			  const double *param_spreads, unsigned long long seed,
 			  picard_backend backend, double *x0, double *params)
+{
+	return picard_ensemble_model_range(model, 0, ntraj, spread, param_spreads, seed, backend,
+					   x0, params);
+}
+
+int picard_ensemble_model_range(const picard_model *model, long first, long ntraj,
+				double spread, const double *param_spreads,
+				unsigned long long seed, picard_backend backend,
+				double *x0, double *params)
 {
 	const int n = model ? model->dim : 0, np = model ? model->nparams : 0;
 	double *column = NULL, *start = NULL, *ones = NULL;
@@ -108,8 +130,8 @@ int picard_ensemble_model(const picard_model *model, long ntraj, double spread,
 	}
 	/* parameters, one column at a time */
 	for (int q = 0; per_traj && !err && q < np; q++) {
-		err = picard_ensemble_spread(1, &model->param_defaults[q], ntraj,
-					     param_spreads[q], seed + 1 + q, backend, column);
+		err = picard_ensemble_spread_range(1, &model->param_defaults[q], first, ntraj,
+						   param_spreads[q], seed + 1 + q, backend, column);
 		for (long i = 0; !err && i < ntraj; i++)
 			params[i * np + q] = column[i];
 	}
@@ -117,7 +139,7 @@ int picard_ensemble_model(const picard_model *model, long ntraj, double spread,
 	for (int k = 0; k < n; k++)
 		ones[k] = 1;
 	if (!err)
-		err = picard_ensemble_spread(n, ones, ntraj, spread, seed, backend, x0);
+		err = picard_ensemble_spread_range(n, ones, first, ntraj, spread, seed, backend, x0);
 	if (!err && !per_traj)
 		picard_model_start(model, NULL, start);
 	for (long i = 0; !err && i < ntraj; i++) {

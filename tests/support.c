@@ -108,22 +108,29 @@ const char *program(const char *name)
 
 struct cli_run run_program(const char *name, const char *const *args)
 {
-	const struct path out_file = in_workdir(".stdout"), err_file = in_workdir(".stderr");
 	char *argv[MAX_ARGS + 2];
-	posix_spawn_file_actions_t actions;
-	struct cli_run run;
-	int argc = 0, wstatus;
-	pid_t pid;
+	int argc = 0;
 
 	argv[argc++] = (char *)program(name);
 	while (*args && argc <= MAX_ARGS)
 		argv[argc++] = (char *)*args++;
 	argv[argc] = NULL;
+	return run_argv(argv);
+}
+
+struct cli_run run_argv(char *const *argv)
+{
+	const struct path out_file = in_workdir(".stdout"), err_file = in_workdir(".stderr");
+	posix_spawn_file_actions_t actions;
+	struct cli_run run;
+	int wstatus;
+	pid_t pid;
+
 	posix_spawn_file_actions_init(&actions);
 	posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&actions, 1, out_file.s, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	posix_spawn_file_actions_addopen(&actions, 2, err_file.s, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	cr_assert_eq(posix_spawn(&pid, argv[0], &actions, NULL, argv, environ), 0,
+	cr_assert_eq(posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ), 0,
 		     "cannot start %s", argv[0]);
 	posix_spawn_file_actions_destroy(&actions);
 	cr_assert_eq(waitpid(pid, &wstatus, 0), pid);

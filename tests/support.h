@@ -44,6 +44,9 @@ struct cli_run {
 /* Run program name with args (NULL-terminated), stdin from /dev/null,
  * stdout and stderr captured. */
 struct cli_run run_program(const char *name, const char *const *args);
+/* Run argv[0] (a path, or a program on PATH) with argv, NULL-terminated,
+ * as run_program() runs its program. */
+struct cli_run run_argv(char *const *argv);
 /* The same with a blank-separated argument line ("" for none). */
 struct cli_run run_program_line(const char *name, const char *line);
 void free_run(struct cli_run *run);

@@ -331,42 +331,50 @@ static int read_all(const char *path, FILE *file, unsigned char **bytes, size_t 
 	return cli_error(CLI_EUSAGE, "%s: out of memory after %zu bytes", path, used);
 }
 
+/* A binary file of size bytes holds whole trajectories of n values. */
+static int check_binary_size(const char *path, size_t size, int n)
+{
+	if (size == 0)
+		return cli_error(CLI_EUSAGE, "%s: empty file: no trajectories", path);
+	if (size % (8 * (size_t)n))
+		return cli_error(CLI_EUSAGE, "%s: %zu bytes is not a multiple of %d "
+				 "(%d float64 per trajectory)", path, size, 8 * n, n);
+	return 0;
+}
+
+/* count values of bytes into data->x0 (allocated), each finite; value 0
+ * is value first of the file, as the messages count. */
+static int decode_binary(const char *path, const unsigned char *bytes, size_t count,
+			 size_t first, int n, struct init_data *data)
+{
+	data->x0 = malloc((count ? count : 1) * sizeof(double));
+	if (!data->x0)
+		return cli_error(CLI_EUSAGE, "%s: out of memory for %zu values", path, count);
+	for (size_t i = 0; i < count; i++) {
+		const size_t at = first + i;
+
+		data->x0[i] = le_double(bytes + 8 * i);
+		if (!isfinite(data->x0[i]))
+			return cli_error(CLI_EUSAGE, "%s: trajectory %zu, component %zu (byte %zu): not finite",
+					 path, at / n, at % n + 1, 8 * at);
+	}
+	data->ntraj = (long)(count / n);
+	return 0;
+}
+
 static int read_binary(const char *path, FILE *file, const picard_model *model,
 		       struct init_data *data)
 {
 	const int n = model->dim;
 	unsigned char *bytes = NULL;
-	size_t size = 0, count;
+	size_t size = 0;
 	int err;
 
 	err = read_all(path, file, &bytes, &size);
-	if (err)
-		return err;
-	if (size == 0) {
-		err = cli_error(CLI_EUSAGE, "%s: empty file: no trajectories", path);
-		goto out;
-	}
-	if (size % (8 * (size_t)n)) {
-		err = cli_error(CLI_EUSAGE, "%s: %zu bytes is not a multiple of %d "
-				"(%d float64 per trajectory)", path, size, 8 * n, n);
-		goto out;
-	}
-	count = size / 8;
-	data->x0 = malloc(count * sizeof(double));
-	if (!data->x0) {
-		err = cli_error(CLI_EUSAGE, "%s: out of memory for %zu values", path, count);
-		goto out;
-	}
-	for (size_t i = 0; i < count; i++) {
-		data->x0[i] = le_double(bytes + 8 * i);
-		if (!isfinite(data->x0[i])) {
-			err = cli_error(CLI_EUSAGE, "%s: trajectory %zu, component %zu (byte %zu): not finite",
-					path, i / n, i % n + 1, 8 * i);
-			goto out;
-		}
-	}
-	data->ntraj = (long)(count / n);
-out:
+	if (!err)
+		err = check_binary_size(path, size, n);
+	if (!err)
+		err = decode_binary(path, bytes, size / 8, 0, n, data);
 	free(bytes);
 	return err;
 }
@@ -404,6 +412,51 @@ int init_file_read(const char *path, const picard_model *model,
 	else
 		err = init_stream_read(path, file, binary, model, data);
 	fclose(file);
+	return err;
+}
+
+int init_file_binary_count(const char *path, const picard_model *model, long *count)
+{
+	struct stat st;
+	int err;
+
+	*count = -1;
+	if (!is_binary_name(path))
+		return 0;
+	if (stat(path, &st) != 0)
+		return cli_error(CLI_EUSAGE, "--init %s: cannot open: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return cli_error(CLI_EUSAGE, "%s: not a regular file", path);
+	err = check_binary_size(path, (size_t)st.st_size, model->dim);
+	if (!err)
+		*count = (long)((size_t)st.st_size / (8 * (size_t)model->dim));
+	return err;
+}
+
+int init_file_read_range(const char *path, const picard_model *model, long first, long count,
+			 struct init_data *data)
+{
+	const size_t values = (size_t)count * model->dim, skip = (size_t)first * model->dim;
+	unsigned char *bytes = malloc(values ? 8 * values : 1);
+	FILE *file = fopen(path, "rb");
+	int err = 0;
+
+	memset(data, 0, sizeof(*data));
+	if (!file)
+		err = cli_error(CLI_EUSAGE, "--init %s: cannot open: %s", path, strerror(errno));
+	else if (!bytes)
+		err = cli_error(CLI_EUSAGE, "%s: out of memory for %zu values", path, values);
+	else if (fseeko(file, (off_t)(8 * skip), SEEK_SET) != 0 ||
+		 fread(bytes, 8, values, file) != values)
+		err = cli_error(CLI_EUSAGE, "%s: cannot read trajectories %ld to %ld: %s", path,
+				first, first + count - 1, ferror(file) ? strerror(errno) : "file too short");
+	if (!err)
+		err = decode_binary(path, bytes, values, skip, model->dim, data);
+	if (file)
+		fclose(file);
+	free(bytes);
+	if (err)
+		init_data_free(data);
 	return err;
 }
 

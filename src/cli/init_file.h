@@ -36,6 +36,15 @@ int init_file_read(const char *path, const picard_model *model,
  * (tests/fuzz/fuzz_init_file.c), so it never touches the file system. */
 int init_stream_read(const char *path, FILE *file, bool binary,
 		     const picard_model *model, struct init_data *data);
+/* Under mpirun each rank reads its own trajectories of a binary file:
+ * init_file_binary_count() gives the file's trajectories from its size
+ * (checked as init_file_read() checks it), or -1 for a text file, which
+ * is read whole; init_file_read_range() reads trajectories first ..
+ * first+count-1, its messages counting from the file's start. Both return
+ * 0 or CLI_EUSAGE after a message. */
+int init_file_binary_count(const char *path, const picard_model *model, long *count);
+int init_file_read_range(const char *path, const picard_model *model, long first, long count,
+			 struct init_data *data);
 void init_data_free(struct init_data *data);
 
 #endif

@@ -18,8 +18,7 @@
 
 /* ---- the records written ------------------------------------------------ */
 
-/* Records written: the saved times, or 1 (the final states). */
-static long record_count(const struct run_results *res)
+long output_records(const struct run_results *res)
 {
 	return res->times ? res->ntimes : 1;
 }
@@ -89,7 +88,7 @@ static void csv_row(FILE *f, const struct run_results *res, long r, long i)
 
 	if (res->times)
 		fprintf(f, "%.17g,", res->times[r]);
-	fprintf(f, "%ld,%s", i, picard_traj_status_name(row_status(res, i, x)));
+	fprintf(f, "%ld,%s", res->first + i, picard_traj_status_name(row_status(res, i, x)));
 	for (int k = 0; k < res->model->dim; k++) {
 		if (x)
 			fprintf(f, ",%.17g", x[k]);
@@ -101,14 +100,10 @@ static void csv_row(FILE *f, const struct run_results *res, long r, long i)
 	fputc('\n', f);
 }
 
-static void write_csv(FILE *f, const struct run_results *res)
+static void csv_record(FILE *f, const struct run_results *res, long r)
 {
-	long records = record_count(res);
-
-	csv_header(f, res);
-	for (long r = 0; r < records && !ferror(f); r++)
-		for (long i = 0; i < res->ntraj; i++)
-			csv_row(f, res, r, i);
+	for (long i = 0; i < res->ntraj; i++)
+		csv_row(f, res, r, i);
 }
 
 /* ---- NPY ------------------------------------------------------------------ */
@@ -122,9 +117,9 @@ static void npy_header(FILE *f, const struct run_results *res)
 
 	if (res->times)
 		snprintf(shape, sizeof(shape), "(%ld, %ld, %d)", res->ntimes,
-			 res->ntraj, res->model->dim);
+			 res->total, res->model->dim);
 	else
-		snprintf(shape, sizeof(shape), "(%ld, %d)", res->ntraj, res->model->dim);
+		snprintf(shape, sizeof(shape), "(%ld, %d)", res->total, res->model->dim);
 	len = snprintf(dict, sizeof(dict),
 		       "{'descr': '<f8', 'fortran_order': False, 'shape': %s, }", shape);
 	while ((10 + len + 1) % NPY_ALIGN)
@@ -146,22 +141,45 @@ static void put_le_double(unsigned char *bytes, double value)
 		bytes[b] = (unsigned char)(bits >> (8 * b));
 }
 
-static void write_npy(FILE *f, const struct run_results *res)
+static void npy_record(FILE *f, const struct run_results *res, long r)
 {
 	const int n = res->model->dim;
-	long records = record_count(res);
 	unsigned char bytes[8];
 
-	npy_header(f, res);
-	for (long r = 0; r < records && !ferror(f); r++)
-		for (long i = 0; i < res->ntraj; i++) {
-			const double *x = record_state(res, r, i);
+	for (long i = 0; i < res->ntraj; i++) {
+		const double *x = record_state(res, r, i);
 
-			for (int k = 0; k < n; k++) {
-				put_le_double(bytes, x ? x[k] : NAN);
-				fwrite(bytes, 1, 8, f);
-			}
+		for (int k = 0; k < n; k++) {
+			put_le_double(bytes, x ? x[k] : NAN);
+			fwrite(bytes, 1, 8, f);
 		}
+	}
+}
+
+void output_header(FILE *f, enum output_format format, const struct run_results *res)
+{
+	if (format == OUTPUT_CSV)
+		csv_header(f, res);
+	else
+		npy_header(f, res);
+}
+
+void output_record(FILE *f, enum output_format format, const struct run_results *res, long r)
+{
+	if (format == OUTPUT_CSV)
+		csv_record(f, res, r);
+	else
+		npy_record(f, res, r);
+}
+
+/* The whole file: the header, then record after record. */
+static void write_results(FILE *f, enum output_format format, const struct run_results *res)
+{
+	const long records = output_records(res);
+
+	output_header(f, format, res);
+	for (long r = 0; r < records && !ferror(f); r++)
+		output_record(f, format, res, r);
 }
 
 /* ---- files ------------------------------------------------------------------ */
@@ -183,7 +201,7 @@ static bool format_of(const char *path, enum output_format *format)
 }
 
 /* Give the temporary file the mode a new file of fopen() would have. */
-static void set_default_mode(int fd)
+void output_set_default_mode(int fd)
 {
 	mode_t mask = umask(0);
 
@@ -208,7 +226,7 @@ int output_open(struct output *out, const char *path)
 		err = cli_error(CLI_EUSAGE, "--out %s: cannot create: %s", path, strerror(errno));
 		goto fail;
 	}
-	set_default_mode(fd);
+	output_set_default_mode(fd);
 	out->file = fdopen(fd, "wb");
 	if (!out->file) {
 		err = cli_error(CLI_EUSAGE, "--out %s: cannot open: %s", path, strerror(errno));
@@ -225,8 +243,7 @@ fail:
 
 /* ---- the statuses beside a .npy ------------------------------------------------ */
 
-/* FILE.npy's statuses: FILE.status.csv, one row per trajectory. */
-static char *status_path(const char *path)
+char *output_status_path(const char *path)
 {
 	const size_t stem = strlen(path) - strlen(".npy");
 	char *name = malloc(stem + sizeof(".status.csv"));
@@ -238,11 +255,15 @@ static char *status_path(const char *path)
 	return name;
 }
 
-static void write_statuses(FILE *f, const struct run_results *res)
+void output_status_header(FILE *f, const struct run_results *res)
 {
 	fputs(has_errors(res) ? "traj,status,err,err_est\n" : "traj,status\n", f);
+}
+
+void output_status_rows(FILE *f, const struct run_results *res)
+{
 	for (long i = 0; i < res->ntraj && !ferror(f); i++) {
-		fprintf(f, "%ld,%s", i, picard_traj_status_name(res->status[i]));
+		fprintf(f, "%ld,%s", res->first + i, picard_traj_status_name(res->status[i]));
 		if (has_errors(res))
 			csv_errors(f, res, i);
 		fputc('\n', f);
@@ -273,8 +294,9 @@ static int write_status_file(const struct output *out, const struct run_results 
 		return cli_error(PICARD_EIO, "--out %s: cannot create its status file: %s",
 				 out->path, strerror(errno));
 	}
-	set_default_mode(fd);
-	write_statuses(f, res);
+	output_set_default_mode(fd);
+	output_status_header(f, res);
+	output_status_rows(f, res);
 	failed = ferror(f);
 	failed |= fclose(f) != 0;
 	if (failed) {
@@ -289,7 +311,7 @@ static int write_status_file(const struct output *out, const struct run_results 
 /* Rename the status file beside FILE.npy into place. */
 static int place_status_file(const struct output *out, char *temp)
 {
-	char *name = status_path(out->path);
+	char *name = output_status_path(out->path);
 	int err = 0;
 
 	if (!name || rename(temp, name) != 0) {
@@ -310,10 +332,7 @@ int output_write(struct output *out, const struct run_results *res)
 	int failed, err = 0;
 
 	errno = 0;
-	if (out->format == OUTPUT_CSV)
-		write_csv(out->file, res);
-	else
-		write_npy(out->file, res);
+	write_results(out->file, out->format, res);
 	failed = ferror(out->file);
 	failed |= fclose(out->file) != 0;
 	out->file = NULL;

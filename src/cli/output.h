@@ -47,7 +47,10 @@ struct output {
 struct run_results {
 	const picard_model *model;        /* for the component count */
 	const picard_grid *grid;          /* windows and times of records */
-	long ntraj;                       /* trajectories */
+	long ntraj;                       /* trajectories here */
+	long first;                       /* global index of the first (a
+					     rank's under mpirun, else 0) */
+	long total;                       /* trajectories of the whole file */
 	const double *x_final;            /* ntraj*dim final states */
 	const picard_traj_status *status; /* ntraj outcomes */
 	const long *fail_window;          /* ntraj failing windows, -1: none */
@@ -71,5 +74,19 @@ int output_write(struct output *out, const struct run_results *res);
 /* Close and remove the temporary file if results were not written (the run
  * failed); nothing once output_write() has run. */
 void output_discard(struct output *out);
+
+/* The pieces of a file, for writers that place them themselves (each MPI
+ * rank its rows, output_mpi.c): the header (rank 0's), the rows of
+ * record r (0 .. output_records() - 1) of res's trajectories, and those of
+ * a .npy's status file beside it, FILE.status.csv (output_status_path(),
+ * malloc'd or NULL). */
+long output_records(const struct run_results *res);
+void output_header(FILE *f, enum output_format format, const struct run_results *res);
+void output_record(FILE *f, enum output_format format, const struct run_results *res, long r);
+char *output_status_path(const char *path);
+void output_status_header(FILE *f, const struct run_results *res);
+void output_status_rows(FILE *f, const struct run_results *res);
+/* Give fd the mode a new file of fopen() would have (mkstemp's is 0600). */
+void output_set_default_mode(int fd);
 
 #endif

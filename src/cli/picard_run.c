@@ -9,6 +9,10 @@
  * (non-finite or diverged), a check over --tol, no configuration meeting
  * --tol, or output not written;
  * 2 bad command line or --init file, nothing solved.
+ *
+ * Under mpirun each rank solves a contiguous range of the trajectories
+ * (shard.h); rank 0 prints the job's summary and every rank writes its
+ * rows into the one --out file.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -20,6 +24,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "ensemble_range.h"
 #include "jit.h"
 #include "init_file.h"
 #include "options.h"
@@ -28,6 +33,7 @@
 #include "promise.h"
 #include "scheme.h"
 #include "run.h"
+#include "shard.h"
 #include "tuning.h"
 
 #define FAILURES_SHOWN 5 /* failed trajectories named on stderr */
@@ -139,22 +145,58 @@ static void *alloc_array(size_t count, size_t size, const char *what)
 	return ptr;
 }
 
-/* The ensemble size: the --init file's rows, else --traj. */
+/* The ensemble size: the --init file's rows, else --traj. Under mpirun a
+ * binary file is only measured here (each rank reads its own rows in
+ * take_share) and a text file is read whole by every rank; rank 0 reports
+ * what is wrong with it. */
 static int read_init(struct run *run)
 {
 	const struct run_options *opts = &run->opts;
-	int err;
+	long rows = -1;
+	int err = 0, quiet;
 
 	run->ntraj = opts->traj;
 	if (!opts->init_path)
 		return 0;
-	err = init_file_read(opts->init_path, run->model, &run->init);
-	if (err)
+	quiet = shard_quiet_begin(&run->shard);
+	if (run->shard.size > 1)
+		err = init_file_binary_count(opts->init_path, run->model, &rows);
+	if (!err && rows < 0) {
+		err = init_file_read(opts->init_path, run->model, &run->init);
+		rows = run->init.ntraj;
+	}
+	if (!err && opts->traj_given && opts->traj != rows)
+		err = cli_error(CLI_EUSAGE, "--traj %ld: but --init %s holds %ld trajectories",
+				opts->traj, opts->init_path, rows);
+	shard_quiet_end(&run->shard, quiet, err);
+	if (!err)
+		run->ntraj = rows;
+	return err;
+}
+
+/* This process's share of the ensemble (all of it alone): a contiguous
+ * range of ranks' trajectories, each starting at a multiple of the --check
+ * stride so that the members checked are those one process checks; the
+ * --init rows of the range read (a binary file under mpirun) or moved to
+ * the front. */
+static int take_share(struct run *run)
+{
+	const long total = run->ntraj, n = run->model->dim, np = run->model->nparams;
+	const long align = run->opts.check ? options_check_stride(&run->opts, total) : 1;
+	long first;
+	int err;
+
+	err = shard_split(&run->shard, total, align, &run->ntraj);
+	first = run->shard.first;
+	if (!err && run->opts.init_path && !run->init.x0)
+		return init_file_read_range(run->opts.init_path, run->model, first, run->ntraj,
+					    &run->init);
+	if (err || !run->init.x0 || first == 0)
 		return err;
-	if (opts->traj_given && opts->traj != run->init.ntraj)
-		return cli_error(CLI_EUSAGE, "--traj %ld: but --init %s holds %ld trajectories",
-				 opts->traj, opts->init_path, run->init.ntraj);
-	run->ntraj = run->init.ntraj;
+	memmove(run->init.x0, run->init.x0 + first * n, (size_t)(run->ntraj * n) * sizeof(double));
+	if (run->init.params)
+		memmove(run->init.params, run->init.params + first * np,
+			(size_t)(run->ntraj * np) * sizeof(double));
 	return 0;
 }
 
@@ -224,7 +266,7 @@ static int allocate(struct run *run)
 		err = make_save_record(run);
 	if (!err && run->opts.check) {
 		run->check = (picard_record){
-			.every = 1, .traj_stride = options_check_stride(&run->opts, run->ntraj),
+			.every = 1, .traj_stride = options_check_stride(&run->opts, run->shard.total),
 		};
 		err = make_record(run, &run->check, "--check states (lower --check-traj)");
 	}
@@ -274,8 +316,8 @@ static int make_ensemble(struct run *run)
 		for (int i = 0; i < opts->nspread_params; i++)
 			spreads[opts->spread_params[i].index] = opts->spread_params[i].value;
 	}
-	err = picard_ensemble_model(model, run->ntraj, opts->spread, spreads, opts->seed,
-				    opts->backend, run->x0, run->params);
+	err = picard_ensemble_model_range(model, run->shard.first, run->ntraj, opts->spread, spreads,
+					  opts->seed, opts->backend, run->x0, run->params);
 	free(spreads);
 	free(defaults);
 	if (err) {
@@ -345,6 +387,18 @@ static int solve(struct run *run)
 	return err ? cli_library_error(err) : 0;
 }
 
+/* Under mpirun: the job's statistics from every rank's, the slowest rank's
+ * times. */
+static void reduce_stats(struct run *run)
+{
+	double times[2] = {run->solve_median, run->solve_min};
+
+	shard_reduce_stats(&run->shard, run->ntraj, &run->stats, &run->job);
+	shard_max(&run->shard, times, 2);
+	run->solve_median = times[0];
+	run->solve_min = times[1];
+}
+
 static const char *backend_name(picard_backend backend)
 {
 	return backend == PICARD_BACKEND_CUDA ? "cuda" : "cpu";
@@ -354,7 +408,7 @@ static const char *backend_name(picard_backend backend)
 static void print_summary(const struct run *run)
 {
 	const picard_grid *grid = run->grid;
-	const double steps = (double)run->ntraj * grid->windows * (grid->m - 1);
+	const double steps = (double)run->shard.total * grid->windows * (grid->m - 1);
 	char buf[32];
 
 	printf("%-12s %s (n=%d)\n", "model", run->model->name, run->model->dim);
@@ -362,7 +416,7 @@ static void print_summary(const struct run *run)
 	       run->stats.device,
 	       run->opts.backend == PICARD_BACKEND_AUTO && run->stats.backend == PICARD_BACKEND_CPU ?
 	       " (auto: no CUDA device found)" : "");
-	printf("%-12s %ld%s\n", "trajectories", run->ntraj,
+	printf("%-12s %ld%s\n", "trajectories", run->shard.total,
 	       run->opts.init_path ? " (from --init)" : "");
 	const picard_scheme_type *type = picard_scheme_of(grid->scheme);
 
@@ -421,34 +475,40 @@ static void print_summary(const struct run *run)
 	if (run->opts.verbose && run->stats.chunks > 1)
 		printf("%-12s %ld launches: the ensemble did not fit device memory at once\n",
 		       "chunks", run->stats.chunks);
+	shard_print_summary(&run->shard, &run->job);
 }
 
 /* Trajectories that failed outright (not those over the tolerance:
- * promise_report names them): a count and the first few on stderr. */
+ * promise_report names them): a count and the first few on stderr, once
+ * for the whole job. */
 static long report_failures(const struct run *run)
 {
+	struct shard_failure first[FAILURES_SHOWN];
 	char list[512] = "";
 	size_t used = 0;
 	long shown = 0, failed = 0;
 
 	for (long i = 0; i < run->ntraj; i++) {
-		long w = run->fail_window[i];
-
 		if (run->status[i] == PICARD_TRAJ_OK || run->status[i] == PICARD_TRAJ_TOL_EXCEEDED)
 			continue;
-		if (failed++ >= FAILURES_SHOWN || used >= sizeof(list))
+		if (failed++ >= FAILURES_SHOWN)
 			continue;
-		used += snprintf(list + used, sizeof(list) - used, "%s%ld %s in window %ld (t=%g)%s",
-				 shown ? ", " : "", i, picard_traj_status_name(run->status[i]), w,
-				 window_end_time(run->grid, w),
-				 run->ref_failed && run->ref_failed[i] ? ", its reference fails too" : "");
-		shown++;
+		first[shown++] = (struct shard_failure){
+			.traj = run->shard.first + i, .window = run->fail_window[i],
+			.status = run->status[i], .ref_failed = run->ref_failed && run->ref_failed[i],
+		};
 	}
-	if (!failed)
-		return 0;
-	printf("%-12s %ld of %ld trajectories\n", "failed", failed, run->ntraj);
-	cli_error(PICARD_EFAILED, "%ld of %ld trajectories failed: %s%s", failed, run->ntraj, list,
-		  failed > shown ? ", ..." : "");
+	shard_gather_failures(&run->shard, first, &shown, FAILURES_SHOWN, &failed);
+	if (!failed || !shard_is_root(&run->shard))
+		return failed;
+	for (long s = 0; s < shown && used < sizeof(list); s++)
+		used += snprintf(list + used, sizeof(list) - used, "%s%ld %s in window %ld (t=%g)%s",
+				 s ? ", " : "", first[s].traj, picard_traj_status_name(first[s].status),
+				 first[s].window, window_end_time(run->grid, first[s].window),
+				 first[s].ref_failed ? ", its reference fails too" : "");
+	printf("%-12s %ld of %ld trajectories\n", "failed", failed, run->shard.total);
+	cli_error(PICARD_EFAILED, "%ld of %ld trajectories failed: %s%s", failed, run->shard.total,
+		  list, failed > shown ? ", ..." : "");
 	cli_hint("non-finite or |x| > --bound %g; a smaller --%s or a larger --K%s may converge",
 		 run->opts.bound, picard_scheme_of(run->grid->scheme)->length_name,
 		 run->grid->adaptive ? "-max" : "");
@@ -459,6 +519,7 @@ static int write_output(struct run *run)
 {
 	const struct run_results res = {
 		.model = run->model, .grid = run->grid, .ntraj = run->ntraj,
+		.first = run->shard.first, .total = run->shard.total,
 		.x_final = run->x_final, .status = run->status,
 		.fail_window = run->fail_window, .times = run->save.times,
 		.ntimes = run->save.ntimes, .saved = run->save.states,
@@ -467,13 +528,13 @@ static int write_output(struct run *run)
 	};
 	int err;
 
-	err = output_write(&run->out, &res);
+	err = shard_output_write(&run->shard, &run->out, &res);
 	if (!err && res.times)
 		printf("%-12s %s (%ld times x %ld trajectories)\n", "output", run->out.path,
-		       res.ntimes, run->ntraj);
+		       res.ntimes, res.total);
 	else if (!err)
 		printf("%-12s %s (final states of %ld trajectories)\n", "output", run->out.path,
-		       run->ntraj);
+		       res.total);
 	return err;
 }
 
@@ -484,17 +545,24 @@ static int prepare_and_solve(struct run *run)
 
 	run->model = run->opts.model;
 	err = read_init(run);
-	if (!err && run->opts.out_path)
-		err = output_open(&run->out, run->opts.out_path);
 	if (!err)
-		err = make_ensemble(run);
+		err = take_share(run);
+	if (!err && run->opts.out_path)
+		err = shard_output_open(&run->shard, &run->out, run->opts.out_path);
+	err = shard_agree(&run->shard, err, &run->out);
+	if (!err)
+		err = shard_agree(&run->shard, make_ensemble(run), &run->out);
 	/* --tol: m, K, h (trapezoid) or m, window, tolerance (lobatto) tuned
-	 * on the ensemble this run solves */
+	 * on the ensemble this run solves (rank 0's share under mpirun) */
 	if (!err) {
+		int tuned = 0;
 		char id[32];
 
-		ensemble_identity(run, id, sizeof(id));
-		err = tuning_for_run(&run->opts, run->ntraj, run->x0, run->params, id);
+		if (shard_is_root(&run->shard)) {
+			ensemble_identity(run, id, sizeof(id));
+			tuned = tuning_for_run(&run->opts, run->ntraj, run->x0, run->params, id);
+		}
+		err = shard_share_tuning(&run->shard, &run->opts, tuned);
 	}
 	if (!err)
 		err = create_solver(run);
@@ -502,6 +570,11 @@ static int prepare_and_solve(struct run *run)
 		err = allocate(run);
 	if (!err)
 		err = solve(run);
+	if (!err)
+		err = promise_allocate(run);
+	err = shard_agree(&run->shard, err, &run->out);
+	if (!err)
+		reduce_stats(run);
 	return err;
 }
 
@@ -526,23 +599,24 @@ static int run_main(struct run *run)
 	char buf[32];
 
 	err = prepare_and_solve(run);
-	if (!err)
-		err = promise_allocate(run);
 	if (err) {
 		output_discard(&run->out);
 		return err == CLI_EUSAGE ? CLI_EXIT_USAGE : CLI_EXIT_FAILED;
 	}
 	print_summary(run);
 	/* checks, estimates, statuses; tuned runs solve their misses again */
-	if (promise_keep(run))
+	if (shard_agree(&run->shard, promise_keep(run), &run->out))
 		status = CLI_EXIT_FAILED;
+	/* the rest reports on the whole job: rank 0 prints it */
+	shard_quiet(&run->shard);
 	if (report_failures(run))
 		status = CLI_EXIT_FAILED;
-	if (run->out.file && write_output(run))
+	if (run->opts.out_path && write_output(run))
 		status = CLI_EXIT_FAILED;
 	if (promise_report(run) != CLI_EXIT_OK)
 		status = CLI_EXIT_FAILED;
 	print_compiled();
+	shard_print_traffic(&run->shard);
 	printf("%-12s %s\n", "total", format_seconds(buf, sizeof(buf), elapsed(run)));
 	return status;
 }
@@ -581,31 +655,43 @@ static int precompile(const picard_model *model)
 	return CLI_EXIT_OK;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for: the exit status. */
+static int run_command(struct run *run)
 {
-	struct run run;
-	int status;
+	int status, quiet;
 
-	memset(&run, 0, sizeof(run));
-	clock_gettime(CLOCK_MONOTONIC, &run.start);
-	status = options_parse(argc, argv, &run.opts);
+	quiet = shard_quiet_begin(&run->shard);
+	status = options_parse(run->argc, run->argv, &run->opts);
+	shard_quiet_end(&run->shard, quiet, status);
 	if (status)
 		return status == CLI_DONE ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-	if (run.opts.help) {
+	if (run->opts.help) {
 		options_usage(stdout);
 		return CLI_EXIT_OK;
 	}
-	if (run.opts.list_schemes) {
+	if (run->opts.list_schemes) {
 		cli_list_schemes(stdout);
 		return CLI_EXIT_OK;
 	}
-	if (run.opts.list)
-		return list_models(&run.opts);
-	if (run.opts.describe)
-		return describe_model(run.opts.model);
-	if (run.opts.precompile)
-		return precompile(run.opts.model);
-	status = run_main(&run);
-	run_free(&run);
+	if (run->opts.list)
+		return list_models(&run->opts);
+	if (run->opts.describe)
+		return describe_model(run->opts.model);
+	if (run->opts.precompile)
+		return precompile(run->opts.model);
+	status = run_main(run);
+	run_free(run);
 	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct run run;
+
+	memset(&run, 0, sizeof(run));
+	clock_gettime(CLOCK_MONOTONIC, &run.start);
+	shard_start(&run.shard, &argc, &argv);
+	run.argc = argc;
+	run.argv = argv;
+	return shard_finish(&run.shard, run_command(&run));
 }

@@ -419,6 +419,9 @@ int promise_keep(struct run *run)
 	int err;
 
 	err = judge(run, &s, &run->checked);
+	/* under mpirun: the job's check, from every rank's */
+	if (s.check)
+		err = shard_reduce_check(&run->shard, err, &run->out, &run->checked);
 	if (err)
 		return err;
 	run->checked_done = s.check != NULL;
@@ -451,7 +454,7 @@ static void name_members(const struct run *run, picard_traj_status status, char 
 			break;
 		}
 		used += snprintf(buf + used, len - used, "%s%ld (error %.3g x tol, %s)",
-				 shown ? ", " : "", i, e,
+				 shown ? ", " : "", run->shard.first + i, e,
 				 !isnan(run->err[i]) ? "checked" : isnan(e) ? "no estimate" :
 				 "estimated");
 		shown++;
@@ -460,7 +463,7 @@ static void name_members(const struct run *run, picard_traj_status status, char 
 
 int promise_report(const struct run *run)
 {
-	long ok = 0, exceeded = 0, checked = 0, estimated = 0;
+	long counts[4] = {0}; /* ok, exceeded, checked, estimated */
 	char list[512];
 
 	if (!run->opts.tol_given) {
@@ -470,22 +473,27 @@ int promise_report(const struct run *run)
 		return CLI_EXIT_OK;
 	}
 	for (long i = 0; i < run->ntraj; i++) {
-		ok += run->status[i] == PICARD_TRAJ_OK;
-		exceeded += run->status[i] == PICARD_TRAJ_TOL_EXCEEDED;
+		counts[0] += run->status[i] == PICARD_TRAJ_OK;
+		counts[1] += run->status[i] == PICARD_TRAJ_TOL_EXCEEDED;
 		if (run->status[i] == PICARD_TRAJ_OK) {
-			checked += !isnan(run->err[i]);
-			estimated += isnan(run->err[i]);
+			counts[2] += !isnan(run->err[i]);
+			counts[3] += isnan(run->err[i]);
 		}
 	}
+	/* the job's counts; the members named are rank 0's under mpirun */
+	shard_sum(&run->shard, counts, 4);
+	const long ok = counts[0], exceeded = counts[1], checked = counts[2],
+		   estimated = counts[3], ntraj = run->shard.total;
+
 	printf("%-12s |x - x_ref| <= %g + %g |x_ref|: met by %ld of %ld trajectories "
 	       "(%ld checked against the reference, %ld by their error estimates)  [%s]\n", "tolerance",
-	       run->opts.tol, run->opts.rtol, ok, run->ntraj, checked, estimated,
-	       ok == run->ntraj ? "PASS" : "FAIL");
+	       run->opts.tol, run->opts.rtol, ok, ntraj, checked, estimated,
+	       ok == ntraj ? "PASS" : "FAIL");
 	if (!exceeded)
-		return ok == run->ntraj ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+		return ok == ntraj ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 	name_members(run, PICARD_TRAJ_TOL_EXCEEDED, list, sizeof(list));
 	cli_error(PICARD_EFAILED, "check failed: %ld of %ld trajectories exceed the tolerance: %s",
-		  exceeded, run->ntraj, list);
+		  exceeded, ntraj, list);
 	if (!run->opts.tuned)
 		cli_hint("the grid was given: a smaller --%s (or --tol alone, to tune it)",
 			 picard_scheme_of(run->grid->scheme)->length_name);

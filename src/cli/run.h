@@ -9,13 +9,20 @@
 #include "options.h"
 #include "output.h"
 #include "picard.h"
+#include "shard.h"
 
 /* Everything one run holds; run_free() releases it. */
 struct run {
-	struct run_options opts;        /* the command line */
+	int argc;                       /* the command line, as main got it */
+	char **argv;
+	struct run_options opts;        /* the command line, parsed */
+	struct shard shard;             /* this process's share of the job
+					   (all of it without mpirun) */
+	struct shard_job job;           /* the job's spread over ranks */
 	struct timespec start;          /* start of main, for the total */
 	const picard_model *model;      /* opts.model */
-	long ntraj;                     /* ensemble size */
+	long ntraj;                     /* ensemble size (this rank's share
+					   under mpirun; shard.total the job's) */
 	struct init_data init;          /* --init contents (x0 NULL without) */
 	struct output out;              /* --out file (path NULL without) */
 	picard_solver *solver;          /* the solver, created once */

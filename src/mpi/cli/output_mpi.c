@@ -1,0 +1,283 @@
+/* output_mpi.c - picard-run --out under mpirun: every rank writes its rows
+ * into the one file with MPI-IO, at the offsets where one process would
+ * have written them, so the file is byte for byte the single-process one
+ * (output.h's layouts). A record (the final states, or one saved time)
+ * is the ranks' rows in rank order; a rank's text for it is as long as it
+ * is (CSV) or n*8 bytes a row (.npy): each rank measures its pieces, an
+ * exclusive scan of their lengths (MPI_Exscan) places them within the
+ * record, their sums place the records after the header. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mpi.h>
+
+#include "diag.h"
+#include "picard_mpi.h"
+#include "shard.h"
+#include "mpi_cli.h"
+
+#define WRITE_CHUNK (1 << 30) /* bytes per MPI_File_write_at (its count is an int) */
+
+/* What one file holds of this rank: its header (rank 0's) and its piece of
+ * each record, in one buffer, pieces one after another. */
+struct pieces {
+	char *text;        /* header, then piece 0, piece 1, ... */
+	size_t size;       /* bytes of text */
+	long header;       /* bytes of the header (0 off rank 0) */
+	long count;        /* records */
+	int64_t *lengths;  /* count bytes, one per piece */
+};
+
+/* What a file is made of: the results themselves, or a .npy's statuses. */
+enum file_kind { FILE_RESULTS, FILE_STATUSES };
+
+static void pieces_free(struct pieces *p)
+{
+	free(p->text);
+	free(p->lengths);
+}
+
+/* This rank's pieces of kind from res. Returns 0 or PICARD_EIO. */
+static int pieces_make(const struct shard *shard, enum file_kind kind,
+		       enum output_format format, const struct run_results *res,
+		       struct pieces *p)
+{
+	FILE *f;
+	long at = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->count = kind == FILE_RESULTS ? output_records(res) : 1;
+	p->lengths = malloc((size_t)p->count * sizeof(int64_t));
+	f = open_memstream(&p->text, &p->size);
+	if (!f || !p->lengths) {
+		if (f)
+			fclose(f);
+		return PICARD_EIO;
+	}
+	if (shard->rank == 0 && kind == FILE_RESULTS)
+		output_header(f, format, res);
+	else if (shard->rank == 0)
+		output_status_header(f, res);
+	fflush(f);
+	p->header = at = (long)p->size;
+	for (long r = 0; r < p->count && !ferror(f); r++) {
+		if (kind == FILE_RESULTS)
+			output_record(f, format, res, r);
+		else
+			output_status_rows(f, res);
+		fflush(f);
+		p->lengths[r] = (int64_t)p->size - at;
+		at = (long)p->size;
+	}
+	if (ferror(f) | (fclose(f) != 0))
+		return PICARD_EIO;
+	return 0;
+}
+
+/* len bytes of buf at offset of file, in chunks. */
+static int write_at(MPI_File file, MPI_Offset offset, const char *buf, size_t len)
+{
+	while (len > 0) {
+		int chunk = len > WRITE_CHUNK ? WRITE_CHUNK : (int)len;
+
+		if (MPI_File_write_at(file, offset, buf, chunk, MPI_CHAR, MPI_STATUS_IGNORE) !=
+		    MPI_SUCCESS)
+			return PICARD_EIO;
+		offset += chunk;
+		buf += chunk;
+		len -= (size_t)chunk;
+	}
+	return 0;
+}
+
+/* Collective. This rank's pieces into the file name: the header at 0,
+ * record r's piece after the records before it and the lower ranks'
+ * pieces of r. Returns 0 or PICARD_EIO (on every rank). */
+static int place_pieces(const struct shard *shard, const char *name, const struct pieces *p,
+			int made)
+{
+	int64_t *before = calloc((size_t)p->count, sizeof(int64_t));
+	int64_t *totals = calloc((size_t)p->count, sizeof(int64_t));
+	int64_t header = p->header;
+	MPI_File file;
+	MPI_Offset offset;
+	const char *text = p->text;
+	int err = made || !before || !totals ? PICARD_EIO : 0, opened;
+
+	err = picard_mpi_agree(MPI_COMM_WORLD, err, NULL, NULL);
+	if (err) {
+		free(before);
+		free(totals);
+		return err;
+	}
+	MPI_Bcast(&header, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+	MPI_Exscan(p->lengths, before, (int)p->count, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+	if (shard->rank == 0)
+		memset(before, 0, (size_t)p->count * sizeof(int64_t)); /* Exscan leaves it */
+	MPI_Allreduce(p->lengths, totals, (int)p->count, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+	opened = MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_WRONLY, MPI_INFO_NULL, &file);
+	if (opened != MPI_SUCCESS) {
+		free(before);
+		free(totals);
+		return PICARD_EIO; /* collective: every rank failed to open it */
+	}
+	if (p->header)
+		err = write_at(file, 0, text, (size_t)p->header);
+	text += p->header;
+	offset = header;
+	for (long r = 0; r < p->count && !err; r++) {
+		err = write_at(file, offset + before[r], text, (size_t)p->lengths[r]);
+		text += p->lengths[r];
+		offset += totals[r];
+	}
+	if (MPI_File_close(&file) != MPI_SUCCESS)
+		err = PICARD_EIO;
+	free(before);
+	free(totals);
+	return picard_mpi_agree(MPI_COMM_WORLD, err, NULL, NULL);
+}
+
+/* Collective. The file name (made empty by rank 0) written with this
+ * rank's part of res. */
+static int write_file(const struct shard *shard, const char *name, enum file_kind kind,
+		      enum output_format format, const struct run_results *res)
+{
+	const double start = MPI_Wtime();
+	struct pieces p;
+	int err = pieces_make(shard, kind, format, res, &p);
+	double bytes = (double)p.size;
+
+	err = place_pieces(shard, name, &p, err);
+	pieces_free(&p);
+	MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+	traffic_note_write(MPI_Wtime() - start, bytes);
+	return err;
+}
+
+/* Rank 0's string on every rank (malloc'd; NULL where rank 0 has none or
+ * memory ran out). */
+static char *share_string(const struct shard *shard, const char *mine)
+{
+	int len = shard->rank == 0 && mine ? (int)strlen(mine) + 1 : 0;
+	char *text;
+
+	MPI_Bcast(&len, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (!len)
+		return NULL;
+	text = malloc((size_t)len);
+	if (!text) {
+		cli_error(PICARD_ENOMEM, "a file name of %d bytes", len);
+		MPI_Abort(MPI_COMM_WORLD, CLI_EXIT_FAILED);
+	}
+	if (shard->rank == 0)
+		memcpy(text, mine, (size_t)len);
+	MPI_Bcast(text, len, MPI_CHAR, 0, MPI_COMM_WORLD);
+	return text;
+}
+
+int mpi_output_open(const struct shard *shard, struct output *out, const char *path)
+{
+	int err = 0, format;
+
+	if (shard->size == 1)
+		return output_open(out, path);
+	if (shard->rank == 0) {
+		err = output_open(out, path);
+		if (!err) {
+			fclose(out->file); /* the ranks write it through MPI-IO */
+			out->file = NULL;
+		}
+	} else {
+		memset(out, 0, sizeof(*out));
+		out->path = path;
+	}
+	format = out->format;
+	MPI_Bcast(&err, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Bcast(&format, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	out->format = (enum output_format)format;
+	return err;
+}
+
+/* Rank 0: an empty temporary file beside a .npy for its statuses, made
+ * as output.c makes its own; NULL after a message. */
+static char *status_temp(const struct output *out)
+{
+	char *name = malloc(strlen(out->path) + 32);
+	int fd = -1;
+
+	if (name) {
+		sprintf(name, "%s.status.XXXXXX", out->path);
+		fd = mkstemp(name);
+	}
+	if (fd < 0) {
+		cli_error(PICARD_EIO, "--out %s: cannot create its status file: %s", out->path,
+			  name ? strerror(errno) : "out of memory");
+		free(name);
+		return NULL;
+	}
+	output_set_default_mode(fd);
+	close(fd);
+	return name;
+}
+
+/* Rank 0: rename temp to name; 0 or PICARD_EIO after a message. */
+static int place(const struct output *out, const char *temp, const char *name)
+{
+	if (name && rename(temp, name) == 0)
+		return 0;
+	unlink(temp);
+	return cli_error(PICARD_EIO, "--out %s: cannot rename %s into place: %s", out->path,
+			 temp, name ? strerror(errno) : "out of memory");
+}
+
+int mpi_output_write(const struct shard *shard, struct output *out,
+		       const struct run_results *res)
+{
+	char *temp, *statuses = NULL, *status_name = NULL;
+	int err;
+
+	if (shard->size == 1)
+		return output_write(out, res);
+	temp = share_string(shard, out->temp_path);
+	err = write_file(shard, temp, FILE_RESULTS, out->format, res);
+	if (!err && out->format == OUTPUT_NPY) {
+		char *made = shard->rank == 0 ? status_temp(out) : NULL;
+
+		statuses = share_string(shard, made);
+		free(made);
+		err = statuses ? write_file(shard, statuses, FILE_STATUSES, OUTPUT_CSV, res) :
+				 PICARD_EIO;
+	}
+	if (shard->rank == 0) {
+		if (err) {
+			cli_error(PICARD_EIO, "--out %s: writing it with MPI-IO failed", out->path);
+			unlink(temp);
+			if (statuses)
+				unlink(statuses);
+		} else {
+			/* the statuses first, so a failure leaves neither file */
+			status_name = statuses ? output_status_path(out->path) : NULL;
+			if (statuses)
+				err = place(out, statuses, status_name);
+			if (!err)
+				err = place(out, temp, out->path);
+			else
+				unlink(temp);
+			if (!err && statuses)
+				printf("%-12s %s (status of each trajectory)\n", "statuses",
+				       status_name);
+		}
+		free(out->temp_path);
+		out->temp_path = NULL;
+	}
+	MPI_Bcast(&err, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	free(temp);
+	free(statuses);
+	free(status_name);
+	return err;
+}

@@ -1,0 +1,273 @@
+/* picard_mpi.c - picard_mpi.h: the ranks' shares, the device of each rank,
+ * its members of the ensemble, and the reductions of a solve and a check.
+ * Built into libpicard_mpi only where MPI is found; libpicard itself
+ * knows nothing of MPI. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ensemble_range.h"
+#include "errors.h"
+#include "picard_mpi.h"
+
+#define GPU_NAME_MAX 64 /* one entry of CUDA_VISIBLE_DEVICES */
+
+int picard_mpi_range(MPI_Comm comm, long ntraj, long align, long *first, long *count)
+{
+	long blocks, base, extra, my_blocks, first_block, end;
+	int rank, size;
+
+	if (ntraj < 1 || align < 1 || !first || !count)
+		return picard_fail(PICARD_EINVAL, "picard_mpi_range: ntraj %ld, align %ld", ntraj,
+				   align);
+	MPI_Comm_rank(comm, &rank);
+	MPI_Comm_size(comm, &size);
+	blocks = (ntraj + align - 1) / align;
+	base = blocks / size;
+	extra = blocks % size;
+	my_blocks = base + (rank < extra);
+	first_block = rank * base + (rank < extra ? rank : extra);
+	*first = first_block * align;
+	end = (first_block + my_blocks) * align;
+	if (*first > ntraj)
+		*first = ntraj;
+	*count = (end < ntraj ? end : ntraj) - *first;
+	return PICARD_OK;
+}
+
+/* Entry `which` of the comma-separated list into name; false past its end. */
+static bool list_entry(const char *list, int which, char *name, size_t len)
+{
+	const char *p = list;
+
+	for (int i = 0; i < which; i++) {
+		p = strchr(p, ',');
+		if (!p)
+			return false;
+		p++;
+	}
+	size_t n = strcspn(p, ",");
+	if (n == 0 || n >= len)
+		return false;
+	memcpy(name, p, n);
+	name[n] = '\0';
+	return true;
+}
+
+/* The GPUs this process may use, counted without touching CUDA (whose
+ * runtime reads CUDA_VISIBLE_DEVICES once, when it starts): the entries of
+ * CUDA_VISIBLE_DEVICES, else the driver's list of GPUs. */
+static int count_gpus(const char *visible)
+{
+	char name[GPU_NAME_MAX];
+	int count = 0;
+
+	if (visible) {
+		while (list_entry(visible, count, name, sizeof(name)) && strcmp(name, "-1") != 0 &&
+		       strcmp(name, "NoDevFiles") != 0)
+			count++;
+		return count;
+	}
+	DIR *dir = opendir("/proc/driver/nvidia/gpus");
+	struct dirent *entry;
+
+	if (!dir)
+		return 0;
+	while ((entry = readdir(dir)))
+		count += entry->d_name[0] != '.';
+	closedir(dir);
+	return count;
+}
+
+int picard_mpi_bind_device(MPI_Comm comm, int *local_rank, int *local_size)
+{
+	const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+	char name[GPU_NAME_MAX];
+	MPI_Comm node;
+	int rank, size, gpus;
+
+	if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
+		return picard_fail(PICARD_EINVAL, "MPI_Comm_split_type: cannot group the node's ranks");
+	MPI_Comm_rank(node, &rank);
+	MPI_Comm_size(node, &size);
+	MPI_Comm_free(&node);
+	if (local_rank)
+		*local_rank = rank;
+	if (local_size)
+		*local_size = size;
+	gpus = count_gpus(visible);
+	if (gpus > 0) {
+		if (visible)
+			list_entry(visible, rank % gpus, name, sizeof(name));
+		else
+			snprintf(name, sizeof(name), "%d", rank % gpus);
+		setenv("CUDA_VISIBLE_DEVICES", name, 1);
+	}
+	/* the host's threads (the CPU backend, the checks): the node's cores
+	 * shared, not each rank taking all */
+	if (!getenv("OMP_NUM_THREADS")) {
+		long cores = sysconf(_SC_NPROCESSORS_ONLN);
+		int share = cores > 0 ? (int)(cores / size) : 1;
+		int mine = omp_get_num_procs();
+
+		omp_set_num_threads(share < 1 ? 1 : share < mine ? share : mine);
+	}
+	return PICARD_OK;
+}
+
+int picard_mpi_ensemble_model(const picard_model *model, long first, long count,
+			      double spread, const double *param_spreads,
+			      unsigned long long seed, picard_backend backend,
+			      double *x0, double *params)
+{
+	return picard_ensemble_model_range(model, first, count, spread, param_spreads, seed,
+					   backend, x0, params);
+}
+
+int picard_mpi_agree(MPI_Comm comm, int err, int *failed_rank, int *failed_ranks)
+{
+	int size, lowest = -1, failures = 0, *errs;
+
+	MPI_Comm_size(comm, &size);
+	errs = malloc((size_t)size * sizeof(int));
+	if (!errs) {
+		/* without the table the answer is still agreed on: the worst code */
+		int worst;
+
+		MPI_Allreduce(&err, &worst, 1, MPI_INT, MPI_MIN, comm);
+		if (failed_rank)
+			*failed_rank = worst ? 0 : -1;
+		if (failed_ranks)
+			*failed_ranks = worst != 0;
+		return worst;
+	}
+	MPI_Allgather(&err, 1, MPI_INT, errs, 1, MPI_INT, comm);
+	for (int r = 0; r < size; r++) {
+		if (!errs[r])
+			continue;
+		failures++;
+		if (lowest < 0)
+			lowest = r;
+	}
+	err = lowest >= 0 ? errs[lowest] : 0;
+	free(errs);
+	if (failed_rank)
+		*failed_rank = lowest;
+	if (failed_ranks)
+		*failed_ranks = failures;
+	return err;
+}
+
+void picard_mpi_stats_reduce(MPI_Comm comm, long count, const picard_stats *local,
+			     picard_mpi_stats *stats)
+{
+	const picard_stats *mine = local;
+	struct { double value; int rank; } slow = {mine->solve_seconds, 0}, slowest;
+	double sums[4] = {mine->solve_seconds, mine->sweeps_mean * (double)count,
+			  mine->rhs_evals, (double)count};
+	long counts[2] = {count, mine->failed};
+	double total[4];
+	long job[2];
+
+	MPI_Comm_rank(comm, &slow.rank);
+	MPI_Comm_size(comm, &stats->ranks);
+	MPI_Allreduce(sums, total, 4, MPI_DOUBLE, MPI_SUM, comm);
+	MPI_Allreduce(counts, job, 2, MPI_LONG, MPI_SUM, comm);
+	MPI_Allreduce(&slow, &slowest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+	MPI_Allreduce(&mine->sweeps_max, &stats->sweeps_max, 1, MPI_INT, MPI_MAX, comm);
+	stats->ntraj = job[0];
+	stats->failed = job[1];
+	stats->solve_seconds = slowest.value;
+	stats->slowest_rank = slowest.rank;
+	stats->solve_seconds_mean = total[0] / stats->ranks;
+	stats->load_balance = slowest.value > 0 ? stats->solve_seconds_mean / slowest.value : 1;
+	stats->sweeps_mean = total[3] > 0 ? total[1] / total[3] : 0;
+	stats->rhs_evals = total[2];
+	if (local != &stats->local)
+		stats->local = *local;
+}
+
+int picard_mpi_solve(MPI_Comm comm, picard_solver *solver, long count, const double *x0,
+		     const double *params, double *x_final, picard_traj_status *status,
+		     long *fail_window, const picard_record *records, int nrecords,
+		     picard_mpi_stats *stats)
+{
+	int err = PICARD_OK, agreed;
+	long failed;
+
+	memset(stats, 0, sizeof(*stats));
+	if (count > 0 && !solver)
+		err = picard_fail(PICARD_EINVAL, "picard_mpi_solve: %ld trajectories, no solver", count);
+	else if (count > 0)
+		err = picard_solve(solver, x0, params, x_final, status, fail_window, records,
+				   nrecords, &stats->local);
+	agreed = picard_mpi_agree(comm, err == PICARD_EFAILED ? 0 : err, NULL, NULL);
+	if (agreed)
+		return agreed;
+	picard_mpi_stats_reduce(comm, count, &stats->local, stats);
+	failed = stats->failed;
+	return failed ? PICARD_EFAILED : PICARD_OK;
+}
+
+/* The fields of a check result that add up, and those that are maxima. */
+enum { CHECK_TRAJ, CHECK_POINTS, CHECK_NONFINITE, CHECK_REF_FAILED, CHECK_COUNTS };
+
+/* a > b, NaN above everything: a NaN E is the worst there is. */
+static bool worse(double a, double b)
+{
+	return (isnan(a) && !isnan(b)) || a > b;
+}
+
+int picard_mpi_check_reduce(MPI_Comm comm, long first, picard_check_result *res)
+{
+	const long mine[CHECK_COUNTS] = {res->checked_traj, res->points, res->nonfinite,
+					 res->ref_failed};
+	long sums[CHECK_COUNTS];
+	/* E, its place (global), the relative and scaled maxima, the first
+	 * failed reference (global): every rank's, to pick from */
+	double row[7] = {res->error, (double)(res->worst_traj >= 0 ? first + res->worst_traj : -1),
+			 (double)res->worst_window, res->rel_error, res->scaled_error,
+			 (double)(res->first_ref_failed >= 0 ? first + res->first_ref_failed : -1),
+			 (double)res->checked_traj};
+	double *rows;
+	int size;
+
+	MPI_Comm_size(comm, &size);
+	rows = malloc((size_t)size * sizeof(row));
+	if (!rows)
+		return picard_fail(PICARD_ENOMEM, "picard_mpi_check_reduce: %d ranks", size);
+	MPI_Allreduce(mine, sums, CHECK_COUNTS, MPI_LONG, MPI_SUM, comm);
+	MPI_Allgather(row, 7, MPI_DOUBLE, rows, 7, MPI_DOUBLE, comm);
+	res->checked_traj = sums[CHECK_TRAJ];
+	res->points = sums[CHECK_POINTS];
+	res->nonfinite = sums[CHECK_NONFINITE];
+	res->ref_failed = sums[CHECK_REF_FAILED];
+	res->first_ref_failed = -1;
+	bool have = false;
+
+	for (int r = 0; r < size; r++) {
+		const double *rr = rows + 7 * r;
+
+		if (rr[6] <= 0)
+			continue; /* a rank that checked nothing */
+		if (!have || worse(rr[0], res->error)) {
+			res->error = rr[0];
+			res->worst_traj = (long)rr[1];
+			res->worst_window = (long)rr[2];
+		}
+		if (!have || worse(rr[3], res->rel_error))
+			res->rel_error = rr[3];
+		if (!have || worse(rr[4], res->scaled_error))
+			res->scaled_error = rr[4];
+		if (res->first_ref_failed < 0 && rr[5] >= 0)
+			res->first_ref_failed = (long)rr[5];
+		have = true;
+	}
+	free(rows);
+	return PICARD_OK;
+}
