@@ -1,9 +1,10 @@
 #!/bin/sh
 # gpu-ranks.sh - issue 19 on the GPU machine, from the repository root with
-# bin/ built with MPI (make gpu-bundle where Open MPI is installed; the
-# carried bin/lib must then hold libmpi too, or Open MPI be installed
-# here): 1, 2 and 4 ranks sharing the machine's one GPU (each rank its own
-# CUDA context, time-sliced; no MPS), strong and weak scaling and the
+# lib/libpicard_mpirun.so built (make where Open MPI is installed) and
+# Open MPI here (installed, or carried: mpirun on PATH, its libraries on
+# LD_LIBRARY_PATH, OPAL_PREFIX): 1, 2 and 4 ranks sharing the machine's
+# one GPU (each rank its own CUDA context, time-sliced; no MPS), strong
+# and weak scaling and the
 # strong runs writing a .npy with MPI-IO (bench/mpi/scaling.sh). Into
 # ${OUT:-.}/mpi-gpu: device.txt, runs.csv, summary.csv.
 #   STRONG_TRAJ (1048576), WEAK_TRAJ per rank (262144), REPEATS (5), and
@@ -20,8 +21,8 @@ if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; t
 	echo "gpu-ranks.sh: no GPU (nvidia-smi fails): nothing measured." | tee "$out/skipped.txt" >&2
 	exit 2
 fi
-if ! ldd bin/picard-run | grep -q libmpi; then
-	echo "gpu-ranks.sh: bin/picard-run was built without MPI: build it where libopenmpi-dev is." \
+if [ ! -f lib/libpicard_mpirun.so ]; then
+	echo "gpu-ranks.sh: no lib/libpicard_mpirun.so (picard-run's MPI side): build where libopenmpi-dev is." \
 		| tee "$out/skipped.txt" >&2
 	exit 2
 fi
