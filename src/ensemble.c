@@ -10,9 +10,19 @@
 #include "ensemble_range.h"
 #include "errors.h"
 
+/* cuRAND's Philox lays a generation of more than 2^18 doubles out by its
+ * size: value i of a generation from 0 is then not value i - k of one
+ * from offset k (two ranks of 2^24 lotka members drew other states than
+ * one process from rank 1's first member on; cuRAND's host generator does
+ * the same past 2^18). A generation of at most that many is the sequence
+ * itself at any offset, so the uniforms are drawn in pieces of
+ * UNIFORM_PIECE: value i depends on i and the seed alone, whatever range
+ * is asked for (tests/test_ensemble_range.c). */
+#define UNIFORM_PIECE ((size_t)1 << 16)
+
 /* count uniforms in (0, 1] into host memory u, from position offset of the
  * seed's sequence on, generated on the device (on_device) or by cuRAND's
- * host implementation. */
+ * host implementation, in pieces (above). */
 static int generate_uniforms(double *u, size_t count, unsigned long long offset,
 			     unsigned long long seed, bool on_device)
 {
@@ -26,27 +36,29 @@ static int generate_uniforms(double *u, size_t count, unsigned long long offset,
 	if (st != CURAND_STATUS_SUCCESS)
 		return picard_fail(PICARD_ECUDA, "cuRAND: cannot create generator (status %d)", st);
 	st = curandSetPseudoRandomGeneratorSeed(gen, seed);
-	if (st == CURAND_STATUS_SUCCESS && offset)
-		st = curandSetGeneratorOffset(gen, offset);
 	if (st != CURAND_STATUS_SUCCESS) {
 		err = picard_fail(PICARD_ECUDA, "cuRAND: cannot seed (status %d)", st);
 		goto out;
 	}
-	if (!on_device) {
-		st = curandGenerateUniformDouble(gen, u, count);
+	if (on_device && cudaMalloc((void **)&dev, (count < UNIFORM_PIECE ? count : UNIFORM_PIECE) *
+					    sizeof(double)) != cudaSuccess) {
+		err = picard_fail(PICARD_ENOMEM, "ensemble: %zu doubles do not fit the device",
+				  UNIFORM_PIECE);
+		goto out;
+	}
+	for (size_t done = 0; done < count && !err; done += UNIFORM_PIECE) {
+		const size_t n = count - done < UNIFORM_PIECE ? count - done : UNIFORM_PIECE;
+
+		st = curandSetGeneratorOffset(gen, offset + done);
+		if (st == CURAND_STATUS_SUCCESS)
+			st = curandGenerateUniformDouble(gen, on_device ? dev : u + done, n);
 		if (st != CURAND_STATUS_SUCCESS)
-			err = picard_fail(PICARD_ECUDA, "cuRAND host: status %d", st);
-		goto out;
+			err = picard_fail(PICARD_ECUDA, "cuRAND %s: status %d",
+					  on_device ? "device" : "host", st);
+		else if (on_device &&
+			 cudaMemcpy(u + done, dev, n * sizeof(double), cudaMemcpyDeviceToHost) != cudaSuccess)
+			err = picard_fail(PICARD_ECUDA, "ensemble: copy from device failed");
 	}
-	if (cudaMalloc((void **)&dev, count * sizeof(double)) != cudaSuccess) {
-		err = picard_fail(PICARD_ENOMEM, "ensemble: %zu doubles do not fit the device", count);
-		goto out;
-	}
-	st = curandGenerateUniformDouble(gen, dev, count);
-	if (st != CURAND_STATUS_SUCCESS)
-		err = picard_fail(PICARD_ECUDA, "cuRAND device: status %d", st);
-	else if (cudaMemcpy(u, dev, count * sizeof(double), cudaMemcpyDeviceToHost) != cudaSuccess)
-		err = picard_fail(PICARD_ECUDA, "ensemble: copy from device failed");
 out:
 	cudaFree(dev);
 	curandDestroyGenerator(gen);
