@@ -5,7 +5,7 @@ dir=${1:?usage: make-plots.sh RESULTS-DIR}
 status=0
 for gp in plots/*.gp; do
 	name=$(basename "$gp" .gp)
-	csv=$(sed -n "s/^# .*dir\/\([a-z0-9_-]*\.csv\).*/\1/p" "$gp" | head -1)
+	csv=$(sed -n "s/^# .*dir\/\([a-z0-9_\/-]*\.csv\).*/\1/p" "$gp" | head -1)
 	if [ -n "$csv" ] && [ ! -f "$dir/$csv" ]; then
 		echo "  SKIP    $name ($dir/$csv absent)"
 		continue
