@@ -93,6 +93,11 @@ typedef struct picard_scheme_type {
 	const picard_layout *tune_layouts;
 	int tune_nlayouts;
 	int (*layout_max_m)(picard_layout layout);
+	/* the windows of the tuner's first point (0: one): where fewer
+	 * windows' error stalls above any tolerance instead of falling (a
+	 * stiff model's initial layer inside the first window), the search's
+	 * stall rule would stop it there */
+	int tune_first_windows;
 	bool warp_block_own;     /* its warp layout's block follows the
 				    ensemble: none for the tuner to keep */
 

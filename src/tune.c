@@ -353,7 +353,8 @@ static int search_h(struct tuner *t, int m, int K, picard_tune_point *best)
 {
 	const double span = t->opt.t1 - t->opt.t0;
 	const double h_min = span / ((m - 1) * (double)t->opt.max_windows);
-	double h_fail = 0, h = span / (m - 1);
+	const int first = picard_scheme_of(t->opt.scheme)->tune_first_windows;
+	double h_fail = 0, h = span / ((m - 1) * (double)(first > 1 ? first : 1));
 	picard_tune_point p = {.meets = false};
 	bool confirmed = false;
 	int err;

@@ -315,6 +315,20 @@ Test(tune_cli, run_quick_search_newton)
 	free_run(&run);
 }
 
+/* newton-radau on hires: its first window holds the initial layer, and
+ * the error stalls (0.045) from one window to about 64; the search starts
+ * at 200 windows (tune_first_windows), where it falls, and meets E*. */
+Test(tune_cli, run_quick_search_newton_radau_stiff, .timeout = 120)
+{
+	struct cli_run run = run_line("picard-run", "hires --scheme newton-radau --tol 1e-4 "
+				      "--backend cpu --traj 1 --precision double");
+
+	cr_expect_eq(run.status, 0, "exit status %d\n%s%s", run.status, run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "parameters   newton-radau m="), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "met by 1 of 1 trajectories"), "%s", run.out);
+	free_run(&run);
+}
+
 /* --h, which only the trapezoid has, settles the quick search on it and
  * keeps the given h; left to both schemes, which one wins is a matter of
  * timing (this run once took lobatto, and its 3 windows, under load). */
