@@ -158,7 +158,7 @@ static picard_linsolve_code tridiag_run(const picard_tridiag_type *type, struct 
 	picard_linsolve_code code;
 
 	c->batch.x = x;
-	code = type->solve(&c->batch, status);
+	code = type->solve(type, &c->batch, status);
 	for (long s = 0; s < c->count; s++)
 		for (int i = 0; i < c->n; i++)
 			out[s * c->n + i] = x[element(c, s, i)];
@@ -315,7 +315,7 @@ Test(linsolve, tridiagonal_bad_batch_is_refused)
 	picard_tridiag_status status[1];
 
 	for (int t = 0; picard_tridiag_list[t]; t++)
-		cr_assert_eq(picard_tridiag_list[t]->solve(&batch, status),
+		cr_assert_eq(picard_tridiag_list[t]->solve(picard_tridiag_list[t], &batch, status),
 			     PICARD_LINSOLVE_BAD_INPUT);
 }
 

@@ -18,6 +18,17 @@ static bool annihilated(int n, double a_norm, const double *v, const double *av)
 	return v_norm > 0 && sqrt(krylov_dot(n, av, av)) <= n * DBL_EPSILON * a_norm * v_norm;
 }
 
+/* The preconditioned direction and its product, dir_hat = M^-1 dir and
+ * a_dir_hat = A dir_hat; whether A annihilates it (a singular A). */
+static bool precondition_and_multiply(const picard_sparse *a, const picard_precond *pc,
+				      double a_norm, const double *dir, double *dir_hat,
+				      double *a_dir_hat)
+{
+	pc->type->apply(pc, dir, dir_hat);
+	picard_sparse_spmv(a, dir_hat, a_dir_hat);
+	return annihilated(a->n, a_norm, dir_hat, a_dir_hat);
+}
+
 static picard_linsolve_code bicgstab_solve(const picard_sparse *a, const picard_precond *pc,
 					   const double *b, double *x,
 					   const picard_krylov_options *opt,
@@ -55,14 +66,12 @@ static picard_linsolve_code bicgstab_solve(const picard_sparse *a, const picard_
 		for (int i = 0; i < n; i++)
 			p[i] = r[i] + rho_next / rho * alpha / omega * (p[i] - omega * v[i]);
 		rho = rho_next;
-		pc->type->apply(pc, p, p_hat);
-		picard_sparse_spmv(a, p_hat, v);
-		r0v = krylov_dot(n, r0, v);
-		if (annihilated(n, a_norm, p_hat, v)) {
+		if (precondition_and_multiply(a, pc, a_norm, p, p_hat, v)) {
 			code = krylov_end(&run, PICARD_LINSOLVE_SINGULAR, iter,
 					  "A p = 0 for a search direction p");
 			break;
 		}
+		r0v = krylov_dot(n, r0, v);
 		if (r0v == 0 || !isfinite(r0v)) {
 			code = krylov_end(&run, PICARD_LINSOLVE_BREAKDOWN, iter, "(r0, A p) = %g", r0v);
 			break;
@@ -75,14 +84,12 @@ static picard_linsolve_code bicgstab_solve(const picard_sparse *a, const picard_
 			code = krylov_end(&run, PICARD_LINSOLVE_OK, iter, NULL);
 			break;
 		}
-		pc->type->apply(pc, s, s_hat);
-		picard_sparse_spmv(a, s_hat, t);
-		tt = krylov_dot(n, t, t);
-		if (annihilated(n, a_norm, s_hat, t)) {
+		if (precondition_and_multiply(a, pc, a_norm, s, s_hat, t)) {
 			code = krylov_end(&run, PICARD_LINSOLVE_SINGULAR, iter,
 					  "A s = 0 for a nonzero s");
 			break;
 		}
+		tt = krylov_dot(n, t, t);
 		omega = tt > 0 ? krylov_dot(n, t, s) / tt : 0;
 		krylov_axpy(n, omega, s_hat, x);
 		for (int i = 0; i < n; i++)

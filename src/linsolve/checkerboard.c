@@ -140,15 +140,11 @@ static picard_linsolve_code checkerboard_one(int n, const double *lower, const d
 					 work, row);
 }
 
-static picard_linsolve_code checkerboard_batch(const picard_tridiag_batch *batch,
-					       picard_tridiag_status *status)
-{
-	return picard_tridiag_each(batch, status, picard_checkerboard_work, checkerboard_one);
-}
-
 const picard_tridiag_type picard_tridiag_checkerboard = {
 	.name = "checkerboard",
 	.summary = "checkerboard Thomas: 4 sub-systems by Thomas, then their separators' "
 		   "reduced system (Zolfaghari & Foadaddini 2016, made direct)",
-	.solve = checkerboard_batch,
+	.solve = picard_tridiag_each,
+	.solve_one = checkerboard_one,
+	.work_doubles = picard_checkerboard_work,
 };

@@ -64,14 +64,10 @@ static picard_linsolve_code pcr_one(int n, const double *lower, const double *di
 	return PICARD_LINSOLVE_OK;
 }
 
-static picard_linsolve_code pcr_batch(const picard_tridiag_batch *batch,
-				      picard_tridiag_status *status)
-{
-	return picard_tridiag_each(batch, status, pcr_work, pcr_one);
-}
-
 const picard_tridiag_type picard_tridiag_pcr = {
 	.name = "pcr",
 	.summary = "parallel cyclic reduction: log2 n levels, every row of a level independent",
-	.solve = pcr_batch,
+	.solve = picard_tridiag_each,
+	.solve_one = pcr_one,
+	.work_doubles = pcr_work,
 };

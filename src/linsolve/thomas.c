@@ -35,14 +35,10 @@ static size_t thomas_work(int n)
 	return (size_t)n;
 }
 
-static picard_linsolve_code thomas_batch(const picard_tridiag_batch *batch,
-					 picard_tridiag_status *status)
-{
-	return picard_tridiag_each(batch, status, thomas_work, picard_thomas_solve);
-}
-
 const picard_tridiag_type picard_tridiag_thomas = {
 	.name = "thomas",
 	.summary = "Thomas's algorithm, one system at a time (Gaussian elimination, no pivoting)",
-	.solve = thomas_batch,
+	.solve = picard_tridiag_each,
+	.solve_one = picard_thomas_solve,
+	.work_doubles = thomas_work,
 };

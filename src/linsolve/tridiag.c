@@ -70,10 +70,9 @@ static picard_tridiag_status solve_system(const picard_tridiag_batch *batch, lon
 	return st;
 }
 
-picard_linsolve_code picard_tridiag_each(const picard_tridiag_batch *batch,
-					 picard_tridiag_status *status,
-					 size_t (*work_doubles)(int n),
-					 picard_tridiag_solve_one solve_one)
+picard_linsolve_code picard_tridiag_each(const picard_tridiag_type *self,
+					 const picard_tridiag_batch *batch,
+					 picard_tridiag_status *status)
 {
 	bool no_memory = false;
 
@@ -82,7 +81,7 @@ picard_linsolve_code picard_tridiag_each(const picard_tridiag_batch *batch,
 #pragma omp parallel if (batch->count > 1)
 	{
 		double *scratch = malloc(sizeof(double) * (5 * (size_t)batch->n +
-							    work_doubles(batch->n)));
+							    self->work_doubles(batch->n)));
 
 		if (!scratch) {
 #pragma omp atomic write
@@ -91,7 +90,7 @@ picard_linsolve_code picard_tridiag_each(const picard_tridiag_batch *batch,
 #pragma omp for schedule(static)
 		for (long s = 0; s < batch->count; s++)
 			if (scratch)
-				status[s] = solve_system(batch, s, scratch, solve_one);
+				status[s] = solve_system(batch, s, scratch, self->solve_one);
 		free(scratch);
 	}
 	if (no_memory)

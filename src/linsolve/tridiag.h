@@ -56,9 +56,14 @@ typedef struct picard_tridiag_type {
 	/* Solve every system of batch, status[s] for system s (count long).
 	 * Returns PICARD_LINSOLVE_OK when all were solved, else the first
 	 * failed system's code (PICARD_LINSOLVE_BAD_INPUT, _NO_MEMORY for the
-	 * batch as a whole). A failed system's x is left NaN, never garbage. */
-	picard_linsolve_code (*solve)(const picard_tridiag_batch *batch,
+	 * batch as a whole). A failed system's x is left NaN, never garbage.
+	 * The host methods' is picard_tridiag_each, over the two below. */
+	picard_linsolve_code (*solve)(const struct picard_tridiag_type *self,
+				      const picard_tridiag_batch *batch,
 				      picard_tridiag_status *status);
+	/* A host method: one system, and the scratch it takes for n. */
+	picard_tridiag_solve_one solve_one;
+	size_t (*work_doubles)(int n);
 } picard_tridiag_type;
 
 /* Every method, NULL-terminated. */
@@ -66,13 +71,12 @@ extern const picard_tridiag_type *const picard_tridiag_list[];
 /* The method called name, or NULL. */
 const picard_tridiag_type *picard_tridiag_named(const char *name);
 
-/* The batch loop the host methods share: each system gathered, solved by
- * solve_one with work_doubles(n) of scratch, scattered back; systems in
- * parallel (OpenMP). */
-picard_linsolve_code picard_tridiag_each(const picard_tridiag_batch *batch,
-					 picard_tridiag_status *status,
-					 size_t (*work_doubles)(int n),
-					 picard_tridiag_solve_one solve_one);
+/* The batch loop of the host methods: each system gathered, solved by
+ * self->solve_one with self->work_doubles(n) of scratch, scattered back;
+ * systems in parallel (OpenMP). */
+picard_linsolve_code picard_tridiag_each(const picard_tridiag_type *self,
+					 const picard_tridiag_batch *batch,
+					 picard_tridiag_status *status);
 
 /* Thomas's algorithm on one contiguous system, the building block of the
  * others: forward elimination and back substitution (thomas.c). work
