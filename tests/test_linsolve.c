@@ -501,6 +501,44 @@ Test(linsolve, msr_product_is_csr_product)
 	free(y_msr);
 }
 
+/* The 1D operator of an implicit step, I - gamma h A, is tridiagonal:
+ * every tridiagonal method and CG with each preconditioner give one x. */
+Test(linsolve, tridiagonal_methods_and_cg_agree_on_the_1d_operator)
+{
+	int n = 150;
+	picard_sparse a = operator_1d(n, 1, -1e-3);
+	double *lower = malloc(sizeof(double) * n), *diag = malloc(sizeof(double) * n);
+	double *upper = malloc(sizeof(double) * n), *b = rhs_of(n);
+	double *x = malloc(sizeof(double) * n), *cg_x = calloc(n, sizeof(double));
+	picard_tridiag_status status;
+	picard_krylov_result result;
+	picard_krylov_options opt = { .rtol = KRYLOV_RTOL };
+	picard_precond pc;
+
+	for (int i = 0; i < n; i++) {
+		lower[i] = i > 0 ? picard_sparse_entry(&a, i, i - 1) : 0;
+		diag[i] = picard_sparse_entry(&a, i, i);
+		upper[i] = i < n - 1 ? picard_sparse_entry(&a, i, i + 1) : 0;
+	}
+	cr_assert_eq(picard_precond_setup(&pc, picard_precond_named("neumann"), &a, NEUMANN_DEGREE),
+		     PICARD_LINSOLVE_OK);
+	cr_assert_eq(picard_krylov_named("cg")->solve(&a, &pc, b, cg_x, &opt, &result),
+		     PICARD_LINSOLVE_OK, "%s", result.message);
+	for (int t = 0; picard_tridiag_list[t]; t++) {
+		picard_tridiag_batch batch = { .lower = lower, .diag = diag, .upper = upper, .rhs = b,
+					       .x = x, .n = n, .count = 1, .row_stride = 1,
+					       .system_stride = n };
+
+		cr_assert_eq(picard_tridiag_list[t]->solve(picard_tridiag_list[t], &batch, &status),
+			     PICARD_LINSOLVE_OK);
+		cr_assert_leq(relative_gap(n, x, cg_x), KRYLOV_TOL, "%s against cg: %g",
+			      picard_tridiag_list[t]->name, relative_gap(n, x, cg_x));
+	}
+	picard_precond_free(&pc);
+	picard_sparse_free(&a);
+	free(lower), free(diag), free(upper), free(b), free(x), free(cg_x);
+}
+
 /* One solve of a x = b by solver with precond from x = 0 (max_iters 0:
  * the default); the result. */
 static picard_krylov_result solve_once(const char *solver, const char *precond,

@@ -76,7 +76,8 @@ picard_linsolve_code picard_tridiag_each(const picard_tridiag_type *self,
 {
 	bool no_memory = false;
 
-	if (!batch || !status || batch->n < 1 || batch->count < 0)
+	if (!batch || !status || batch->n < 1 || batch->count < 0 || !batch->lower ||
+	    !batch->diag || !batch->upper || !batch->rhs || !batch->x)
 		return PICARD_LINSOLVE_BAD_INPUT;
 #pragma omp parallel if (batch->count > 1)
 	{
