@@ -69,7 +69,8 @@ endif
 MODELS       := $(sort $(basename $(notdir $(wildcard models/*.cu))))
 MODEL_OBJS   := $(MODELS:%=$(BUILD)/models/%.o)
 KERNEL_OBJS  := $(patsubst kernels/%.cu,$(BUILD)/kernels/%.o,$(wildcard kernels/*.cu))
-LIB_OBJS     := $(patsubst src/%.c,$(BUILD)/src/%.o,$(wildcard src/*.c)) \
+# src/linsolve/: the linear solvers of semi-discrete PDEs (issue 21)
+LIB_OBJS     := $(patsubst src/%.c,$(BUILD)/src/%.o,$(wildcard src/*.c src/linsolve/*.c)) \
 		$(BUILD)/registry.o $(BUILD)/embedded.o $(MODEL_OBJS) $(KERNEL_OBJS)
 # What a model file includes, carried by the library as text for the
 # kernels compiled at run time (src/jit.c) and for a model file's host
