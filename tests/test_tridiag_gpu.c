@@ -74,6 +74,22 @@ static struct case_data case_make(int n, enum tridiag_layout layout,
 	return c;
 }
 
+static void case_free(struct case_data *c)
+{
+	free(c->arrays.lower);
+	free(c->arrays.diag);
+	free(c->arrays.upper);
+	free(c->arrays.rhs);
+	free(c->host.x);
+	free(c->host.status);
+	cudaFree((void *)c->device.lower);
+	cudaFree((void *)c->device.diag);
+	cudaFree((void *)c->device.upper);
+	cudaFree((void *)c->device.rhs);
+	cudaFree(c->device.x);
+	cudaFree(c->device.status);
+}
+
 /* Solve c on the device with solver (parts sub-systems where it splits),
  * the solution and statuses into x and status; false where the solver
  * does not take c. */
@@ -146,6 +162,7 @@ static void check_sizes(enum tridiag_layout layout)
 		struct case_data c = case_make(sizes[k], layout, NULL);
 
 		check_every_solver(&c);
+		case_free(&c);
 	}
 }
 
@@ -207,5 +224,6 @@ Test(tridiag_gpu, a_singular_system_is_reported, .timeout = 120)
 		}
 		free(x);
 		free(status);
+		case_free(&c);
 	}
 }
