@@ -478,6 +478,20 @@ $(BIN)/bench-picard: $(BENCH_DIR)/bench_picard.o $(BENCH_DIR)/bench_common.o $(C
 
 bench: deps $(BIN)/bench-rk $(BIN)/bench-cpu $(BIN)/bench-picard
 
+# bin/bench-tridiag: kernels/tridiag/'s solvers side by side (issue 21).
+$(BENCH_DIR)/linsolve/bench_tridiag.o: bench/linsolve/bench_tridiag.cu $(BENCH_HEADERS) | deps
+	@mkdir -p $(@D)
+	@echo "  NVCC    $@"
+	$(Q)$(NVCC) $(BENCH_NVFLAGS) -c $< -o $@
+
+$(BIN)/bench-tridiag: $(BENCH_DIR)/linsolve/bench_tridiag.o $(TRIDIAG_OBJS) $(BENCH_DIR)/bench_common.o \
+		      $(CLI_COMMON) $(LIB)
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) $^ $(LDFLAGS) $(TRIDIAG_LDLIBS) $(LIB_LDLIBS) -o $@
+
+bench: deps $(BIN)/bench-tridiag
+
 # ---- stiff baselines (bench/stiff/, GitHub issue 18) ----------------------------
 # bin/bench-rodas: per-thread Rodas5P on the GPU (rodas.cuh, every model
 # instantiated by nvcc) and on the host (rodas_host.cpp, the same template
