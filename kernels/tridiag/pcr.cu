@@ -1,7 +1,6 @@
 /* pcr.cu - launcher of the shared-memory PCR solver (pcr.cuh). */
 #include "tridiag/pcr.cuh"
 
-#define PCR_BLOCK_MAX 1024
 #define PCR_MAX_N (PCR_BLOCK_MAX * PCR_ROWS_PER_THREAD)
 
 static size_t pcr_work_doubles(const struct tridiag_batch *batch)

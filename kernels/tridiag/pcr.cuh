@@ -8,8 +8,9 @@
 
 #include "tridiag/rows.cuh"
 
-/* Rows a thread holds between a step's reads and its writes: with 1024
- * threads a block, n <= 4096. */
+/* Threads a block at most, and rows a thread holds between a step's reads
+ * and its writes: n <= 4096. */
+#define PCR_BLOCK_MAX 1024
 #define PCR_ROWS_PER_THREAD 4
 
 /* The worse of two statuses (TRIDIAG_NONFINITE_PIVOT over ZERO over OK). */
@@ -18,8 +19,10 @@ __device__ inline int tridiag_worse(int status, int other)
 	return other > status ? other : status;
 }
 
-/* One system a block; 4 n doubles of dynamic shared memory. */
-__global__ void tridiag_pcr_kernel(struct tridiag_batch batch)
+/* One system a block; 4 n doubles of dynamic shared memory. The launch
+ * bound holds the registers to the 64 a thread of a full block may have
+ * (unbounded it takes more, and a block of 1024 would not launch). */
+__global__ void __launch_bounds__(PCR_BLOCK_MAX) tridiag_pcr_kernel(struct tridiag_batch batch)
 {
 	extern __shared__ double pcr_shared[];
 	__shared__ int block_status;
