@@ -3,6 +3,10 @@
 
 #define PCR_MAX_N (PCR_BLOCK_MAX * PCR_ROWS_PER_THREAD)
 
+/* Whether the kernel may take 4 PCR_MAX_N doubles of shared memory (set
+ * for the current device; one device a process). */
+static bool shared_set;
+
 static size_t pcr_work_doubles(const struct tridiag_batch *batch)
 {
 	(void)batch;
@@ -20,10 +24,14 @@ static int pcr_solve(const struct tridiag_batch *batch, double *work, cudaStream
 		return TRIDIAG_EUNSUPPORTED;
 	if (block > PCR_BLOCK_MAX)
 		block = PCR_BLOCK_MAX;
-	err = cudaFuncSetAttribute(tridiag_pcr_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-				   (int)bytes);
-	if (err != cudaSuccess)
-		return err;
+	/* once, for the largest n, so that no timed solve pays for it */
+	if (!shared_set) {
+		err = cudaFuncSetAttribute(tridiag_pcr_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+					   (int)(4 * PCR_MAX_N * sizeof(double)));
+		if (err != cudaSuccess)
+			return err;
+		shared_set = true;
+	}
 	tridiag_pcr_kernel<<<batch->batch, block, bytes, stream>>>(*batch);
 	return cudaGetLastError();
 }
