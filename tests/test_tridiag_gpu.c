@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 
 #include "support.h"
+#include "tridiag/batch_memory.h"
 #include "tridiag/host_reference.h"
 #include "tridiag/tridiag.h"
 
@@ -35,15 +36,6 @@ static void check_cuda(cudaError_t err, const char *what)
 	cr_assert_eq(err, cudaSuccess, "%s: %s", what, cudaGetErrorString(err));
 }
 
-static double *device_copy(const double *host, size_t count)
-{
-	double *p;
-
-	check_cuda(cudaMalloc((void **)&p, count * sizeof(double)), "cudaMalloc");
-	check_cuda(cudaMemcpy(p, host, count * sizeof(double), cudaMemcpyHostToDevice), "upload");
-	return p;
-}
-
 /* A random dominant batch of BATCH systems of n rows in layout; edit, when
  * not NULL, changes the host arrays before the reference solve and the
  * upload. */
@@ -51,43 +43,21 @@ static struct case_data case_make(int n, enum tridiag_layout layout,
 				  void (*edit)(struct case_data *))
 {
 	struct case_data c;
-	size_t rows = (size_t)BATCH * n;
-	int *status;
-	double *x;
 
-	c.arrays = (struct tridiag_host_arrays){malloc(rows * sizeof(double)), malloc(rows * sizeof(double)),
-						malloc(rows * sizeof(double)), malloc(rows * sizeof(double))};
-	c.host = (struct tridiag_batch){c.arrays.lower, c.arrays.diag, c.arrays.upper, c.arrays.rhs,
-					malloc(rows * sizeof(double)), malloc(BATCH * sizeof(int)),
-					BATCH, n, layout, 0};
-	cr_assert(c.arrays.lower && c.arrays.diag && c.arrays.upper && c.arrays.rhs && c.host.x &&
-		  c.host.status);
+	c.host = (struct tridiag_batch){NULL, NULL, NULL, NULL, NULL, NULL, BATCH, n, layout, 0};
+	cr_assert_eq(tridiag_host_alloc(&c.host, &c.arrays), 0);
 	tridiag_fill_dominant(&c.host, c.arrays, SEED);
 	if (edit)
 		edit(&c);
 	cr_assert_eq(tridiag_host_thomas(&c.host), 0);
-	check_cuda(cudaMalloc((void **)&x, rows * sizeof(double)), "cudaMalloc");
-	check_cuda(cudaMalloc((void **)&status, BATCH * sizeof(int)), "cudaMalloc");
-	c.device = (struct tridiag_batch){device_copy(c.arrays.lower, rows), device_copy(c.arrays.diag, rows),
-					  device_copy(c.arrays.upper, rows), device_copy(c.arrays.rhs, rows),
-					  x, status, BATCH, n, layout, 0};
+	check_cuda(tridiag_device_copy(&c.host, &c.device), "upload");
 	return c;
 }
 
 static void case_free(struct case_data *c)
 {
-	free(c->arrays.lower);
-	free(c->arrays.diag);
-	free(c->arrays.upper);
-	free(c->arrays.rhs);
-	free(c->host.x);
-	free(c->host.status);
-	cudaFree((void *)c->device.lower);
-	cudaFree((void *)c->device.diag);
-	cudaFree((void *)c->device.upper);
-	cudaFree((void *)c->device.rhs);
-	cudaFree(c->device.x);
-	cudaFree(c->device.status);
+	tridiag_host_free(&c->host);
+	tridiag_device_free(&c->device);
 }
 
 /* Solve c on the device with solver (parts sub-systems where it splits),
@@ -102,8 +72,7 @@ static bool solve_on_device(const struct tridiag_solver *solver, struct case_dat
 	int err;
 
 	batch.parts = parts;
-	if (!solver->takes_layout(batch.layout) || batch.n < solver->min_n ||
-	    (solver->max_n && batch.n > solver->max_n))
+	if (!tridiag_solver_takes(solver, &batch))
 		return false;
 	work_doubles = solver->work_doubles(&batch);
 	if (work_doubles)

@@ -27,6 +27,7 @@
 #include <cuda_runtime_api.h>
 
 #include "bench_common.h"
+#include "tridiag/batch_memory.h"
 #include "tridiag/host_reference.h"
 #include "tridiag/tridiag.h"
 
@@ -137,27 +138,18 @@ static void *host_alloc(size_t bytes)
 static struct problem problem_make(int n, enum tridiag_layout layout)
 {
 	struct problem p;
-	size_t rows = (size_t)n * n, bytes = rows * sizeof(double);
-	struct tridiag_host_arrays h = {(double *)host_alloc(bytes), (double *)host_alloc(bytes),
-					(double *)host_alloc(bytes), (double *)host_alloc(bytes)};
-	double *d[5];
-	int *status;
+	struct tridiag_host_arrays arrays;
+	size_t bytes = (size_t)n * n * sizeof(double);
 
-	p.host = {h.lower, h.diag, h.upper, h.rhs, (double *)host_alloc(bytes),
-		  (int *)host_alloc(n * sizeof(int)), n, n, layout, 0};
-	tridiag_fill_dominant(&p.host, h, SEED);
+	p.host = {NULL, NULL, NULL, NULL, NULL, NULL, n, n, layout, 0};
+	if (tridiag_host_alloc(&p.host, &arrays) != 0)
+		bench_die(PROGRAM, "out of host memory (N = %d)", n);
+	tridiag_fill_dominant(&p.host, arrays, SEED);
 	double t0 = bench_now_us();
 	if (tridiag_host_thomas(&p.host) != 0)
 		bench_die(PROGRAM, "out of host memory");
 	p.host_us = bench_now_us() - t0;
-	for (int k = 0; k < 5; k++)
-		cuda_check(cudaMalloc(&d[k], bytes), "cudaMalloc");
-	cuda_check(cudaMalloc(&status, n * sizeof(int)), "cudaMalloc");
-	cuda_check(cudaMemcpy(d[0], h.lower, bytes, cudaMemcpyHostToDevice), "upload");
-	cuda_check(cudaMemcpy(d[1], h.diag, bytes, cudaMemcpyHostToDevice), "upload");
-	cuda_check(cudaMemcpy(d[2], h.upper, bytes, cudaMemcpyHostToDevice), "upload");
-	cuda_check(cudaMemcpy(d[3], h.rhs, bytes, cudaMemcpyHostToDevice), "upload");
-	p.device = {d[0], d[1], d[2], d[3], d[4], status, n, n, layout, 0};
+	cuda_check(tridiag_device_copy(&p.host, &p.device), "upload");
 	p.host_x = (double *)host_alloc(bytes);
 	p.host_status = (int *)host_alloc(n * sizeof(int));
 	return p;
@@ -165,18 +157,8 @@ static struct problem problem_make(int n, enum tridiag_layout layout)
 
 static void problem_free(struct problem *p)
 {
-	free((void *)p->host.lower);
-	free((void *)p->host.diag);
-	free((void *)p->host.upper);
-	free((void *)p->host.rhs);
-	free(p->host.x);
-	free(p->host.status);
-	cudaFree((void *)p->device.lower);
-	cudaFree((void *)p->device.diag);
-	cudaFree((void *)p->device.upper);
-	cudaFree((void *)p->device.rhs);
-	cudaFree(p->device.x);
-	cudaFree(p->device.status);
+	tridiag_host_free(&p->host);
+	tridiag_device_free(&p->device);
 	free(p->host_x);
 	free(p->host_status);
 }
@@ -193,8 +175,7 @@ static bool run_solver(const struct tridiag_solver *solver, struct problem *p, i
 	int err;
 
 	batch.parts = parts;
-	if (!solver->takes_layout(batch.layout) || batch.n < solver->min_n ||
-	    (solver->max_n && batch.n > solver->max_n))
+	if (!tridiag_solver_takes(solver, &batch))
 		return false;
 	if (solver->work_doubles(&batch))
 		cuda_check(cudaMalloc(&work, solver->work_doubles(&batch) * sizeof(double)),

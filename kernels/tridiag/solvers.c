@@ -16,3 +16,9 @@ int tridiag_any_layout(enum tridiag_layout layout)
 	(void)layout;
 	return 1;
 }
+
+int tridiag_solver_takes(const struct tridiag_solver *solver, const struct tridiag_batch *batch)
+{
+	return solver->takes_layout(batch->layout) && batch->n >= solver->min_n &&
+	       (solver->max_n == 0 || batch->n <= solver->max_n);
+}

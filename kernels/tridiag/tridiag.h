@@ -87,6 +87,10 @@ extern const struct tridiag_solver *const tridiag_solvers[];
 /* Solvers that take any layout. */
 int tridiag_any_layout(enum tridiag_layout layout);
 
+/* Whether solver takes batch's layout and size (its solve may still
+ * return TRIDIAG_EUNSUPPORTED, for a split too large for shared memory). */
+int tridiag_solver_takes(const struct tridiag_solver *solver, const struct tridiag_batch *batch);
+
 #ifdef __cplusplus
 }
 #endif
