@@ -263,14 +263,29 @@ $(BUILD)/tests/mpi/%.o: tests/mpi/%.c | deps
 	$(Q)$(CC) $(CFLAGS) $(MPI_CFLAGS) -c $< -o $@
 endif
 
+# ---- GPU tridiagonal solvers (kernels/tridiag/, GitHub issue 21) ----------------
+# Thomas, checkerboard Thomas (global and shared memory), PCR and the
+# cuSPARSE anchor, with their host reference: not in the library yet; the
+# test binary and bin/bench-tridiag link them, and cuSPARSE with them.
+TRIDIAG_OBJS   := $(patsubst kernels/tridiag/%.cu,$(BUILD)/kernels/tridiag/%.o,$(wildcard kernels/tridiag/*.cu)) \
+		  $(patsubst kernels/tridiag/%.c,$(BUILD)/kernels/tridiag/%.o,$(wildcard kernels/tridiag/*.c))
+TRIDIAG_LDLIBS := -lcusparse -lcudart_static -lrt
+
+$(BUILD)/kernels/tridiag/%.o: kernels/tridiag/%.c | deps
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(CFLAGS) -Ikernels -c $< -o $@
+
 # The tests also call the programs' shared code directly (the option parser
 # and the --init reader in test_fuzz_regress.c) and bench/stiff's host
 # Rodas5P and msbdf reference (test_rodas.c).
-$(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(SHLIB)
+$(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_OBJS) $(SHLIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(LDFLAGS) $(LDLIBS) -lcriterion -lstdc++ -o $@
+	$(Q)$(CC) $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_OBJS) $(LDFLAGS) $(LDLIBS) \
+		$(TRIDIAG_LDLIBS) -lcriterion -lstdc++ -o $@
 $(BUILD)/tests/test_rodas.o: CFLAGS += -Ibench/stiff
+$(BUILD)/tests/test_tridiag_gpu.o: CFLAGS += -Ikernels
 
 # ---- benchmarks -----------------------------------------------------------------
 # bench/NAME/bench_NAME.c holds the main of bin/bench-NAME, on the library
@@ -463,6 +478,20 @@ $(BIN)/bench-picard: $(BENCH_DIR)/bench_picard.o $(BENCH_DIR)/bench_common.o $(C
 	$(Q)$(CC) $^ $(LDFLAGS) $(LIB_LDLIBS) -o $@
 
 bench: deps $(BIN)/bench-rk $(BIN)/bench-cpu $(BIN)/bench-picard
+
+# bin/bench-tridiag: kernels/tridiag/'s solvers side by side (issue 21).
+$(BENCH_DIR)/linsolve/bench_tridiag.o: bench/linsolve/bench_tridiag.cu $(BENCH_HEADERS) | deps
+	@mkdir -p $(@D)
+	@echo "  NVCC    $@"
+	$(Q)$(NVCC) $(BENCH_NVFLAGS) -c $< -o $@
+
+$(BIN)/bench-tridiag: $(BENCH_DIR)/linsolve/bench_tridiag.o $(TRIDIAG_OBJS) $(BENCH_DIR)/bench_common.o \
+		      $(CLI_COMMON) $(LIB)
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) $^ $(LDFLAGS) $(TRIDIAG_LDLIBS) $(LIB_LDLIBS) -o $@
+
+bench: deps $(BIN)/bench-tridiag
 
 # ---- stiff baselines (bench/stiff/, GitHub issue 18) ----------------------------
 # bin/bench-rodas: per-thread Rodas5P on the GPU (rodas.cuh, every model
