@@ -47,6 +47,41 @@ const char *picard_error_detail(void);
 
 struct picard_model_impl; /* compiled right-hand sides and kernels */
 
+/* The linear part A of a semi-linear model x' = A x + g(t, x): a
+ * discretised diffusion operator that implicit schemes factor or solve
+ * with (src/linsolve/), declared by the model file beside its rhs (which
+ * stays the whole A x + g, so that every scheme still runs it). */
+typedef enum picard_operator_kind {
+	PICARD_OP_NONE = 0,
+	/* div(k grad u) by three points on a line of nx unknowns at
+	 * x_i = (i+1) dx, u = 0 past the ends (boundary values belong in g;
+	 * k = 0 on an end face: no flux) */
+	PICARD_OP_STENCIL_1D,
+	/* the same by five points on nx x ny unknowns, i + nx j at
+	 * ((i+1) dx, (j+1) dy) */
+	PICARD_OP_STENCIL_2D,
+	/* any sparse A, given as a CSR matrix */
+	PICARD_OP_CSR,
+} picard_operator_kind;
+
+typedef struct picard_operator {
+	picard_operator_kind kind;
+	int nx, ny;       /* the grid: nx ny = dim (1D and CSR: ny = 1) */
+	double dx, dy;    /* its spacing (CSR: unused) */
+	bool symmetric;   /* A is symmetric for every parameter: CG applies */
+	/* Stencils: k on the faces for parameters p, in the layout of
+	 * picard_stencil_1d/_2d (src/linsolve/sparse.h): kx (nx + 1) ny
+	 * faces across x, ky nx (ny + 1) across y (2D; NULL in 1D). */
+	void (*k_faces)(const double *params, double *kx, double *ky);
+	/* CSR: nnz entries at most; fill row_start (dim + 1), col and val
+	 * for parameters p. */
+	int nnz;
+	void (*csr)(const double *params, int *row_start, int *col, double *val);
+	/* g = rhs - A x, in double on the host (its device side is the
+	 * model's template nonlinear<real>, compiled at run time). */
+	void (*nonlinear)(double t, const double *x, const double *params, double *g);
+} picard_operator;
+
 /* A registered model: one file in models/, discovered by the build. */
 typedef struct picard_model {
 	const char *name;                 /* registry key, e.g. "lotka" */
@@ -77,6 +112,9 @@ typedef struct picard_model {
 	 * implicit method, and explicit schemes are not expected to reach
 	 * its span. */
 	bool stiff;
+	/* Its linear part A, for a semi-linear model (x' = A x + g), or
+	 * NULL: an ordinary one. */
+	const picard_operator *op;
 	const struct picard_model_impl *impl; /* internal: do not touch */
 } picard_model;
 

@@ -364,6 +364,7 @@ void host_jacobian_ad(double t, const double *x, const double *p, double *J)
 		picard::invariants_of<name>::fn,                               \
 		picard::default_h_of<name>::value,                             \
 		picard::stiff_of<name>::value,                                 \
+		nullptr, /* op: issue 21's models fill it */                   \
 		&picard_impl_##name,                                           \
 	};
 #endif
