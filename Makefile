@@ -499,7 +499,7 @@ bench: deps $(BIN)/bench-tridiag
 # built by the system C++ compiler with OpenMP; the test suite links it
 # too); bin/bench-cvode: SUNDIALS CVODE with OpenMP, built only where
 # libsundials-dev is installed (SUNDIALS 6: libsundials_cvode holds the
-# serial vector and the dense matrix and solver; needs libc alone, so the
+# serial vector, the dense and band matrices and solvers; needs libc alone, so the
 # device bundle gains nothing for it beyond GSL's).
 STIFF_INC       := -Ibench/stiff -Isrc/cli
 STIFF_C_OBJS    := $(STIFF_DIR)/stiff_common.o $(STIFF_DIR)/bench_cvode.o \
