@@ -295,10 +295,10 @@ struct outcome {
 	double *residual, *x; /* x interleaved */
 };
 
-static struct outcome solve_on_device(struct batch *c, const struct krylov_method *method,
-				      const struct krylov_precond *precond, int max_iters)
+static struct outcome solve_with(struct batch *c, const struct krylov_method *method,
+				 const struct krylov_precond *precond,
+				 const struct krylov_options *options)
 {
-	struct krylov_options options = {RTOL, max_iters, DEGREE, 0};
 	struct krylov_solver *solver;
 	struct outcome o;
 	size_t vector = sizeof(double) * c->n * c->batch;
@@ -308,7 +308,7 @@ static struct outcome solve_on_device(struct batch *c, const struct krylov_metho
 	o.residual = malloc(sizeof(double) * c->batch);
 	o.x = malloc(vector);
 	cr_assert(o.status && o.iters && o.residual && o.x);
-	check_cuda(krylov_solver_create(&c->pattern, c->batch, method, precond, &options, &solver),
+	check_cuda(krylov_solver_create(&c->pattern, c->batch, method, precond, options, &solver),
 		   "krylov_solver_create");
 	check_cuda(cudaMemset(c->d_x, 0, vector), "cudaMemset");
 	check_cuda(krylov_solver_solve(solver, c->d_val, c->d_b, c->d_x, o.status, o.iters,
@@ -317,6 +317,14 @@ static struct outcome solve_on_device(struct batch *c, const struct krylov_metho
 	download(o.x, c->d_x, vector);
 	krylov_solver_free(solver);
 	return o;
+}
+
+static struct outcome solve_on_device(struct batch *c, const struct krylov_method *method,
+				      const struct krylov_precond *precond, int max_iters)
+{
+	struct krylov_options options = {.rtol = RTOL, .max_iters = max_iters, .degree = DEGREE};
+
+	return solve_with(c, method, precond, &options);
 }
 
 static void outcome_free(struct outcome *o)
@@ -489,6 +497,40 @@ Test(krylov_gpu, an_iteration_limit_is_not_converged, .timeout = 120)
 	}
 }
 
+/* A CUDA graph replays the kernels that direct launches enqueue: the
+ * same bits, whatever the iterations per graph. */
+Test(krylov_gpu, graph_replay_gives_the_bits_of_direct_launches, .timeout = 120)
+{
+	static const int per_graph[] = {1, 3, 8};
+
+	require_gpu();
+	for (int k = 0; krylov_methods[k]; k++) {
+		const struct krylov_method *method = krylov_methods[k];
+		struct batch c = batch_make(k == 0 ? OP_FILTRATION : OP_CONVECTION, KRYLOV_CSR, 5, NULL);
+		struct krylov_options direct = {.rtol = RTOL, .degree = DEGREE, .direct = 1};
+		struct outcome want = solve_with(&c, method, &krylov_precond_neumann, &direct);
+
+		for (int g = 0; g < 3; g++) {
+			struct krylov_options graph = {.rtol = RTOL, .degree = DEGREE,
+						       .check_every = per_graph[g]};
+			struct outcome got = solve_with(&c, method, &krylov_precond_neumann, &graph);
+
+			for (int m = 0; m < c.batch; m++) {
+				cr_assert_eq(got.status[m], PICARD_LINSOLVE_OK);
+				cr_assert_eq(got.status[m], want.status[m]);
+				cr_assert_eq(got.iters[m], want.iters[m], "%s member %d: %d iterations, %d direct",
+					     method->name, m, got.iters[m], want.iters[m]);
+			}
+			cr_assert(memcmp(got.x, want.x, sizeof(double) * c.n * c.batch) == 0,
+				  "%s, %d iterations a graph: x differs from direct launches'",
+				  method->name, per_graph[g]);
+			outcome_free(&got);
+		}
+		outcome_free(&want);
+		batch_free(&c);
+	}
+}
+
 /* The library baseline of the bench: converged, it agrees with the host. */
 Test(krylov_gpu, cusparse_cg_matches_host, .timeout = 60)
 {
@@ -540,4 +582,35 @@ Test(krylov_gpu, a_malformed_pattern_is_refused)
 	cr_assert_eq(krylov_solver_create(&pattern, 0, &krylov_cg, &krylov_precond_none, NULL, &solver),
 		     KRYLOV_EBADINPUT);
 	cr_assert_null(solver);
+}
+
+/* b = 0: the host solvers converge at once to x = 0, as the GPU ones do
+ * (the GPU status test's zero member is compared with them). Needs no
+ * device. */
+Test(krylov_gpu, host_solvers_take_a_zero_rhs)
+{
+	picard_sparse a = operator_of(OP_2D, 0);
+	double *b = calloc(a.n, sizeof(double)), *x = malloc(sizeof(double) * a.n);
+
+	cr_assert(b && x);
+	for (int k = 0; picard_krylov_list[k]; k++)
+		for (int p = 0; picard_precond_list[p]; p++) {
+			picard_precond pc;
+			picard_krylov_result result;
+
+			for (int i = 0; i < a.n; i++)
+				x[i] = 1;
+			cr_assert_eq(picard_precond_setup(&pc, picard_precond_list[p], &a, DEGREE),
+				     PICARD_LINSOLVE_OK);
+			picard_krylov_list[k]->solve(&a, &pc, b, x, NULL, &result);
+			picard_precond_free(&pc);
+			cr_assert_eq(result.code, PICARD_LINSOLVE_OK, "%s/%s: %s", picard_krylov_list[k]->name,
+				     picard_precond_list[p]->name, result.message);
+			cr_assert_eq(result.iters, 0);
+			for (int i = 0; i < a.n; i++)
+				cr_assert_eq(x[i], 0.0);
+		}
+	free(b);
+	free(x);
+	picard_sparse_free(&a);
 }

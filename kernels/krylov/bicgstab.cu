@@ -202,47 +202,48 @@ struct step_body {
 	}
 };
 
-static int bicgstab_iterate(struct krylov_solver *s, cudaStream_t stream)
+static bicgstab_vectors vectors_of(const struct krylov_solver *s)
 {
 	bool identity = s->precond->identity;
 	bicgstab_vectors w = {s->vec[0], s->vec[1], s->vec[2], s->vec[3], s->vec[4], s->vec[5],
 			      identity ? s->vec[2] : s->vec[6], identity ? s->vec[4] : s->vec[7],
 			      s->x};
-	start_body start = {s->spmv->p, s->val, w, s->st};
+
+	return w;
+}
+
+static int bicgstab_start(struct krylov_solver *s, cudaStream_t stream)
+{
+	start_body start = {s->spmv->p, s->val, vectors_of(s), s->st};
+
+	return krylov_reduce<1, KRYLOV_MAX>(s, start, stream);
+}
+
+static int bicgstab_step(struct krylov_solver *s, cudaStream_t stream)
+{
+	bicgstab_vectors w = vectors_of(s);
 	rho_body rho = {w, s->st, s->batch, s->max_iters};
 	direction_body direction = {w, s->st};
 	alpha_body alpha = {w, s->st, s->batch, s->n};
 	half_step_body half_step = {w, s->st, s->batch, s->rtol};
 	omega_body omega = {w, s->st, s->batch, s->n};
 	step_body step = {w, s->st, s->batch, s->rtol};
-	bool done;
 	int err;
 
-	if ((err = krylov_reduce<1, KRYLOV_MAX>(s, start, stream)) ||
-	    (err = krylov_solver_all_done(s, stream, &done)))
+	if ((err = krylov_reduce<1, KRYLOV_SUM>(s, rho, stream)) ||
+	    (err = krylov_each(s, direction, stream)) ||
+	    (err = s->precond->apply(s, w.p, w.p_hat, stream)) ||
+	    (err = krylov_solver_multiply(s, w.p_hat, w.v, stream)) ||
+	    (err = krylov_reduce<3, KRYLOV_SUM>(s, alpha, stream)) ||
+	    (err = krylov_reduce<1, KRYLOV_SUM>(s, half_step, stream)) ||
+	    (err = krylov_check(s, stream)) || (err = s->precond->apply(s, w.s, w.s_hat, stream)) ||
+	    (err = krylov_solver_multiply(s, w.s_hat, w.t, stream)) ||
+	    (err = krylov_reduce<3, KRYLOV_SUM>(s, omega, stream)) ||
+	    (err = krylov_reduce<1, KRYLOV_SUM>(s, step, stream)))
 		return err;
-	/* max_iters + 1 passes: the last ends the members still running */
-	for (int iter = 0; !done && iter <= s->max_iters; iter++) {
-		if ((err = krylov_reduce<1, KRYLOV_SUM>(s, rho, stream)) ||
-		    (err = krylov_each(s, direction, stream)) ||
-		    (err = s->precond->apply(s, w.p, w.p_hat, stream)) ||
-		    (err = krylov_solver_multiply(s, w.p_hat, w.v, stream)) ||
-		    (err = krylov_reduce<3, KRYLOV_SUM>(s, alpha, stream)) ||
-		    (err = krylov_reduce<1, KRYLOV_SUM>(s, half_step, stream)) ||
-		    (err = krylov_check(s, stream)) ||
-		    (err = s->precond->apply(s, w.s, w.s_hat, stream)) ||
-		    (err = krylov_solver_multiply(s, w.s_hat, w.t, stream)) ||
-		    (err = krylov_reduce<3, KRYLOV_SUM>(s, omega, stream)) ||
-		    (err = krylov_reduce<1, KRYLOV_SUM>(s, step, stream)) ||
-		    (err = krylov_check(s, stream)))
-			return err;
-		if (((iter + 1) % s->check_every == 0 || iter == s->max_iters) &&
-		    (err = krylov_solver_all_done(s, stream, &done)))
-			return err;
-	}
-	return 0;
+	return krylov_check(s, stream);
 }
 
 extern "C" const struct krylov_method krylov_bicgstab = {
-	"bicgstab", false, bicgstab_iterate,
+	"bicgstab", false, bicgstab_start, bicgstab_step,
 };

@@ -158,40 +158,50 @@ struct direction_body {
 	__device__ void item(long, int m, long at) const { p[at] = z[at] + st.beta[m] * p[at]; }
 };
 
-static int cg_iterate(struct krylov_solver *s, cudaStream_t stream)
+/* The vectors of one solve, as cg.c names them. */
+static void cg_vectors(struct krylov_solver *s, double **r, double **z, double **p, double **ap)
 {
-	double *r = s->vec[0], *z = s->precond->identity ? r : s->vec[1], *p = s->vec[2],
-	       *ap = s->vec[3];
+	*r = s->vec[0];
+	*z = s->precond->identity ? s->vec[0] : s->vec[1];
+	*p = s->vec[2];
+	*ap = s->vec[3];
+}
+
+static int cg_start(struct krylov_solver *s, cudaStream_t stream)
+{
+	double *r, *z, *p, *ap;
+	int err;
+
+	cg_vectors(s, &r, &z, &p, &ap);
 	symmetry_body symmetry = {s->spmv->p, s->spmv->transpose, s->val, s->st};
 	start_body start = {r, z, p, s->st, s->batch};
+
+	if ((err = krylov_reduce<2, KRYLOV_MAX>(s, symmetry, stream)) ||
+	    (err = s->precond->apply(s, r, z, stream)))
+		return err;
+	return krylov_reduce<1, KRYLOV_SUM>(s, start, stream);
+}
+
+static int cg_step(struct krylov_solver *s, cudaStream_t stream)
+{
+	double *r, *z, *p, *ap;
+	int err;
+
+	cg_vectors(s, &r, &z, &p, &ap);
 	curvature_body curvature = {p, ap, s->st, s->batch, s->n, s->max_iters};
 	update_body update = {p, ap, s->x, r, s->st, s->batch, s->rtol};
 	beta_body beta = {r, z, s->st, s->batch};
 	direction_body direction = {z, p, s->st};
-	bool done;
-	int err;
 
-	if ((err = krylov_reduce<2, KRYLOV_MAX>(s, symmetry, stream)) ||
-	    (err = s->precond->apply(s, r, z, stream)) ||
-	    (err = krylov_reduce<1, KRYLOV_SUM>(s, start, stream)) ||
-	    (err = krylov_solver_all_done(s, stream, &done)))
+	if ((err = krylov_solver_multiply(s, p, ap, stream)) ||
+	    (err = krylov_reduce<2, KRYLOV_SUM>(s, curvature, stream)) ||
+	    (err = krylov_reduce<1, KRYLOV_SUM>(s, update, stream)) ||
+	    (err = krylov_check(s, stream)) || (err = s->precond->apply(s, r, z, stream)) ||
+	    (err = krylov_reduce<1, KRYLOV_SUM>(s, beta, stream)))
 		return err;
-	/* max_iters + 1 passes: the last ends the members still running */
-	for (int iter = 0; !done && iter <= s->max_iters; iter++) {
-		if ((err = krylov_solver_multiply(s, p, ap, stream)) ||
-		    (err = krylov_reduce<2, KRYLOV_SUM>(s, curvature, stream)) ||
-		    (err = krylov_reduce<1, KRYLOV_SUM>(s, update, stream)) ||
-		    (err = krylov_check(s, stream)) || (err = s->precond->apply(s, r, z, stream)) ||
-		    (err = krylov_reduce<1, KRYLOV_SUM>(s, beta, stream)) ||
-		    (err = krylov_each(s, direction, stream)))
-			return err;
-		if (((iter + 1) % s->check_every == 0 || iter == s->max_iters) &&
-		    (err = krylov_solver_all_done(s, stream, &done)))
-			return err;
-	}
-	return 0;
+	return krylov_each(s, direction, stream);
 }
 
 extern "C" const struct krylov_method krylov_cg = {
-	"cg", true, cg_iterate,
+	"cg", true, cg_start, cg_step,
 };

@@ -133,6 +133,10 @@ struct krylov_options {
 	int degree;      /* Neumann: terms past the first (0: 2) */
 	int check_every; /* iterations between the host's looks at whether
 			    every member has finished (0: 8) */
+	int direct;      /* 1: launch every kernel of every iteration; 0:
+			    capture check_every iterations into a CUDA graph
+			    once (again when val, b or x move) and replay it,
+			    which costs a fraction of the launches */
 };
 
 struct krylov_solver;
@@ -141,8 +145,10 @@ struct krylov_solver;
 struct krylov_method {
 	const char *name;
 	bool needs_spd; /* CG: a non-symmetric member or p^T A p <= 0 is NOT_SPD */
-	/* Iterate every running member until it ends (internal). */
-	int (*iterate)(struct krylov_solver *solver, cudaStream_t stream);
+	/* Enqueue the method's start after the shared beginning, and one
+	 * iteration of every running member (internal). */
+	int (*start)(struct krylov_solver *solver, cudaStream_t stream);
+	int (*step)(struct krylov_solver *solver, cudaStream_t stream);
 };
 extern const struct krylov_method krylov_cg, krylov_bicgstab;
 extern const struct krylov_method *const krylov_methods[]; /* NULL-terminated */

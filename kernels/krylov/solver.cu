@@ -81,6 +81,10 @@ extern "C" void krylov_solver_free(struct krylov_solver *s)
 	cudaFree(s->partial);
 	cudaFree(s->ticket);
 	cudaFreeHost(s->host_running);
+	if (s->graph)
+		cudaGraphExecDestroy(s->graph);
+	if (s->capture)
+		cudaStreamDestroy(s->capture);
 	free(s);
 }
 
@@ -90,7 +94,7 @@ extern "C" int krylov_solver_create(const struct krylov_pattern *pattern, int ba
 				    const struct krylov_options *options,
 				    struct krylov_solver **out)
 {
-	static const struct krylov_options defaults = {0, 0, 0, 0};
+	static const struct krylov_options defaults = {0, 0, 0, 0, 0};
 	struct krylov_solver *s;
 	size_t vector;
 	int err, *ints;
@@ -111,6 +115,7 @@ extern "C" int krylov_solver_create(const struct krylov_pattern *pattern, int ba
 	s->max_iters = options->max_iters > 0 ? options->max_iters : 10 * s->n + 100;
 	s->degree = options->degree > 0 ? options->degree : 2;
 	s->check_every = options->check_every > 0 ? options->check_every : 8;
+	s->direct = options->direct != 0;
 	if ((err = krylov_spmv_create(pattern, batch, true, &s->spmv)))
 		goto fail;
 	if (method->needs_spd && (err = krylov_spmv_make_transpose(s->spmv, pattern)))
@@ -130,7 +135,8 @@ extern "C" int krylov_solver_create(const struct krylov_pattern *pattern, int ba
 						   (size_t)batch)) ||
 	    (err = cudaMalloc(&s->ticket, sizeof(unsigned))) ||
 	    (err = cudaMemset(s->ticket, 0, sizeof(unsigned))) ||
-	    (err = cudaMallocHost(&s->host_running, sizeof(int))))
+	    (err = cudaMallocHost(&s->host_running, sizeof(int))) ||
+	    (err = cudaStreamCreateWithFlags(&s->capture, cudaStreamNonBlocking)))
 		goto fail;
 	s->st.iters = ints + batch;
 	s->st.flag = ints + 2 * batch;
@@ -156,7 +162,8 @@ int krylov_solver_multiply(struct krylov_solver *s, const double *x, double *y,
 	return krylov_spmv_apply(s->spmv, s->val, x, y, stream);
 }
 
-int krylov_solver_all_done(struct krylov_solver *s, cudaStream_t stream, bool *done)
+/* Whether every member has ended: reads st.running (a sync). */
+static int all_done(struct krylov_solver *s, cudaStream_t stream, bool *done)
 {
 	int err = cudaMemcpyAsync(s->host_running, s->st.running, sizeof(int),
 				  cudaMemcpyDeviceToHost, stream);
@@ -264,6 +271,69 @@ struct final_body {
 	}
 };
 
+/* Enqueue count iterations: replayed from the graph of check_every
+ * iterations when that is count (captured first, or again when the solve's
+ * arrays are others than the graph's), else launched one by one. */
+static int run_steps(struct krylov_solver *s, int count, cudaStream_t stream)
+{
+	const void *key[3] = {s->val, s->b, s->x};
+	cudaGraph_t graph;
+	int err = 0, end;
+
+	if (s->direct || count != s->check_every) {
+		for (int k = 0; k < count && !err; k++)
+			err = s->method->step(s, stream);
+		return err;
+	}
+	if (s->graph && memcmp(key, s->graph_key, sizeof(key)) != 0) {
+		cudaGraphExecDestroy(s->graph);
+		s->graph = NULL;
+	}
+	if (!s->graph) {
+		if ((err = cudaStreamBeginCapture(s->capture, cudaStreamCaptureModeThreadLocal)))
+			return err;
+		for (int k = 0; k < count && !err; k++)
+			err = s->method->step(s, s->capture);
+		end = cudaStreamEndCapture(s->capture, &graph);
+		if (err || end) {
+			if (!end)
+				cudaGraphDestroy(graph);
+			return err ? err : end;
+		}
+		err = cudaGraphInstantiate(&s->graph, graph, 0);
+		cudaGraphDestroy(graph);
+		if (err) {
+			s->graph = NULL;
+			return err;
+		}
+		memcpy(s->graph_key, key, sizeof(key));
+	}
+	return cudaGraphLaunch(s->graph, stream);
+}
+
+/* The method's start, then its iterations, check_every at a time, until
+ * every member has ended: max_iters + 1 iterations at most, the last
+ * ending the members still running (not converged). */
+static int iterate(struct krylov_solver *s, cudaStream_t stream)
+{
+	bool done = false;
+	int err = s->method->start(s, stream), iter = 0;
+
+	if (!err)
+		err = all_done(s, stream, &done);
+	while (!err && !done && iter <= s->max_iters) {
+		int count = s->max_iters + 1 - iter;
+
+		if (count > s->check_every)
+			count = s->check_every;
+		err = run_steps(s, count, stream);
+		iter += count;
+		if (!err)
+			err = all_done(s, stream, &done);
+	}
+	return err;
+}
+
 static int copy_back(void *host, const void *device, size_t bytes, cudaStream_t stream)
 {
 	return host ? cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, stream) : 0;
@@ -297,7 +367,7 @@ extern "C" int krylov_solver_solve(struct krylov_solver *s, const double *val, c
 		    (err = krylov_each(s, zero, stream)))
 			return err;
 	}
-	if ((err = s->method->iterate(s, stream)))
+	if ((err = iterate(s, stream)))
 		return err;
 	{
 		final_body body = {p, val, b, x, s->st};

@@ -54,6 +54,7 @@ struct krylov_solver {
 	int n, batch;
 	double rtol;
 	int max_iters, degree, check_every;
+	bool direct;                 /* no CUDA graph */
 	/* this solve's arguments */
 	const double *val, *b;
 	double *x;
@@ -64,14 +65,15 @@ struct krylov_solver {
 	double *partial;             /* chunks KRYLOV_REDUCE_VALUES batch */
 	unsigned *ticket;            /* the reductions' block counter */
 	int *host_running;           /* pinned: st.running read back */
+	cudaStream_t capture;        /* where check_every steps are captured */
+	cudaGraphExec_t graph;       /* their graph, or NULL */
+	const void *graph_key[3];    /* val, b, x it was captured with */
 	struct krylov_plan plan;
 };
 
 /* The SpMV of solver's members with its chosen kernel. */
 int krylov_solver_multiply(struct krylov_solver *s, const double *x, double *y,
 			   cudaStream_t stream);
-/* Whether every member has ended: reads st.running (a sync). */
-int krylov_solver_all_done(struct krylov_solver *s, cudaStream_t stream, bool *done);
 /* Make spmv->transpose (CG's symmetry check) from the host pattern. */
 int krylov_spmv_make_transpose(struct krylov_spmv *spmv, const struct krylov_pattern *pattern);
 
