@@ -182,7 +182,10 @@ struct krylov_spmv *krylov_solver_spmv(struct krylov_solver *solver);
  * a picard_linsolve_code (OK when converged), iters[m] the iterations
  * done, residual[m] the recomputed ||b - A x|| / ||b|| of the x returned
  * (host arrays of batch, each may be NULL). Returns when every member has
- * ended; a member's failure is its status, not the return value. */
+ * ended; a member's failure is its status, not the return value. Keep
+ * val, b and x at the same addresses from solve to solve: the captured
+ * graph of iterations is replayed only for the arrays it was captured
+ * with (others are captured anew, some hundred microseconds). */
 int krylov_solver_solve(struct krylov_solver *solver, const double *val, const double *b,
 			double *x, int *status, int *iters, double *residual, cudaStream_t stream);
 
