@@ -356,9 +356,9 @@ static picard_krylov_result solve_on_host(const struct batch *c, int m, const ch
 }
 
 /* How far rounding moves the iteration at which a solve converges: CG's
- * residual falls steadily, BiCGStab's does not (measured on an H100: a
- * convection-diffusion member with the Neumann preconditioner took 36
- * iterations against the host's 33, the SpMV summing in another order). */
+ * residual falls steadily, BiCGStab's does not, and the SpMV the tuner
+ * picks sums a row in its own order (a convection-diffusion member with
+ * the Neumann preconditioner has taken 36 iterations to the host's 33). */
 static int iteration_slack(const struct krylov_method *method, int host_iters)
 {
 	return method->needs_spd ? 2 : 2 + host_iters / 8;
