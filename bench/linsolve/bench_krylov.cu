@@ -579,49 +579,6 @@ static double x_difference(const struct problem *p, const double *x, const doubl
 	return spmv_error(x, ref, p->n, p->batch);
 }
 
-/* The host CG of src/linsolve/ with precond, member by member. */
-static void run_host_cg(const struct problem *p, const char *precond, int iters, int repeats,
-			struct cg_result *out)
-{
-	size_t vector = (size_t)p->n * p->batch;
-	double times[MAX_REPEATS];
-	double *xm = (double *)host_alloc(sizeof(double) * p->n);
-	double *bm = (double *)host_alloc(sizeof(double) * p->n);
-	picard_krylov_options options = {1e-300, iters};
-
-	out->x = (double *)host_alloc(sizeof(double) * vector);
-	for (int k = 0; k < repeats; k++) {
-		double total = 0;
-
-		out->iters = 0;
-		for (int m = 0; m < p->batch; m++) {
-			picard_precond pc;
-			picard_krylov_result result;
-
-			member_of(p->b, p->n, p->batch, m, bm);
-			memset(xm, 0, sizeof(double) * p->n);
-			double t0 = bench_now_us();
-			if (picard_precond_setup(&pc, picard_precond_named(precond), &p->members[m],
-						 NEUMANN_DEGREE) != PICARD_LINSOLVE_OK)
-				bench_die(PROGRAM, "host %s setup failed", precond);
-			picard_krylov_named("cg")->solve(&p->members[m], &pc, bm, xm, &options, &result);
-			picard_precond_free(&pc);
-			total += bench_now_us() - t0;
-			out->iters = result.iters;
-			for (int i = 0; i < p->n; i++)
-				out->x[(long)i * p->batch + m] = xm[i];
-		}
-		times[k] = total;
-	}
-	out->min_us = bench_min(times, repeats);
-	out->median_us = bench_median(times, repeats);
-	out->repeats = repeats;
-	snprintf(out->note, sizeof(out->note), "%d OpenMP threads", omp_get_max_threads());
-	out->ran = true;
-	free(xm);
-	free(bm);
-}
-
 struct ours_call {
 	struct krylov_solver *solver;
 	const double *val, *b;
@@ -678,20 +635,21 @@ static void run_ours_cg(const struct problem *p, const struct krylov_precond *pr
 	free(done);
 }
 
-/* A one-system library CG (cuSPARSE, ViennaCL) over every member in
- * turn, timed by the wall clock: solve(m, x of member m) returns the time
- * of its solve alone in us, or < 0. */
+/* A one-system CG (the host's, cuSPARSE's, ViennaCL's) over every member
+ * in turn, timed by the wall clock, after one solve to warm up where
+ * warm_up: solve(m, x of member m) returns the time of its solve alone in
+ * us, or < 0. */
 typedef double (*member_solve_fn)(void *arg, int m, double *x, long *iters);
 
 static void run_per_member(const struct problem *p, member_solve_fn solve, void *arg,
-			   int repeats, struct cg_result *out)
+			   bool warm_up, int repeats, struct cg_result *out)
 {
 	size_t vector = (size_t)p->n * p->batch;
 	double times[MAX_REPEATS], *xm = (double *)host_alloc(sizeof(double) * p->n);
 
 	out->x = (double *)host_alloc(sizeof(double) * vector);
 	out->ran = false;
-	if (solve(arg, 0, xm, &out->iters) < 0) { /* a warm-up */
+	if (warm_up && solve(arg, 0, xm, &out->iters) < 0) {
 		free(xm);
 		return;
 	}
@@ -717,6 +675,36 @@ static void run_per_member(const struct problem *p, member_solve_fn solve, void 
 	out->repeats = repeats;
 	out->ran = true;
 	free(xm);
+}
+
+/* The host CG of src/linsolve/ with a preconditioner. */
+struct host_call {
+	const struct problem *p;
+	const char *precond;
+	int iters;
+};
+
+static double host_member(void *arg, int m, double *x, long *iters)
+{
+	struct host_call *c = (struct host_call *)arg;
+	const struct problem *p = c->p;
+	double *bm = (double *)host_alloc(sizeof(double) * p->n), t0, us;
+	picard_krylov_options options = {1e-300, c->iters};
+	picard_krylov_result result;
+	picard_precond pc;
+
+	member_of(p->b, p->n, p->batch, m, bm);
+	memset(x, 0, sizeof(double) * p->n);
+	t0 = bench_now_us();
+	if (picard_precond_setup(&pc, picard_precond_named(c->precond), &p->members[m],
+				 NEUMANN_DEGREE) != PICARD_LINSOLVE_OK)
+		bench_die(PROGRAM, "host %s setup failed", c->precond);
+	picard_krylov_named("cg")->solve(&p->members[m], &pc, bm, x, &options, &result);
+	picard_precond_free(&pc);
+	us = bench_now_us() - t0;
+	*iters = result.iters;
+	free(bm);
+	return us;
 }
 
 struct cusparse_call {
@@ -806,7 +794,11 @@ static void part_cg(struct context *ctx, int grid, int batch, int iters, const s
 	/* the references: the host CG with each preconditioner */
 	for (int k = 0; k < 3; k++) {
 		memset(&host[k], 0, sizeof(host[k]));
-		run_host_cg(&p, preconds[k], iters, o->host_repeats, &host[k]);
+		struct host_call call = {&p, preconds[k], iters};
+
+		run_per_member(&p, host_member, &call, false, o->host_repeats, &host[k]);
+		snprintf(host[k].note, sizeof(host[k].note), "%d OpenMP threads",
+			 omp_get_max_threads());
 	}
 	bases[0] = host[0].median_us;
 	{
@@ -817,7 +809,7 @@ static void part_cg(struct context *ctx, int grid, int batch, int iters, const s
 		call.d_val = (double *)device_alloc(sizeof(double) * p.csr_values);
 		call.d_b = (double *)device_alloc(sizeof(double) * p.n);
 		call.d_x = (double *)device_alloc(sizeof(double) * p.n);
-		run_per_member(&p, cusparse_member, &call, library_repeats, &result);
+		run_per_member(&p, cusparse_member, &call, true, library_repeats, &result);
 		snprintf(result.note, sizeof(result.note), "cusparseSpMV + cuBLAS, one system at a time");
 		bases[1] = result.median_us;
 		krylov_cusparse_cg_free(call.cg);
@@ -836,7 +828,7 @@ static void part_cg(struct context *ctx, int grid, int batch, int iters, const s
 			memset(&result, 0, sizeof(result));
 			snprintf(variant, sizeof(variant), "viennacl-%s-cg%s", gpu ? "cuda" : "openmp",
 				 jacobi ? "-jacobi" : "");
-			run_per_member(&p, viennacl_member, &call,
+			run_per_member(&p, viennacl_member, &call, true,
 				       gpu ? library_repeats : o->host_repeats, &result);
 			if (!result.ran) {
 				struct row r = row_of("cg", "csr", variant, call.error, grid, batch, p.n, 0);

@@ -130,29 +130,6 @@ struct alpha_body {
 	}
 };
 
-/* s = r - alpha v, x += alpha p_hat, and |s|^2 */
-struct half_step_body {
-	bicgstab_vectors w;
-	krylov_members st;
-	int batch;
-	double rtol;
-
-	__device__ bool active(int m) const { return krylov_running(st, m); }
-	__device__ void row(long i, int m, double *acc) const
-	{
-		long at = i * batch + m;
-		double alpha = st.alpha[m];
-
-		w.s[at] = w.r[at] - alpha * w.v[at];
-		w.x[at] += alpha * w.p_hat[at];
-		acc[0] += w.s[at] * w.s[at];
-	}
-	__device__ void finish(int m, const double *total) const
-	{
-		krylov_flag_member(st, m, total[0], rtol);
-	}
-};
-
 /* |s_hat|^2, |t|^2, (t, s): omega, or a singular matrix */
 struct omega_body {
 	bicgstab_vectors w;
@@ -179,29 +156,6 @@ struct omega_body {
 	}
 };
 
-/* x += omega s_hat, r = s - omega t, and |r|^2 */
-struct step_body {
-	bicgstab_vectors w;
-	krylov_members st;
-	int batch;
-	double rtol;
-
-	__device__ bool active(int m) const { return krylov_running(st, m); }
-	__device__ void row(long i, int m, double *acc) const
-	{
-		long at = i * batch + m;
-		double omega = st.omega[m];
-
-		w.x[at] += omega * w.s_hat[at];
-		w.r[at] = w.s[at] - omega * w.t[at];
-		acc[0] += w.r[at] * w.r[at];
-	}
-	__device__ void finish(int m, const double *total) const
-	{
-		krylov_flag_member(st, m, total[0], rtol);
-	}
-};
-
 static bicgstab_vectors vectors_of(const struct krylov_solver *s)
 {
 	bool identity = s->precond->identity;
@@ -225,9 +179,12 @@ static int bicgstab_step(struct krylov_solver *s, cudaStream_t stream)
 	rho_body rho = {w, s->st, s->batch, s->max_iters};
 	direction_body direction = {w, s->st};
 	alpha_body alpha = {w, s->st, s->batch, s->n};
-	half_step_body half_step = {w, s->st, s->batch, s->rtol};
+	/* s = r - alpha v, x += alpha p_hat; x += omega s_hat, r = s - omega t */
+	krylov_advance_body half_step = {w.p_hat, w.r, w.v, w.x, w.s, s->st.alpha, s->st,
+					 s->batch, s->rtol};
 	omega_body omega = {w, s->st, s->batch, s->n};
-	step_body step = {w, s->st, s->batch, s->rtol};
+	krylov_advance_body step = {w.s_hat, w.s, w.t, w.x, w.r, s->st.omega, s->st, s->batch,
+				    s->rtol};
 	int err;
 
 	if ((err = krylov_reduce<1, KRYLOV_SUM>(s, rho, stream)) ||

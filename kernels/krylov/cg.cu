@@ -98,30 +98,6 @@ struct curvature_body {
 	}
 };
 
-/* x += alpha p, r -= alpha A p, and r^T r */
-struct update_body {
-	const double *p, *ap;
-	double *x, *r;
-	krylov_members st;
-	int batch;
-	double rtol;
-
-	__device__ bool active(int m) const { return krylov_running(st, m); }
-	__device__ void row(long i, int m, double *acc) const
-	{
-		long at = i * batch + m;
-		double alpha = st.alpha[m];
-
-		x[at] += alpha * p[at];
-		r[at] -= alpha * ap[at];
-		acc[0] += r[at] * r[at];
-	}
-	__device__ void finish(int m, const double *total) const
-	{
-		krylov_flag_member(st, m, total[0], rtol);
-	}
-};
-
 /* r^T z of the new residual: beta, or a breakdown */
 struct beta_body {
 	const double *r, *z;
@@ -189,7 +165,8 @@ static int cg_step(struct krylov_solver *s, cudaStream_t stream)
 
 	cg_vectors(s, &r, &z, &p, &ap);
 	curvature_body curvature = {p, ap, s->st, s->batch, s->n, s->max_iters};
-	update_body update = {p, ap, s->x, r, s->st, s->batch, s->rtol};
+	/* x += alpha p, r -= alpha A p */
+	krylov_advance_body update = {p, r, ap, s->x, r, s->st.alpha, s->st, s->batch, s->rtol};
 	beta_body beta = {r, z, s->st, s->batch};
 	direction_body direction = {z, p, s->st};
 

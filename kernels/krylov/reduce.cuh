@@ -194,4 +194,31 @@ __device__ __forceinline__ void krylov_flag_member(const krylov_members &st, int
 	st.flag[m] = sqrt(r_square) <= rtol * st.b_norm[m];
 }
 
+/* x += c dir and out = in - c image, c the member's step (CG's alpha,
+ * BiCGStab's alpha or omega), with |out|^2 for the convergence flag: the
+ * step of CG (out = in = r) and each half of a BiCGStab iteration. */
+struct krylov_advance_body {
+	const double *dir, *in, *image;
+	double *x, *out;
+	const double *coef;
+	krylov_members st;
+	int batch;
+	double rtol;
+
+	__device__ bool active(int m) const { return krylov_running(st, m); }
+	__device__ void row(long i, int m, double *acc) const
+	{
+		long at = i * batch + m;
+		double c = coef[m], next = in[at] - c * image[at];
+
+		x[at] += c * dir[at];
+		out[at] = next;
+		acc[0] += next * next;
+	}
+	__device__ void finish(int m, const double *total) const
+	{
+		krylov_flag_member(st, m, total[0], rtol);
+	}
+};
+
 #endif
