@@ -276,16 +276,24 @@ $(BUILD)/kernels/tridiag/%.o: kernels/tridiag/%.c | deps
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -Ikernels -c $< -o $@
 
+# ---- GPU Krylov solvers (kernels/krylov/, GitHub issue 21) ---------------------
+# The batched SpMV and its tuner, CG and BiCGStab with their
+# preconditioners, the cuSPARSE SpMV anchor and the cuSPARSE + cuBLAS CG:
+# not in the library yet; the test binary and bin/bench-krylov link them.
+KRYLOV_OBJS    := $(patsubst kernels/krylov/%.cu,$(BUILD)/kernels/krylov/%.o,$(wildcard kernels/krylov/*.cu))
+KRYLOV_LDLIBS  := -lcusparse -lcublas -lcudart_static -lrt
+
 # The tests also call the programs' shared code directly (the option parser
 # and the --init reader in test_fuzz_regress.c) and bench/stiff's host
 # Rodas5P and msbdf reference (test_rodas.c).
-$(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_OBJS) $(SHLIB)
+$(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_OBJS) $(KRYLOV_OBJS) $(SHLIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_OBJS) $(LDFLAGS) $(LDLIBS) \
-		$(TRIDIAG_LDLIBS) -lcriterion -lstdc++ -o $@
+	$(Q)$(CC) $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_OBJS) $(KRYLOV_OBJS) $(LDFLAGS) \
+		$(LDLIBS) $(TRIDIAG_LDLIBS) $(KRYLOV_LDLIBS) -lcriterion -lstdc++ -o $@
 $(BUILD)/tests/test_rodas.o: CFLAGS += -Ibench/stiff
 $(BUILD)/tests/test_tridiag_gpu.o: CFLAGS += -Ikernels
+$(BUILD)/tests/test_krylov_gpu.o: CFLAGS += -Ikernels
 
 # ---- benchmarks -----------------------------------------------------------------
 # bench/NAME/bench_NAME.c holds the main of bin/bench-NAME, on the library
@@ -492,6 +500,49 @@ $(BIN)/bench-tridiag: $(BENCH_DIR)/linsolve/bench_tridiag.o $(TRIDIAG_OBJS) $(BE
 	$(Q)$(CC) $^ $(LDFLAGS) $(TRIDIAG_LDLIBS) $(LIB_LDLIBS) -o $@
 
 bench: deps $(BIN)/bench-tridiag
+
+# bin/bench-krylov: kernels/krylov/'s SpMV kernels and CG against cuSPARSE,
+# the host CG and, where libviennacl-dev (header-only) is installed,
+# ViennaCL's CG on its CUDA and OpenMP backends (one translation unit with
+# both: bench/linsolve/viennacl_cg.cu). Without it the bench builds and
+# runs without those rows.
+VIENNACL_FOUND := $(shell test -f /usr/include/viennacl/linalg/cg.hpp && echo yes)
+KRYLOV_BENCH_OBJS := $(BENCH_DIR)/linsolve/bench_krylov.o \
+		     $(if $(VIENNACL_FOUND),$(BENCH_DIR)/linsolve/viennacl_cg.o)
+
+$(BENCH_DIR)/linsolve/bench_krylov.o: bench/linsolve/bench_krylov.cu $(BENCH_HEADERS) \
+				      $(BENCH_DIR)/viennacl-found | deps
+	@mkdir -p $(@D)
+	@echo "  NVCC    $@"
+	$(Q)$(NVCC) $(BENCH_NVFLAGS) -DBENCH_VIENNACL=$(if $(VIENNACL_FOUND),1,0) -c $< -o $@
+
+# ViennaCL 1.7.1's cg_tag leaves a member uninitialised that gcc sees
+# through: its warning, not ours.
+$(BENCH_DIR)/linsolve/viennacl_cg.o: bench/linsolve/viennacl_cg.cu | deps
+	@mkdir -p $(@D)
+	@echo "  NVCC    $@ (ViennaCL)"
+	$(Q)$(NVCC) $(BENCH_NVFLAGS) -DVIENNACL_WITH_CUDA -DVIENNACL_WITH_OPENMP \
+		-Xcompiler -Wno-maybe-uninitialized -c $< -o $@
+
+$(BENCH_DIR)/viennacl-found: FORCE
+	@mkdir -p $(@D)
+	@echo '$(VIENNACL_FOUND)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+$(BIN)/bench-krylov: $(KRYLOV_BENCH_OBJS) $(KRYLOV_OBJS) $(BENCH_DIR)/bench_common.o $(CLI_COMMON) $(LIB)
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) $^ $(LDFLAGS) $(KRYLOV_LDLIBS) $(LIB_LDLIBS) -o $@
+
+.PHONY: viennacl-status
+viennacl-status:
+ifeq ($(VIENNACL_FOUND),yes)
+	@echo "  VIENNACL found: bench-krylov compares against ViennaCL's CG (CUDA and OpenMP)"
+else
+	@echo "  VIENNACL not found (apt-get install libviennacl-dev): bench-krylov runs without ViennaCL"
+endif
+
+bench: deps viennacl-status $(BIN)/bench-krylov
 
 # ---- stiff baselines (bench/stiff/, GitHub issue 18) ----------------------------
 # bin/bench-rodas: per-thread Rodas5P on the GPU (rodas.cuh, every model
