@@ -220,15 +220,16 @@ static int ref_jac(double t, const double y[], double *dfdy, double dfdt[], void
 	const struct ref_system *rs = arg;
 	const int n = rs->model->dim;
 	const double dt = 1e-7 * (1 + fabs(t));
-	double fp[64], fm[64];
+	double *fp = malloc(2 * n * sizeof(double)), *fm = fp + n;
 
+	if (!fp)
+		return GSL_ENOMEM;
 	picard_model_jacobian(rs->model, t, y, rs->params, dfdy);
-	if (n > 64)
-		return GSL_EBADLEN;
 	picard_model_rhs(rs->model, t + dt, y, rs->params, fp);
 	picard_model_rhs(rs->model, t - dt, y, rs->params, fm);
 	for (int i = 0; i < n; i++)
 		dfdt[i] = (fp[i] - fm[i]) / (2 * dt);
+	free(fp);
 	return GSL_SUCCESS;
 }
 
@@ -239,16 +240,18 @@ int stiff_reference(const picard_model *model, const double *params, const doubl
 	struct ref_system rs = {model, params};
 	gsl_odeiv2_system sys = {ref_rhs, ref_jac, (size_t)model->dim, &rs};
 	gsl_odeiv2_driver *driver;
-	double t = t0, y[64];
+	double t = t0, *y = malloc(model->dim * sizeof(double));
 	int status = GSL_SUCCESS;
 
-	if (model->dim > 64)
-		return -1;
 	driver = gsl_odeiv2_driver_alloc_standard_new(&sys, gsl_odeiv2_step_msbdf,
 						      1e-9 * (tout[nout - 1] - t0), atol, rtol,
 						      1.0, 0.0);
-	if (!driver)
+	if (!driver || !y) {
+		if (driver)
+			gsl_odeiv2_driver_free(driver);
+		free(y);
 		return -1;
+	}
 	gsl_odeiv2_driver_set_nmax(driver, 0);
 	memcpy(y, x0, model->dim * sizeof(double));
 	for (int o = 0; o < nout && status == GSL_SUCCESS; o++) {
@@ -256,6 +259,7 @@ int stiff_reference(const picard_model *model, const double *params, const doubl
 		memcpy(out + o * model->dim, y, model->dim * sizeof(double));
 	}
 	gsl_odeiv2_driver_free(driver);
+	free(y);
 	return status == GSL_SUCCESS ? 0 : -1;
 }
 
@@ -298,17 +302,19 @@ void stiff_sample_make(const stiff_opts *o, const stiff_problem *pb, stiff_sampl
 			continue;
 		}
 		if (i < STIFF_FLOOR_TRAJ) {
-			double tight[STIFF_MAX_OUT * 64];
+			double *tight = malloc(no * dim * sizeof(double));
 
-			if (stiff_reference(o->model, pb->params + tr * pb->nparams,
-					    pb->x0 + tr * dim, pb->t0, pb->tout, no,
-					    STIFF_REF_RTOL / 10, ref_atol / 10, tight)) {
+			if (!tight || stiff_reference(o->model, pb->params + tr * pb->nparams,
+						      pb->x0 + tr * dim, pb->t0, pb->tout, no,
+						      STIFF_REF_RTOL / 10, ref_atol / 10, tight)) {
+				free(tight);
 				bad++;
 				continue;
 			}
 			for (int k = 0; k < no; k++)
 				floor = fmax(floor, scaled_diff(ref + k * dim, tight + k * dim, dim,
 								o->rtol, o->atol));
+			free(tight);
 		}
 	}
 	if (bad)
