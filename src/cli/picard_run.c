@@ -375,8 +375,11 @@ static int solve(struct run *run)
 		err = picard_solve(run->solver, run->x0, run->params, run->x_final, run->status,
 				   run->fail_window, records, nrecords, r ? &stats : &run->stats);
 		seconds[r] = r ? stats.solve_seconds : run->stats.solve_seconds;
-		if (err == PICARD_EFAILED)
+		if (err == PICARD_EFAILED) {
+			snprintf(run->solve_detail, sizeof(run->solve_detail), "%s",
+				 picard_error_detail());
 			err = 0;
+		}
 	}
 	if (!err) {
 		qsort(seconds, repeat, sizeof(double), compare_seconds);
@@ -509,6 +512,10 @@ static long report_failures(const struct run *run)
 	printf("%-12s %ld of %ld trajectories\n", "failed", failed, run->shard.total);
 	cli_error(PICARD_EFAILED, "%ld of %ld trajectories failed: %s%s", failed, run->shard.total,
 		  list, failed > shown ? ", ..." : "");
+	if (strstr(run->solve_detail, "linsolve-failed"))
+		cli_hint("%s; another --linsolve, a larger --linsolve-maxit or --linsolve-rtol may "
+			 "solve it", strstr(run->solve_detail, "trajectory ") ?
+			 strstr(run->solve_detail, "trajectory ") : run->solve_detail);
 	cli_hint("non-finite or |x| > --bound %g; a smaller --%s or a larger --K%s may converge",
 		 run->opts.bound, picard_scheme_of(run->grid->scheme)->length_name,
 		 run->grid->adaptive ? "-max" : "");
