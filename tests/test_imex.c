@@ -621,3 +621,30 @@ Test(imex, backend_auto_runs_on_the_cpu)
 	cr_expect_eq(picard_solver_grid(solver)->linsolve, PICARD_LINSOLVER_THOMAS);
 	picard_solver_free(solver);
 }
+
+/* --warm-start (each window's first sweep from the previous window's
+ * increments) reaches the same answer in fewer sweeps. */
+Test(imex, warm_start_same_answer_fewer_sweeps)
+{
+	picard_options opt = {
+		.scheme = PICARD_SCHEME_IMEX_SDIRK2, .m = 5, .h = 0.01, .iter_rtol = 1e-12,
+		.precision = PICARD_DOUBLE, .backend = PICARD_BACKEND_CPU,
+	};
+	double x[2][MAX_DIM];
+	double sweeps[2];
+
+	for (int warm = 0; warm < 2; warm++) {
+		picard_solver *solver;
+		picard_stats stats;
+
+		opt.warm_start = warm;
+		solver = test_solver(&imex_heat1d, &opt, 1);
+		cr_assert_eq(picard_solve(solver, imex_heat1d.x0, NULL, x[warm], NULL, NULL, NULL, 0,
+					  &stats), 0, "%s", picard_error_detail());
+		sweeps[warm] = stats.sweeps_mean;
+		picard_solver_free(solver);
+	}
+	cr_log_info("sweeps per window: %.2f cold, %.2f warm", sweeps[0], sweeps[1]);
+	cr_expect_lt(sweeps[1], sweeps[0]);
+	cr_expect_lt(max_gap(imex_heat1d.dim, x[1], x[0]), 1e-10);
+}
