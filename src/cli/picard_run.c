@@ -26,6 +26,7 @@
 #include "diag.h"
 #include "ensemble_range.h"
 #include "jit.h"
+#include "linsolve/implicit.h"
 #include "init_file.h"
 #include "options.h"
 #include "output.h"
@@ -407,6 +408,28 @@ static const char *backend_name(picard_backend backend)
 	return backend == PICARD_BACKEND_CUDA ? "cuda" : "cpu";
 }
 
+/* The imex schemes' linear solver, settled: which, and how an iterative
+ * one stops. */
+static void print_linsolve(const struct run *run)
+{
+	const picard_grid *grid = run->grid;
+	const picard_implicit_type *type = picard_implicit_of(grid->linsolve);
+	const picard_operator *op = run->model->op;
+
+	printf("%-12s %s", "linsolve", picard_linsolver_name(grid->linsolve));
+	if (type && type->krylov)
+		printf(", precond %s, rtol %.3g, at most %d iterations",
+		       picard_preconditioner_name(grid->precond), grid->linsolve_rtol,
+		       grid->linsolve_maxit);
+	else if (op && op->kind == PICARD_OP_STENCIL_2D)
+		printf(" on lines, Peaceman-Rachford ADI to rtol %.3g, at most %d iterations",
+		       grid->linsolve_rtol, grid->linsolve_maxit);
+	else
+		printf(" (direct)");
+	printf("%s\n", run->opts.linsolve == PICARD_LINSOLVER_AUTO ? " (the operator's default)" :
+	       "");
+}
+
 /* The summary of the solve on stdout, aligned. */
 static void print_summary(const struct run *run)
 {
@@ -423,7 +446,8 @@ static void print_summary(const struct run *run)
 	       run->opts.init_path ? " (from --init)" : "");
 	const picard_scheme_type *type = picard_scheme_of(grid->scheme);
 
-	if (grid->scheme != PICARD_SCHEME_TRAPEZOID && !type->lobatto_grid) {
+	if (grid->scheme != PICARD_SCHEME_TRAPEZOID && !type->lobatto_grid &&
+	    !type->takes_linsolve) {
 		const char *name = type->name;
 
 		if (grid->adaptive)
@@ -441,14 +465,19 @@ static void print_summary(const struct run *run)
 		    fabs(grid->window - run->opts.window) > 1e-12 * run->opts.window)
 			printf(" (requested %g)", run->opts.window);
 	} else {
-		printf("%-12s m=%d K%s%d h=%.6g", "grid", grid->m, grid->adaptive ? "<=" : "=",
+		/* the trapezoid's grid: the paper's scheme unnamed, as ever */
+		printf("%-12s %s%sm=%d K%s%d h=%.6g", "grid", type->takes_linsolve ? type->name : "",
+		       type->takes_linsolve ? " " : "", grid->m, grid->adaptive ? "<=" : "=",
 		       grid->K, grid->h);
-		if (fabs(grid->h - run->opts.h) > 1e-12 * run->opts.h)
+		if ((run->opts.h_given || !type->takes_linsolve) &&
+		    fabs(grid->h - run->opts.h) > 1e-12 * run->opts.h)
 			printf(" (requested %g)", run->opts.h);
 	}
 	printf(", %ld window%s, t in [%g, %g]\n", grid->windows, grid->windows == 1 ? "" : "s",
 	       grid->t0, grid->t1);
 	printf("%-12s %s\n", "precision", run->opts.precision == PICARD_DOUBLE ? "double" : "float");
+	if (type->takes_linsolve)
+		print_linsolve(run);
 	if (run->stats.backend == PICARD_BACKEND_CUDA && type->takes_block) {
 		printf("%-12s a thread per window of the block, a block per trajectory's scan\n",
 		       "layout");
