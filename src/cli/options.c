@@ -652,6 +652,9 @@ static int check_combinations(const struct run_options *opts)
 
 	if (err)
 		return err;
+	if (opts->backend == PICARD_BACKEND_CUDA && !scheme->cuda)
+		return cli_error(CLI_EUSAGE, "--backend cuda: --scheme %s has no CUDA side yet "
+				 "(--backend cpu or auto runs it on the CPU)", scheme->name);
 
 	if (opts->h_given && !by_h)
 		return cli_error(CLI_EUSAGE, "--h %g: --scheme %s takes --%s",
