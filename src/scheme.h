@@ -42,6 +42,10 @@ typedef struct picard_scheme_type {
 	bool solves_stiff;       /* implicit and L-stable: a stiff model's
 				    scheme when none is named, and the only
 				    kind picard-run's search tries on one */
+	bool takes_linsolve;     /* it solves with the model's operator
+				    (picard_model.op): options.linsolve,
+				    precond, linsolve_rtol and _maxit apply
+				    (else they must be zero) */
 	bool tuned_when_named;   /* the tuner searches it only when asked
 				    for it by name: picard-run's search
 				    across schemes leaves it out */
@@ -102,7 +106,9 @@ typedef struct picard_scheme_type {
 				    ensemble: none for the tuner to keep */
 
 	const struct picard_cpu_scheme *cpu;   /* how the CPU backend runs it */
-	const struct picard_cuda_scheme *cuda; /* and the CUDA backend */
+	const struct picard_cuda_scheme *cuda; /* and the CUDA backend (NULL:
+						  none yet; backend AUTO
+						  then runs it on the CPU) */
 } picard_scheme_type;
 
 /* The refinement of a scheme whose grid is h with K fixed or K_max
@@ -111,6 +117,12 @@ typedef struct picard_scheme_type {
  * rtol_floor). */
 picard_options picard_refined_h(const picard_options *o, const picard_grid *g, double shrink,
 				double rtol_share, double rtol_floor, int k_max);
+
+/* The trapezoid's tuner candidates, shared by the schemes on its grid:
+ * K = 1 .. kmax fixed sweeps at the solver's default iteration tolerance
+ * (tune_rtol 0). */
+int picard_tune_candidates_k(int kmax);
+double picard_tune_rtol_default(int K, double tol, picard_precision precision);
 
 /* The lobatto scheme's, shared by the schemes on its grid (src/
  * scheme_lobatto.c): order 2m-2, the window as the length, and the
