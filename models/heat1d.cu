@@ -1,22 +1,26 @@
-/* heat1d.cu - the heat equation with a variable conductivity and a
- * source, u_t = (k(x) u_x)_x + q(x, t) on [0, 1], k(x) = D (1 + x),
+/* heat1d.cu - the heat equation with a variable conductivity, a logistic
+ * reaction and a source, u_t = (k(x) u_x)_x + r u (1 - u) + q(x, t) on
+ * [0, 1], k(x) = D (1 + x),
  * Dirichlet ends u(0, t) = 0, u(1, t) = a sin t, semi-discretised by the
  * method of lines: 47 unknowns at x_i = (i + 1) / 48, the three-point
  * finite-volume stencil with k at the cell faces (picard_stencil_1d's
  * conventions, kernels/semilinear.cuh). A semi-linear model x' = A x + g
  * (op = PICARD_OP_STENCIL_1D): A = div(k grad) with u = 0 past the ends,
- * g = q at the nodes plus the right end's boundary value k(1 - dx/2) a
- * sin(t) / dx^2 in the last row.
+ * g = r u (1 - u) + q at the nodes plus the right end's boundary value
+ * k(1 - dx/2) a sin(t) / dx^2 in the last row: g depends on the state, so
+ * the imex schemes' Picard sweeps on it have work to do (Lipschitz about
+ * r).
  * Manufactured solution (the method of manufactured solutions: choose u*,
  * derive q so that u* solves the PDE; Roache, "Code verification by the
  * method of manufactured solutions", J. Fluids Eng. 124 (2002) 4-10):
  *	u*(x, t) = a (x sin t + (1 - exp(-t)) sin(pi x)),
- * zero at t = 0 (x0 = 0), so q = u*_t - D u*_x - D (1 + x) u*_xx. exact is
+ * zero at t = 0 (x0 = 0), so q = u*_t - D u*_x - D (1 + x) u*_xx
+ * - r u* (1 - u*). exact is
  * u* at the nodes: the semi-discrete solution is within O(dx^2) of it
  * (tests/test_pde_models.c measures the order). The largest eigenvalue of
  * A, about 4 k_max / dx^2 = 1.8e4 at D = 1, makes it stiff over its span
  * of 2. Parameters: D scales the conductivity, a the solution and so the
- * source and the boundary value. */
+ * source and the boundary value, r the reaction. */
 #include <math.h>
 
 #include "picard_model.cuh"
@@ -33,31 +37,39 @@ __host__ __device__ inline real conductivity(const real *p, double x)
 	return p[0] * real(1 + x);
 }
 
+/* the reaction r u (1 - u) */
+template <typename real>
+__host__ __device__ inline real reaction(const real *p, real u)
+{
+	return p[2] * u * (1 - u);
+}
+
 /* the manufactured source q(x, t) */
 template <typename real>
 __host__ __device__ inline real source(real t, const real *p, double x)
 {
 	const real s = sin(t), c = cos(t), e = exp(-t);
 	const double sx = sin(pi * x), cx = cos(pi * x);
+	const real u = p[1] * (x * s + (1 - e) * sx);
 	const real u_t = p[1] * (x * c + e * sx);
 	const real u_x = p[1] * (s + (1 - e) * (pi * cx));
 	const real u_xx = p[1] * (1 - e) * (-pi * pi * sx);
 
-	return u_t - p[0] * u_x - p[0] * real(1 + x) * u_xx;
+	return u_t - p[0] * u_x - p[0] * real(1 + x) * u_xx - reaction(p, u);
 }
 
 } /* namespace heat1d_pde */
 
 struct heat1d {
-	static constexpr int dim = 47, nparams = 2;
-	static constexpr const char *param_names[] = {"D", "a"};
-	static constexpr double param_defaults[] = {1, 1};
+	static constexpr int dim = 47, nparams = 3;
+	static constexpr const char *param_names[] = {"D", "a", "r"};
+	static constexpr double param_defaults[] = {1, 1, 2};
 	static constexpr double x0[dim] = {};
 	static constexpr double t0 = 0, t1 = 2;
 	static constexpr bool stiff = true;
 	static constexpr const char *summary =
-		"u_t = ((D (1 + x)) u_x)_x + q(x, t) on [0, 1], u(0) = 0, u(1) = a sin t, "
-		"47 nodes; manufactured u* = a (x sin t + (1 - e^-t) sin(pi x))";
+		"u_t = ((D (1 + x)) u_x)_x + r u (1 - u) + q(x, t) on [0, 1], u(0) = 0, "
+		"u(1) = a sin t, 47 nodes; manufactured u* = a (x sin t + (1 - e^-t) sin(pi x))";
 	static constexpr const char *reference =
 		"method of lines, three-point finite volumes; manufactured solution "
 		"(Roache, J. Fluids Eng. 124 (2002) 4-10)";
@@ -75,13 +87,13 @@ struct heat1d {
 			kx[i] = heat1d_pde::conductivity(p, (i + 0.5) * dx);
 	}
 
-	/* g: the source at the nodes, and the right end's value a sin t
-	 * through its face */
+	/* g: the reaction and the source at the nodes, and the right end's
+	 * value a sin t through its face */
 	template <typename real>
-	__host__ __device__ static void nonlinear(real t, const real *, const real *p, real *g)
+	__host__ __device__ static void nonlinear(real t, const real *x, const real *p, real *g)
 	{
 		for (int i = 0; i < nx; i++)
-			g[i] = heat1d_pde::source(t, p, (i + 1) * dx);
+			g[i] = heat1d_pde::reaction(p, x[i]) + heat1d_pde::source(t, p, (i + 1) * dx);
 		g[nx - 1] += heat1d_pde::conductivity(p, (nx + 0.5) * dx) * p[1] * sin(t) /
 			     real(dx * dx);
 	}
@@ -92,13 +104,16 @@ struct heat1d {
 		picard::semilinear_rhs<heat1d>(t, x, p, dxdt);
 	}
 
-	/* J[i*dim + k] = d f_i / d x_k: A (g does not depend on x) */
+	/* J[i*dim + k] = d f_i / d x_k: A, and the reaction's r (1 - 2 u) on
+	 * the diagonal */
 	template <typename real>
-	__host__ __device__ static void jacobian(real, const real *, const real *p, real *J)
+	__host__ __device__ static void jacobian(real, const real *x, const real *p, real *J)
 	{
 		picard::stencil_1d_jacobian(
 			nx, real(dx),
 			[&](int i) { return heat1d_pde::conductivity(p, (i + 0.5) * dx); }, J);
+		for (int i = 0; i < nx; i++)
+			J[i * dim + i] += p[2] * (1 - 2 * x[i]);
 	}
 
 	/* u* at the nodes: the PDE's solution from the model's start (x0 = 0
