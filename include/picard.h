@@ -382,6 +382,9 @@ typedef enum picard_traj_status {
 					  reads NONFINITE); it stopped */
 	PICARD_TRAJ_MAX_STEPS = 6,     /* an adaptive trajectory tried K_max
 					  steps before t1; it stopped */
+	PICARD_TRAJ_LINSOLVE_FAILED = 7, /* a linear solve of an implicit
+					  stage failed (the imex schemes'):
+					  it stopped */
 } picard_traj_status;
 
 /* "ok", "nonfinite", "diverged", "not-converged", "tol-exceeded",

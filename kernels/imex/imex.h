@@ -1,0 +1,71 @@
+/* imex.h - the imex schemes on the GPU (kernels/imex/engine.cu): a chunk
+ * of members integrated together, window by window, with per-step
+ * launches. Per window and sweep: one launch of the run-time compiled
+ * kernel (kernels/imex_kernel.cuh) evaluates g at every stage of every
+ * step from the previous sweep's values; then, step by step and stage by
+ * stage, a launch builds the right-hand sides and the stage's system
+ * (I - gamma h A) Y = r is solved for every member at once: a batch of
+ * tridiagonal systems (1D), the Peaceman-Rachford ADI iteration over
+ * batches of x and y lines (2D), each by a GPU tridiagonal method
+ * (kernels/tridiag/). Plain C, called by kernels/cuda_backend.cu. */
+#ifndef PICARD_IMEX_GPU_H
+#define PICARD_IMEX_GPU_H
+
+#include <stddef.h>
+
+#include "launch.h"
+#include "picard.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct tridiag_method;
+
+/* One scheme's coefficients (src/imex.h: imex-euler, imex-sdirk2). */
+struct imex_gpu_tableau {
+	int stages;       /* s */
+	double gamma;     /* every stage solves (I - gamma h A) Y = r */
+	double c[2];      /* stage q at t_j + c[q] h */
+	double carry[2];  /* r = y_j + gamma h g(G_q) + carry[q] (Y_{q-1} - y_j) */
+};
+
+/* How the linear systems are solved. */
+struct imex_gpu_linsolve {
+	const struct tridiag_method *tridiag; /* the lines' method */
+	double rtol;  /* ADI: ||r - M y||_2 <= rtol ||r||_2 */
+	int maxit;    /* ADI: iterations at most */
+};
+
+/* The first member (lowest index) whose linear solve failed: in words. */
+struct imex_gpu_failure {
+	long member;        /* -1: none */
+	char message[256];  /* "linsolve-failed in window W (step J, stage I): ..." */
+};
+
+struct imex_gpu;
+
+/* Device bytes a member needs beyond what the backend keeps for it. */
+size_t imex_gpu_member_bytes(const picard_model *model, const picard_grid *grid,
+			     const struct imex_gpu_tableau *tableau);
+
+/* Device memory for chunk members; PICARD_EINVAL naming what the GPU
+ * cannot run (an operator kind, a method that does not take the lines). */
+int imex_gpu_create(struct imex_gpu **out, const picard_model *model, const picard_grid *grid,
+		    const struct imex_gpu_tableau *tableau, const struct imex_gpu_linsolve *lin,
+		    long chunk);
+
+/* Integrate L's members (L->ntraj <= chunk) over every window, kernel
+ * the instance of picard::picard_imex_kernel for the model: statuses,
+ * sweep counts, records and x_final through L. Enqueued on L's stream
+ * and waited for; the first failed linear solve into *first. */
+int imex_gpu_run(struct imex_gpu *g, const void *kernel, const struct picard_launch *L,
+		 struct imex_gpu_failure *first);
+
+void imex_gpu_free(struct imex_gpu *g);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
