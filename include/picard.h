@@ -266,7 +266,54 @@ typedef enum picard_scheme {
 	 * spread over the GPU across time, where radau5 runs each in one
 	 * thread. Windows of fixed length; options as the newton scheme's. */
 	PICARD_SCHEME_NEWTON_RADAU = 7,
+	/* Implicit-explicit schemes for a semi-linear model x' = A x + g
+	 * (picard_model.op), on the trapezoid's grid (windows of m-1 steps of
+	 * h): A implicit, solved by a linear solver (picard_linsolver), g by
+	 * Picard sweeps over the window's stages (src/scheme_imex.c).
+	 * Converged, the answer is the implicit method applied to the whole
+	 * f, and the window is capped by H x Lipschitz(g) < 1 alone, not by
+	 * A's stiffness. imex-euler: implicit Euler, order 1; imex-sdirk2:
+	 * Alexander's 2-stage SDIRK, order 2; both L-stable. K fixed sweeps
+	 * or K_max adaptive, as the trapezoid. Double only. */
+	PICARD_SCHEME_IMEX_EULER = 8,
+	PICARD_SCHEME_IMEX_SDIRK2 = 9,
 } picard_scheme;
+
+/* The linear solver of the imex schemes' stages, (I - gamma h A) y = r
+ * (src/linsolve/implicit.h). */
+typedef enum picard_linsolver {
+	PICARD_LINSOLVER_AUTO = 0,         /* by the operator: thomas in 1D,
+					      ADI over thomas in 2D, cg for a
+					      symmetric CSR operator, bicgstab
+					      otherwise */
+	/* tridiagonal: a 1D stencil directly, a 2D one by Peaceman-Rachford
+	 * ADI iteration over lines (src/linsolve/adi.c) */
+	PICARD_LINSOLVER_THOMAS = 1,
+	PICARD_LINSOLVER_CHECKERBOARD = 2,
+	PICARD_LINSOLVER_PCR = 3,
+	PICARD_LINSOLVER_CUSPARSE = 4,     /* the CUDA backend only */
+	/* Krylov, over the operator assembled to CSR */
+	PICARD_LINSOLVER_CG = 5,           /* symmetric A only */
+	PICARD_LINSOLVER_BICGSTAB = 6,
+} picard_linsolver;
+
+/* The Krylov solvers' preconditioner. */
+typedef enum picard_preconditioner {
+	PICARD_PRECOND_AUTO = 0,    /* jacobi */
+	PICARD_PRECOND_NONE = 1,
+	PICARD_PRECOND_JACOBI = 2,
+	PICARD_PRECOND_NEUMANN = 3, /* Gubaidullin & Nikiforov's polynomial */
+} picard_preconditioner;
+
+/* "auto", "thomas", "checkerboard", "pcr", "cusparse", "cg", "bicgstab";
+ * NULL for an unknown value. */
+const char *picard_linsolver_name(picard_linsolver linsolver);
+/* The solver named name, or -1. */
+int picard_linsolver_parse(const char *name);
+/* "auto", "none", "jacobi", "neumann"; NULL for an unknown value. */
+const char *picard_preconditioner_name(picard_preconditioner precond);
+/* The preconditioner named name, or -1. */
+int picard_preconditioner_parse(const char *name);
 
 /* Options of a solve. A zero field means its default. */
 typedef struct picard_options {
@@ -317,6 +364,13 @@ typedef struct picard_options {
 	 * errors). */
 	bool estimate_error;
 	picard_tolerance error_scale;
+	/* The imex schemes' linear solves (others: must be zero). */
+	picard_linsolver linsolve;   /* the solver (AUTO: by the operator) */
+	picard_preconditioner precond; /* cg, bicgstab: (AUTO: jacobi) */
+	double linsolve_rtol;        /* iterative solves (Krylov, ADI): stop at
+					||r - M y|| <= rtol ||r|| (0: 1e-10) */
+	int linsolve_maxit;          /* their iterations per solve at most (0:
+					Krylov 10 n + 100, ADI 500) */
 } picard_options;
 
 /* The discretisation a solver settled on (after defaults and fitting). */
@@ -338,6 +392,11 @@ typedef struct picard_grid {
 			   backend; the CPU backend keeps what was asked) */
 	int traj_per_block; /* trajectories per block (paper: 1; CPU: 0) */
 	picard_scan scan;   /* warp layout: the prefix sum in use; else AUTO */
+	/* imex: the linear solves settled (never AUTO); others: zero */
+	picard_linsolver linsolve;
+	picard_preconditioner precond; /* Krylov's; else AUTO */
+	double linsolve_rtol;
+	int linsolve_maxit;
 } picard_grid;
 
 /* States to keep: at window ends (every), or at given times (dense
@@ -382,13 +441,16 @@ typedef enum picard_traj_status {
 					  reads NONFINITE); it stopped */
 	PICARD_TRAJ_MAX_STEPS = 6,     /* an adaptive trajectory tried K_max
 					  steps before t1; it stopped */
-	PICARD_TRAJ_LINSOLVE_FAILED = 7, /* a linear solve of an implicit
-					  stage failed (the imex schemes'):
-					  it stopped */
+	PICARD_TRAJ_LINSOLVE_FAILED = 7, /* a linear solve of an implicit stage
+					  failed (singular, not SPD for cg, not
+					  converged within linsolve_maxit): it
+					  stopped; picard_error_detail() after
+					  picard_solve names the first */
 } picard_traj_status;
 
 /* "ok", "nonfinite", "diverged", "not-converged", "tol-exceeded",
- * "step-underflow", "max-steps"; "unknown" for anything else. */
+ * "step-underflow", "max-steps", "linsolve-failed"; "unknown" for anything
+ * else. */
 const char *picard_traj_status_name(picard_traj_status status);
 
 /* What a solve did, for the summary. */

@@ -30,7 +30,22 @@ struct picard_job {
 	int *sweeps_max;             /* ntraj: most sweeps in one window */
 	const picard_record *records; /* nrecords window-end records */
 	int nrecords;
+	struct picard_failure_note *note; /* the first failure's words, or
+					     NULL (picard_note_failure) */
 };
+
+/* The first trajectory (lowest index) whose failure a status alone does
+ * not explain (a linear solve's: which solver, which code), in words:
+ * picard_solve puts them in picard_error_detail(). */
+struct picard_failure_note {
+	long traj;         /* -1: none */
+	char message[384]; /* "window W, step J, stage I: cg: ..." */
+};
+
+/* Note trajectory traj's failure in job->note if it is the first (lowest
+ * index) so far; safe from the backend's threads. */
+void picard_note_failure(const struct picard_job *job, long traj, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Slots of a record: trajectories i % traj_stride == 0 of ntraj. */
 static inline long picard_record_slots(long ntraj, int traj_stride)
@@ -66,7 +81,7 @@ struct picard_cpu_scheme {
 	bool across_windows;
 };
 extern const struct picard_cpu_scheme picard_cpu_trapezoid, picard_cpu_lobatto, picard_cpu_rk,
-	picard_cpu_newton;
+	picard_cpu_newton, picard_cpu_imex;
 /* A scheme on the CUDA backend: defined there (kernels/cuda_backend.cu). */
 struct picard_cuda_scheme;
 extern const struct picard_cuda_scheme picard_cuda_trapezoid, picard_cuda_lobatto, picard_cuda_rk,

@@ -5,6 +5,8 @@
  * (src/cpu_trapezoid.c, src/cpu_lobatto.c), named by its table in
  * src/scheme.h. */
 #include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "backend.h"
@@ -48,4 +50,19 @@ out:
 	if (cpu->release)
 		cpu->release(tables);
 	return err;
+}
+
+void picard_note_failure(const struct picard_job *job, long traj, const char *fmt, ...)
+{
+	va_list args;
+
+	if (!job->note)
+		return;
+	va_start(args, fmt);
+#pragma omp critical(picard_note_failure)
+	if (job->note->traj < 0 || traj < job->note->traj) {
+		job->note->traj = traj;
+		vsnprintf(job->note->message, sizeof(job->note->message), fmt, args);
+	}
+	va_end(args);
 }

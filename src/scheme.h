@@ -42,6 +42,10 @@ typedef struct picard_scheme_type {
 	bool solves_stiff;       /* implicit and L-stable: a stiff model's
 				    scheme when none is named, and the only
 				    kind picard-run's search tries on one */
+	bool takes_linsolve;     /* it solves with the model's operator
+				    (picard_model.op): options.linsolve,
+				    precond, linsolve_rtol and _maxit apply
+				    (else they must be zero) */
 	bool tuned_when_named;   /* the tuner searches it only when asked
 				    for it by name: picard-run's search
 				    across schemes leaves it out */
@@ -102,7 +106,9 @@ typedef struct picard_scheme_type {
 				    ensemble: none for the tuner to keep */
 
 	const struct picard_cpu_scheme *cpu;   /* how the CPU backend runs it */
-	const struct picard_cuda_scheme *cuda; /* and the CUDA backend */
+	const struct picard_cuda_scheme *cuda; /* and the CUDA backend (NULL:
+						  none yet; backend AUTO
+						  then runs it on the CPU) */
 } picard_scheme_type;
 
 /* The refinement of a scheme whose grid is h with K fixed or K_max

@@ -6,7 +6,8 @@
 
 extern const picard_scheme_type picard_scheme_trapezoid, picard_scheme_lobatto,
 	picard_scheme_dp5, picard_scheme_dp8, picard_scheme_vern9, picard_scheme_newton,
-	picard_scheme_radau5, picard_scheme_newton_radau;
+	picard_scheme_radau5, picard_scheme_newton_radau, picard_scheme_imex_euler,
+	picard_scheme_imex_sdirk2;
 
 /* The per-thread pairs first: the quick search goes down the list, and
  * their solves, cheap to time, bound how far it refines the Picard
@@ -20,6 +21,8 @@ const picard_scheme_type *const picard_scheme_list[] = {
 	&picard_scheme_trapezoid,
 	&picard_scheme_newton,
 	&picard_scheme_newton_radau,
+	&picard_scheme_imex_euler,
+	&picard_scheme_imex_sdirk2,
 	NULL,
 };
 

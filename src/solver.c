@@ -127,6 +127,15 @@ static int resolve_options(const picard_model *model, const picard_options *in,
 				   "the other (block is the newton scheme's)", out->block, scheme->name);
 	if (out->block < 0)
 		return picard_fail(PICARD_EINVAL, "block = %d: at least one window", out->block);
+	if (!scheme->takes_linsolve && (out->linsolve || out->precond || out->linsolve_rtol ||
+					out->linsolve_maxit))
+		return picard_fail(PICARD_EINVAL, "linsolve = %s, precond = %s, linsolve_rtol = %g, "
+				   "linsolve_maxit = %d: the %s scheme solves no linear systems (the "
+				   "imex schemes do)", picard_linsolver_name(out->linsolve) ?
+				   picard_linsolver_name(out->linsolve) : "?",
+				   picard_preconditioner_name(out->precond) ?
+				   picard_preconditioner_name(out->precond) : "?", out->linsolve_rtol,
+				   out->linsolve_maxit, scheme->name);
 	err = scheme->resolve(model, out);
 	if (err)
 		return err;
@@ -184,6 +193,10 @@ static int fit_grid(const picard_options *o, picard_grid *g)
 	g->scan = o->scan;
 	g->window = span / (double)g->windows;
 	g->block = o->block > g->windows ? (int)g->windows : o->block;
+	g->linsolve = o->linsolve;
+	g->precond = o->precond;
+	g->linsolve_rtol = o->linsolve_rtol;
+	g->linsolve_maxit = o->linsolve_maxit;
 	return PICARD_OK;
 }
 
@@ -202,8 +215,15 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 	err = resolve_options(model, options, &opt);
 	if (err)
 		return err;
+	/* a scheme without a CUDA side runs on the CPU when the backend is
+	 * the solver's to choose */
 	if (opt.backend == PICARD_BACKEND_AUTO)
-		opt.backend = picard_cuda_available() ? PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU;
+		opt.backend = picard_scheme_of(opt.scheme)->cuda && picard_cuda_available() ?
+			PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU;
+	if (opt.backend == PICARD_BACKEND_CUDA && !picard_scheme_of(opt.scheme)->cuda)
+		return picard_fail(PICARD_EINVAL, "backend cuda: the %s scheme has no CUDA side yet "
+				   "(backend cpu or auto runs it on the CPU)",
+				   picard_scheme_of(opt.scheme)->name);
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -378,7 +398,8 @@ static void sweep_stats(const picard_solver *s, const picard_traj_status *status
 		bool stopped = status[i] == PICARD_TRAJ_NONFINITE ||
 			       status[i] == PICARD_TRAJ_DIVERGED ||
 			       status[i] == PICARD_TRAJ_STEP_UNDERFLOW ||
-			       status[i] == PICARD_TRAJ_MAX_STEPS;
+			       status[i] == PICARD_TRAJ_MAX_STEPS ||
+			       status[i] == PICARD_TRAJ_LINSOLVE_FAILED;
 
 		total += s->sweeps[i];
 		windows_run += stopped ? fail_window[i] + 1 : s->grid.windows;
@@ -397,6 +418,7 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 		 const picard_record *records, int nrecords, picard_stats *stats)
 {
 	picard_record all[PICARD_MAX_RECORDS];
+	struct picard_failure_note note = { .traj = -1 };
 	double seconds = 0, estimate_seconds = 0;
 	long failed = 0;
 	int err;
@@ -430,7 +452,7 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 		.param_stride = params ? s->model->nparams : 0, .x_final = x_final,
 		.status = status, .fail_window = fail_window,
 		.sweeps = s->sweeps, .sweeps_max = s->sweeps_max,
-		.records = all, .nrecords = nrecords,
+		.records = all, .nrecords = nrecords, .note = &note,
 	};
 	err = s->backend == PICARD_BACKEND_CUDA ? picard_cuda_solve(s->cuda, &job, &seconds) :
 						  picard_cpu_solve(&job, &seconds);
@@ -447,7 +469,10 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 		if (err)
 			goto out;
 	}
-	if (failed)
+	if (failed && note.traj >= 0)
+		err = picard_fail(PICARD_EFAILED, "%ld of %ld trajectories failed; trajectory %ld: %s",
+				  failed, s->ntraj, note.traj, note.message);
+	else if (failed)
 		err = picard_fail(PICARD_EFAILED, "%ld of %ld trajectories failed", failed, s->ntraj);
 out:
 	if (stats) {

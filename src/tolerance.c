@@ -34,6 +34,7 @@ static const char *const status_names[] = {
 	[PICARD_TRAJ_TOL_EXCEEDED] = "tol-exceeded",
 	[PICARD_TRAJ_STEP_UNDERFLOW] = "step-underflow",
 	[PICARD_TRAJ_MAX_STEPS] = "max-steps",
+	[PICARD_TRAJ_LINSOLVE_FAILED] = "linsolve-failed",
 };
 
 const char *picard_traj_status_name(picard_traj_status status)
