@@ -290,6 +290,7 @@ $(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_AID
 		-lcudart_static -lrt -lcriterion -lstdc++ -o $@
 $(BUILD)/tests/test_rodas.o: CFLAGS += -Ibench/stiff
 $(BUILD)/tests/test_tridiag_gpu.o: CFLAGS += -Ikernels
+$(BUILD)/tests/test_imex_gpu.o: CFLAGS += -Ikernels
 
 # ---- benchmarks -----------------------------------------------------------------
 # bench/NAME/bench_NAME.c holds the main of bin/bench-NAME, on the library

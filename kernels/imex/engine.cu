@@ -30,7 +30,7 @@
 #include "convergence.h"
 #include "dense_output.h"
 #include "errors.h"
-#include "imex/imex.h"
+#include "imex/imex_gpu.h"
 #include "imex_launch.h"
 #include "linsolve/linsolve.h"
 #include "tridiag/tridiag.h"
@@ -678,19 +678,16 @@ __global__ void imex_adi_begin_kernel(struct imex_stage_args S, double *u)
 
 /* ---- the host side ------------------------------------------------------------------- */
 
-extern "C" size_t imex_gpu_member_bytes(const picard_model *model, const picard_grid *grid,
-					const struct imex_gpu_tableau *tab)
+extern "C" size_t imex_gpu_member_bytes(int dim, const picard_grid *grid, int stages)
 {
-	const picard_operator *op = model->op;
-	const size_t n = model->dim, E = (size_t)(grid->m - 1) * tab->stages;
-	const size_t faces = op ? (size_t)(op->nx + 1) * op->ny + (size_t)op->nx * (op->ny + 1) : 0;
-	const size_t lines = op ? (size_t)(op->nx > op->ny ? op->nx : op->ny) : 1;
+	const size_t n = dim, E = (size_t)(grid->m - 1) * stages;
 
 	/* y, y_prev, r, u, Y, G; two batches' bands, rhs, x, the method's
 	 * work (the checkerboard's: 2 n and its interface, 7 reals a part);
-	 * faces; statuses; the control */
-	return (n * (4 + 2 * E) + 6 * n + 2 * n + 3 * n + faces) * sizeof(double) +
-	       lines * sizeof(int) + sizeof(struct imex_member);
+	 * the faces (at most 4 n: 2 nx ny + nx + ny in 2D); statuses; the
+	 * control */
+	return (n * (4 + 2 * E) + 6 * n + 2 * n + 3 * n + 4 * n) * sizeof(double) +
+	       n * sizeof(int) + sizeof(struct imex_member);
 }
 
 extern "C" void imex_gpu_free(struct imex_gpu *g)

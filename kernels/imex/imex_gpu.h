@@ -1,4 +1,4 @@
-/* imex.h - the imex schemes on the GPU (kernels/imex/engine.cu): a chunk
+/* imex_gpu.h - the imex schemes on the GPU (kernels/imex/engine.cu): a chunk
  * of members integrated together, window by window, with per-step
  * launches. Per window and sweep: one launch of the run-time compiled
  * kernel (kernels/imex_kernel.cuh) evaluates g at every stage of every
@@ -45,9 +45,9 @@ struct imex_gpu_failure {
 
 struct imex_gpu;
 
-/* Device bytes a member needs beyond what the backend keeps for it. */
-size_t imex_gpu_member_bytes(const picard_model *model, const picard_grid *grid,
-			     const struct imex_gpu_tableau *tableau);
+/* Device bytes a member of dim unknowns needs beyond what the backend
+ * keeps for it, at most (any operator), stages per step. */
+size_t imex_gpu_member_bytes(int dim, const picard_grid *grid, int stages);
 
 /* Device memory for chunk members; PICARD_EINVAL naming what the GPU
  * cannot run (an operator kind, a method that does not take the lines). */
