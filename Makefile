@@ -41,7 +41,7 @@ MODEL_CXXFLAGS = $(MODEL_CODEGEN) -g -Wall -Wextra -Iinclude -Isrc -Ikernels -MM
 # RPATH (not RUNPATH) so a carried lib/ also serves its libraries' own needs.
 LDFLAGS  += -fopenmp -L$(CUDA_HOME)/lib64 \
 	    -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/lib:$$ORIGIN/../$(LIBDIR):$(CUDA_HOME)/lib64'
-LIB_LDLIBS := -lgsl -lgslcblas -lcurand -lcusparse -lnvrtc -lcudart_static -lstdc++ -lm -ldl -lpthread -lrt
+LIB_LDLIBS := -lgsl -lgslcblas -lcurand -lcusparse -lcublas -lnvrtc -lcudart_static -lstdc++ -lm -ldl -lpthread -lrt
 # The programs link the shared library; bench/ and the fuzz targets the
 # static one with LIB_LDLIBS (bench-rk has kernels of its own: one CUDA
 # runtime per process).
@@ -74,10 +74,12 @@ KERNEL_OBJS  := $(patsubst kernels/%.cu,$(BUILD)/kernels/%.o,$(wildcard kernels/
 # kernels/imex/: the imex schemes' CUDA side, which runs them
 TRIDIAG_OBJS := $(patsubst kernels/tridiag/%.cu,$(BUILD)/kernels/tridiag/%.o,$(wildcard kernels/tridiag/*.cu)) \
 		$(BUILD)/kernels/tridiag/solvers.o
+# kernels/krylov/: the batched GPU Krylov solvers (issue 21)
+KRYLOV_OBJS  := $(patsubst kernels/krylov/%.cu,$(BUILD)/kernels/krylov/%.o,$(wildcard kernels/krylov/*.cu))
 IMEX_OBJS    := $(patsubst kernels/imex/%.cu,$(BUILD)/kernels/imex/%.o,$(wildcard kernels/imex/*.cu))
 LIB_OBJS     := $(patsubst src/%.c,$(BUILD)/src/%.o,$(wildcard src/*.c src/linsolve/*.c)) \
 		$(BUILD)/registry.o $(BUILD)/embedded.o $(MODEL_OBJS) $(KERNEL_OBJS) \
-		$(TRIDIAG_OBJS) $(IMEX_OBJS)
+		$(TRIDIAG_OBJS) $(KRYLOV_OBJS) $(IMEX_OBJS)
 # What a model file includes, carried by the library as text for the
 # kernels compiled at run time (src/jit.c) and for a model file's host
 # side (src/model_load.c); NVRTC's stand-ins for C library headers.
@@ -280,6 +282,11 @@ $(BUILD)/kernels/tridiag/%.o: kernels/tridiag/%.c | deps
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -Ikernels -c $< -o $@
 
+# ---- GPU Krylov solvers (kernels/krylov/, GitHub issue 21) ---------------------
+# The batched SpMV and its tuner, CG and BiCGStab with their
+# preconditioners, the cuSPARSE SpMV anchor and the cuSPARSE + cuBLAS CG
+# are in the library (KRYLOV_OBJS, above; cuBLAS with them).
+
 # The tests also call the programs' shared code directly (the option parser
 # and the --init reader in test_fuzz_regress.c) and bench/stiff's host
 # Rodas5P and msbdf reference (test_rodas.c).
@@ -290,6 +297,7 @@ $(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_AID
 		-lcudart_static -lrt -lcriterion -lstdc++ -o $@
 $(BUILD)/tests/test_rodas.o: CFLAGS += -Ibench/stiff
 $(BUILD)/tests/test_tridiag_gpu.o: CFLAGS += -Ikernels
+$(BUILD)/tests/test_krylov_gpu.o: CFLAGS += -Ikernels
 $(BUILD)/tests/test_imex_gpu.o: CFLAGS += -Ikernels
 
 # ---- benchmarks -----------------------------------------------------------------
@@ -497,6 +505,49 @@ $(BIN)/bench-tridiag: $(BENCH_DIR)/linsolve/bench_tridiag.o $(TRIDIAG_AID_OBJS) 
 	$(Q)$(CC) $^ $(LDFLAGS) $(LIB_LDLIBS) -o $@
 
 bench: deps $(BIN)/bench-tridiag
+
+# bin/bench-krylov: kernels/krylov/'s SpMV kernels and CG against cuSPARSE,
+# the host CG and, where libviennacl-dev (header-only) is installed,
+# ViennaCL's CG on its CUDA and OpenMP backends (one translation unit with
+# both: bench/linsolve/viennacl_cg.cu). Without it the bench builds and
+# runs without those rows.
+VIENNACL_FOUND := $(shell test -f /usr/include/viennacl/linalg/cg.hpp && echo yes)
+KRYLOV_BENCH_OBJS := $(BENCH_DIR)/linsolve/bench_krylov.o \
+		     $(if $(VIENNACL_FOUND),$(BENCH_DIR)/linsolve/viennacl_cg.o)
+
+$(BENCH_DIR)/linsolve/bench_krylov.o: bench/linsolve/bench_krylov.cu $(BENCH_HEADERS) \
+				      $(BENCH_DIR)/viennacl-found | deps
+	@mkdir -p $(@D)
+	@echo "  NVCC    $@"
+	$(Q)$(NVCC) $(BENCH_NVFLAGS) -DBENCH_VIENNACL=$(if $(VIENNACL_FOUND),1,0) -c $< -o $@
+
+# ViennaCL 1.7.1's cg_tag leaves a member uninitialised that gcc sees
+# through: its warning, not ours.
+$(BENCH_DIR)/linsolve/viennacl_cg.o: bench/linsolve/viennacl_cg.cu | deps
+	@mkdir -p $(@D)
+	@echo "  NVCC    $@ (ViennaCL)"
+	$(Q)$(NVCC) $(BENCH_NVFLAGS) -DVIENNACL_WITH_CUDA -DVIENNACL_WITH_OPENMP \
+		-Xcompiler -Wno-maybe-uninitialized -c $< -o $@
+
+$(BENCH_DIR)/viennacl-found: FORCE
+	@mkdir -p $(@D)
+	@echo '$(VIENNACL_FOUND)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+$(BIN)/bench-krylov: $(KRYLOV_BENCH_OBJS) $(BENCH_DIR)/bench_common.o $(CLI_COMMON) $(LIB)
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) $^ $(LDFLAGS) $(LIB_LDLIBS) -o $@
+
+.PHONY: viennacl-status
+viennacl-status:
+ifeq ($(VIENNACL_FOUND),yes)
+	@echo "  VIENNACL found: bench-krylov compares against ViennaCL's CG (CUDA and OpenMP)"
+else
+	@echo "  VIENNACL not found (apt-get install libviennacl-dev): bench-krylov runs without ViennaCL"
+endif
+
+bench: deps viennacl-status $(BIN)/bench-krylov
 
 # ---- stiff baselines (bench/stiff/, GitHub issue 18) ----------------------------
 # bin/bench-rodas: per-thread Rodas5P on the GPU (rodas.cuh, every model

@@ -88,7 +88,9 @@ picard_linsolve_code krylov_begin(krylov_run *run, const char *name, const picar
 
 bool krylov_converged(krylov_run *run)
 {
-	return recompute_residual(run) <= run->rtol;
+	/* a solve krylov_begin already ended (b = 0: x = 0) has converged;
+	 * its residual vector is gone */
+	return !run->residual || recompute_residual(run) <= run->rtol;
 }
 
 picard_linsolve_code krylov_end(krylov_run *run, picard_linsolve_code code, int iters,
