@@ -16,6 +16,7 @@ extern "C" {
 #include "imex.h" /* plain C, without guards of its own */
 }
 #include "imex/imex_gpu.h"
+#include "krylov/krylov.h"
 #include "jit.h"
 #include "lobatto.h"
 #include "model_impl.h"
@@ -704,13 +705,21 @@ static int imex_instance(const picard_grid *grid, const picard_launch *L, const 
 	return PICARD_OK;
 }
 
+/* Whether the settled linear solver is a Krylov method (else tridiagonal). */
+static bool imex_krylov(const picard_grid *grid)
+{
+	return krylov_method_named(picard_linsolver_name(grid->linsolve)) != NULL;
+}
+
 static size_t imex_traj_bytes(const picard_grid *grid, int n)
 {
-	return imex_gpu_member_bytes(n, grid, picard_imex_method_of(grid->scheme)->stages);
+	return imex_gpu_member_bytes(n, grid, picard_imex_method_of(grid->scheme)->stages,
+				     imex_krylov(grid));
 }
 
 /* The engine for a chunk: the scheme's stages (src/imex.h) and the
- * settled linear solver's GPU method (kernels/tridiag/). */
+ * settled linear solver's GPU method (kernels/tridiag/, kernels/krylov/,
+ * by the host list's names). */
 static int imex_upload(struct picard_cuda_solver *cuda, long chunk, int sm_count,
 		       int kernel_threads)
 {
@@ -727,12 +736,17 @@ static int imex_upload(struct picard_cuda_solver *cuda, long chunk, int sm_count
 		tab.carry[q] = q < method->stages ? method->carry[q] : 0;
 	}
 	lin.tridiag = tridiag_method_named(name);
+	lin.krylov = krylov_method_named(name);
+	lin.precond = lin.krylov ?
+		krylov_precond_named(picard_preconditioner_name(cuda->grid.precond)) : NULL;
 	lin.rtol = cuda->grid.linsolve_rtol;
 	lin.maxit = cuda->grid.linsolve_maxit;
-	if (!lin.tridiag)
-		return picard_fail(PICARD_EINVAL, "--linsolve %s: not on the GPU yet (its "
-				   "tridiagonal methods are: thomas, checkerboard, pcr, cusparse); "
-				   "--backend cpu", name ? name : "?");
+	if (!lin.tridiag && !(lin.krylov && lin.precond))
+		return picard_fail(PICARD_EINVAL, "--linsolve %s --precond %s: not on the GPU "
+				   "(thomas, checkerboard, pcr, cusparse; cg, bicgstab with none, "
+				   "jacobi or neumann); --backend cpu", name ? name : "?",
+				   picard_preconditioner_name(cuda->grid.precond) ?
+				   picard_preconditioner_name(cuda->grid.precond) : "?");
 	return imex_gpu_create(&cuda->imex, cuda->model, &cuda->grid, &tab, &lin, chunk);
 }
 

@@ -9,7 +9,9 @@
  * batches are in their method's layout (kernels/tridiag/tridiag.h):
  * system i (1D), system j N + i for the x line j of member i and i' N +
  * i for the y line i' (2D), so that under the interleaved layout
- * consecutive members' rows lie together.
+ * consecutive members' rows lie together. The Krylov solvers' vectors and
+ * values are interleaved over the chunk (kernels/krylov/krylov.h: row k of
+ * member i at k chunk + i).
  *
  * The numerics are the CPU backend's (src/cpu_imex.c, src/imex.h), in the
  * same order of operations where it matters: per sweep, g at every stage
@@ -32,7 +34,10 @@
 #include "errors.h"
 #include "imex/imex_gpu.h"
 #include "imex_launch.h"
+#include "krylov/krylov.h"
+#include "linsolve/implicit.h"
 #include "linsolve/linsolve.h"
+#include "linsolve/sparse.h"
 #include "tridiag/tridiag.h"
 
 #define BLOCK 128
@@ -85,6 +90,14 @@ struct imex_gpu {
 	double *rhs, *x, *work; /* the batches' right-hand sides, solutions,
 				   the method's workspace */
 	int *tstatus;          /* per system */
+	/* Krylov: the solver, its pattern (host), the members' values, b and
+	 * x (device, interleaved over the chunk), statuses and iterations */
+	struct krylov_solver *krylov;
+	picard_sparse pattern;
+	double *kry_val, *kry_b, *kry_x;
+	long nnz;
+	int *kstatus, *kiters;  /* host, chunk */
+	int *kstatus_dev;       /* device, chunk */
 	struct imex_member *ctl;
 	int *count;            /* device: members still going */
 };
@@ -176,8 +189,9 @@ struct imex_stage_args {
 	const double *y, *G;
 	double *Y;
 	double *r;      /* member-contiguous */
-	double *rhs;    /* the 1D batch's, or NULL */
-	int layout;
+	double *rhs;    /* the 1D batch's or Krylov's b, or NULL */
+	int layout;     /* of rhs and of the solution the store reads */
+	long systems;   /* their systems: N (1D), the chunk (Krylov) */
 	struct imex_member *ctl;
 };
 
@@ -206,7 +220,7 @@ __global__ void imex_rhs_kernel(struct imex_stage_args A)
 
 	A.r[i * A.n + k] = v;
 	if (A.rhs)
-		A.rhs[batch_at(A.layout, A.N, A.n, i, k)] = v;
+		A.rhs[batch_at(A.layout, A.systems, A.n, i, k)] = v;
 	if (!isfinite(v))
 		A.ctl[i].broken = 1;
 }
@@ -223,7 +237,7 @@ __global__ void imex_store_kernel(struct imex_stage_args A, const double *x, con
 	if (i >= A.N || !chain_on(A.ctl[i]))
 		return;
 	const long e = ((long)A.j * A.s + A.q) * A.N + i;
-	const double value = x ? x[batch_at(A.layout, A.N, A.n, i, k)] : u[i * A.n + k];
+	const double value = x ? x[batch_at(A.layout, A.systems, A.n, i, k)] : u[i * A.n + k];
 	const double old = A.Y[e * A.n + k];
 
 	A.Y[e * A.n + k] = value;
@@ -676,18 +690,57 @@ __global__ void imex_adi_begin_kernel(struct imex_stage_args S, double *u)
 		u[i * S.n + k] = S.Y[(((long)S.j * S.s + S.q) * S.N + i) * S.n + k];
 }
 
+/* ---- Krylov ------------------------------------------------------------------------------- */
+
+/* The guess of a stage's Krylov solve: the previous sweep's Y_q, for the
+ * members whose chain goes on (the others keep their last b and x, a
+ * solved pair that ends at once). */
+__global__ void imex_krylov_guess_kernel(struct imex_stage_args S, double *x)
+{
+	const long at = (long)blockIdx.x * blockDim.x + threadIdx.x;
+	const int k = (int)(at % S.n);
+	const long i = at / S.n;
+
+	if (i >= S.N || !chain_on(S.ctl[i]))
+		return;
+	x[batch_at(TRIDIAG_INTERLEAVED, S.systems, S.n, i, k)] =
+		S.Y[(((long)S.j * S.s + S.q) * S.N + i) * S.n + k];
+}
+
+/* A member's failed Krylov solve fails its chain, at step j, stage q. */
+__global__ void imex_krylov_status_kernel(long N, const int *status, int j, int q,
+					  struct imex_member *ctl)
+{
+	const long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i >= N || status[i] == PICARD_LINSOLVE_OK || !chain_on(ctl[i]))
+		return;
+	ctl[i].lin_code = status[i];
+	ctl[i].lin_step = j;
+	ctl[i].lin_stage = q;
+}
+
 /* ---- the host side ------------------------------------------------------------------- */
 
-extern "C" size_t imex_gpu_member_bytes(int dim, const picard_grid *grid, int stages)
+/* Krylov: the values of M a member at most (a stencil's 5 a row, a CSR
+ * operator's and its diagonal; the model's nnz is not known here) and
+ * the solver's vectors (krylov/solver.h: 8, the inverse diagonal, work,
+ * b, x and the guess). */
+#define KRYLOV_VALUES_PER_ROW 16
+#define KRYLOV_VECTORS_PER_ROW 14
+
+extern "C" size_t imex_gpu_member_bytes(int dim, const picard_grid *grid, int stages, int krylov)
 {
 	const size_t n = dim, E = (size_t)(grid->m - 1) * stages;
+	const size_t kry = krylov ? (size_t)(KRYLOV_VALUES_PER_ROW + KRYLOV_VECTORS_PER_ROW) * n *
+				    sizeof(double) : 0;
 
 	/* y, y_prev, r, u, Y, G; two batches' bands, rhs, x, the method's
 	 * work (the checkerboard's: 2 n and its interface, 7 reals a part);
 	 * the faces (at most 4 n: 2 nx ny + nx + ny in 2D); statuses; the
 	 * control */
 	return (n * (4 + 2 * E) + 6 * n + 2 * n + 3 * n + 4 * n) * sizeof(double) +
-	       n * sizeof(int) + sizeof(struct imex_member);
+	       n * sizeof(int) + sizeof(struct imex_member) + kry + 2 * sizeof(int);
 }
 
 extern "C" void imex_gpu_free(struct imex_gpu *g)
@@ -700,6 +753,10 @@ extern "C" void imex_gpu_free(struct imex_gpu *g)
 		cudaFree(g->line[l].lower), cudaFree(g->line[l].diag), cudaFree(g->line[l].upper);
 	cudaFree(g->rhs), cudaFree(g->x), cudaFree(g->work), cudaFree(g->tstatus);
 	cudaFree(g->ctl), cudaFree(g->count);
+	krylov_solver_free(g->krylov);
+	picard_sparse_free(&g->pattern);
+	cudaFree(g->kry_val), cudaFree(g->kry_b), cudaFree(g->kry_x), cudaFree(g->kstatus_dev);
+	free(g->kstatus), free(g->kiters);
 	free(g);
 }
 
@@ -721,6 +778,145 @@ static struct tridiag_batch lines_batch(const struct imex_gpu *g, int l, long N)
 	return b;
 }
 
+/* The Krylov side for chunk members: the pattern of M (the model's
+ * defaults', every member's the same, checked at each run), the solver
+ * (its SpMV tuned for the pattern and the chunk), the arrays; b and x
+ * zero, so that members past a short chunk's end end at once. */
+static int krylov_create(struct imex_gpu *g, long chunk)
+{
+	const double gh = g->tab.gamma * g->grid.h;
+	struct krylov_options opt;
+	struct krylov_pattern pattern;
+	size_t vec = (size_t)chunk * g->n * sizeof(double);
+	picard_linsolve_code code;
+	int err = PICARD_OK, kerr;
+
+	if (chunk > 0x7fffffffL)
+		return picard_fail(PICARD_EINVAL, "imex: %ld members in one Krylov batch", chunk);
+	code = picard_implicit_assemble(g->op, g->model->param_defaults, gh, &g->pattern);
+	if (code != PICARD_LINSOLVE_OK)
+		return picard_fail(PICARD_EINVAL, "model %s: assembling I - gamma h A: %s",
+				   g->model->name, picard_linsolve_strerror(code));
+	g->nnz = g->pattern.row_start[g->pattern.n];
+	memset(&opt, 0, sizeof(opt));
+	opt.rtol = g->lin.rtol;
+	opt.max_iters = g->lin.maxit;
+	pattern = {KRYLOV_CSR, g->pattern.n, g->pattern.row_start, g->pattern.col, NULL};
+	kerr = krylov_solver_create(&pattern, (int)chunk, g->lin.krylov, g->lin.precond, &opt,
+				    &g->krylov);
+	if (kerr)
+		return picard_fail(kerr == KRYLOV_ENOMEM || kerr == cudaErrorMemoryAllocation ?
+				   PICARD_ENOMEM : PICARD_ECUDA, "imex: --linsolve %s: %s",
+				   g->lin.krylov->name, krylov_strerror(kerr));
+	g->kstatus = (int *)malloc(chunk * sizeof(int));
+	g->kiters = (int *)malloc(chunk * sizeof(int));
+	if (!g->kstatus || !g->kiters)
+		return picard_fail(PICARD_ENOMEM, "imex: host memory");
+	TRY(cudaMalloc(&g->kry_val, (size_t)g->nnz * chunk * sizeof(double)), "imex: device memory");
+	TRY(cudaMalloc(&g->kry_b, vec), "imex: device memory");
+	TRY(cudaMalloc(&g->kry_x, vec), "imex: device memory");
+	TRY(cudaMemset(g->kry_b, 0, vec), "imex: cudaMemset");
+	TRY(cudaMemset(g->kry_x, 0, vec), "imex: cudaMemset");
+	TRY(cudaMalloc(&g->kstatus_dev, chunk * sizeof(int)), "imex: device memory");
+	TRY(cudaMalloc(&g->y, vec), "imex: device memory");
+	TRY(cudaMalloc(&g->y_prev, vec), "imex: device memory");
+	TRY(cudaMalloc(&g->Y, vec * (g->grid.m - 1) * g->tab.stages), "imex: device memory");
+	TRY(cudaMalloc(&g->G, vec * (g->grid.m - 1) * g->tab.stages), "imex: device memory");
+	TRY(cudaMalloc(&g->r, vec), "imex: device memory");
+	TRY(cudaMalloc(&g->ctl, chunk * sizeof(struct imex_member)), "imex: device memory");
+	TRY(cudaMalloc(&g->count, sizeof(int)), "imex: device memory");
+	/* k faces: none to compute (the host assembles M), one real a member */
+	g->kx_len = g->ky_len = 1;
+	TRY(cudaMalloc(&g->kx, chunk * sizeof(double)), "imex: device memory");
+	TRY(cudaMalloc(&g->ky, chunk * sizeof(double)), "imex: device memory");
+out:
+	return err;
+}
+
+/* The members' M values, interleaved over the chunk (members past N take
+ * the first's, a matrix that solves), from their parameters (L's, on the
+ * device): assembled on the host as the CPU backend assembles them. */
+static int krylov_values(struct imex_gpu *g, const struct picard_launch *L)
+{
+	const picard_model *model = g->model;
+	const long N = L->ntraj, chunk = g->chunk, nnz = g->nnz;
+	const int np = model->nparams;
+	const double gh = g->tab.gamma * g->grid.h;
+	double *soa = (double *)malloc((np ? N * np : 1) * sizeof(double));
+	double *val = (double *)malloc((size_t)nnz * chunk * sizeof(double));
+	double p[64];
+	int err = PICARD_OK;
+	cudaError_t e;
+
+	if (!soa || !val || np > 64) {
+		err = picard_fail(PICARD_ENOMEM, "imex: host memory for the members' matrices");
+		goto out;
+	}
+	if (np && (e = cudaMemcpy(soa, L->params, N * np * sizeof(double),
+				  cudaMemcpyDeviceToHost)) != cudaSuccess) {
+		err = cuda_fail(e, "imex: the members' parameters");
+		goto out;
+	}
+	for (long i = 0; i < N && !err; i++) {
+		picard_sparse m;
+		picard_linsolve_code code;
+
+		memset(&m, 0, sizeof(m));
+		for (int q = 0; q < np; q++)
+			p[q] = soa[q * N + i];
+		code = picard_implicit_assemble(g->op, p, gh, &m);
+		if (code != PICARD_LINSOLVE_OK)
+			err = picard_fail(PICARD_EINVAL, "model %s, trajectory %ld: assembling I - "
+					  "gamma h A: %s", model->name, L->traj_offset + i,
+					  picard_linsolve_strerror(code));
+		else if (m.row_start[m.n] != nnz ||
+			 memcmp(m.row_start, g->pattern.row_start, (m.n + 1) * sizeof(int)) ||
+			 memcmp(m.col, g->pattern.col, nnz * sizeof(int)))
+			err = picard_fail(PICARD_EINVAL, "model %s, trajectory %ld: I - gamma h A "
+					  "has another sparsity pattern than at the defaults: the "
+					  "GPU's Krylov solvers take one for all members (--backend "
+					  "cpu)", model->name, L->traj_offset + i);
+		for (long k = 0; k < nnz && !err; k++)
+			val[k * chunk + i] = m.val[k];
+		picard_sparse_free(&m);
+	}
+	for (long i = N; i < chunk && !err; i++)
+		for (long k = 0; k < nnz; k++)
+			val[k * chunk + i] = val[k * chunk];
+	if (!err && (e = cudaMemcpy(g->kry_val, val, (size_t)nnz * chunk * sizeof(double),
+				    cudaMemcpyHostToDevice)) != cudaSuccess)
+		err = cuda_fail(e, "imex: the members' matrices");
+out:
+	free(soa);
+	free(val);
+	return err;
+}
+
+/* The stage's systems by the Krylov method for every member at once, from
+ * the previous sweep's Y_q; a member's failure fails its chain. */
+static int krylov_solve(struct imex_gpu *g, const struct imex_stage_args *S, cudaStream_t stream)
+{
+	const long N = S->N;
+	cudaError_t e;
+	int kerr;
+
+	imex_krylov_guess_kernel<<<blocks_of(N * g->n), BLOCK, 0, stream>>>(*S, g->kry_x);
+	kerr = krylov_solver_solve(g->krylov, g->kry_val, g->kry_b, g->kry_x, g->kstatus, g->kiters, NULL,
+				   stream);
+	if (kerr)
+		return picard_fail(kerr > 0 ? PICARD_ECUDA : PICARD_EINVAL, "imex: --linsolve %s: %s",
+				   g->lin.krylov->name, krylov_strerror(kerr));
+	e = cudaMemcpyAsync(g->kstatus_dev, g->kstatus, N * sizeof(int), cudaMemcpyHostToDevice,
+			    stream);
+	if (e != cudaSuccess)
+		return cuda_fail(e, "imex: Krylov statuses");
+	imex_krylov_status_kernel<<<blocks_of(N), BLOCK, 0, stream>>>(N, g->kstatus_dev, S->j, S->q,
+								       g->ctl);
+	/* the host array is the copy's source until the stream gets there */
+	e = cudaStreamSynchronize(stream);
+	return e == cudaSuccess ? PICARD_OK : cuda_fail(e, "imex: Krylov statuses");
+}
+
 extern "C" int imex_gpu_create(struct imex_gpu **out, const picard_model *model,
 			       const picard_grid *grid, const struct imex_gpu_tableau *tab,
 			       const struct imex_gpu_linsolve *lin, long chunk)
@@ -731,12 +927,14 @@ extern "C" int imex_gpu_create(struct imex_gpu **out, const picard_model *model,
 	int err = PICARD_OK;
 
 	*out = NULL;
-	if (!op || (op->kind != PICARD_OP_STENCIL_1D && op->kind != PICARD_OP_STENCIL_2D))
-		return picard_fail(PICARD_EINVAL, "model %s: the imex schemes on the GPU solve "
-				   "stencil operators (1D, 2D) so far: --backend cpu for its "
-				   "operator", model->name);
-	if (!lin->tridiag)
-		return picard_fail(PICARD_EINVAL, "the imex schemes on the GPU: no tridiagonal method");
+	if (!op || op->kind == PICARD_OP_NONE)
+		return picard_fail(PICARD_EINVAL, "model %s declares no linear operator", model->name);
+	if (!lin->tridiag && !lin->krylov)
+		return picard_fail(PICARD_EINVAL, "the imex schemes on the GPU: no linear solver");
+	if (lin->tridiag && op->kind == PICARD_OP_CSR)
+		return picard_fail(PICARD_EINVAL, "--linsolve %s: a tridiagonal method; model %s's "
+				   "operator is a CSR matrix: cg or bicgstab", lin->tridiag->name,
+				   model->name);
 	g = (struct imex_gpu *)calloc(1, sizeof(*g));
 	if (!g)
 		return picard_fail(PICARD_ENOMEM, "imex: host memory");
@@ -747,6 +945,13 @@ extern "C" int imex_gpu_create(struct imex_gpu **out, const picard_model *model,
 	g->op = op;
 	g->n = model->dim;
 	g->chunk = chunk;
+	if (lin->krylov) {
+		err = krylov_create(g, chunk);
+		if (err)
+			goto out;
+		*out = g;
+		return PICARD_OK;
+	}
 	g->nlines = op->kind == PICARD_OP_STENCIL_2D ? 2 : 1;
 	g->line[0] = {NULL, NULL, NULL, chunk * (g->nlines == 2 ? op->ny : 1), op->nx};
 	g->line[1] = {NULL, NULL, NULL, chunk * op->nx, op->ny};
@@ -910,16 +1115,19 @@ static int sweep(struct imex_gpu *g, const void *kernel, const struct picard_ime
 		for (int q = 0; q < s && !err; q++) {
 			const struct imex_stage_args S = {
 				N, (int)n, s, j, q, g->tab.carry[q], g->tab.gamma * g->grid.h, g->y,
-				g->G, g->Y, g->r, g->nlines == 1 ? g->rhs : NULL,
-				g->lin.tridiag->layout, g->ctl};
+				g->G, g->Y, g->r,
+				g->krylov ? g->kry_b : g->nlines == 1 ? g->rhs : NULL,
+				g->krylov ? TRIDIAG_INTERLEAVED : g->lin.tridiag->layout,
+				g->krylov ? g->chunk : N, g->ctl};
 
 			imex_rhs_kernel<<<blocks_of(N * n), BLOCK, 0, stream>>>(S);
-			err = g->nlines == 1 ? solve_lines(g, 0, N, j, q, stream) :
+			err = g->krylov ? krylov_solve(g, &S, stream) :
+			      g->nlines == 1 ? solve_lines(g, 0, N, j, q, stream) :
 					       adi_solve(g, &S, N, stream);
 			if (!err)
 				imex_store_kernel<<<blocks_of(N * n), BLOCK, 0, stream>>>(
-					S, g->nlines == 1 ? g->x : NULL, g->u, L->iter_atol,
-					L->iter_rtol);
+					S, g->krylov ? g->kry_x : g->nlines == 1 ? g->x : NULL, g->u,
+					L->iter_atol, L->iter_rtol);
 		}
 	if (!err)
 		err = zero_count(g, stream);
@@ -948,7 +1156,12 @@ static int first_failure(struct imex_gpu *g, long N, struct imex_gpu_failure *fi
 		if (c->status != PICARD_TRAJ_LINSOLVE_FAILED)
 			continue;
 		first->member = i;
-		if (g->nlines == 2)
+		if (g->krylov)
+			snprintf(first->message, sizeof(first->message),
+				 "linsolve-failed in window %ld (step %d, stage %d): %s: %s",
+				 c->fail_window, c->lin_step, c->lin_stage + 1, g->lin.krylov->name,
+				 picard_linsolve_strerror((picard_linsolve_code)c->lin_code));
+		else if (g->nlines == 2)
 			snprintf(first->message, sizeof(first->message),
 				 "linsolve-failed in window %ld (step %d, stage %d): adi over %s "
 				 "(iteration %d): %s", c->fail_window, c->lin_step, c->lin_stage + 1,
@@ -1000,14 +1213,20 @@ extern "C" int imex_gpu_run(struct imex_gpu *g, const void *kernel, const struct
 
 	imex_start_kernel<<<blocks_of(N * n), BLOCK, 0, stream>>>(N, (int)n, (const double *)L->x0,
 								   g->y, g->ctl);
-	err = launch_model(kernel, &M, PICARD_IMEX_K_FACES, N, stream);
+	if (g->krylov) {
+		err = krylov_values(g, L);
+	} else {
+		err = launch_model(kernel, &M, PICARD_IMEX_K_FACES, N, stream);
+		xl.systems = lines_batch(g, 0, N).batch;
+		yl.systems = lines_batch(g, 1, N).batch;
+		if (!err)
+			imex_lines_kernel<<<blocks_of(N), BLOCK, 0, stream>>>(
+				N, op->nx, g->nlines == 2 ? op->ny : 1, g->tab.gamma * L->h, op->dx,
+				op->dy, g->kx, g->ky, g->kx_len, g->ky_len, g->lin.tridiag->layout, xl,
+				yl, g->ctl);
+	}
 	if (err)
 		return err;
-	xl.systems = lines_batch(g, 0, N).batch;
-	yl.systems = lines_batch(g, 1, N).batch;
-	imex_lines_kernel<<<blocks_of(N), BLOCK, 0, stream>>>(
-		N, op->nx, g->nlines == 2 ? op->ny : 1, g->tab.gamma * L->h, op->dx, op->dy, g->kx,
-		g->ky, g->kx_len, g->ky_len, g->lin.tridiag->layout, xl, yl, g->ctl);
 	memset(&E, 0, sizeof(E));
 	E.N = N;
 	E.traj_offset = L->traj_offset;

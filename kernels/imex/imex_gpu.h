@@ -7,7 +7,9 @@
  * (I - gamma h A) Y = r is solved for every member at once: a batch of
  * tridiagonal systems (1D), the Peaceman-Rachford ADI iteration over
  * batches of x and y lines (2D), each by a GPU tridiagonal method
- * (kernels/tridiag/). Plain C, called by kernels/cuda_backend.cu. */
+ * (kernels/tridiag/), or batched CG or BiCGStab over the members' M = I -
+ * gamma h A in CSR, one sparsity pattern for all (kernels/krylov/). Plain
+ * C, called by kernels/cuda_backend.cu. */
 #ifndef PICARD_IMEX_GPU_H
 #define PICARD_IMEX_GPU_H
 
@@ -21,6 +23,8 @@ extern "C" {
 #endif
 
 struct tridiag_method;
+struct krylov_method;
+struct krylov_precond;
 
 /* One scheme's coefficients (src/imex.h: imex-euler, imex-sdirk2). */
 struct imex_gpu_tableau {
@@ -30,11 +34,14 @@ struct imex_gpu_tableau {
 	double carry[2];  /* r = y_j + gamma h g(G_q) + carry[q] (Y_{q-1} - y_j) */
 };
 
-/* How the linear systems are solved. */
+/* How the linear systems are solved: a tridiagonal method (stencils;
+ * 2D by ADI) or a Krylov one (any operator, assembled to CSR). */
 struct imex_gpu_linsolve {
-	const struct tridiag_method *tridiag; /* the lines' method */
-	double rtol;  /* ADI: ||r - M y||_2 <= rtol ||r||_2 */
-	int maxit;    /* ADI: iterations at most */
+	const struct tridiag_method *tridiag; /* the lines' method, or NULL */
+	const struct krylov_method *krylov;   /* or the Krylov method */
+	const struct krylov_precond *precond; /* and its preconditioner */
+	double rtol;  /* ADI, Krylov: ||r - M y||_2 <= rtol ||r||_2 */
+	int maxit;    /* their iterations at most */
 };
 
 /* The first member (lowest index) whose linear solve failed: in words. */
@@ -46,8 +53,9 @@ struct imex_gpu_failure {
 struct imex_gpu;
 
 /* Device bytes a member of dim unknowns needs beyond what the backend
- * keeps for it, at most (any operator), stages per step. */
-size_t imex_gpu_member_bytes(int dim, const picard_grid *grid, int stages);
+ * keeps for it, at most (any operator), stages per step, with a Krylov
+ * method or not. */
+size_t imex_gpu_member_bytes(int dim, const picard_grid *grid, int stages, int krylov);
 
 /* Device memory for chunk members; PICARD_EINVAL naming what the GPU
  * cannot run (an operator kind, a method that does not take the lines). */
