@@ -76,6 +76,14 @@ PICARD_MEMBER_TRAIT(exact)
 PICARD_MEMBER_TRAIT(initial)
 PICARD_MEMBER_TRAIT(invariants)
 PICARD_MEMBER_TRAIT(default_h)
+/* a semi-linear model's operator (x' = A x + g) */
+PICARD_MEMBER_TRAIT(op)
+PICARD_MEMBER_TRAIT(nx)
+PICARD_MEMBER_TRAIT(ny)
+PICARD_MEMBER_TRAIT(dx)
+PICARD_MEMBER_TRAIT(dy)
+PICARD_MEMBER_TRAIT(op_symmetric)
+PICARD_MEMBER_TRAIT(nnz)
 #undef PICARD_MEMBER_TRAIT
 
 /* Model declares a member template jacobian (of any signature): then it
@@ -87,6 +95,39 @@ struct declares_jacobian<M, void_t<decltype(&M::template jacobian<double>)>> : t
 
 /* Model::rhs<real>(t, x, p, dxdt) can be called in float and double. */
 PICARD_CALLABLE_TRAIT(rhs)
+/* Model::nonlinear<real>(t, x, p, g), the g of x' = A x + g, the same. */
+PICARD_CALLABLE_TRAIT(nonlinear)
+
+/* Model::k_faces<real>(p, kx, ky) can be called in float and double. */
+template <class M, class = void>
+struct has_k_faces : false_type {};
+template <class M>
+struct has_k_faces<M, void_t<
+	decltype(M::template k_faces<float>((const float *)0, (float *)0, (float *)0)),
+	decltype(M::template k_faces<double>((const double *)0, (double *)0, (double *)0))>>
+	: true_type {};
+
+/* Model::csr(p, row_start, col, val) can be called (host, double). */
+template <class M, class = void>
+struct has_csr : false_type {};
+template <class M>
+struct has_csr<M, void_t<decltype(M::csr((const double *)0, (int *)0, (int *)0,
+					  (double *)0))>> : true_type {};
+
+/* Some part of an operator is declared: k_faces, nonlinear or csr of
+ * whatever signature (then op must be too). */
+template <class M, class = void>
+struct declares_k_faces : false_type {};
+template <class M>
+struct declares_k_faces<M, void_t<decltype(&M::template k_faces<double>)>> : true_type {};
+template <class M, class = void>
+struct declares_nonlinear : false_type {};
+template <class M>
+struct declares_nonlinear<M, void_t<decltype(&M::template nonlinear<double>)>> : true_type {};
+template <class M, class = void>
+struct declares_csr : false_type {};
+template <class M>
+struct declares_csr<M, void_t<decltype(&M::csr)>> : true_type {};
 
 /* Entries of a static array member, 0 when M lacks it. */
 template <class M, class = void>
@@ -123,6 +164,69 @@ struct span_ok { static constexpr bool value = false; };
 template <class M>
 struct span_ok<M, enable_if_t<has_t0<M>::value && has_t1<M>::value>> {
 	static constexpr bool value = M::t1 > M::t0;
+};
+
+/* The operator's values, or what stands in for a missing member (the
+ * contract's rules say which are required for which kind). */
+template <class M, class = void>
+struct op_kind_of { static constexpr picard_operator_kind value = PICARD_OP_NONE; };
+template <class M>
+struct op_kind_of<M, enable_if_t<has_op<M>::value>> {
+	static constexpr picard_operator_kind value = M::op;
+};
+template <class M, class = void>
+struct nx_of { static constexpr long value = dim_of<M>::value; };
+template <class M>
+struct nx_of<M, enable_if_t<has_nx<M>::value>> { static constexpr long value = M::nx; };
+template <class M, class = void>
+struct ny_of { static constexpr long value = 1; };
+template <class M>
+struct ny_of<M, enable_if_t<has_ny<M>::value>> { static constexpr long value = M::ny; };
+template <class M, class = void>
+struct dx_of { static constexpr double value = 0; };
+template <class M>
+struct dx_of<M, enable_if_t<has_dx<M>::value>> { static constexpr double value = M::dx; };
+template <class M, class = void>
+struct dy_of { static constexpr double value = 0; };
+template <class M>
+struct dy_of<M, enable_if_t<has_dy<M>::value>> { static constexpr double value = M::dy; };
+template <class M, class = void>
+struct nnz_of { static constexpr long value = 0; };
+template <class M>
+struct nnz_of<M, enable_if_t<has_nnz<M>::value>> { static constexpr long value = M::nnz; };
+/* Stencils are symmetric by construction (k on a face serves both of
+ * its unknowns); a CSR matrix only when the model says so. */
+template <class M, class = void>
+struct op_symmetric_of {
+	static constexpr bool value = op_kind_of<M>::value == PICARD_OP_STENCIL_1D ||
+				      op_kind_of<M>::value == PICARD_OP_STENCIL_2D;
+};
+template <class M>
+struct op_symmetric_of<M, enable_if_t<has_op_symmetric<M>::value>> {
+	static constexpr bool value = M::op_symmetric;
+};
+template <class M>
+struct op_is_stencil {
+	static constexpr bool value = op_kind_of<M>::value == PICARD_OP_STENCIL_1D ||
+				      op_kind_of<M>::value == PICARD_OP_STENCIL_2D;
+};
+template <class M>
+struct op_kind_known {
+	static constexpr bool value = op_is_stencil<M>::value ||
+				      op_kind_of<M>::value == PICARD_OP_CSR;
+};
+/* The grid's rules: nx ny = dim; spacings positive where a stencil
+ * uses them; a 1D stencil has one row. */
+template <class M>
+struct op_grid_ok {
+	static constexpr bool value = nx_of<M>::value * ny_of<M>::value == dim_of<M>::value;
+};
+template <class M>
+struct op_spacing_ok {
+	static constexpr bool value =
+		!op_is_stencil<M>::value ||
+		(dx_of<M>::value > 0 &&
+		 (op_kind_of<M>::value != PICARD_OP_STENCIL_2D || dy_of<M>::value > 0));
 };
 
 /* ---- optional parts, or what stands in for them ------------------------------ */
@@ -198,12 +302,39 @@ struct params_of<Model, enable_if_t<has_param_names<Model>::value &&
 /* A model's right-hand side called on the device in both precisions: what
  * picard_model_load compiles to check a file's device side (src/jit.c),
  * before any solve needs a kernel. */
+template <class Model, bool = op_kind_known<Model>::value && has_nonlinear<Model>::value>
+struct operator_device_check {
+	__device__ static void run(float, const float *, const float *, float *, double,
+				   const double *, const double *, double *) {}
+};
+template <class Model>
+struct operator_device_check<Model, true> {
+	template <typename real>
+	__device__ static void faces(const real *p, real *k, true_type)
+	{
+		Model::template k_faces<real>(p, k, k);
+	}
+	template <typename real>
+	__device__ static void faces(const real *, real *, false_type) {}
+	__device__ static void run(float tf, const float *xf, const float *pf, float *df,
+				   double td, const double *xd, const double *pd, double *dd)
+	{
+		Model::template nonlinear<float>(tf, xf, pf, df);
+		Model::template nonlinear<double>(td, xd, pd, dd);
+		faces(pf, df, bool_constant<op_is_stencil<Model>::value && has_k_faces<Model>::value>());
+		faces(pd, dd, bool_constant<op_is_stencil<Model>::value && has_k_faces<Model>::value>());
+	}
+};
+
+/* The check kernel is compiled, never launched: the operator's device
+ * side (nonlinear, k_faces) is checked with rhs. */
 template <class Model>
 __global__ void rhs_check(float tf, const float *xf, const float *pf, float *df, double td,
 			  const double *xd, const double *pd, double *dd)
 {
 	Model::template rhs<float>(tf, xf, pf, df);
 	Model::template rhs<double>(td, xd, pd, dd);
+	operator_device_check<Model>::run(tf, xf, pf, df, td, xd, pd, dd);
 }
 
 /* Its Jacobian on the device, the model's own and the automatic one, in
@@ -239,10 +370,113 @@ void host_jacobian_ad(double t, const double *x, const double *p, double *J)
 	jacobian_ad<Model, double>(t, x, p, (double *)nullptr, J);
 }
 
+/* The operator's host side in double (picard_operator's function
+ * pointers): each the model's own, or NULL where its kind has none. */
+template <class Model, class = void>
+struct host_k_faces { static constexpr void (*fn)(const double *, double *, double *) = nullptr; };
+template <class Model>
+struct host_k_faces<Model, enable_if_t<has_k_faces<Model>::value && op_is_stencil<Model>::value>> {
+	static void call(const double *p, double *kx, double *ky)
+	{
+		Model::template k_faces<double>(p, kx, ky);
+	}
+	static constexpr void (*fn)(const double *, double *, double *) = call;
+};
+template <class Model, class = void>
+struct host_csr { static constexpr void (*fn)(const double *, int *, int *, double *) = nullptr; };
+template <class Model>
+struct host_csr<Model,
+		enable_if_t<has_csr<Model>::value && op_kind_of<Model>::value == PICARD_OP_CSR>> {
+	static constexpr void (*fn)(const double *, int *, int *, double *) = &Model::csr;
+};
+template <class Model, class = void>
+struct host_nonlinear {
+	static constexpr void (*fn)(double, const double *, const double *, double *) = nullptr;
+};
+template <class Model>
+struct host_nonlinear<Model, enable_if_t<has_nonlinear<Model>::value>> {
+	static void call(double t, const double *x, const double *p, double *g)
+	{
+		Model::template nonlinear<double>(t, x, p, g);
+	}
+	static constexpr void (*fn)(double, const double *, const double *, double *) = call;
+};
+
+/* The model's picard_operator (its entry's op), or NULL without op. */
+template <class Model, bool = op_kind_known<Model>::value>
+struct operator_of { static constexpr const picard_operator *ptr = nullptr; };
+template <class Model>
+struct operator_of<Model, true> {
+	static constexpr picard_operator value = {
+		op_kind_of<Model>::value,
+		(int)nx_of<Model>::value,
+		(int)ny_of<Model>::value,
+		dx_of<Model>::value,
+		dy_of<Model>::value,
+		op_symmetric_of<Model>::value,
+		host_k_faces<Model>::fn,
+		(int)nnz_of<Model>::value,
+		host_csr<Model>::fn,
+		host_nonlinear<Model>::fn,
+	};
+	static constexpr const picard_operator *ptr = &value;
+};
+
 } /* namespace picard */
 
 #define PICARD_MODEL_RULE(cond, name, rule) \
 	static_assert(cond, "model " #name ": " rule " (docs/models.md, the contract)")
+
+/* The contract of a semi-linear model (x' = A x + g), when it declares
+ * op; a model without op and without any of the operator's parts passes. */
+#define PICARD_MODEL_OPERATOR_CONTRACT(name)                                   \
+	PICARD_MODEL_RULE(picard::has_op<name>::value ||                        \
+				  !(picard::declares_k_faces<name>::value ||   \
+				    picard::declares_nonlinear<name>::value || \
+				    picard::declares_csr<name>::value),        \
+			  name, "k_faces, nonlinear or csr declared without op: declare "  \
+			  "static constexpr picard_operator_kind op = PICARD_OP_STENCIL_1D, " \
+			  "_STENCIL_2D or _CSR");                              \
+	PICARD_MODEL_RULE(!picard::has_op<name>::value ||                       \
+				  picard::op_kind_known<name>::value,          \
+			  name, "op must be PICARD_OP_STENCIL_1D, PICARD_OP_STENCIL_2D or " \
+			  "PICARD_OP_CSR");                                    \
+	PICARD_MODEL_RULE(!picard::op_kind_known<name>::value ||                \
+				  picard::has_nonlinear<name>::value,          \
+			  name, "an operator (op) needs template <typename real> __host__ " \
+			  "__device__ static void nonlinear(real t, const real *x, const " \
+			  "real *p, real *g): g = rhs - A x");                 \
+	PICARD_MODEL_RULE(!picard::op_is_stencil<name>::value ||                \
+				  (picard::has_nx<name>::value && picard::has_dx<name>::value), \
+			  name, "a stencil operator needs static constexpr int nx and "    \
+			  "static constexpr double dx (the grid)");            \
+	PICARD_MODEL_RULE(picard::op_kind_of<name>::value != PICARD_OP_STENCIL_2D || \
+				  (picard::has_ny<name>::value && picard::has_dy<name>::value), \
+			  name, "PICARD_OP_STENCIL_2D needs static constexpr int ny and "  \
+			  "static constexpr double dy");                       \
+	PICARD_MODEL_RULE(picard::op_kind_of<name>::value != PICARD_OP_STENCIL_1D || \
+				  picard::ny_of<name>::value == 1,             \
+			  name, "PICARD_OP_STENCIL_1D has ny = 1 (or no ny)"); \
+	PICARD_MODEL_RULE(!picard::op_kind_known<name>::value ||                \
+				  picard::op_grid_ok<name>::value,             \
+			  name, "nx * ny must equal dim (the grid's unknowns are the state)"); \
+	PICARD_MODEL_RULE(!picard::op_kind_known<name>::value ||                \
+				  picard::op_spacing_ok<name>::value,          \
+			  name, "a stencil's spacings dx (and dy in 2D) must be positive"); \
+	PICARD_MODEL_RULE(!picard::op_is_stencil<name>::value ||                \
+				  picard::has_k_faces<name>::value,            \
+			  name, "a stencil operator needs template <typename real> __host__ " \
+			  "__device__ static void k_faces(const real *p, real *kx, real *ky): " \
+			  "k on the (nx+1) ny x-faces and nx (ny+1) y-faces (ky NULL in 1D)"); \
+	PICARD_MODEL_RULE(picard::op_kind_of<name>::value != PICARD_OP_CSR ||   \
+				  (picard::has_nnz<name>::value && picard::nnz_of<name>::value >= 1), \
+			  name, "PICARD_OP_CSR needs static constexpr int nnz >= 1 (the "  \
+			  "entries of A, at most)");                           \
+	PICARD_MODEL_RULE(picard::op_kind_of<name>::value != PICARD_OP_CSR ||   \
+				  picard::has_csr<name>::value,                \
+			  name, "PICARD_OP_CSR needs static void csr(const double *p, int " \
+			  "*row_start, int *col, double *val): A for parameters p, dim + 1 " \
+			  "row starts, nnz entries at most");
 
 /* The contract, one rule per message. Each test goes through a trait, so a
  * broken rule fails only its own assertion, and a rule on a member's value
@@ -295,7 +529,8 @@ void host_jacobian_ad(double t, const double *x, const double *p, double *J)
 				  picard::has_jacobian<name>::value,           \
 			  name, "jacobian, if declared, must be template <typename real> " \
 			  "__host__ __device__ static void jacobian(real t, const real *x, " \
-			  "const real *p, real *J), J[i*dim + k] = d f_i / d x_k");
+			  "const real *p, real *J), J[i*dim + k] = d f_i / d x_k");    \
+	PICARD_MODEL_OPERATOR_CONTRACT(name)
 
 /* The text a model's kernels are compiled from at run time: the build
  * embeds the files of models/ (build/model_sources.c, -DPICARD_BUILTIN_
@@ -365,7 +600,7 @@ void host_jacobian_ad(double t, const double *x, const double *p, double *J)
 		picard::invariants_of<name>::fn,                               \
 		picard::default_h_of<name>::value,                             \
 		picard::stiff_of<name>::value,                                 \
-		nullptr, /* op: issue 21's models fill it */                   \
+		picard::operator_of<name>::ptr,                                \
 		&picard_impl_##name,                                           \
 	};
 #endif

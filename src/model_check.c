@@ -18,7 +18,9 @@
 static const char *const known_members[] = {
 	"dim", "nparams", "param_names", "param_defaults", "x0", "t0", "t1", "summary",
 	"reference", "default_h", "stiff", "ninvariants", "invariant_names", "rhs", "jacobian", "exact",
-	"initial", "invariants", NULL,
+	"initial", "invariants",
+	/* a semi-linear model's operator (x' = A x + g) */
+	"op", "nx", "ny", "dx", "dy", "op_symmetric", "k_faces", "nonlinear", "nnz", "csr", NULL,
 };
 
 /* What rhs's body must not use: it runs in a GPU kernel, thousands at once. */

@@ -28,6 +28,7 @@
 #include "model_check.h"
 #include "model_impl.h"
 #include "model_load.h"
+#include "model_operator.h"
 
 extern char **environ;
 
@@ -356,6 +357,8 @@ int picard_model_load(const char *path, const picard_model **out)
 	loaded->impl.source_path = strdup(path);
 	loaded->model.impl = &loaded->impl;
 	err = picard_jit_check(&loaded->model);
+	if (!err)
+		err = picard_model_check_operator(&loaded->model);
 	if (err)
 		goto fail;
 	pthread_mutex_lock(&lock);
