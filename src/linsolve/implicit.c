@@ -90,7 +90,7 @@ static picard_implicit *implicit_new(const picard_implicit_type *self, const pic
 		return NULL;
 	s->type = self;
 	s->op = op;
-	s->n = op->nx * (op->kind == PICARD_OP_STENCIL_2D ? op->ny : 1);
+	s->n = op->nx * op->ny; /* ny = 1 in 1D; a CSR operator may give its grid */
 	s->gamma_h = gamma_h;
 	s->cfg = *cfg;
 	s->pc.failed_row = -1;
@@ -165,7 +165,7 @@ static void tridiag_release(picard_implicit *s)
 static picard_linsolve_code csr_shifted(const picard_operator *op, const double *params,
 					double gamma_h, picard_sparse *m)
 {
-	const int n = op->nx;
+	const int n = op->nx * op->ny;
 	int *row_start = malloc(sizeof(int) * (n + 1)), *col = malloc(sizeof(int) * op->nnz);
 	double *val = malloc(sizeof(double) * op->nnz);
 	picard_linsolve_code code = PICARD_LINSOLVE_NO_MEMORY;
@@ -402,7 +402,7 @@ picard_implicit_config picard_implicit_settle(const picard_implicit_type *type,
 					      picard_preconditioner precond, double rtol,
 					      int maxit)
 {
-	const long n = (long)op->nx * (op->kind == PICARD_OP_STENCIL_2D ? op->ny : 1);
+	const long n = (long)op->nx * op->ny;
 	picard_implicit_config c = { .precond = precond, .rtol = rtol, .maxit = maxit };
 
 	if (type->krylov && c.precond == PICARD_PRECOND_AUTO)
