@@ -118,6 +118,12 @@ typedef struct picard_scheme_type {
 picard_options picard_refined_h(const picard_options *o, const picard_grid *g, double shrink,
 				double rtol_share, double rtol_floor, int k_max);
 
+/* The trapezoid's tuner candidates, shared by the schemes on its grid:
+ * K = 1 .. kmax fixed sweeps at the solver's default iteration tolerance
+ * (tune_rtol 0). */
+int picard_tune_candidates_k(int kmax);
+double picard_tune_rtol_default(int K, double tol, picard_precision precision);
+
 /* The lobatto scheme's, shared by the schemes on its grid (src/
  * scheme_lobatto.c): order 2m-2, the window as the length, and the
  * refinement of the window with its iteration tolerances. */

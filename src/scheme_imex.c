@@ -152,20 +152,6 @@ static picard_options tune_point_sdirk2(int m, int K, double h, double rtol, dou
 	return tune_point_of(PICARD_SCHEME_IMEX_SDIRK2, m, K, h);
 }
 
-/* K = 1 .. kmax fixed sweeps, as the trapezoid's */
-static int tune_candidates(int kmax)
-{
-	return kmax;
-}
-
-static double tune_rtol(int K, double tol, picard_precision precision)
-{
-	(void)K;
-	(void)tol;
-	(void)precision;
-	return 0;
-}
-
 static const int tune_ms[] = {4, 8, 16, 32};
 static const picard_layout tune_layouts[] = {PICARD_LAYOUT_AUTO};
 
@@ -184,7 +170,8 @@ static const picard_layout tune_layouts[] = {PICARD_LAYOUT_AUTO};
 	.takes_linsolve = true, .tuned_when_named = true, .double_only = true,                \
 	.estimate_factor = ESTIMATE_FACTOR, .length = length, .resolve = resolve,             \
 	.check_layout = check_layout, .refined = picard_refined_h,                            \
-	.tune_candidates = tune_candidates, .tune_rtol = tune_rtol, .tune_ms = tune_ms,       \
+	.tune_candidates = picard_tune_candidates_k, .tune_rtol = picard_tune_rtol_default,  \
+	.tune_ms = tune_ms,                                                                    \
 	.tune_nms = sizeof(tune_ms) / sizeof(tune_ms[0]), .tune_layouts = tune_layouts,       \
 	.tune_nlayouts = sizeof(tune_layouts) / sizeof(tune_layouts[0]),                      \
 	.layout_max_m = layout_max_m, .cpu = &picard_cpu_imex, .cuda = &picard_cuda_imex

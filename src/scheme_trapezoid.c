@@ -93,12 +93,12 @@ static picard_options tune_point(int m, int K, double h, double rtol, double spa
 }
 
 /* K = 1 .. kmax fixed sweeps, at the solver's default tolerance. */
-static int tune_candidates(int kmax)
+int picard_tune_candidates_k(int kmax)
 {
 	return kmax;
 }
 
-static double tune_rtol(int K, double tol, picard_precision precision)
+double picard_tune_rtol_default(int K, double tol, picard_precision precision)
 {
 	(void)K;
 	(void)tol;
@@ -132,8 +132,8 @@ const picard_scheme_type picard_scheme_trapezoid = {
 	.check_layout = check_layout,
 	.refined = picard_refined_h,
 	.tune_point = tune_point,
-	.tune_candidates = tune_candidates,
-	.tune_rtol = tune_rtol,
+	.tune_candidates = picard_tune_candidates_k,
+	.tune_rtol = picard_tune_rtol_default,
 	.tune_ms = tune_ms,
 	.tune_nms = sizeof(tune_ms) / sizeof(tune_ms[0]),
 	.tune_layouts = tune_layouts,

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <gsl/gsl_linalg.h>
 #include <limits.h>
 #include <math.h>
 #include <spawn.h>
@@ -210,4 +211,17 @@ double max_relative_error(int n, const double *x, const double *ref)
 	for (int k = 0; k < n; k++)
 		worst = fmax(worst, fabs(x[k] - ref[k]) / fabs(ref[k]));
 	return worst;
+}
+
+void test_lu_solve(int n, double *dense, const double *b, double *x)
+{
+	gsl_matrix_view a = gsl_matrix_view_array(dense, n, n);
+	gsl_vector_const_view rhs = gsl_vector_const_view_array(b, n);
+	gsl_vector_view sol = gsl_vector_view_array(x, n);
+	gsl_permutation *perm = gsl_permutation_alloc(n);
+	int sign;
+
+	cr_assert_eq(gsl_linalg_LU_decomp(&a.matrix, perm, &sign), 0);
+	cr_assert_eq(gsl_linalg_LU_solve(&a.matrix, perm, &rhs.vector, &sol.vector), 0);
+	gsl_permutation_free(perm);
 }

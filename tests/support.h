@@ -63,6 +63,9 @@ const picard_model *test_model(const char *name);
 picard_solver *test_solver(const picard_model *model, const picard_options *opt, long ntraj);
 /* ntraj copies of model's default start state x0 (malloc'd). */
 double *default_states(const picard_model *model, long ntraj);
+/* x = A^-1 b for the dense n x n A (row-major; overwritten) by GSL's LU;
+ * the test fails where LU does. */
+void test_lu_solve(int n, double *dense, const double *b, double *x);
 /* Per component, |x_k - ref_k| / |ref_k|: the largest. */
 double max_relative_error(int n, const double *x, const double *ref);
 

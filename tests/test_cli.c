@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "picard.h"
+#include "scheme.h"
 #include "support.h"
 
 static void make_cli_workdir(void)
@@ -162,6 +163,15 @@ ParameterizedTestParameters(cli, bad_input)
 		{"decay --backend opencl", "--backend"},
 		{"decay --tol 0", "--tol"},
 		{"decay --tol abc", "--tol"},
+		{"decay --scheme imex-euler", "declares no linear operator"},
+		{"decay --linsolve cg", "--linsolve cg: --scheme trapezoid"},
+		{"decay --scheme lobatto --precond jacobi", "--precond jacobi: --scheme lobatto"},
+		{"decay --linsolve-maxit 5", "--linsolve-maxit 5: --scheme trapezoid"},
+		{"decay --linsolve gmres", "--linsolve 'gmres'"},
+		{"decay --precond ilu", "--precond 'ilu'"},
+		{"decay --linsolve-rtol 2", "--linsolve-rtol 2"},
+		{"decay --linsolve-rtol -1", "--linsolve-rtol"},
+		{"decay --linsolve-maxit 0", "--linsolve-maxit"},
 		{"decay --bound -1", "--bound"},
 		{"decay --bound inf", "--bound"},
 		{"decay --repeat 0", "--repeat"},
@@ -377,6 +387,61 @@ Test(cli, lobatto_run)
 	run = run_line("lotka --backend cpu --traj 4 --scheme lobatto --window 20 --K-max 5");
 	cr_expect_eq(run.status, 1, "exit status %d", run.status);
 	cr_expect_not_null(strstr(run.err, "--window"), "%s", run.err);
+	free_run(&run);
+}
+
+/* The imex schemes on the shipped semi-linear models: the grid and the
+ * linear solver in the summary, checked; a solve that fails is
+ * linsolve-failed with the solver's words on stderr; the linear-solver
+ * flags that do not fit the model's operator are refused naming them;
+ * --tol tunes m, K, h on the trapezoid's grid; --save-every records. */
+Test(cli, imex_run)
+{
+	struct cli_run run = run_line("heat1d --backend cpu --traj 4 --scheme imex-sdirk2 --check");
+	const struct path out_file = in_workdir("imex.csv");
+	char line[256], *csv;
+
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.out, "grid         imex-sdirk2 m=8 K<=40 h=0.00285714, "
+				  "100 windows, t in [0, 2]"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "linsolve     thomas (direct) (the operator's default)"),
+			   "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "check        E = "), "%s", run.out);
+	free_run(&run);
+
+	run = run_line("heat2d --backend cpu --traj 2 --scheme imex-euler --linsolve pcr "
+		       "--linsolve-maxit 1 --linsolve-rtol 1e-14");
+	cr_expect_eq(run.status, 1, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.err, "linsolve-failed in window 0"), "%s", run.err);
+	cr_expect_not_null(strstr(run.err, "adi over pcr: not converged"), "%s", run.err);
+	cr_expect_not_null(strstr(run.err, "--linsolve-maxit"), "%s", run.err);
+	free_run(&run);
+
+	expect_usage_error("filtration --backend cpu --scheme imex-euler --linsolve thomas",
+			   "--linsolve thomas: a tridiagonal solver");
+	expect_usage_error("heat1d --backend cpu --scheme imex-euler --precond jacobi",
+			   "--precond jacobi: --linsolve thomas takes no preconditioner");
+
+	if (!picard_scheme_of(PICARD_SCHEME_IMEX_EULER)->cuda)
+		expect_usage_error("heat1d --backend cuda --scheme imex-euler",
+				   "--backend cuda: --scheme imex-euler has no CUDA side yet");
+
+	run = run_line("heat1d --backend cpu --traj 4 --scheme imex-sdirk2 --tol 1e-5");
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.out, "parameters   imex-sdirk2 m="), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "PASS"), "%s", run.out);
+	free_run(&run);
+
+	snprintf(line, sizeof(line), "filtration --backend cpu --traj 3 --scheme imex-sdirk2 "
+		 "--linsolve bicgstab --precond neumann --out %s --save-every 0.25", out_file.s);
+	run = run_line(line);
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.out, "linsolve     bicgstab, precond neumann"), "%s", run.out);
+	csv = slurp(out_file.s, NULL);
+	/* a header, then t = 0, 0.25, ..., 1 for 3 trajectories */
+	cr_expect_eq(count_lines(csv), 1 + 5 * 3, "%s", csv);
+	cr_expect_null(strstr(csv, "linsolve-failed"));
+	free(csv);
 	free_run(&run);
 }
 

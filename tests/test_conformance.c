@@ -576,6 +576,66 @@ Test(conformance, error_estimates_bound_the_error, .timeout = 600)
 	}
 }
 
+/* The imex schemes on every model that declares a linear operator
+ * (picard_model.op), with converged sweeps and the default linear solver,
+ * at IMEX_WINDOWS windows of M_NODES - 1 steps over the model's span and
+ * at twice that: every window end within IMEX_MAX_REL of the reference at
+ * the finer grid, and halving h divides E by at least IMEX_MIN_RATIO[order
+ * - 1] (2 and 4 in theory). A model without an operator is left out, with
+ * the reason in the log. */
+#define IMEX_WINDOWS 40
+#define IMEX_MAX_REL 1e-2
+static const double IMEX_MIN_RATIO[2] = {1.7, 3.2};
+
+Test(conformance, imex_matches_reference, .timeout = 300)
+{
+	static const picard_scheme ids[] = {PICARD_SCHEME_IMEX_EULER, PICARD_SCHEME_IMEX_SDIRK2};
+	int with_operator = 0;
+
+	for (int i = 0; i < models(); i++) {
+		const picard_model *model = picard_model_at(i);
+		struct ensemble e;
+
+		if (!model->op) {
+			cr_log_info("%s: left out of conformance/imex_matches_reference: it declares "
+				    "no linear operator (op), and the imex schemes need x' = A x + g",
+				    model->name);
+			continue;
+		}
+		with_operator++;
+		ensemble_make(&e, model);
+		for (int s = 0; s < 2; s++) {
+			picard_check_result r[2];
+
+			for (int f = 0; f < 2; f++) {
+				const long windows = IMEX_WINDOWS << f;
+				const picard_options opt = {
+					.scheme = ids[s], .m = M_NODES, .K_max = 80,
+					.iter_rtol = 1e-12, .precision = PICARD_DOUBLE,
+					.h = (model->t1 - model->t0) / ((double)windows * (M_NODES - 1)),
+					.t0 = model->t0, .t1 = model->t1,
+					.backend = PICARD_BACKEND_CPU,
+				};
+
+				r[f] = check_options(model, &e, &opt, windows);
+			}
+			cr_log_info("%s %s: E = %.3e at %d windows, %.3e (rel %.3e) at %d, ratio %.2f",
+				    model->name, picard_scheme_of(ids[s])->name, r[0].error,
+				    IMEX_WINDOWS, r[1].error, r[1].rel_error, 2 * IMEX_WINDOWS,
+				    r[0].error / r[1].error);
+			cr_expect_lt(r[1].rel_error, IMEX_MAX_REL, "%s %s: relative error %.3e",
+				     model->name, picard_scheme_of(ids[s])->name, r[1].rel_error);
+			if (r[0].rel_error > REF_FLOOR)
+				cr_expect_gt(r[0].error / r[1].error, IMEX_MIN_RATIO[s],
+					     "%s %s: halving h took E from %.3e to %.3e",
+					     model->name, picard_scheme_of(ids[s])->name,
+					     r[0].error, r[1].error);
+		}
+		ensemble_free(&e);
+	}
+	cr_log_info("imex: %d models with an operator", with_operator);
+}
+
 /* ---- invariants ---------------------------------------------------------- */
 
 /* Largest relative drift of the model's invariants over every window end of

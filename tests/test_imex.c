@@ -17,7 +17,6 @@
  * Host only (no CUDA). */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
-#include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,19 +54,6 @@ static void dense_m(const picard_model *model, double gamma_h, double *m)
 	}
 }
 
-static void lu_solve(int n, double *dense, const double *b, double *x)
-{
-	gsl_matrix_view a = gsl_matrix_view_array(dense, n, n);
-	gsl_vector_const_view rhs = gsl_vector_const_view_array(b, n);
-	gsl_vector_view sol = gsl_vector_view_array(x, n);
-	gsl_permutation *perm = gsl_permutation_alloc(n);
-	int sign;
-
-	cr_assert_eq(gsl_linalg_LU_decomp(&a.matrix, perm, &sign), 0);
-	cr_assert_eq(gsl_linalg_LU_solve(&a.matrix, perm, &rhs.vector, &sol.vector), 0);
-	gsl_permutation_free(perm);
-}
-
 /* max |x - ref| / scale */
 static double scaled_gap(int n, const double *x, const double *ref, double scale)
 {
@@ -78,6 +64,7 @@ static double scaled_gap(int n, const double *x, const double *ref, double scale
 	return gap / scale;
 }
 
+/* max |x - ref| / max |ref| */
 static double max_gap(int n, const double *x, const double *ref)
 {
 	double gap = 0, scale = 0;
@@ -89,21 +76,46 @@ static double max_gap(int n, const double *x, const double *ref)
 	return gap / scale;
 }
 
+/* A host solver that takes a model's operator, and its preconditioner. */
+struct solver_case {
+	const picard_implicit_type *type;
+	picard_preconditioner precond; /* each of a Krylov solver's, else AUTO */
+};
+#define MAX_CASES 16
+
+/* Every host solver that takes model's operator, with each preconditioner
+ * of a Krylov one, into cases; their count. */
+static int solver_cases(const picard_model *model, struct solver_case *cases)
+{
+	int count = 0;
+
+	for (int ti = 0; picard_implicit_list[ti]; ti++) {
+		const picard_implicit_type *type = picard_implicit_list[ti];
+
+		if (!type->setup || !(type->kinds & PICARD_OP_BIT(model->op->kind)) ||
+		    (type->needs_symmetric && !model->op->symmetric))
+			continue;
+		for (int pc = type->krylov ? PICARD_PRECOND_NONE : PICARD_PRECOND_AUTO;
+		     pc <= (type->krylov ? PICARD_PRECOND_NEUMANN : PICARD_PRECOND_AUTO); pc++)
+			cases[count++] = (struct solver_case){ type, (picard_preconditioner)pc };
+	}
+	return count;
+}
+
 /* Every host solver that takes the model's operator, with each
  * preconditioner where it takes one, at two gamma h (mild, and 100 times
  * past the explicit limit), against LU: direct to rounding, iterative to
  * their rtol times the condition. */
 Test(implicit, every_solver_matches_lu)
 {
-	static const picard_preconditioner preconds[] = {
-		PICARD_PRECOND_NONE, PICARD_PRECOND_JACOBI, PICARD_PRECOND_NEUMANN,
-	};
 	static const double gamma_hs[] = { 1e-4, 0.05 };
 	int solved = 0;
 
 	for (size_t mi = 0; mi < NMODELS; mi++) {
 		const picard_model *model = stencil_and_csr[mi];
 		const int n = model->dim;
+		struct solver_case cases[MAX_CASES];
+		const int ncases = solver_cases(model, cases);
 
 		for (size_t gi = 0; gi < 2; gi++) {
 			double dense[MAX_DIM * MAX_DIM], r[MAX_DIM], ref[MAX_DIM], y[MAX_DIM];
@@ -111,39 +123,31 @@ Test(implicit, every_solver_matches_lu)
 			for (int i = 0; i < n; i++)
 				r[i] = sin(1.0 + 3.7 * i) + 0.25;
 			dense_m(model, gamma_hs[gi], dense);
-			lu_solve(n, dense, r, ref);
-			for (int ti = 0; picard_implicit_list[ti]; ti++) {
-				const picard_implicit_type *type = picard_implicit_list[ti];
+			test_lu_solve(n, dense, r, ref);
+			for (int ci = 0; ci < ncases; ci++) {
+				const picard_implicit_type *type = cases[ci].type;
+				const picard_implicit_config cfg = picard_implicit_settle(
+					type, model->op, cases[ci].precond, 1e-12, 0);
+				picard_implicit *s = NULL;
+				picard_linsolve_code code;
+				double gap;
 
-				if (!type->setup || !(type->kinds & PICARD_OP_BIT(model->op->kind)) ||
-				    (type->needs_symmetric && !model->op->symmetric))
-					continue;
-				for (int pi = 0; pi < (type->krylov ? 3 : 1); pi++) {
-					const picard_implicit_config cfg = picard_implicit_settle(
-						type, model->op, type->krylov ? preconds[pi] :
-						PICARD_PRECOND_AUTO, 1e-12, 0);
-					picard_implicit *s = NULL;
-					picard_linsolve_code code;
-					double gap;
-
-					code = type->setup(type, model->op, model->param_defaults,
-							   gamma_hs[gi], &cfg, &s);
-					cr_assert_eq(code, PICARD_LINSOLVE_OK, "%s %s: setup: %s",
-						     model->name, type->name, s ? s->message : "");
-					memset(y, 0, sizeof(y));
-					code = type->solve(s, r, y);
-					cr_assert_eq(code, PICARD_LINSOLVE_OK, "%s %s: %s", model->name,
-						     type->name, s->message);
-					gap = max_gap(n, y, ref);
-					cr_log_info("%s gamma h %g: %s/%d: gap %.2e, %d iterations",
-						    model->name, gamma_hs[gi], type->name, pi, gap,
-						    s->iters);
-					cr_expect_lt(gap, type->krylov || s->adi ? 1e-9 : 1e-13,
-						     "%s gamma h %g: %s (precond %d): gap %.3e",
-						     model->name, gamma_hs[gi], type->name, pi, gap);
-					type->release(s);
-					solved++;
-				}
+				code = type->setup(type, model->op, model->param_defaults, gamma_hs[gi],
+						   &cfg, &s);
+				cr_assert_eq(code, PICARD_LINSOLVE_OK, "%s %s: setup: %s", model->name,
+					     type->name, s ? s->message : "");
+				memset(y, 0, sizeof(y));
+				code = type->solve(s, r, y);
+				cr_assert_eq(code, PICARD_LINSOLVE_OK, "%s %s: %s", model->name,
+					     type->name, s->message);
+				gap = max_gap(n, y, ref);
+				cr_log_info("%s gamma h %g: %s/%d: gap %.2e, %d iterations", model->name,
+					    gamma_hs[gi], type->name, cases[ci].precond, gap, s->iters);
+				cr_expect_lt(gap, type->krylov || s->adi ? 1e-9 : 1e-13,
+					     "%s gamma h %g: %s (precond %d): gap %.3e", model->name,
+					     gamma_hs[gi], type->name, cases[ci].precond, gap);
+				type->release(s);
+				solved++;
 			}
 		}
 	}
@@ -286,48 +290,49 @@ Test(imex, observed_order_against_reference)
 	}
 }
 
+/* model solved under opt by every solver case that takes its operator:
+ * each x_final within tol (max_gap) of the first's, which goes into
+ * first; the number of cases. */
+static int solvers_agree(const picard_model *model, picard_options opt, double tol,
+			 double *first)
+{
+	struct solver_case cases[MAX_CASES];
+	const int ncases = solver_cases(model, cases);
+	double *x = malloc(sizeof(double) * model->dim);
+
+	for (int ci = 0; ci < ncases; ci++) {
+		picard_traj_status st;
+		long fw;
+		int err;
+
+		opt.linsolve = cases[ci].type->id;
+		opt.precond = cases[ci].precond;
+		err = imex_solve(model, opt, 1, NULL, ci ? x : first, &st, &fw);
+		cr_assert_eq(err, 0, "%s %s/%d: %s", model->name, cases[ci].type->name,
+			     cases[ci].precond, picard_error_detail());
+		if (ci > 0)
+			cr_expect_lt(max_gap(model->dim, x, first), tol, "%s: %s/%d: %.3e",
+				     model->name, cases[ci].type->name, cases[ci].precond,
+				     max_gap(model->dim, x, first));
+	}
+	free(x);
+	return ncases;
+}
+
 /* Every linear solver (and preconditioner) gives the same trajectory to
  * its tolerance, on each kind of operator. */
 Test(imex, every_linear_solver_gives_the_same_answer)
 {
-	static const picard_preconditioner preconds[] = {
-		PICARD_PRECOND_NONE, PICARD_PRECOND_JACOBI, PICARD_PRECOND_NEUMANN,
+	const picard_options opt = {
+		.scheme = PICARD_SCHEME_IMEX_SDIRK2, .m = 5, .h = 0.02, .iter_rtol = 1e-12,
+		.linsolve_rtol = 1e-12,
 	};
 
 	for (size_t mi = 0; mi < NMODELS; mi++) {
 		const picard_model *model = stencil_and_csr[mi];
 		double first[MAX_DIM];
-		int runs = 0;
+		const int runs = solvers_agree(model, opt, 1e-9, first);
 
-		for (int ti = 0; picard_implicit_list[ti]; ti++) {
-			const picard_implicit_type *type = picard_implicit_list[ti];
-
-			if (!type->setup || !(type->kinds & PICARD_OP_BIT(model->op->kind)) ||
-			    (type->needs_symmetric && !model->op->symmetric))
-				continue;
-			for (int pi = 0; pi < (type->krylov ? 3 : 1); pi++) {
-				picard_options opt = {
-					.scheme = PICARD_SCHEME_IMEX_SDIRK2, .m = 5, .h = 0.02,
-					.iter_rtol = 1e-12, .linsolve = type->id,
-					.precond = type->krylov ? preconds[pi] : 0,
-					.linsolve_rtol = 1e-12,
-				};
-				double x[MAX_DIM];
-				picard_traj_status st;
-				long fw;
-				int err = imex_solve(model, opt, 1, NULL, x, &st, &fw);
-
-				cr_assert_eq(err, 0, "%s %s: %s", model->name, type->name,
-					     picard_error_detail());
-				if (runs++ == 0) {
-					memcpy(first, x, sizeof(first));
-					continue;
-				}
-				cr_expect_lt(max_gap(model->dim, x, first), 1e-9, "%s: %s/%d: %.3e",
-					     model->name, type->name, pi,
-					     max_gap(model->dim, x, first));
-			}
-		}
 		cr_log_info("%s: %d solvers agree", model->name, runs);
 		cr_expect_geq(runs, model->op->symmetric ? 6 : 3);
 	}
@@ -490,6 +495,25 @@ Test(imex, zero_pivot_is_linsolve_failed)
 	cr_expect_str_eq(picard_traj_status_name(PICARD_TRAJ_LINSOLVE_FAILED), "linsolve-failed");
 }
 
+/* One trajectory of model under opt (params NULL: the defaults) ends
+ * linsolve-failed in window 0, and the detail of the solve holds both
+ * words. */
+static void expect_linsolve_failed(const picard_model *model, picard_options opt,
+				   const double *params, const char *word1, const char *word2)
+{
+	double x[MAX_DIM];
+	picard_traj_status st;
+	long fw;
+	int err = imex_solve(model, opt, 1, params, x, &st, &fw);
+	const char *detail = picard_error_detail();
+
+	cr_log_info("detail: %s", detail);
+	cr_assert_eq(err, PICARD_EFAILED);
+	cr_expect_eq(st, PICARD_TRAJ_LINSOLVE_FAILED, "%s", picard_traj_status_name(st));
+	cr_expect_eq(fw, 0);
+	cr_expect(strstr(detail, word1) && strstr(detail, word2), "%s", detail);
+}
+
 /* cg on a symmetric matrix that is not positive definite (k = -4):
  * linsolve-failed, the message CG's. */
 Test(imex, not_spd_for_cg_is_linsolve_failed)
@@ -499,18 +523,8 @@ Test(imex, not_spd_for_cg_is_linsolve_failed)
 		.linsolve = PICARD_LINSOLVER_CG,
 	};
 	const double params[1] = { -4 };
-	double x[2];
-	picard_traj_status st;
-	long fw;
-	int err = imex_solve(&imex_tiny, opt, 1, params, x, &st, &fw);
-	const char *detail = picard_error_detail();
 
-	cr_log_info("detail: %s", detail);
-	cr_assert_eq(err, PICARD_EFAILED);
-	cr_expect_eq(st, PICARD_TRAJ_LINSOLVE_FAILED);
-	cr_expect_eq(fw, 0);
-	cr_expect(strstr(detail, "cg:") && strstr(detail, "not symmetric positive definite"), "%s",
-		  detail);
+	expect_linsolve_failed(&imex_tiny, opt, params, "cg:", "not symmetric positive definite");
 }
 
 /* ADI given one iteration at a tight rtol cannot converge: linsolve-failed
@@ -521,17 +535,8 @@ Test(imex, adi_not_converged_is_linsolve_failed)
 		.scheme = PICARD_SCHEME_IMEX_SDIRK2, .m = 5, .h = 0.02,
 		.linsolve = PICARD_LINSOLVER_PCR, .linsolve_rtol = 1e-13, .linsolve_maxit = 1,
 	};
-	double x[MAX_DIM];
-	picard_traj_status st;
-	long fw;
-	int err = imex_solve(&imex_heat2d, opt, 1, NULL, x, &st, &fw);
-	const char *detail = picard_error_detail();
 
-	cr_log_info("detail: %s", detail);
-	cr_assert_eq(err, PICARD_EFAILED);
-	cr_expect_eq(st, PICARD_TRAJ_LINSOLVE_FAILED);
-	cr_expect_eq(fw, 0);
-	cr_expect(strstr(detail, "adi over pcr") && strstr(detail, "not converged"), "%s", detail);
+	expect_linsolve_failed(&imex_heat2d, opt, NULL, "adi over pcr", "not converged");
 }
 
 /* A linear g with Lipschitz constant r = 40 in windows of H = 0.8 (H r =
@@ -618,4 +623,62 @@ Test(imex, backend_auto_runs_on_the_cpu)
 	cr_expect_eq(stats.backend, PICARD_BACKEND_CPU);
 	cr_expect_eq(picard_solver_grid(solver)->linsolve, PICARD_LINSOLVER_THOMAS);
 	picard_solver_free(solver);
+}
+
+/* --warm-start (each window's first sweep from the previous window's
+ * increments) reaches the same answer in fewer sweeps. */
+Test(imex, warm_start_same_answer_fewer_sweeps)
+{
+	picard_options opt = {
+		.scheme = PICARD_SCHEME_IMEX_SDIRK2, .m = 5, .h = 0.01, .iter_rtol = 1e-12,
+		.precision = PICARD_DOUBLE, .backend = PICARD_BACKEND_CPU,
+	};
+	double x[2][MAX_DIM];
+	double sweeps[2];
+
+	for (int warm = 0; warm < 2; warm++) {
+		picard_solver *solver;
+		picard_stats stats;
+
+		opt.warm_start = warm;
+		solver = test_solver(&imex_heat1d, &opt, 1);
+		cr_assert_eq(picard_solve(solver, imex_heat1d.x0, NULL, x[warm], NULL, NULL, NULL, 0,
+					  &stats), 0, "%s", picard_error_detail());
+		sweeps[warm] = stats.sweeps_mean;
+		picard_solver_free(solver);
+	}
+	cr_log_info("sweeps per window: %.2f cold, %.2f warm", sweeps[0], sweeps[1]);
+	cr_expect_lt(sweeps[1], sweeps[0]);
+	cr_expect_lt(max_gap(imex_heat1d.dim, x[1], x[0]), 1e-10);
+}
+
+/* The shipped semi-linear models (heat1d, heat2d, filtration: 1D and 2D
+ * stencils and a CSR matrix): every linear solver that takes the model's
+ * operator, each preconditioner of the Krylov ones, gives one answer over
+ * [0, 0.2], and that answer is near the manufactured solution (within the
+ * grid's spatial error, which the models' own tests measure). */
+Test(imex, shipped_models_every_solver_agrees, .timeout = 120)
+{
+	static const char *const names[] = { "heat1d", "heat2d", "filtration" };
+	const picard_options opt = {
+		.scheme = PICARD_SCHEME_IMEX_SDIRK2, .m = 5, .h = 0.01, .t0 = 0, .t1 = 0.2,
+		.iter_rtol = 1e-12, .linsolve_rtol = 1e-12,
+	};
+
+	for (int mi = 0; mi < 3; mi++) {
+		const picard_model *model = test_model(names[mi]);
+		const int n = model->dim;
+		double *first = malloc(sizeof(double) * n), *exact = malloc(sizeof(double) * n);
+		int runs;
+
+		cr_assert_not_null(model->op, "%s declares no operator", names[mi]);
+		runs = solvers_agree(model, opt, 1e-8, first);
+		model->exact(0.2, 0, model->x0, model->param_defaults, exact);
+		cr_log_info("%s: %d solvers agree; %.3e from the manufactured solution", model->name,
+			    runs, max_gap(n, first, exact));
+		cr_expect_geq(runs, model->op->kind == PICARD_OP_CSR ? 6 : 9);
+		cr_expect_lt(max_gap(n, first, exact), 1e-2, "%s", model->name);
+		free(first);
+		free(exact);
+	}
 }

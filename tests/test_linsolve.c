@@ -15,7 +15,6 @@
  * Host only (no CUDA). */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
-#include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 
 #include "linsolve/krylov.h"
 #include "linsolve/tridiag.h"
+#include "support.h"
 
 /* Agreement with LU: the test matrices are well conditioned (diagonally
  * dominant, or a diffusion operator of a few hundred unknowns), so a
@@ -53,20 +53,6 @@ static double relative_gap(int n, const double *x, const double *ref)
 		size = fmax(size, fabs(ref[i]));
 	}
 	return gap / (size > 0 ? size : 1);
-}
-
-/* x = A^-1 b for the dense n x n A (row-major; overwritten) by GSL's LU. */
-static void dense_solve(int n, double *dense, const double *b, double *x)
-{
-	gsl_matrix_view a = gsl_matrix_view_array(dense, n, n);
-	gsl_vector_const_view rhs = gsl_vector_const_view_array(b, n);
-	gsl_vector_view sol = gsl_vector_view_array(x, n);
-	gsl_permutation *perm = gsl_permutation_alloc(n);
-	int sign;
-
-	cr_assert_eq(gsl_linalg_LU_decomp(&a.matrix, perm, &sign), 0);
-	cr_assert_eq(gsl_linalg_LU_solve(&a.matrix, perm, &rhs.vector, &sol.vector), 0);
-	gsl_permutation_free(perm);
 }
 
 /* ---- tridiagonal --------------------------------------------------------- */
@@ -134,7 +120,7 @@ static void tridiag_reference(struct tridiag_case *c)
 				dense[i * n + i + 1] = c->upper[at];
 			rhs[i] = c->rhs[at];
 		}
-		dense_solve(n, dense, rhs, c->ref + s * n);
+		test_lu_solve(n, dense, rhs, c->ref + s * n);
 	}
 	free(dense);
 	free(rhs);
@@ -408,7 +394,7 @@ static int krylov_matches_lu(const picard_krylov_type *solver, const picard_prec
 	picard_sparse msr;
 	picard_krylov_options opt = { .rtol = KRYLOV_RTOL };
 
-	dense_solve(n, dense, b, ref);
+	test_lu_solve(n, dense, b, ref);
 	cr_assert_eq(picard_sparse_to_msr(a, &msr), PICARD_LINSOLVE_OK);
 	for (int format = 0; format < 2; format++) {
 		const picard_sparse *m = format ? &msr : a;

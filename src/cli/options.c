@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "linsolve/implicit.h"
 #include "options.h"
 #include "scheme.h"
 #include "parse.h"
@@ -205,6 +206,62 @@ static int set_scan(void *ctx, const char *flag, const char *value)
 	return 0;
 }
 
+/* The first of the linear-solver flags given, for the messages that
+ * refuse them. */
+static void note_linsolve_flag(struct run_options *opts, const char *flag, const char *value)
+{
+	if (!opts->linsolve_flag[0])
+		snprintf(opts->linsolve_flag, sizeof(opts->linsolve_flag), "%s %s", flag, value);
+}
+
+static int set_linsolve(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+	int which = picard_linsolver_parse(value);
+
+	if (which < 0)
+		return cli_error(CLI_EUSAGE, "%s '%s': expected thomas, checkerboard, pcr, cusparse, "
+				 "cg, bicgstab or auto", flag, value);
+	opts->linsolve = (picard_linsolver)which;
+	note_linsolve_flag(opts, flag, value);
+	return 0;
+}
+
+static int set_precond(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+	int which = picard_preconditioner_parse(value);
+
+	if (which < 0)
+		return cli_error(CLI_EUSAGE, "%s '%s': expected none, jacobi, neumann or auto", flag,
+				 value);
+	opts->precond = (picard_preconditioner)which;
+	note_linsolve_flag(opts, flag, value);
+	return 0;
+}
+
+static int set_linsolve_rtol(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+	int err = parse_positive(flag, value, &opts->linsolve_rtol);
+
+	if (!err && opts->linsolve_rtol >= 1)
+		return cli_error(CLI_EUSAGE, "%s %s: must be < 1 (a relative residual)", flag, value);
+	note_linsolve_flag(opts, flag, value);
+	return err;
+}
+
+static int set_linsolve_maxit(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+	long n = 0;
+	int err = parse_long(flag, value, 1, INT_MAX, &n);
+
+	opts->linsolve_maxit = (int)n;
+	note_linsolve_flag(opts, flag, value);
+	return err;
+}
+
 static int set_spread(void *ctx, const char *flag, const char *value)
 {
 	struct run_options *opts = ctx;
@@ -398,7 +455,7 @@ static int set_help(void *ctx, const char *flag, const char *value)
 
 static const struct cli_flag flags[] = {
 	{"--traj", "N", set_traj, "trajectories in the ensemble (default 8192; with --init: the file's rows)"},
-	{"--scheme", "S", set_scheme, "trapezoid (the paper's, default), lobatto (Gauss-Lobatto collocation, order 2m-2), newton (the same collocation, Newton's method across windows), a per-thread Runge-Kutta pair: dp5, dp8 (DOP853), vern9, or radau5 (implicit, for stiff models: a stiff model's default, in double), newton-radau (Radau IIA across windows: a stiff model's few trajectories); --list-schemes says more"},
+	{"--scheme", "S", set_scheme, "trapezoid (the paper's, default), lobatto (Gauss-Lobatto collocation, order 2m-2), newton (the same collocation, Newton's method across windows), a per-thread Runge-Kutta pair: dp5, dp8 (DOP853), vern9, or radau5 (implicit, for stiff models: a stiff model's default, in double), newton-radau (Radau IIA across windows: a stiff model's few trajectories), imex-euler, imex-sdirk2 (x' = A x + g: A implicit by linear solves, g by Picard sweeps; models with an operator); --list-schemes says more"},
 	{"--m", "M", set_m, "nodes per window, >= 2; lobatto: 2..32 (default 8, or tuned with --tol)"},
 	{"--K", "K", set_K, "Picard sweeps per window, >= 1 (default 2, or tuned with --tol)"},
 	{"--K-max", "K", set_K_max, "adaptive: sweep each window until it converges, at most K times"},
@@ -410,6 +467,10 @@ static const struct cli_flag flags[] = {
 	{"--h", "H", set_h, "trapezoid: node spacing, > 0; shrunk so whole windows end at t1 (default: the model's, else 0.06; or tuned with --tol)"},
 	{"--window", "H", set_window, "lobatto, newton, newton-radau: window length, > 0; shrunk so whole windows end at t1 (default span/200)"},
 	{"--block", "N", set_block, "newton, newton-radau: windows iterated together, >= 1 (default 512)"},
+	{"--linsolve", "S", set_linsolve, "imex schemes: the linear solver of (I - gamma h A) y = r: thomas, checkerboard, pcr (tridiagonal: a 1D stencil; 2D by Peaceman-Rachford ADI), cusparse (the CUDA backend's), cg (symmetric A), bicgstab (default: thomas for a stencil, cg for a symmetric CSR operator, bicgstab otherwise)"},
+	{"--precond", "P", set_precond, "imex schemes, cg and bicgstab: none, jacobi or neumann (default jacobi)"},
+	{"--linsolve-rtol", "R", set_linsolve_rtol, "imex schemes, iterative solves (Krylov, ADI): stop at |r - M y| <= R |r| (default 1e-10)"},
+	{"--linsolve-maxit", "N", set_linsolve_maxit, "imex schemes, iterative solves: iterations per solve at most, else the trajectory is linsolve-failed (default: Krylov 10 n + 100, ADI 500)"},
 	{"--t0", "T", set_t0, "start time (default: the model's)"},
 	{"--t1", "T", set_t1, "end time, > t0 (default: the model's)"},
 	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float; newton, newton-radau: double)"},
@@ -558,11 +619,42 @@ static bool scheme_takes_h(const struct run_options *opts)
 	return strcmp(picard_scheme_of(opts->scheme)->length_name, "h") == 0;
 }
 
+/* The linear-solver flags: only with a scheme that solves with the
+ * model's operator, and what that operator takes. */
+static int check_linsolve(const struct run_options *opts)
+{
+	const picard_scheme_type *scheme = picard_scheme_of(opts->scheme);
+	char why[256];
+
+	if (!scheme->takes_linsolve) {
+		if (opts->linsolve_flag[0])
+			return cli_error(CLI_EUSAGE, "%s: --scheme %s solves no linear systems (the "
+					 "imex schemes take --linsolve, --precond, --linsolve-rtol "
+					 "and --linsolve-maxit)", opts->linsolve_flag, scheme->name);
+		return 0;
+	}
+	if (!opts->model->op)
+		return cli_error(CLI_EUSAGE, "--scheme %s: model %s declares no linear operator (op): "
+				 "the imex schemes need x' = A x + g", scheme->name,
+				 opts->model->name);
+	if (!picard_implicit_choose(opts->model->op, opts->linsolve, opts->precond, true, why,
+				    sizeof(why)))
+		return cli_error(CLI_EUSAGE, "%s (model %s)", why, opts->model->name);
+	return 0;
+}
+
 /* Checks that involve several flags. */
 static int check_combinations(const struct run_options *opts)
 {
 	const picard_scheme_type *scheme = picard_scheme_of(opts->scheme);
 	const bool by_h = scheme_takes_h(opts);
+	int err = check_linsolve(opts);
+
+	if (err)
+		return err;
+	if (opts->backend == PICARD_BACKEND_CUDA && !scheme->cuda)
+		return cli_error(CLI_EUSAGE, "--backend cuda: --scheme %s has no CUDA side yet "
+				 "(--backend cpu or auto runs it on the CPU)", scheme->name);
 
 	if (opts->h_given && !by_h)
 		return cli_error(CLI_EUSAGE, "--h %g: --scheme %s takes --%s",
@@ -720,6 +812,8 @@ picard_options options_solver(const struct run_options *opts)
 		.bound = opts->bound, .layout = opts->layout,
 		.traj_per_block = opts->traj_per_block, .scan = opts->scan,
 		.block = opts->block,
+		.linsolve = opts->linsolve, .precond = opts->precond,
+		.linsolve_rtol = opts->linsolve_rtol, .linsolve_maxit = opts->linsolve_maxit,
 		/* --tol: every trajectory carries an estimate of its error */
 		.estimate_error = opts->tol_given,
 		.error_scale = {.atol = opts->tol, .rtol = opts->rtol},

@@ -95,6 +95,14 @@ struct run_options {
 	bool describe;               /* --describe: show MODEL's description */
 	bool precompile;             /* --precompile: compile MODEL's kernels and stop */
 	bool help;                   /* --help / -h: show usage and stop */
+	/* the imex schemes' linear solves */
+	picard_linsolver linsolve;   /* --linsolve NAME (AUTO: by the operator) */
+	picard_preconditioner precond; /* --precond NAME (AUTO: jacobi) */
+	double linsolve_rtol;        /* --linsolve-rtol R (0: the default) */
+	int linsolve_maxit;          /* --linsolve-maxit N (0: the default) */
+	char linsolve_flag[64];      /* the first of those given, as given
+					("--precond jacobi"), for messages;
+					"" when none was */
 };
 
 /* Parse argv into opts (defaults first, then every argument, then checks

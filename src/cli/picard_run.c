@@ -26,6 +26,7 @@
 #include "diag.h"
 #include "ensemble_range.h"
 #include "jit.h"
+#include "linsolve/implicit.h"
 #include "init_file.h"
 #include "options.h"
 #include "output.h"
@@ -375,8 +376,11 @@ static int solve(struct run *run)
 		err = picard_solve(run->solver, run->x0, run->params, run->x_final, run->status,
 				   run->fail_window, records, nrecords, r ? &stats : &run->stats);
 		seconds[r] = r ? stats.solve_seconds : run->stats.solve_seconds;
-		if (err == PICARD_EFAILED)
+		if (err == PICARD_EFAILED) {
+			snprintf(run->solve_detail, sizeof(run->solve_detail), "%s",
+				 picard_error_detail());
 			err = 0;
+		}
 	}
 	if (!err) {
 		qsort(seconds, repeat, sizeof(double), compare_seconds);
@@ -404,6 +408,28 @@ static const char *backend_name(picard_backend backend)
 	return backend == PICARD_BACKEND_CUDA ? "cuda" : "cpu";
 }
 
+/* The imex schemes' linear solver, settled: which, and how an iterative
+ * one stops. */
+static void print_linsolve(const struct run *run)
+{
+	const picard_grid *grid = run->grid;
+	const picard_implicit_type *type = picard_implicit_of(grid->linsolve);
+	const picard_operator *op = run->model->op;
+
+	printf("%-12s %s", "linsolve", picard_linsolver_name(grid->linsolve));
+	if (type && type->krylov)
+		printf(", precond %s, rtol %.3g, at most %d iterations",
+		       picard_preconditioner_name(grid->precond), grid->linsolve_rtol,
+		       grid->linsolve_maxit);
+	else if (op && op->kind == PICARD_OP_STENCIL_2D)
+		printf(" on lines, Peaceman-Rachford ADI to rtol %.3g, at most %d iterations",
+		       grid->linsolve_rtol, grid->linsolve_maxit);
+	else
+		printf(" (direct)");
+	printf("%s\n", run->opts.linsolve == PICARD_LINSOLVER_AUTO ? " (the operator's default)" :
+	       "");
+}
+
 /* The summary of the solve on stdout, aligned. */
 static void print_summary(const struct run *run)
 {
@@ -420,7 +446,8 @@ static void print_summary(const struct run *run)
 	       run->opts.init_path ? " (from --init)" : "");
 	const picard_scheme_type *type = picard_scheme_of(grid->scheme);
 
-	if (grid->scheme != PICARD_SCHEME_TRAPEZOID && !type->lobatto_grid) {
+	if (grid->scheme != PICARD_SCHEME_TRAPEZOID && !type->lobatto_grid &&
+	    !type->takes_linsolve) {
 		const char *name = type->name;
 
 		if (grid->adaptive)
@@ -438,14 +465,19 @@ static void print_summary(const struct run *run)
 		    fabs(grid->window - run->opts.window) > 1e-12 * run->opts.window)
 			printf(" (requested %g)", run->opts.window);
 	} else {
-		printf("%-12s m=%d K%s%d h=%.6g", "grid", grid->m, grid->adaptive ? "<=" : "=",
+		/* the trapezoid's grid: the paper's scheme unnamed, as ever */
+		printf("%-12s %s%sm=%d K%s%d h=%.6g", "grid", type->takes_linsolve ? type->name : "",
+		       type->takes_linsolve ? " " : "", grid->m, grid->adaptive ? "<=" : "=",
 		       grid->K, grid->h);
-		if (fabs(grid->h - run->opts.h) > 1e-12 * run->opts.h)
+		if ((run->opts.h_given || !type->takes_linsolve) &&
+		    fabs(grid->h - run->opts.h) > 1e-12 * run->opts.h)
 			printf(" (requested %g)", run->opts.h);
 	}
 	printf(", %ld window%s, t in [%g, %g]\n", grid->windows, grid->windows == 1 ? "" : "s",
 	       grid->t0, grid->t1);
 	printf("%-12s %s\n", "precision", run->opts.precision == PICARD_DOUBLE ? "double" : "float");
+	if (type->takes_linsolve)
+		print_linsolve(run);
 	if (run->stats.backend == PICARD_BACKEND_CUDA && type->takes_block) {
 		printf("%-12s a thread per window of the block, a block per trajectory's scan\n",
 		       "layout");
@@ -509,6 +541,10 @@ static long report_failures(const struct run *run)
 	printf("%-12s %ld of %ld trajectories\n", "failed", failed, run->shard.total);
 	cli_error(PICARD_EFAILED, "%ld of %ld trajectories failed: %s%s", failed, run->shard.total,
 		  list, failed > shown ? ", ..." : "");
+	if (strstr(run->solve_detail, "linsolve-failed"))
+		cli_hint("%s; another --linsolve, a larger --linsolve-maxit or --linsolve-rtol may "
+			 "solve it", strstr(run->solve_detail, "trajectory ") ?
+			 strstr(run->solve_detail, "trajectory ") : run->solve_detail);
 	cli_hint("non-finite or |x| > --bound %g; a smaller --%s or a larger --K%s may converge",
 		 run->opts.bound, picard_scheme_of(run->grid->scheme)->length_name,
 		 run->grid->adaptive ? "-max" : "");

@@ -49,6 +49,9 @@ struct run {
 	picard_check_result checked;    /* the check of the first solve */
 	bool checked_done;              /* checked holds a result */
 	long retried;                   /* trajectories solved again */
+	char solve_detail[512];         /* picard_error_detail() of a solve
+					   whose trajectories failed (which
+					   linear solve, and why), or "" */
 };
 
 #endif

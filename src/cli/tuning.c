@@ -182,7 +182,7 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 	opts->tuned = true;
 	const picard_scheme_type *type = picard_scheme_of(p->scheme);
 
-	if (p->scheme != PICARD_SCHEME_TRAPEZOID && !type->lobatto_grid) {
+	if (p->scheme != PICARD_SCHEME_TRAPEZOID && !type->lobatto_grid && !type->takes_linsolve) {
 		/* a per-thread Runge-Kutta pair: fixed steps of h, as many
 		 * per output interval (--h, else the span) as cover it; or
 		 * adaptive at its local tolerance (iter_rtol) over windows of h */
@@ -243,7 +243,8 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 		       p->layout != PICARD_LAYOUT_AUTO ? picard_layout_name(p->layout) : "", source);
 		return;
 	}
-	opts->scheme = PICARD_SCHEME_TRAPEZOID;
+	/* the trapezoid's grid: the paper's scheme, or an imex scheme on it */
+	opts->scheme = type->takes_linsolve ? p->scheme : PICARD_SCHEME_TRAPEZOID;
 
 	if (!opts->m_given)
 		opts->m = p->m;
@@ -264,7 +265,8 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 		opts->traj_per_block = opts->traj_per_block ? opts->traj_per_block :
 				       p->layout == PICARD_LAYOUT_PAPER ? 0 : p->traj_per_block;
 	}
-	printf("%-12s m=%d K=%d h=%.6g", "parameters", opts->m, opts->K, opts->h);
+	printf("%-12s %s%sm=%d K=%d h=%.6g", "parameters", type->takes_linsolve ? type->name : "",
+	       type->takes_linsolve ? " " : "", opts->m, opts->K, opts->h);
 	if (p->layout != PICARD_LAYOUT_AUTO)
 		printf(" layout=%s", picard_layout_name(p->layout));
 	printf(" from %s%s%s%s\n", source, given[0] ? "; " : "", given,

@@ -90,7 +90,7 @@ static picard_implicit *implicit_new(const picard_implicit_type *self, const pic
 		return NULL;
 	s->type = self;
 	s->op = op;
-	s->n = op->nx * op->ny; /* ny = 1 in 1D; a CSR operator may give its grid */
+	s->n = op->nx * op->ny; /* every kind: nx ny = dim */
 	s->gamma_h = gamma_h;
 	s->cfg = *cfg;
 	s->pc.failed_row = -1;
@@ -181,11 +181,16 @@ static picard_linsolve_code csr_shifted(const picard_operator *op, const double 
 		bool diagonal = false;
 
 		for (int k = row_start[i]; k < row_start[i + 1]; k++) {
-			if (!diagonal && col[k] >= i) {
+			if (!diagonal && col[k] > i) {
 				picard_sparse_push(m, &filled, i, 1.0);
 				diagonal = true;
 			}
-			/* duplicates add up (picard_sparse_entry) */
+			if (col[k] == i && !diagonal) {
+				picard_sparse_push(m, &filled, i, 1.0 - gamma_h * val[k]);
+				diagonal = true;
+				continue;
+			}
+			/* a repeated entry adds up (picard_sparse_entry) */
 			picard_sparse_push(m, &filled, col[k], -gamma_h * val[k]);
 		}
 		if (!diagonal)
@@ -234,6 +239,9 @@ static picard_linsolve_code krylov_setup(const picard_implicit_type *self,
 	if (code != PICARD_LINSOLVE_OK)
 		return solve_failed(s, NULL, code, "%s: assembling I - gamma h A: %s", self->name,
 				    picard_linsolve_strerror(code));
+	if (!picard_preconditioner_name(cfg->precond) || cfg->precond == PICARD_PRECOND_AUTO)
+		return solve_failed(s, NULL, PICARD_LINSOLVE_BAD_INPUT, "%s: preconditioner %d not "
+				    "settled (picard_implicit_settle)", self->name, (int)cfg->precond);
 	code = picard_precond_setup(&s->pc, picard_precond_named(precond_names[cfg->precond]),
 				    &s->matrix, NEUMANN_DEGREE);
 	if (code != PICARD_LINSOLVE_OK)
