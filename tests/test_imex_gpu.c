@@ -2,8 +2,9 @@
  * against the CPU backend (src/cpu_imex.c), suite imex_gpu: every model
  * with a linear operator, each imex scheme, each GPU linear solver that
  * applies to the operator (a stencil's: thomas, checkerboard, pcr,
- * cusparse; the CPU runs cusparse's systems by thomas), fixed and
- * adaptive sweeps, warm start; the states at every window end, at times
+ * cusparse, the CPU running cusparse's systems by thomas; any operator's:
+ * cg where it is symmetric, bicgstab, each with the Jacobi and the
+ * Neumann preconditioner), fixed and adaptive sweeps, warm start; the states at every window end, at times
  * inside windows and at t1, the statuses and the sweeps. Then the
  * failures: a linear solve that fails (ADI held to one iteration), a
  * trajectory past the bound, each in the same window on both backends.
@@ -14,12 +15,14 @@
  * part by rounding: nvcc's fused multiply-adds in g, the right-hand sides
  * and the bands (the CPU build has none), the tridiagonal algorithm
  * (checkerboard, PCR and cuSPARSE against Thomas: within 1.1e-15 per
- * solve, bench/results/h100-2026-11-25-tridiag) and the order of ADI's
- * residual sums (atomic on the GPU). Every step is a contraction (I -
+ * solve, bench/results/h100-2026-11-25-tridiag), the order of ADI's
+ * residual sums (atomic on the GPU) and the Krylov solvers' reductions
+ * (kernels/krylov/: the same recurrences, their iteration counts within
+ * a few of the host's). Every step is a contraction (I -
  * gamma h A)^-1 with A's spectrum <= 0, so rounding does not grow; what
  * can differ by more is where a test sits on its threshold and one
- * backend takes one more sweep (or ADI iteration) than the other: a
- * change below iter_rtol = 1e-12 (linsolve_rtol = 1e-13). TOL = 1e-9,
+ * backend takes one more sweep (or ADI or Krylov iteration) than the
+ * other: a change below iter_rtol = 1e-12 (linsolve_rtol = 1e-13). TOL = 1e-9,
  * relative to the state's largest component, leaves 1000x above that and
  * stays far below a real bug (a wrong stage, index or coefficient moves
  * the states at 1e-3 or more). */
@@ -35,6 +38,7 @@
 #include "picard.h"
 #include "scheme.h"
 #include "support.h"
+#include "linsolve/implicit.h"
 #include "tridiag/tridiag.h"
 
 #define NTRAJ 37        /* not a multiple of a warp */
@@ -209,13 +213,33 @@ static picard_options case_options(const picard_model *model, picard_scheme sche
 	return opt;
 }
 
-/* Every operator model x imex scheme x GPU method: adaptive sweeps at m =
- * 4; with thomas also fixed K = 3 at m = 5 and warm adaptive at m = 3. */
+/* The GPU's linear solvers, by the host list's names: the tridiagonal
+ * methods (kernels/tridiag/), then the Krylov ones (kernels/krylov/). */
+static const char *const gpu_solvers[] = {
+	"thomas", "checkerboard", "pcr", "cusparse", "cg", "bicgstab",
+};
+#define NSOLVERS (sizeof(gpu_solvers) / sizeof(gpu_solvers[0]))
+
+/* Whether solver applies to model's operator (the CPU's choice decides). */
+static bool applies(const picard_model *model, const char *solver)
+{
+	char why[256];
+
+	return picard_implicit_choose(model->op, (picard_linsolver)picard_linsolver_parse(solver),
+				      PICARD_PRECOND_AUTO, false, why, sizeof(why)) != NULL;
+}
+
+/* Every operator model x imex scheme x GPU solver that applies: adaptive
+ * sweeps at m = 4; with each model's first solver also fixed K = 3 at m
+ * = 5 and warm adaptive at m = 3; the Krylov solvers with the Neumann
+ * preconditioner too. */
 Test(imex_gpu, matches_cpu, .timeout = 600)
 {
-	int cases = 0;
+	int cases = 0, stencil_cases = 0;
 
 	require_gpu();
+	cr_assert_eq(tridiag_method_list[NSOLVERS - 2], NULL, "a GPU tridiagonal method the test "
+		     "does not name");
 	for (int i = 0; i < picard_model_count(); i++) {
 		const picard_model *model = picard_model_at(i);
 
@@ -223,41 +247,52 @@ Test(imex_gpu, matches_cpu, .timeout = 600)
 			continue;
 		for (int s = 0; picard_scheme_list[s]; s++) {
 			const picard_scheme_type *type = picard_scheme_list[s];
+			bool first = true;
 
 			if (!imex_scheme(type))
 				continue;
 			cr_assert_not_null(type->cuda, "%s: no CUDA part", type->name);
-			for (int k = 0; tridiag_method_list[k]; k++) {
-				const char *method = tridiag_method_list[k]->name;
-				const picard_linsolver id = (picard_linsolver)picard_linsolver_parse(method);
+			for (size_t k = 0; k < NSOLVERS; k++) {
+				const char *solver = gpu_solvers[k];
+				const picard_linsolver id = (picard_linsolver)picard_linsolver_parse(solver);
 				picard_options opt = case_options(model, type->id, id, 4, 0, false);
 				char what[160];
 
-				if (model->op->kind == PICARD_OP_CSR) {
-					cr_log_info("%s %s: %s is a tridiagonal method, the operator "
-						    "is CSR", model->name, type->name, method);
+				if (!applies(model, solver)) {
+					cr_log_info("%s %s: --linsolve %s does not apply", model->name,
+						    type->name, solver);
 					continue;
 				}
 				snprintf(what, sizeof(what), "%s %s --linsolve %s", model->name,
-					 type->name, method);
+					 type->name, solver);
 				compare(model, &opt, what);
 				cases++;
-				if (k > 0)
+				stencil_cases += k < 4;
+				if (k >= 4) {
+					opt.precond = PICARD_PRECOND_NEUMANN;
+					snprintf(what, sizeof(what), "%s %s --linsolve %s --precond neumann",
+						 model->name, type->name, solver);
+					compare(model, &opt, what);
+					cases++;
+				}
+				if (!first)
 					continue;
+				first = false;
 				opt = case_options(model, type->id, id, 5, 3, false);
 				snprintf(what, sizeof(what), "%s %s --linsolve %s, K = 3", model->name,
-					 type->name, method);
+					 type->name, solver);
 				compare(model, &opt, what);
 				opt = case_options(model, type->id, id, 3, 0, true);
 				snprintf(what, sizeof(what), "%s %s --linsolve %s, warm", model->name,
-					 type->name, method);
+					 type->name, solver);
 				compare(model, &opt, what);
 				cases += 2;
 			}
 		}
 	}
-	cr_assert_geq(cases, 2 * 2 * 4, "only %d cases: the stencil models heat1d and heat2d "
-		      "are each run by both schemes and four methods", cases);
+	cr_assert_geq(stencil_cases, 2 * 2 * 4, "only %d tridiagonal cases: heat1d and heat2d are "
+		      "each run by both schemes and four methods", stencil_cases);
+	cr_log_info("%d cases", cases);
 }
 
 /* ADI held to one iteration cannot reach its tolerance: every trajectory

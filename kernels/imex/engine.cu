@@ -38,6 +38,7 @@
 #include "linsolve/implicit.h"
 #include "linsolve/linsolve.h"
 #include "linsolve/sparse.h"
+#include "paper_kernel.cuh" /* the records' helpers */
 #include "tridiag/tridiag.h"
 
 #define BLOCK 128
@@ -298,41 +299,33 @@ __global__ void imex_verdict_kernel(long N, int i, int K, int adaptive, long w,
 
 /* What the end of a window needs. */
 struct imex_end_args {
-	long N, traj_offset;
-	int n, s, steps, m;
-	long w, windows;
-	double t0, h, bound;
+	struct picard_launch L; /* the solve's: records, grid */
+	int n, s, steps;
+	long w;
 	double *y, *y_prev;
 	const double *Y;
 	struct imex_member *ctl;
-	int nrecords;
-	struct picard_device_record records[PICARD_MAX_RECORDS];
 };
-
-__device__ inline void imex_record_store(const picard_device_record &rec, long row, long traj,
-					 int k, int n, double x)
-{
-	((double *)rec.states)[(row * rec.slots + traj / rec.traj_stride - rec.first_slot) * n + k] = x;
-}
 
 /* The end of window w, a thread per member: a failed one stops (a failed
  * solve leaves NaN, a non-finite right-hand side the window's start);
  * else the window-end records and dense output (linear between the step
- * ends, the trapezoid's), the window's last stage as the next start, and
- * its test (non-finite, past the bound). */
+ * ends, the trapezoid's, with paper_kernel.cuh's record helpers), the
+ * window's last stage as the next start, and its test (non-finite, past
+ * the bound). */
 __global__ void imex_window_end_kernel(struct imex_end_args A)
 {
-	const long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+	const long N = A.L.ntraj, i = (long)blockIdx.x * blockDim.x + threadIdx.x;
 
-	if (i >= A.N || !A.ctl[i].active)
+	if (i >= N || !A.ctl[i].active)
 		return;
 	struct imex_member &c = A.ctl[i];
-	const long traj = A.traj_offset + i;
+	const long traj = A.L.traj_offset + i;
 	const int n = A.n, s = A.s;
 	double *y = A.y + i * n;
 	/* step end q (0: the window's start) */
 	auto node = [&](int q, int k) {
-		return q == 0 ? y[k] : A.Y[(((long)(q - 1) * s + s - 1) * A.N + i) * n + k];
+		return q == 0 ? y[k] : A.Y[(((long)(q - 1) * s + s - 1) * N + i) * n + k];
 	};
 
 	if (c.broken || c.lin_code) {
@@ -344,46 +337,21 @@ __global__ void imex_window_end_kernel(struct imex_end_args A)
 				y[k] = NAN;
 		return;
 	}
-	const double tw = picard_window_start(false, A.t0, A.m, A.h, 0, A.w);
-	for (int r = 0; r < A.nrecords; r++) {
-		const picard_device_record &rec = A.records[r];
+	const double tw = picard_window_start(false, A.L.t0, A.L.m, A.L.h, 0, A.w);
+	auto store = [&](const picard_device_record &rec, long row, double t) {
+		double frac;
+		const int q = picard_trapezoid_segment(t - tw, A.L.h, A.L.m, &frac);
 
-		if (rec.times) {
-			if (traj % rec.traj_stride != 0)
-				continue;
-			const double first = A.w > 0 ?
-				picard_window_last_time(false, A.t0, A.m, A.h, 0, A.w - 1, A.windows) :
-				-(double)INFINITY;
-			const double last = picard_window_last_time(false, A.t0, A.m, A.h, 0, A.w,
-								    A.windows);
-			long lo = 0, hi = rec.ntimes;
+		for (int k = 0; k < n; k++) {
+			const double from = node(q, k), to = node(q + 1, k);
 
-			while (lo < hi) {
-				const long mid = lo + (hi - lo) / 2;
-
-				if (rec.times[mid] > first)
-					hi = mid;
-				else
-					lo = mid + 1;
-			}
-			for (; lo < rec.ntimes && rec.times[lo] <= last; lo++) {
-				double frac;
-				const int q = picard_trapezoid_segment(rec.times[lo] - tw, A.h, A.m,
-								       &frac);
-
-				for (int k = 0; k < n; k++) {
-					const double from = node(q, k), to = node(q + 1, k);
-
-					imex_record_store(rec, lo, traj, k, n,
-							  fma(frac, to - from, from));
-				}
-			}
-		} else if ((A.w + 1) % rec.every == 0 && traj % rec.traj_stride == 0) {
-			for (int k = 0; k < n; k++)
-				imex_record_store(rec, (A.w + 1) / rec.every - 1, traj, k, n,
-						  node(A.steps, k));
+			record_store(rec, row, traj, k, n, fma(frac, to - from, from));
 		}
-	}
+	};
+	record_dense(A.L, false, A.w, traj, store);
+	for (int r = 0; r < A.L.nrecords; r++)
+		for (int k = 0; k < n; k++)
+			record_window_end(A.L.records[r], A.w, traj, k, n, node(A.steps, k));
 	int status = PICARD_TRAJ_OK;
 	for (int k = 0; k < n; k++) {
 		const double v = node(A.steps, k);
@@ -392,7 +360,7 @@ __global__ void imex_window_end_kernel(struct imex_end_args A)
 		y[k] = v;
 		if (!isfinite(v))
 			status = PICARD_TRAJ_NONFINITE;
-		else if (fabs(v) > A.bound && status == PICARD_TRAJ_OK)
+		else if (fabs(v) > A.L.bound && status == PICARD_TRAJ_OK)
 			status = PICARD_TRAJ_DIVERGED;
 	}
 	if (status != PICARD_TRAJ_OK) {
@@ -1228,23 +1196,14 @@ extern "C" int imex_gpu_run(struct imex_gpu *g, const void *kernel, const struct
 	if (err)
 		return err;
 	memset(&E, 0, sizeof(E));
-	E.N = N;
-	E.traj_offset = L->traj_offset;
+	E.L = *L;
 	E.n = (int)n;
 	E.s = s;
 	E.steps = steps;
-	E.m = L->m;
-	E.windows = L->windows;
-	E.t0 = L->t0;
-	E.h = L->h;
-	E.bound = L->bound;
 	E.y = g->y;
 	E.y_prev = g->y_prev;
 	E.Y = g->Y;
 	E.ctl = g->ctl;
-	E.nrecords = L->nrecords;
-	for (int r = 0; r < L->nrecords; r++)
-		E.records[r] = L->records[r];
 	for (long w = 0; w < L->windows && !err; w++) {
 		int left = 1;
 
