@@ -31,9 +31,17 @@ fi
 
 csv="$out/gpu-imex.csv"
 echo "device,date,model,trajectories,backend,linsolve,first_ms,median_ms,min_ms,exit" > "$csv"
-# "solve  21.1 ms, the first of 5; median 24 ms, min 12 ms" -> 21.1,24,12
+# "solve  21.1 ms, the first of 5; median 1.2 s, min 980 us" -> 21.1,1200,0.98
 solve_ms() {
-	sed -n 's/^solve *\([0-9.e+-]*\) ms, the first of [0-9]*; median \([0-9.e+-]*\) ms, min \([0-9.e+-]*\) ms.*/\1,\2,\3/p'
+	awk '$1 == "solve" {
+		ms["us,"] = 1e-3; ms["us"] = 1e-3; ms["ms,"] = 1; ms["ms"] = 1; ms["s,"] = 1e3; ms["s"] = 1e3
+		first = $2 * ms[$3]
+		for (i = 4; i < NF; i++) {
+			if ($i == "median") median = $(i + 1) * ms[$(i + 2)]
+			if ($i == "min") least = $(i + 1) * ms[$(i + 2)]
+		}
+		printf "%g,%g,%g\n", first, median, least
+	}'
 }
 run() { # model ntraj backend linsolve
 	log=$(bin/picard-run "$1" --scheme imex-sdirk2 --precision double --traj "$2" \
@@ -49,7 +57,6 @@ for model in ${MODELS:-heat1d heat2d filtration}; do
 	filtration) solvers=${SOLVERS:-cg bicgstab} ;;
 	*) solvers=${SOLVERS:-thomas checkerboard pcr cusparse} ;;
 	esac
-	bin/picard-run "$model" --precompile > /dev/null 2>&1
 	for n in ${SIZES:-1 64 1024 8192}; do
 		for s in $solvers; do
 			run "$model" "$n" cuda "$s"
