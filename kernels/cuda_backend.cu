@@ -462,6 +462,26 @@ static int rk_launch_threads(const struct picard_cuda_solver *cuda, const picard
 	return L->traj_per_block;
 }
 
+/* radau5's step holds four dim x dim matrices (J, E1, E2's real and
+ * imaginary parts: radau::work, kernels/radau5_integrate.cuh) in its
+ * thread's local memory, which CUDA caps at 512 KB a thread: a larger
+ * model is refused before any compile, with the reason. */
+#define RADAU5_LOCAL_MAX_BYTES (512u * 1024)
+
+static int rk_check_local(const picard_model *model, const picard_grid *grid, size_t real_size)
+{
+	const double bytes = 4.0 * model->dim * model->dim * real_size;
+
+	if (grid->scheme != PICARD_SCHEME_RADAU5 || bytes <= RADAU5_LOCAL_MAX_BYTES)
+		return PICARD_OK;
+	return picard_fail(PICARD_EINVAL, "radau5 on the GPU: model %s (dim %d) needs %.0f KB of "
+			   "local memory a thread for its step's four dim x dim matrices in %s, past "
+			   "the %u KB CUDA allows: run it on the CPU backend (--backend cpu)",
+			   model->name, model->dim, bytes / 1024,
+			   real_size == sizeof(double) ? "double" : "float",
+			   RADAU5_LOCAL_MAX_BYTES / 1024);
+}
+
 extern "C" const struct picard_cuda_scheme picard_cuda_rk = {
 	rk_layout, rk_instance, rk_group, rk_threads_per_traj, rk_launch_threads, NULL, NULL, NULL,
 	NULL,
@@ -973,8 +993,10 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	long chunk = 0;
 	int err, sm_count = 0, kernel_threads = 0;
 
-	err = check_limits(model, grid, layout, rs, ntraj, per_traj, device_limit, &chunk,
-			   &kernel, &sm_count, &kernel_threads);
+	err = rk_check_local(model, grid, rs);
+	if (!err)
+		err = check_limits(model, grid, layout, rs, ntraj, per_traj, device_limit, &chunk,
+				   &kernel, &sm_count, &kernel_threads);
 	if (err)
 		return err;
 	cuda = (struct picard_cuda_solver *)calloc(1, sizeof(*cuda));

@@ -87,6 +87,54 @@ __host__ __device__ void stencil_2d_apply(int nx, int ny, real dx, real dy, cons
 		}
 }
 
+/* J = A, dense and row-major (J[r*n + c], n = nx ny, every entry
+ * written): the Jacobian of A x, and a model's whole Jacobian when its g
+ * does not depend on x (else add dg/dx). k as for the _apply functions. */
+template <typename real, class K>
+__host__ __device__ void stencil_1d_jacobian(int n, real dx, const K &k, real *J)
+{
+	const real inv = real(1) / (dx * dx);
+
+	for (int i = 0; i < n * n; i++)
+		J[i] = 0;
+	for (int i = 0; i < n; i++) {
+		real *row = J + i * n;
+
+		row[i] = -(k(i) + k(i + 1)) * inv;
+		if (i > 0)
+			row[i - 1] = k(i) * inv;
+		if (i < n - 1)
+			row[i + 1] = k(i + 1) * inv;
+	}
+}
+template <typename real, class KX, class KY>
+__host__ __device__ void stencil_2d_jacobian(int nx, int ny, real dx, real dy, const KX &kx,
+					     const KY &ky, real *J)
+{
+	const int n = nx * ny;
+	const real ix = real(1) / (dx * dx), iy = real(1) / (dy * dy);
+
+	for (int i = 0; i < n * n; i++)
+		J[i] = 0;
+	for (int j = 0; j < ny; j++)
+		for (int i = 0; i < nx; i++) {
+			const int r = i + nx * j;
+			const real west = kx(i, j) * ix, east = kx(i + 1, j) * ix;
+			const real south = ky(i, j) * iy, north = ky(i, j + 1) * iy;
+			real *row = J + r * n;
+
+			row[r] = -(west + east + south + north);
+			if (i > 0)
+				row[r - 1] = west;
+			if (i < nx - 1)
+				row[r + 1] = east;
+			if (j > 0)
+				row[r - nx] = south;
+			if (j < ny - 1)
+				row[r + nx] = north;
+		}
+}
+
 /* Fill the face arrays of a stencil from functions of the face (what a
  * model's k_faces does when its rhs computes k inline): kx (n + 1) in 1D
  * (ky untouched, may be NULL); in 2D kx (nx + 1) ny, ky nx (ny + 1). */

@@ -185,6 +185,19 @@ struct filtration {
 		}
 	}
 
+	/* J[i*dim + k] = d f_i / d x_k: A (g does not depend on x) */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *, const real *p, real *J)
+	{
+		for (int i = 0; i < dim * dim; i++)
+			J[i] = 0;
+		for (int r = 0; r < dim; r++) {
+			auto set = [&](int c, real v) { J[r * dim + c] = v; };
+
+			filtration_pde::row(p, r, set);
+		}
+	}
+
 	/* p* at the cell centres: the PDE's solution from the model's start
 	 * (x0 = 0 at t = 0), whatever t0 and x0 are given */
 	static void exact(double t, double, const double *, const double *p, double *u)

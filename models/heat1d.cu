@@ -92,6 +92,15 @@ struct heat1d {
 		picard::semilinear_rhs<heat1d>(t, x, p, dxdt);
 	}
 
+	/* J[i*dim + k] = d f_i / d x_k: A (g does not depend on x) */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *, const real *p, real *J)
+	{
+		picard::stencil_1d_jacobian(
+			nx, real(dx),
+			[&](int i) { return heat1d_pde::conductivity(p, (i + 0.5) * dx); }, J);
+	}
+
 	/* u* at the nodes: the PDE's solution from the model's start (x0 = 0
 	 * at t = 0), whatever t0 and x0 are given */
 	static void exact(double t, double, const double *, const double *p, double *x)

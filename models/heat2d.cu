@@ -124,6 +124,15 @@ struct heat2d {
 					 heat2d_pde::y_faces<real>{p}, x, dxdt, true);
 	}
 
+	/* J[i*dim + k] = d f_i / d x_k: A (g does not depend on x) */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *, const real *p, real *J)
+	{
+		picard::stencil_2d_jacobian(nx, ny, real(dx), real(dy),
+					    heat2d_pde::x_faces<real>{p},
+					    heat2d_pde::y_faces<real>{p}, J);
+	}
+
 	/* u* at the nodes: the PDE's solution from the model's start (x0 = 0
 	 * at t = 0), whatever t0 and x0 are given */
 	static void exact(double t, double, const double *, const double *p, double *u)
