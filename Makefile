@@ -41,7 +41,7 @@ MODEL_CXXFLAGS = $(MODEL_CODEGEN) -g -Wall -Wextra -Iinclude -Isrc -Ikernels -MM
 # RPATH (not RUNPATH) so a carried lib/ also serves its libraries' own needs.
 LDFLAGS  += -fopenmp -L$(CUDA_HOME)/lib64 \
 	    -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/lib:$$ORIGIN/../$(LIBDIR):$(CUDA_HOME)/lib64'
-LIB_LDLIBS := -lgsl -lgslcblas -lcurand -lnvrtc -lcudart_static -lstdc++ -lm -ldl -lpthread -lrt
+LIB_LDLIBS := -lgsl -lgslcblas -lcurand -lcusparse -lcublas -lnvrtc -lcudart_static -lstdc++ -lm -ldl -lpthread -lrt
 # The programs link the shared library; bench/ and the fuzz targets the
 # static one with LIB_LDLIBS (bench-rk has kernels of its own: one CUDA
 # runtime per process).
@@ -70,8 +70,16 @@ MODELS       := $(sort $(basename $(notdir $(wildcard models/*.cu))))
 MODEL_OBJS   := $(MODELS:%=$(BUILD)/models/%.o)
 KERNEL_OBJS  := $(patsubst kernels/%.cu,$(BUILD)/kernels/%.o,$(wildcard kernels/*.cu))
 # src/linsolve/: the linear solvers of semi-discrete PDEs (issue 21)
+# kernels/tridiag/: the GPU tridiagonal solvers (issue 21), and
+# kernels/imex/: the imex schemes' CUDA side, which runs them
+TRIDIAG_OBJS := $(patsubst kernels/tridiag/%.cu,$(BUILD)/kernels/tridiag/%.o,$(wildcard kernels/tridiag/*.cu)) \
+		$(BUILD)/kernels/tridiag/solvers.o
+# kernels/krylov/: the batched GPU Krylov solvers (issue 21)
+KRYLOV_OBJS  := $(patsubst kernels/krylov/%.cu,$(BUILD)/kernels/krylov/%.o,$(wildcard kernels/krylov/*.cu))
+IMEX_OBJS    := $(patsubst kernels/imex/%.cu,$(BUILD)/kernels/imex/%.o,$(wildcard kernels/imex/*.cu))
 LIB_OBJS     := $(patsubst src/%.c,$(BUILD)/src/%.o,$(wildcard src/*.c src/linsolve/*.c)) \
-		$(BUILD)/registry.o $(BUILD)/embedded.o $(MODEL_OBJS) $(KERNEL_OBJS)
+		$(BUILD)/registry.o $(BUILD)/embedded.o $(MODEL_OBJS) $(KERNEL_OBJS) \
+		$(TRIDIAG_OBJS) $(KRYLOV_OBJS) $(IMEX_OBJS)
 # What a model file includes, carried by the library as text for the
 # kernels compiled at run time (src/jit.c) and for a model file's host
 # side (src/model_load.c); NVRTC's stand-ins for C library headers.
@@ -265,11 +273,9 @@ endif
 
 # ---- GPU tridiagonal solvers (kernels/tridiag/, GitHub issue 21) ----------------
 # Thomas, checkerboard Thomas (global and shared memory), PCR and the
-# cuSPARSE anchor, with their host reference: not in the library yet; the
-# test binary and bin/bench-tridiag link them, and cuSPARSE with them.
-TRIDIAG_OBJS   := $(patsubst kernels/tridiag/%.cu,$(BUILD)/kernels/tridiag/%.o,$(wildcard kernels/tridiag/*.cu)) \
-		  $(patsubst kernels/tridiag/%.c,$(BUILD)/kernels/tridiag/%.o,$(wildcard kernels/tridiag/*.c))
-TRIDIAG_LDLIBS := -lcusparse -lcudart_static -lrt
+# cuSPARSE anchor are in the library (TRIDIAG_OBJS, above); their host
+# reference and batch memory serve the test binary and bin/bench-tridiag.
+TRIDIAG_AID_OBJS := $(BUILD)/kernels/tridiag/host_reference.o $(BUILD)/kernels/tridiag/batch_memory.o
 
 $(BUILD)/kernels/tridiag/%.o: kernels/tridiag/%.c | deps
 	@mkdir -p $(@D)
@@ -278,22 +284,21 @@ $(BUILD)/kernels/tridiag/%.o: kernels/tridiag/%.c | deps
 
 # ---- GPU Krylov solvers (kernels/krylov/, GitHub issue 21) ---------------------
 # The batched SpMV and its tuner, CG and BiCGStab with their
-# preconditioners, the cuSPARSE SpMV anchor and the cuSPARSE + cuBLAS CG:
-# not in the library yet; the test binary and bin/bench-krylov link them.
-KRYLOV_OBJS    := $(patsubst kernels/krylov/%.cu,$(BUILD)/kernels/krylov/%.o,$(wildcard kernels/krylov/*.cu))
-KRYLOV_LDLIBS  := -lcusparse -lcublas -lcudart_static -lrt
+# preconditioners, the cuSPARSE SpMV anchor and the cuSPARSE + cuBLAS CG
+# are in the library (KRYLOV_OBJS, above; cuBLAS with them).
 
 # The tests also call the programs' shared code directly (the option parser
 # and the --init reader in test_fuzz_regress.c) and bench/stiff's host
 # Rodas5P and msbdf reference (test_rodas.c).
-$(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_OBJS) $(KRYLOV_OBJS) $(SHLIB)
+$(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_AID_OBJS) $(SHLIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_OBJS) $(KRYLOV_OBJS) $(LDFLAGS) \
-		$(LDLIBS) $(TRIDIAG_LDLIBS) $(KRYLOV_LDLIBS) -lcriterion -lstdc++ -o $@
+	$(Q)$(CC) $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_AID_OBJS) $(LDFLAGS) $(LDLIBS) \
+		-lcudart_static -lrt -lcriterion -lstdc++ -o $@
 $(BUILD)/tests/test_rodas.o: CFLAGS += -Ibench/stiff
 $(BUILD)/tests/test_tridiag_gpu.o: CFLAGS += -Ikernels
 $(BUILD)/tests/test_krylov_gpu.o: CFLAGS += -Ikernels
+$(BUILD)/tests/test_imex_gpu.o: CFLAGS += -Ikernels
 
 # ---- benchmarks -----------------------------------------------------------------
 # bench/NAME/bench_NAME.c holds the main of bin/bench-NAME, on the library
@@ -493,11 +498,11 @@ $(BENCH_DIR)/linsolve/bench_tridiag.o: bench/linsolve/bench_tridiag.cu $(BENCH_H
 	@echo "  NVCC    $@"
 	$(Q)$(NVCC) $(BENCH_NVFLAGS) -c $< -o $@
 
-$(BIN)/bench-tridiag: $(BENCH_DIR)/linsolve/bench_tridiag.o $(TRIDIAG_OBJS) $(BENCH_DIR)/bench_common.o \
-		      $(CLI_COMMON) $(LIB)
+$(BIN)/bench-tridiag: $(BENCH_DIR)/linsolve/bench_tridiag.o $(TRIDIAG_AID_OBJS) \
+		      $(BENCH_DIR)/bench_common.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $^ $(LDFLAGS) $(TRIDIAG_LDLIBS) $(LIB_LDLIBS) -o $@
+	$(Q)$(CC) $^ $(LDFLAGS) $(LIB_LDLIBS) -o $@
 
 bench: deps $(BIN)/bench-tridiag
 
@@ -529,10 +534,10 @@ $(BENCH_DIR)/viennacl-found: FORCE
 	@echo '$(VIENNACL_FOUND)' > $@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
-$(BIN)/bench-krylov: $(KRYLOV_BENCH_OBJS) $(KRYLOV_OBJS) $(BENCH_DIR)/bench_common.o $(CLI_COMMON) $(LIB)
+$(BIN)/bench-krylov: $(KRYLOV_BENCH_OBJS) $(BENCH_DIR)/bench_common.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $^ $(LDFLAGS) $(KRYLOV_LDLIBS) $(LIB_LDLIBS) -o $@
+	$(Q)$(CC) $^ $(LDFLAGS) $(LIB_LDLIBS) -o $@
 
 .PHONY: viennacl-status
 viennacl-status:

@@ -12,11 +12,17 @@
 
 #include "backend.h"
 #include "errors.h"
+extern "C" {
+#include "imex.h" /* plain C, without guards of its own */
+}
+#include "imex/imex_gpu.h"
+#include "krylov/krylov.h"
 #include "jit.h"
 #include "lobatto.h"
 #include "model_impl.h"
 #include "newton_rules.h"
 #include "scheme.h"
+#include "tridiag/tridiag.h"
 
 struct picard_cuda_solver {
 	const picard_model *model;  /* what is integrated */
@@ -53,6 +59,9 @@ struct picard_cuda_solver {
 	void *lobatto_tables;       /* device, see picard_launch */
 	/* newton scheme only: its device buffers */
 	struct picard_newton_workspace newton;
+	/* the imex schemes only: their engine (kernels/imex/) */
+	struct imex_gpu *imex;
+	const struct picard_job *job; /* the solve under way: its note */
 };
 
 /* Trajectories per warp of the lobatto kernel: 32/G, except for an
@@ -686,6 +695,98 @@ extern "C" const struct picard_cuda_scheme picard_cuda_newton = {
 	newton_launch_threads, newton_upload, upload_dense_weights, newton_traj_bytes, newton_run,
 };
 
+/* ---- imex: a chunk's linear solves batched (kernels/imex/) ---------------------- */
+
+/* Its own loop of launches (kernels/imex/engine.cu): a thread per member
+ * in its kernels, no layout to choose. */
+static void imex_layout(picard_grid *grid, const picard_options_layout *asked, int dim,
+			long ntraj, int sms)
+{
+	(void)asked, (void)dim, (void)ntraj, (void)sms;
+	grid->layout = PICARD_LAYOUT_THREAD;
+	grid->scan = PICARD_SCAN_AUTO;
+	grid->traj_per_block = THREAD_BLOCK_THREADS;
+}
+
+/* The run-time compiled part, k on the faces and g (imex_kernel.cuh): one
+ * instance a model, in double; none for a registered model without an
+ * operator. */
+static int imex_instance(const picard_grid *grid, const picard_launch *L, const char *model,
+			 const char *real, char *buf, size_t len)
+{
+	const picard_model *registered = picard_model_find(model);
+
+	(void)grid, (void)L;
+	if (strcmp(real, "double") != 0)
+		return picard_fail(PICARD_EINVAL, "the imex schemes run in double");
+	if (registered && !registered->op)
+		return picard_fail(PICARD_EINVAL, "model %s declares no linear operator", model);
+	snprintf(buf, len, "picard::picard_imex_kernel<%s>", model);
+	return PICARD_OK;
+}
+
+/* Whether the settled linear solver is a Krylov method (else tridiagonal). */
+static bool imex_krylov(const picard_grid *grid)
+{
+	return krylov_method_named(picard_linsolver_name(grid->linsolve)) != NULL;
+}
+
+static size_t imex_traj_bytes(const picard_grid *grid, int n)
+{
+	return imex_gpu_member_bytes(n, grid, picard_imex_method_of(grid->scheme)->stages,
+				     imex_krylov(grid));
+}
+
+/* The engine for a chunk: the scheme's stages (src/imex.h) and the
+ * settled linear solver's GPU method (kernels/tridiag/, kernels/krylov/,
+ * by the host list's names). */
+static int imex_upload(struct picard_cuda_solver *cuda, long chunk, int sm_count,
+		       int kernel_threads)
+{
+	const struct picard_imex_method *method = picard_imex_method_of(cuda->grid.scheme);
+	const char *name = picard_linsolver_name(cuda->grid.linsolve);
+	struct imex_gpu_tableau tab;
+	struct imex_gpu_linsolve lin;
+
+	(void)sm_count, (void)kernel_threads;
+	tab.stages = method->stages;
+	tab.gamma = method->gamma;
+	for (int q = 0; q < 2; q++) {
+		tab.c[q] = q < method->stages ? method->c[q] : 0;
+		tab.carry[q] = q < method->stages ? method->carry[q] : 0;
+	}
+	lin.tridiag = tridiag_method_named(name);
+	lin.krylov = krylov_method_named(name);
+	lin.precond = lin.krylov ?
+		krylov_precond_named(picard_preconditioner_name(cuda->grid.precond)) : NULL;
+	lin.rtol = cuda->grid.linsolve_rtol;
+	lin.maxit = cuda->grid.linsolve_maxit;
+	if (!lin.tridiag && !(lin.krylov && lin.precond))
+		return picard_fail(PICARD_EINVAL, "--linsolve %s --precond %s: not on the GPU "
+				   "(thomas, checkerboard, pcr, cusparse; cg, bicgstab with none, "
+				   "jacobi or neumann); --backend cpu", name ? name : "?",
+				   picard_preconditioner_name(cuda->grid.precond) ?
+				   picard_preconditioner_name(cuda->grid.precond) : "?");
+	return imex_gpu_create(&cuda->imex, cuda->model, &cuda->grid, &tab, &lin, chunk);
+}
+
+/* The chunk's solve; the first failed linear solve noted for the
+ * solver's detail, as the CPU backend notes it. */
+static int imex_run(struct picard_cuda_solver *cuda, const picard_launch *L)
+{
+	struct imex_gpu_failure first;
+	int err = imex_gpu_run(cuda->imex, L->dense ? cuda->kernel_dense : cuda->kernel, L, &first);
+
+	if (!err && first.member >= 0 && cuda->job)
+		picard_note_failure(cuda->job, L->traj_offset + first.member, "%s", first.message);
+	return err;
+}
+
+extern "C" const struct picard_cuda_scheme picard_cuda_imex = {
+	imex_layout, imex_instance, rk_group, rk_threads_per_traj, rk_launch_threads, imex_upload,
+	NULL, imex_traj_bytes, imex_run,
+};
+
 /* The launch fields that say which kernel runs and in what shape. */
 static void launch_shape(const picard_grid *grid, picard_launch *L)
 {
@@ -819,6 +920,7 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 	cudaFree(cuda->sweeps_max);
 	cudaFree(cuda->lobatto_tables);
 	newton_free(&cuda->newton);
+	imex_gpu_free(cuda->imex);
 	if (cuda->start)
 		cudaEventDestroy(cuda->start);
 	if (cuda->stop)
@@ -1262,6 +1364,7 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 	L.lobatto_tables = cuda->lobatto_tables;
 
 	*seconds = 0;
+	cuda->job = job;
 	err = alloc_records(cuda, job, &L);
 	for (int r = 0; r < job->nrecords; r++)
 		L.dense |= job->records[r].times != NULL;
@@ -1271,6 +1374,7 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 		err = solve_chunk(cuda, job, &L, offset,
 				  cuda->ntraj - offset < cuda->chunk ? cuda->ntraj - offset : cuda->chunk,
 				  seconds);
+	cuda->job = NULL;
 	return err;
 }
 

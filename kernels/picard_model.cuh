@@ -38,6 +38,7 @@
  * the build for models/, picard_model_load for a file elsewhere. nvcc
  * reads the structs alone, for bench/'s own kernels. */
 #if defined(__CUDACC__)
+#include "imex_kernel.cuh"
 #include "lobatto_kernel.cuh"
 #include "lobatto_thread_kernel.cuh"
 #include "newton_kernel.cuh"

@@ -85,7 +85,7 @@ extern const struct picard_cpu_scheme picard_cpu_trapezoid, picard_cpu_lobatto, 
 /* A scheme on the CUDA backend: defined there (kernels/cuda_backend.cu). */
 struct picard_cuda_scheme;
 extern const struct picard_cuda_scheme picard_cuda_trapezoid, picard_cuda_lobatto, picard_cuda_rk,
-	picard_cuda_newton;
+	picard_cuda_newton, picard_cuda_imex;
 
 /* The thread layout asked for (picard_options), checked by the solver. */
 typedef struct picard_options_layout {

@@ -79,9 +79,11 @@ static int resolve_linsolve(const picard_model *model, picard_options *o, const 
 	type = picard_implicit_choose(model->op, o->linsolve, o->precond, false, why, sizeof(why));
 	if (!type)
 		return picard_fail(PICARD_EINVAL, "%s (model %s, scheme %s)", why, model->name, name);
-	if (!type->setup && (o->backend == PICARD_BACKEND_CPU || !self->cuda))
-		return picard_fail(PICARD_EINVAL, "linsolve = %s: the CUDA backend's alone, and the "
-				   "%s scheme runs on the CPU here", type->name, name);
+	/* (AUTO may choose the CPU: such a solver is asked for with the backend) */
+	if (!type->setup && (o->backend != PICARD_BACKEND_CUDA || !self->cuda))
+		return picard_fail(PICARD_EINVAL, "linsolve = %s: the CUDA backend's alone: "
+				   "backend cuda (--backend cuda) for the %s scheme", type->name,
+				   name);
 	cfg = picard_implicit_settle(type, model->op, o->precond, o->linsolve_rtol,
 				     o->linsolve_maxit);
 	o->linsolve = type->id;
@@ -172,7 +174,7 @@ static const picard_layout tune_layouts[] = {PICARD_LAYOUT_AUTO};
 	.tune_ms = tune_ms,                                                                    \
 	.tune_nms = sizeof(tune_ms) / sizeof(tune_ms[0]), .tune_layouts = tune_layouts,       \
 	.tune_nlayouts = sizeof(tune_layouts) / sizeof(tune_layouts[0]),                      \
-	.layout_max_m = layout_max_m, .cpu = &picard_cpu_imex, .cuda = NULL
+	.layout_max_m = layout_max_m, .cpu = &picard_cpu_imex, .cuda = &picard_cuda_imex
 
 const picard_scheme_type picard_scheme_imex_euler = {
 	.id = PICARD_SCHEME_IMEX_EULER,

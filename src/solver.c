@@ -12,6 +12,7 @@
 #include "estimate.h"
 #include "launch.h"
 #include "lobatto.h"
+#include "model_impl.h"
 #include "scheme.h"
 
 #define DEFAULT_BOUND 1e12
@@ -215,10 +216,12 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 	err = resolve_options(model, options, &opt);
 	if (err)
 		return err;
-	/* a scheme without a CUDA side runs on the CPU when the backend is
-	 * the solver's to choose */
+	/* a scheme without a CUDA side, or a model without the text its
+	 * kernels are compiled from (one built in C), runs on the CPU when the
+	 * backend is the solver's to choose */
 	if (opt.backend == PICARD_BACKEND_AUTO)
-		opt.backend = picard_scheme_of(opt.scheme)->cuda && picard_cuda_available() ?
+		opt.backend = picard_scheme_of(opt.scheme)->cuda && model->impl &&
+			model->impl->source && picard_cuda_available() ?
 			PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU;
 	if (opt.backend == PICARD_BACKEND_CUDA && !picard_scheme_of(opt.scheme)->cuda)
 		return picard_fail(PICARD_EINVAL, "backend cuda: the %s scheme has no CUDA side yet "

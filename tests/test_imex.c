@@ -584,8 +584,6 @@ Test(imex, refusals_name_the_option)
 		{ &imex_heat1d, { .scheme = PICARD_SCHEME_IMEX_SDIRK2, .precision = PICARD_FLOAT },
 		  "runs in double" },
 		{ &imex_heat1d, { .scheme = PICARD_SCHEME_IMEX_SDIRK2, .precision = PICARD_DOUBLE,
-				  .backend = PICARD_BACKEND_CUDA }, "no CUDA side" },
-		{ &imex_heat1d, { .scheme = PICARD_SCHEME_IMEX_SDIRK2, .precision = PICARD_DOUBLE,
 				  .linsolve = PICARD_LINSOLVER_CUSPARSE }, "CUDA backend" },
 		{ &imex_heat1d, { .scheme = PICARD_SCHEME_TRAPEZOID, .linsolve = PICARD_LINSOLVER_CG },
 		  "solves no linear systems" },
@@ -612,7 +610,7 @@ Test(imex, refusals_name_the_option)
 			 "imex schemes need x' = A x + g");
 }
 
-/* Backend AUTO runs a scheme without a CUDA side on the CPU. */
+/* Backend AUTO runs a model without kernel text (built in C) on the CPU. */
 Test(imex, backend_auto_runs_on_the_cpu)
 {
 	const picard_options opt = { .scheme = PICARD_SCHEME_IMEX_EULER, .precision = PICARD_DOUBLE };

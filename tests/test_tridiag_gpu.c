@@ -17,6 +17,7 @@
 #include "tridiag/batch_memory.h"
 #include "tridiag/host_reference.h"
 #include "tridiag/tridiag.h"
+#include "linsolve/tridiag.h"
 
 #define BATCH 67 /* not a multiple of a warp or of a block */
 /* Each row is dominant by 1 with off-diagonals below 2: the solvers agree
@@ -195,4 +196,24 @@ Test(tridiag_gpu, a_singular_system_is_reported, .timeout = 120)
 		free(status);
 		case_free(&c);
 	}
+}
+
+/* The GPU methods a scheme names mirror the host list: every host method
+ * has a GPU one of its name, each found by it, and cusparse is there. */
+Test(tridiag_gpu, methods_mirror_host)
+{
+	char names[256];
+
+	for (int k = 0; picard_tridiag_list[k]; k++) {
+		const struct tridiag_method *method = tridiag_method_named(picard_tridiag_list[k]->name);
+
+		cr_assert(method, "host method %s has no GPU method", picard_tridiag_list[k]->name);
+		cr_assert_str_eq(method->name, picard_tridiag_list[k]->name);
+		cr_assert(method->solver->takes_layout(method->layout), "%s: layout %d", method->name,
+			  method->layout);
+	}
+	cr_assert(tridiag_method_named("cusparse"));
+	cr_assert_null(tridiag_method_named("gauss"));
+	cr_assert_str_eq(tridiag_method_names(names, sizeof(names)),
+			 "thomas, checkerboard, pcr, cusparse");
 }

@@ -9,8 +9,8 @@
  * a zero or non-finite pivot of a system in status[] (the cuSPARSE anchor,
  * which reports none, by a non-finite solution), and x of such a system is
  * undefined. */
-#ifndef PICARD_TRIDIAG_H
-#define PICARD_TRIDIAG_H
+#ifndef PICARD_TRIDIAG_GPU_H
+#define PICARD_TRIDIAG_GPU_H
 
 #include <stddef.h>
 
@@ -80,6 +80,25 @@ extern const struct tridiag_solver tridiag_cusparse;         /* cusparse_gtsv.cu
 
 /* Every solver above, NULL-terminated: what the bench and the test run. */
 extern const struct tridiag_solver *const tridiag_solvers[];
+
+/* The GPU methods a scheme names, by the host list's names
+ * (src/linsolve/tridiag.h: thomas, checkerboard, pcr) and cusparse (GPU
+ * only): which solver runs and the layout its batches are given in. */
+struct tridiag_method {
+	const char *name;                    /* --linsolve NAME */
+	const struct tridiag_solver *solver; /* what runs */
+	enum tridiag_layout layout;          /* the layout it is given */
+};
+
+/* thomas: one thread per system, interleaved (a warp's loads coalesce);
+ * checkerboard: the global-memory variant, which takes any size
+ * (bench/results/h100-2026-11-25-tridiag: the shared one loses past n =
+ * 1024); pcr: shared memory, n <= its max_n; cusparse: contiguous only. */
+extern const struct tridiag_method *const tridiag_method_list[];
+/* The method called name, or NULL. */
+const struct tridiag_method *tridiag_method_named(const char *name);
+/* "thomas, checkerboard, ...": every name, into buf; returns buf. */
+const char *tridiag_method_names(char *buf, size_t len);
 
 /* The checkerboard's sub-systems per system when batch->parts is 0. */
 #define TRIDIAG_DEFAULT_PARTS 16

@@ -204,9 +204,8 @@ out:
 	return code;
 }
 
-/* M = I - gamma_h A in CSR for any operator kind. */
-static picard_linsolve_code assemble(const picard_operator *op, const double *params,
-				     double gamma_h, picard_sparse *m)
+picard_linsolve_code picard_implicit_assemble(const picard_operator *op, const double *params,
+					      double gamma_h, picard_sparse *m)
 {
 	const int nx = op->nx, ny = op->kind == PICARD_OP_STENCIL_2D ? op->ny : 1;
 	double *kx, *ky;
@@ -236,7 +235,7 @@ static picard_linsolve_code krylov_setup(const picard_implicit_type *self,
 
 	if (!s)
 		return PICARD_LINSOLVE_NO_MEMORY;
-	code = assemble(op, params, gamma_h, &s->matrix);
+	code = picard_implicit_assemble(op, params, gamma_h, &s->matrix);
 	if (code != PICARD_LINSOLVE_OK)
 		return solve_failed(s, NULL, code, "%s: assembling I - gamma h A: %s", self->name,
 				    picard_linsolve_strerror(code));

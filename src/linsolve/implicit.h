@@ -103,6 +103,11 @@ picard_implicit_config picard_implicit_settle(const picard_implicit_type *type,
 					      picard_preconditioner precond, double rtol,
 					      int maxit);
 
+/* M = I - gamma_h A in CSR for any operator kind at params, into *m (the
+ * Krylov solvers' matrix; the CUDA backend's too, one a member). */
+picard_linsolve_code picard_implicit_assemble(const picard_operator *op, const double *params,
+					      double gamma_h, picard_sparse *m);
+
 /* ||r - M y|| / ||r|| for M = I - gamma_h A of solver s, M y computed
  * from the stencil or the CSR matrix; work holds n doubles. */
 double picard_implicit_residual(const picard_implicit *s, const double *r, const double *y,
