@@ -1,0 +1,83 @@
+#!/bin/sh
+# gpu-compare.sh - issue 21's third comparison: a semi-discrete PDE's
+# ensemble solved at one error bound by the imex scheme (the stiff linear
+# part implicit, batched linear solves on the GPU), by an explicit
+# per-thread pair (dp5, adaptive: its steps held by the stability limit
+# 2.8 / |lambda_max| of the diffusion), and by SUNDIALS CVODE (BDF with a
+# band linear solver, OpenMP over the members, every core), side by side
+# in one run, from the repository root. With .xfer/bin.tar.xz carried
+# (make gpu-carry) on the GPU machine. picard's schemes run picard-run
+# --tol TOL (the quick search on the run's own ensemble, then the checked
+# solve: E is the worst member's error against the GSL reference); CVODE
+# runs at rtol = TOL / 10 (bench-cvode's E against the same reference).
+# MODELS (default "heat1d heat2d"), TRAJS ("1 64 1024 8192"), TOL (1e-4),
+# REPEATS (5), ROW_TIMEOUT (300 s), CVODE_MAX (8192: the largest ensemble
+# CVODE is given). Into ${OUT:-.}/pde-compare: device.txt, compare.csv
+# (model, trajectories, method, tolerance, median and min solve in ms, E,
+# met), run.log (every program's whole output).
+set -u
+out=${OUT:-.}/pde-compare
+mkdir -p "$out"
+[ -x bin/picard-run ] || tar -xJf .xfer/bin.tar.xz
+R=${REPEATS:-5}
+TOL=${TOL:-1e-4}
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null ||
+	grep -m1 'model name' /proc/cpuinfo; nproc; date -u +%Y-%m-%dT%H:%MZ; } > "$out/device.txt"
+cat "$out/device.txt"
+export PICARD_JIT_CACHE_DIR=${PICARD_JIT_CACHE_DIR:-/tmp/jitcache} PICARD_CACHE_DIR="$(mktemp -d)"
+csv="$out/compare.csv"
+[ -f "$csv" ] || echo "model,traj,method,tol,median_ms,min_ms,E,met" > "$csv"
+
+# picard-run's summary to one CSV row (gpu-across-time.sh's reading):
+# "solve X u, the first of R; median Y u, min Z u", "check E = e",
+# "tolerance ... [PASS]" or [FAIL].
+summarise() { # model traj method < output
+	awk -v model="$1" -v traj="$2" -v method="$3" -v tol="$TOL" '
+	function ms(v, u) { gsub(/[,;]/, "", u); return u == "us" ? v / 1000 : u == "s" ? v * 1000 : v }
+	/^solve / {
+		for (i = 1; i <= NF; i++) {
+			if ($i == "median") med = ms($(i + 1), $(i + 2))
+			if ($i == "min") mn = ms($(i + 1), $(i + 2))
+		}
+	}
+	/^check / { E = $4; if (met == "") met = E + 0 <= tol + 0 ? "yes" : "no" }
+	/^tolerance / { met = /\[PASS\]/ ? "yes" : "no" }
+	END { printf "%s,%s,%s,%s,%s,%s,%s,%s\n", model, traj, method, tol,
+		med == "" ? "nan" : med, mn == "" ? "nan" : mn, E == "" ? "nan" : E,
+		met == "" ? "failed" : met }'
+}
+# bench-cvode's CSV row (time_median_us, time_min_us, err_abs: picard's E, the
+# largest |x - x_ref| of the sampled members over its outputs) to ours.
+cvode_row() { # model traj < output
+	awk -F, -v model="$1" -v traj="$2" -v tol="$TOL" '
+	/^"/ && $6 == "cvode-bdf" { med = $12 / 1000; mn = $13 / 1000; E = $24; failed = $20 }
+	END { printf "%s,%s,cvode-bdf-band,%s,%s,%s,%s,%s\n", model, traj, tol,
+		med == "" ? "nan" : med, mn == "" ? "nan" : mn, E == "" ? "nan" : E,
+		E == "" || failed > 0 ? "failed" : E + 0 <= tol + 0 ? "yes" : "no" }'
+}
+
+for model in ${MODELS:-heat1d heat2d}; do
+	bin/picard-run "$model" --precompile > /dev/null 2>&1
+	for n in ${TRAJS:-1 64 1024 8192}; do
+		for scheme in imex-sdirk2 dp5; do
+			echo "== picard-run $model --traj $n --scheme $scheme --tol $TOL" >> "$out/run.log"
+			timeout "${ROW_TIMEOUT:-300}" bin/picard-run "$model" --traj "$n" \
+				--scheme "$scheme" --precision double --tol "$TOL" --repeat "$R" \
+				> "$out/row.txt" 2>&1
+			echo "exit $?" >> "$out/row.txt"
+			cat "$out/row.txt" >> "$out/run.log"
+			summarise "$model" "$n" "$scheme" < "$out/row.txt" | tee -a "$csv"
+		done
+		[ "$n" -le "${CVODE_MAX:-8192}" ] || continue
+		[ -x bin/bench-cvode ] || continue
+		rtol=$(awk -v t="$TOL" 'BEGIN { print t / 10 }')
+		echo "== bench-cvode $model --traj $n --rtol $rtol" >> "$out/run.log"
+		timeout "${ROW_TIMEOUT:-300}" bin/bench-cvode "$model" --traj "$n" --rtol "$rtol" \
+			--repeats "$R" > "$out/row.txt" 2>&1
+		echo "exit $?" >> "$out/row.txt"
+		cat "$out/row.txt" >> "$out/run.log"
+		cvode_row "$model" "$n" < "$out/row.txt" | tee -a "$csv"
+	done
+done
+rm -f "$out/row.txt"
+column -s, -t < "$csv"
