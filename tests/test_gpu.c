@@ -604,7 +604,10 @@ Test(gpu, ensemble_same_on_device)
 }
 
 /* m*n one past the block limit is refused with EBLOCK for every model; at
- * the limit the solver is made. */
+ * the limit the solver is made, unless the model's kernel needs so many
+ * registers that the device allows it fewer threads per block (filtration,
+ * 225 components: 640), which is refused the same way, its detail naming
+ * the kernel's own limit. */
 Test(gpu, block_limit)
 {
 	require_gpu();
@@ -624,6 +627,11 @@ Test(gpu, block_limit)
 			continue;
 		opt.m--;
 		err = picard_solver_create(&solver, model, &opt, 16);
+		if (err == PICARD_EBLOCK && strstr(picard_error_detail(), "this model's kernel allows")) {
+			cr_log_info("%s m=%d: %s", model->name, opt.m, picard_error_detail());
+			cr_assert_null(solver);
+			continue;
+		}
 		cr_assert_eq(err, PICARD_OK, "%s m=%d (m*n = %d): %s (%s)", model->name, opt.m,
 			     opt.m * model->dim, picard_strerror(err), picard_error_detail());
 		picard_solver_free(solver);
@@ -1408,6 +1416,15 @@ Test(gpu, rk_matches_cpu, .timeout = 600)
 
 		/* a stiff model: radau5 alone (the explicit pairs' steps are
 		 * held by stability) */
+		/* a semi-linear model (a discretised PDE): its scheme is imex
+		 * (imex_gpu/matches_cpu); radau5's dense per-thread step at
+		 * heat1d's 47 components did not finish within this test's
+		 * time on the H100 (2026-11-26), and heat2d's 225 are refused */
+		if (model->op) {
+			cr_log_info("%s: left out of gpu/rk_matches_cpu: a semi-linear model (op); "
+				    "radau5's dense step per thread at dim %d", model->name, model->dim);
+			continue;
+		}
 		const bool stiff = stiff_left_out(model, "gpu/rk_matches_cpu's explicit pairs");
 
 		make_ensemble(model, RK_NTRAJ, 3000 + i, &x0, &params);

@@ -57,7 +57,6 @@ cvode_row() { # model traj < output
 }
 
 for model in ${MODELS:-heat1d heat2d}; do
-	bin/picard-run "$model" --precompile > /dev/null 2>&1
 	for n in ${TRAJS:-1 64 1024 8192}; do
 		for scheme in imex-sdirk2 dp5; do
 			echo "== picard-run $model --traj $n --scheme $scheme --tol $TOL" >> "$out/run.log"
