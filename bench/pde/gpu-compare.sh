@@ -51,9 +51,10 @@ summarise() { # model traj method < output
 cvode_row() { # model traj < output
 	awk -F, -v model="$1" -v traj="$2" -v tol="$TOL" '
 	/^"/ && $6 == "cvode-bdf" { med = $12 / 1000; mn = $13 / 1000; E = $24; failed = $20 }
-	END { printf "%s,%s,cvode-bdf-band,%s,%s,%s,%s,%s\n", model, traj, tol,
-		med == "" ? "nan" : med, mn == "" ? "nan" : mn, E == "" ? "nan" : E,
-		E == "" || failed > 0 ? "failed" : E + 0 <= tol + 0 ? "yes" : "no" }'
+	END { met = (E == "" || failed + 0 != 0) ? "failed" : (E + 0 <= tol + 0) ? "yes" : "no"
+		# (a bare ">" among the arguments of printf would redirect them)
+		printf "%s,%s,cvode-bdf-band,%s,%s,%s,%s,%s\n", model, traj, tol,
+		med == "" ? "nan" : med, mn == "" ? "nan" : mn, E == "" ? "nan" : E, met }'
 }
 
 for model in ${MODELS:-heat1d heat2d}; do
