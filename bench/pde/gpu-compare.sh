@@ -28,23 +28,9 @@ export PICARD_JIT_CACHE_DIR=${PICARD_JIT_CACHE_DIR:-/tmp/jitcache} PICARD_CACHE_
 csv="$out/compare.csv"
 [ -f "$csv" ] || echo "model,traj,method,tol,median_ms,min_ms,E,met" > "$csv"
 
-# picard-run's summary to one CSV row (gpu-across-time.sh's reading):
-# "solve X u, the first of R; median Y u, min Z u", "check E = e",
-# "tolerance ... [PASS]" or [FAIL].
+# picard-run's summary to one CSV row (bench/run_summary.awk).
 summarise() { # model traj method < output
-	awk -v model="$1" -v traj="$2" -v method="$3" -v tol="$TOL" '
-	function ms(v, u) { gsub(/[,;]/, "", u); return u == "us" ? v / 1000 : u == "s" ? v * 1000 : v }
-	/^solve / {
-		for (i = 1; i <= NF; i++) {
-			if ($i == "median") med = ms($(i + 1), $(i + 2))
-			if ($i == "min") mn = ms($(i + 1), $(i + 2))
-		}
-	}
-	/^check / { E = $4; if (met == "") met = E + 0 <= tol + 0 ? "yes" : "no" }
-	/^tolerance / { met = /\[PASS\]/ ? "yes" : "no" }
-	END { printf "%s,%s,%s,%s,%s,%s,%s,%s\n", model, traj, method, tol,
-		med == "" ? "nan" : med, mn == "" ? "nan" : mn, E == "" ? "nan" : E,
-		met == "" ? "failed" : met }'
+	awk -v model="$1" -v traj="$2" -v method="$3" -v tol="$TOL" -f bench/run_summary.awk
 }
 # bench-cvode's CSV row (time_median_us, time_min_us, err_abs: picard's E, the
 # largest |x - x_ref| of the sampled members over its outputs) to ours.

@@ -30,24 +30,9 @@ export PICARD_JIT_CACHE_DIR=${PICARD_JIT_CACHE_DIR:-/tmp/jitcache} PICARD_CACHE_
 csv="$out/across-time.csv"
 [ -f "$csv" ] || echo "model,traj,scheme,tol,median_ms,min_ms,E,met" > "$csv"
 
-# picard-run's summary lines to one CSV row: "solve X u, the first of R;
-# median Y u, min Z u" (u: us, ms or s), "check E = e", "tolerance ...
-# [PASS]" or [FAIL].
-summarise() { # model traj scheme < output
-	awk -v model="$1" -v traj="$2" -v scheme="$3" -v tol="$TOL" '
-	function ms(v, u) { gsub(/[,;]/, "", u); return u == "us" ? v / 1000 : u == "s" ? v * 1000 : v }
-	/^solve / {
-		for (i = 1; i <= NF; i++) {
-			if ($i == "median") med = ms($(i + 1), $(i + 2))
-			if ($i == "min") mn = ms($(i + 1), $(i + 2))
-		}
-		gsub(/,/, "", med); gsub(/,/, "", mn)
-	}
-	/^check / { E = $4; if (met == "") met = E + 0 <= tol + 0 ? "yes" : "no" }
-	/^tolerance / { met = /\[PASS\]/ ? "yes" : "no" }
-	END { printf "%s,%s,%s,%s,%s,%s,%s,%s\n", model, traj, scheme, tol,
-		med == "" ? "nan" : med, mn == "" ? "nan" : mn, E == "" ? "nan" : E,
-		met == "" ? "failed" : met }'
+# picard-run's summary to one CSV row (bench/run_summary.awk).
+summarise() { # model traj method < output
+	awk -v model="$1" -v traj="$2" -v method="$3" -v tol="$TOL" -f bench/run_summary.awk
 }
 
 for model in ${MODELS:-robertson hires}; do
