@@ -279,6 +279,10 @@ typedef enum picard_scheme {
 	PICARD_SCHEME_IMEX_SDIRK2 = 9,
 } picard_scheme;
 
+/* picard_precompile for one scheme's kernels only: before timing a
+ * scheme, without compiling every other scheme's. */
+int picard_precompile_scheme(const picard_model *model, picard_scheme scheme, int *instances);
+
 /* The linear solver of the imex schemes' stages, (I - gamma h A) y = r
  * (src/linsolve/implicit.h). */
 typedef enum picard_linsolver {

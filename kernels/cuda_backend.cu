@@ -1389,8 +1389,9 @@ extern "C" long picard_cuda_chunks(const struct picard_cuda_solver *cuda)
  * shapes over the layouts, node counts that reach each compile-time bound
  * and group size, scans, dense output or not, fixed or adaptive steps,
  * both precisions; the scheme's instance hook names them, duplicates
- * dropped. */
-static int model_instances(const picard_model *model, char ***out, int *count)
+ * dropped. only (if not NULL): that scheme's alone. */
+static int model_instances(const picard_model *model, const picard_scheme *only, char ***out,
+			   int *count)
 {
 	static const int ms[] = {2, 3, 4, 5, 8, 9, 16, 17, 32};
 	static const picard_layout layouts[] = {PICARD_LAYOUT_PAPER, PICARD_LAYOUT_WARP,
@@ -1401,7 +1402,7 @@ static int model_instances(const picard_model *model, char ***out, int *count)
 	for (int s = 0; picard_scheme_list[s]; s++) {
 		const picard_scheme_type *type = picard_scheme_list[s];
 
-		if (!type->cuda)
+		if (!type->cuda || (only && type->id != *only))
 			continue;
 		for (int variant = 0; variant < 9 * 3 * 2 * 2 * 2 * 2; variant++) {
 			picard_grid grid;
@@ -1443,10 +1444,10 @@ static int model_instances(const picard_model *model, char ***out, int *count)
 	return list ? PICARD_OK : picard_fail(PICARD_ENOMEM, "kernel list");
 }
 
-extern "C" int picard_precompile(const picard_model *model, int *instances)
+static int precompile(const picard_model *model, const picard_scheme *only, int *instances)
 {
 	char **list = NULL;
-	int count = 0, err = model_instances(model, &list, &count);
+	int count = 0, err = model_instances(model, only, &list, &count);
 
 	if (!err)
 		err = picard_jit_precompile(model, (const char *const *)list, count);
@@ -1456,4 +1457,15 @@ extern "C" int picard_precompile(const picard_model *model, int *instances)
 	if (instances)
 		*instances = count;
 	return err;
+}
+
+extern "C" int picard_precompile(const picard_model *model, int *instances)
+{
+	return precompile(model, NULL, instances);
+}
+
+extern "C" int picard_precompile_scheme(const picard_model *model, picard_scheme scheme,
+					int *instances)
+{
+	return precompile(model, &scheme, instances);
 }

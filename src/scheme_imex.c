@@ -162,12 +162,12 @@ static const picard_layout tune_layouts[] = {PICARD_LAYOUT_AUTO};
 	"--precond none|jacobi|neumann (cg, bicgstab; default jacobi), --linsolve-rtol "     \
 	"(default 1e-10), --linsolve-maxit; double only; models with an operator (op)"
 
-/* What the two tables share: the grid, the options, the backends. Not in
- * picard-run's search across schemes (tuned_when_named): they apply to
- * the semi-linear models alone, and their timings are not measured yet. */
+/* What the two tables share: the grid, the options, the backends. L-stable
+ * in A: a semi-linear model's default and picard-run's search across
+ * schemes on it (src/cli/parse.c, cli_scheme_suits). */
 #define IMEX_COMMON                                                                           \
 	.options = IMEX_OPTIONS, .length_name = "h", .max_m = 0,                              \
-	.takes_linsolve = true, .tuned_when_named = true, .double_only = true,                \
+	.takes_linsolve = true, .solves_stiff = true, .double_only = true,                    \
 	.estimate_factor = ESTIMATE_FACTOR, .length = length, .resolve = resolve,             \
 	.check_layout = check_layout, .refined = picard_refined_h,                            \
 	.tune_candidates = picard_tune_candidates_k, .tune_rtol = picard_tune_rtol_default,  \

@@ -11,7 +11,8 @@ extern const picard_scheme_type picard_scheme_trapezoid, picard_scheme_lobatto,
 
 /* The per-thread pairs first: the quick search goes down the list, and
  * their solves, cheap to time, bound how far it refines the Picard
- * schemes (src/tune.c, too_slow). */
+ * schemes (src/tune.c, too_slow). Among schemes that suit a model the
+ * first is its default (src/cli/parse.c): imex-sdirk2 before imex-euler. */
 const picard_scheme_type *const picard_scheme_list[] = {
 	&picard_scheme_dp5,
 	&picard_scheme_dp8,
@@ -21,8 +22,8 @@ const picard_scheme_type *const picard_scheme_list[] = {
 	&picard_scheme_trapezoid,
 	&picard_scheme_newton,
 	&picard_scheme_newton_radau,
-	&picard_scheme_imex_euler,
 	&picard_scheme_imex_sdirk2,
+	&picard_scheme_imex_euler,
 	NULL,
 };
 

@@ -7,6 +7,7 @@
 #define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -390,14 +391,60 @@ Test(cli, lobatto_run)
 	free_run(&run);
 }
 
+/* Files in directory dir (0 when it does not exist). */
+static int count_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* --precompile --scheme S: S's kernels alone into the kernel cache, for
+ * the architecture PICARD_JIT_ARCH names (no device needed); a second
+ * run finds them there and adds none. */
+Test(cli, precompile_one_scheme, .timeout = 300)
+{
+	const struct path cache = in_workdir("jit"), kernels = in_workdir("jit/kernels");
+	struct cli_run run;
+	int first = 0, again = 0;
+
+	setenv("PICARD_JIT_CACHE_DIR", cache.s, 1);
+	setenv("PICARD_JIT_ARCH", "90", 1);
+	run = run_line("lotka --scheme dp5 --precompile");
+	cr_assert_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_assert_eq(sscanf(run.out, "lotka: %d kernels", &first), 1, "%s", run.out);
+	/* dp5: fixed or adaptive steps, dense output or not, two precisions */
+	cr_expect_eq(first, 8, "%s", run.out);
+	cr_expect_eq(count_files(kernels.s), first, "%d files for %d kernels", count_files(kernels.s),
+		     first);
+	free_run(&run);
+
+	run = run_line("lotka --scheme dp5 --precompile");
+	cr_assert_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_assert_eq(sscanf(run.out, "lotka: %d kernels", &again), 1, "%s", run.out);
+	cr_expect_eq(again, first);
+	cr_expect_eq(count_files(kernels.s), first);
+	free_run(&run);
+
+	expect_usage_error("lotka --scheme dp6 --precompile", "--scheme");
+}
+
 /* The imex schemes on the shipped semi-linear models: the grid and the
  * linear solver in the summary, checked; a solve that fails is
  * linsolve-failed with the solver's words on stderr; the linear-solver
  * flags that do not fit the model's operator are refused naming them;
- * --tol tunes m, K, h on the trapezoid's grid; --save-every records. */
+ * --tol without --scheme searches the schemes that solve with the operator;
+ * --save-every records. */
 Test(cli, imex_run)
 {
-	struct cli_run run = run_line("heat1d --backend cpu --traj 4 --scheme imex-sdirk2 --check");
+	/* a model with an operator: imex-sdirk2 in double when no --scheme is named */
+	struct cli_run run = run_line("heat1d --backend cpu --traj 4 --check");
 	const struct path out_file = in_workdir("imex.csv");
 	char line[256], *csv;
 
@@ -406,6 +453,7 @@ Test(cli, imex_run)
 				  "100 windows, t in [0, 2]"), "%s", run.out);
 	cr_expect_not_null(strstr(run.out, "linsolve     thomas (direct) (the operator's default)"),
 			   "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "precision    double"), "%s", run.out);
 	cr_expect_not_null(strstr(run.out, "check        E = "), "%s", run.out);
 	free_run(&run);
 
@@ -426,9 +474,13 @@ Test(cli, imex_run)
 		expect_usage_error("heat1d --backend cuda --scheme imex-euler",
 				   "--backend cuda: --scheme imex-euler has no CUDA side yet");
 
-	run = run_line("heat1d --backend cpu --traj 4 --scheme imex-sdirk2 --tol 1e-5");
+	/* --tol's search across schemes: the ones that solve with the operator */
+	run = run_line("heat1d --backend cpu --traj 4 --tol 1e-5");
 	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
-	cr_expect_not_null(strstr(run.out, "parameters   imex-sdirk2 m="), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "parameters   imex-"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "fastest on 4 trajectories: imex-sdirk2 "), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "imex-euler"), "%s", run.out);
+	cr_expect_null(strstr(run.out, "radau5"), "%s", run.out);
 	cr_expect_not_null(strstr(run.out, "PASS"), "%s", run.out);
 	free_run(&run);
 

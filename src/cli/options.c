@@ -455,7 +455,7 @@ static int set_help(void *ctx, const char *flag, const char *value)
 
 static const struct cli_flag flags[] = {
 	{"--traj", "N", set_traj, "trajectories in the ensemble (default 8192; with --init: the file's rows)"},
-	{"--scheme", "S", set_scheme, "trapezoid (the paper's, default), lobatto (Gauss-Lobatto collocation, order 2m-2), newton (the same collocation, Newton's method across windows), a per-thread Runge-Kutta pair: dp5, dp8 (DOP853), vern9, or radau5 (implicit, for stiff models: a stiff model's default, in double), newton-radau (Radau IIA across windows: a stiff model's few trajectories), imex-euler, imex-sdirk2 (x' = A x + g: A implicit by linear solves, g by Picard sweeps; models with an operator); --list-schemes says more"},
+	{"--scheme", "S", set_scheme, "trapezoid (the paper's, default), lobatto (Gauss-Lobatto collocation, order 2m-2), newton (the same collocation, Newton's method across windows), a per-thread Runge-Kutta pair: dp5, dp8 (DOP853), vern9, or radau5 (implicit, for stiff models: a stiff model's default, in double), newton-radau (Radau IIA across windows: a stiff model's few trajectories), imex-sdirk2, imex-euler (x' = A x + g: A implicit by linear solves, g by Picard sweeps; models with an operator, whose default is imex-sdirk2); --list-schemes says more"},
 	{"--m", "M", set_m, "nodes per window, >= 2; lobatto: 2..32 (default 8, or tuned with --tol)"},
 	{"--K", "K", set_K, "Picard sweeps per window, >= 1 (default 2, or tuned with --tol)"},
 	{"--K-max", "K", set_K_max, "adaptive: sweep each window until it converges, at most K times"},
@@ -497,7 +497,7 @@ static const struct cli_flag flags[] = {
 	{"--list", NULL, set_list, "list the registered models (or MODEL) and exit"},
 	{"--list-schemes", NULL, set_list_schemes, "list the schemes, their orders and options, and exit"},
 	{"--describe", NULL, set_describe, "print MODEL's description (equations, source, notes) and exit"},
-	{"--precompile", NULL, set_precompile, "compile every kernel MODEL may run on this GPU into the cache, in parallel, and exit"},
+	{"--precompile", NULL, set_precompile, "compile every kernel MODEL may run on this GPU (with --scheme: that scheme's) into the cache, in parallel, and exit"},
 	{"--help", NULL, set_help, "this text (also -h)"},
 };
 

@@ -82,13 +82,20 @@ picard_precision cli_default_precision(picard_scheme scheme)
 	return type && type->double_only ? PICARD_DOUBLE : PICARD_FLOAT;
 }
 
+bool cli_scheme_suits(const picard_model *model, const picard_scheme_type *type)
+{
+	if (type->takes_linsolve != (model->op != NULL))
+		return false;
+	return !model->stiff || type->solves_stiff;
+}
+
 void cli_stiff_defaults(const picard_model *model, bool scheme_given, picard_scheme *scheme,
 			bool precision_given, picard_precision *precision)
 {
-	if (!model->stiff || scheme_given)
+	if (scheme_given || !(model->stiff || model->op))
 		return;
 	for (int i = 0; picard_scheme_list[i]; i++)
-		if (picard_scheme_list[i]->solves_stiff) {
+		if (cli_scheme_suits(model, picard_scheme_list[i])) {
 			*scheme = picard_scheme_list[i]->id;
 			break;
 		}

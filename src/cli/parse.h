@@ -28,8 +28,16 @@ int parse_precision(const char *flag, const char *text, picard_precision *out);
 /* The precision of a run without --precision: double for a scheme that
  * runs in double alone (newton), else float (the paper's). */
 picard_precision cli_default_precision(picard_scheme scheme);
-/* A stiff model (picard_model.stiff) with no --scheme: the first scheme
- * that solves stiff models, in double unless --precision was given. */
+/* Whether picard-run picks type for model on its own (its default, its
+ * search across schemes): for a model with an operator (a discretised
+ * PDE) a scheme that solves with it, as a dense per-thread step at its
+ * dimension is slow or refused there; for a stiff model one that solves
+ * stiff models. */
+struct picard_scheme_type;
+bool cli_scheme_suits(const picard_model *model, const struct picard_scheme_type *type);
+/* A stiff model (picard_model.stiff) or one with an operator, with no
+ * --scheme: the first scheme in the list that suits it, in double unless
+ * --precision was given. */
 void cli_stiff_defaults(const picard_model *model, bool scheme_given, picard_scheme *scheme,
 			bool precision_given, picard_precision *precision);
 /* "auto", "cuda" or "cpu". */

@@ -478,7 +478,10 @@ static void print_summary(const struct run *run)
 	printf("%-12s %s\n", "precision", run->opts.precision == PICARD_DOUBLE ? "double" : "float");
 	if (type->takes_linsolve)
 		print_linsolve(run);
-	if (run->stats.backend == PICARD_BACKEND_CUDA && type->takes_block) {
+	if (run->stats.backend == PICARD_BACKEND_CUDA && type->takes_linsolve) {
+		printf("%-12s g by a thread per member, step and stage; the linear solves batched "
+		       "over the members\n", "layout");
+	} else if (run->stats.backend == PICARD_BACKEND_CUDA && type->takes_block) {
 		printf("%-12s a thread per window of the block, a block per trajectory's scan\n",
 		       "layout");
 	} else if (run->stats.backend == PICARD_BACKEND_CUDA) {
@@ -673,14 +676,17 @@ static void run_free(struct run *run)
 	promise_free(run);
 }
 
-/* --precompile: every kernel of the model into the cache. */
-static int precompile(const picard_model *model)
+/* --precompile: every kernel of the model into the cache, or with
+ * --scheme that scheme's. */
+static int precompile(const struct run_options *opts)
 {
+	const picard_model *model = opts->model;
 	struct timespec t0, t1;
 	int count = 0, err;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	err = picard_precompile(model, &count);
+	err = opts->scheme_given ? picard_precompile_scheme(model, opts->scheme, &count)
+				 : picard_precompile(model, &count);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (err) {
 		cli_library_error(err);
@@ -714,7 +720,7 @@ static int run_command(struct run *run)
 	if (run->opts.describe)
 		return describe_model(run->opts.model);
 	if (run->opts.precompile)
-		return precompile(run->opts.model);
+		return precompile(&run->opts);
 	status = run_main(run);
 	run_free(run);
 	return status;

@@ -12,6 +12,7 @@
 #include "content_hash.h"
 #include "diag.h"
 #include "model_impl.h"
+#include "parse.h"
 #include "scheme.h"
 #include "tuning.h"
 
@@ -349,7 +350,7 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 
 		if ((settled && type->id != scheme) ||
 		    (!settled && (!type->tune_point || type->tuned_when_named ||
-				  (opts->model->stiff && !type->solves_stiff))))
+				  !cli_scheme_suits(opts->model, type))))
 			continue;
 		named += snprintf(names + named, named < sizeof(names) ? sizeof(names) - named : 0,
 				  "%s%s", named ? ", " : "", type->name);
