@@ -3,7 +3,8 @@
 # with .xfer/bin.tar.xz (make gpu-carry) and .xfer/jit.tar.xz (a kernel
 # cache filled for sm_90 without a GPU: for every model, PICARD_JIT_ARCH=90
 # PICARD_JIT_CACHE_DIR=/tmp/jitcache bin/picard-run MODEL --precompile,
-# then tar -C /tmp jitcache) carried:
+# or with --scheme S a scheme's kernels alone, then tar -C /tmp jitcache)
+# carried:
 #   tests      the whole suite with PICARD_REQUIRE_GPU=1, -j16, the kernels
 #              from the carried cache (those it lacks compiled on the way)
 #   first-run  bench/jit/first-run.sh: a new model file's first run and its

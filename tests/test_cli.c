@@ -498,7 +498,7 @@ Test(cli, imex_run)
 }
 
 /* The per-thread Runge-Kutta pairs from the command line: adaptive by
- * default, --steps N fixed, dense output, checked; what they cannot take
+ * default, --steps N fixed (with --tol too), dense output, checked; what they cannot take
  * is refused naming the flag; --tol without --scheme tries every scheme
  * and says which ran and what the others timed at. */
 Test(cli, rk_run)
@@ -516,6 +516,15 @@ Test(cli, rk_run)
 	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
 	cr_expect_not_null(strstr(run.out, "vern9 200 steps of 0.5 per window"), "%s", run.out);
 	cr_expect_not_null(strstr(run.out, "check        E = "), "%s", run.out);
+	free_run(&run);
+
+	/* --steps given with --tol: that grid, checked against the bound, no search */
+	run = run_line("lotka --backend cpu --traj 4 --scheme dp5 --steps 300 --precision double "
+		       "--tol 1e-3");
+	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.out, "dp5 300 steps of 0.333333 per window"), "%s", run.out);
+	cr_expect_null(strstr(run.out, "quick search"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "[PASS]"), "%s", run.out);
 	free_run(&run);
 
 	expect_usage_error("lotka --backend cpu --traj 4 --scheme dp5 --window 2", "--window");

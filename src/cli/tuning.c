@@ -421,10 +421,12 @@ int tuning_for_run(struct run_options *opts, long ntraj, const double *x0,
 	char path[4096], source[4200];
 	int err;
 
-	/* given grids win; lobatto's is m and the window */
+	/* given grids win; lobatto's is m and the window, a per-thread
+	 * pair's its fixed steps (--steps, over --h or the span) */
 	if (!opts->tol_given || (opts->m_given && opts->K_given && opts->h_given) ||
 	    (opts->scheme_given && picard_scheme_of(opts->scheme)->lobatto_grid && opts->m_given &&
-	     opts->window_given))
+	     opts->window_given) ||
+	    (opts->scheme_given && picard_scheme_of(opts->scheme)->tableau && opts->K_given))
 		return 0;
 	err = tuning_key_init(&tk, opts->model, opts->precision, opts->backend,
 			      opts->tol, opts->rtol, opts->t0, opts->t1, ensemble_id, ntraj);
