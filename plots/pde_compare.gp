@@ -15,9 +15,9 @@ set xlabel 'trajectories'
 set ylabel 'solve (ms, median)'
 set grid
 set key top left font ",9"
-set multiplot layout 1,3
+set multiplot layout 1,3 title 'E <= 1e-4 at every checked member: H100 (GPU schemes), its 16 host cores (CVODE); 2026-11-26'
 do for [m in "heat1d heat2d filtration"] {
-	set title m.' at E <= 1e-4 (H100; CVODE on its 16 cores)'
+	set title m
 	plot sel(m, 'imex-sdirk2') using 2:5 with linespoints lw 2 pt 7 title 'imex-sdirk2 (GPU)', \
 	     sel(m, 'dp5') using 2:5 with linespoints lw 2 pt 5 title 'dp5 per thread (GPU)', \
 	     sel(m, 'cvode-bdf-band') using 2:5 with linespoints lw 2 pt 9 title 'CVODE BDF, band (CPU)'
