@@ -758,7 +758,7 @@ int options_parse(int argc, char **argv, struct run_options *opts)
 	err = cli_find_model(opts->model_name, &opts->model);
 	if (err || opts->list || opts->describe || opts->precompile)
 		return err;
-	cli_stiff_defaults(opts->model, opts->scheme_given, &opts->scheme, opts->precision_given,
+	cli_default_scheme(opts->model, opts->scheme_given, &opts->scheme, opts->precision_given,
 			   &opts->precision);
 	/* the model's own spacing unless --h (or --tol's tuning) sets one */
 	if (!opts->h_given && opts->model->default_h > 0)

@@ -89,7 +89,7 @@ bool cli_scheme_suits(const picard_model *model, const picard_scheme_type *type)
 	return !model->stiff || type->solves_stiff;
 }
 
-void cli_stiff_defaults(const picard_model *model, bool scheme_given, picard_scheme *scheme,
+void cli_default_scheme(const picard_model *model, bool scheme_given, picard_scheme *scheme,
 			bool precision_given, picard_precision *precision)
 {
 	if (scheme_given || !(model->stiff || model->op))

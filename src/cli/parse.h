@@ -38,7 +38,7 @@ bool cli_scheme_suits(const picard_model *model, const struct picard_scheme_type
 /* A stiff model (picard_model.stiff) or one with an operator, with no
  * --scheme: the first scheme in the list that suits it, in double unless
  * --precision was given. */
-void cli_stiff_defaults(const picard_model *model, bool scheme_given, picard_scheme *scheme,
+void cli_default_scheme(const picard_model *model, bool scheme_given, picard_scheme *scheme,
 			bool precision_given, picard_precision *precision);
 /* "auto", "cuda" or "cpu". */
 int parse_backend(const char *flag, const char *text, picard_backend *out);

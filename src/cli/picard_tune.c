@@ -296,7 +296,7 @@ static int parse_options(int argc, char **argv, struct tune_cli_options *opts)
 	err = cli_find_model(opts->model_name, &opts->model);
 	if (err)
 		return err;
-	cli_stiff_defaults(opts->model, opts->scheme_given, &opts->scheme, opts->precision_given,
+	cli_default_scheme(opts->model, opts->scheme_given, &opts->scheme, opts->precision_given,
 			   &opts->precision);
 	if (!opts->tol_given)
 		return cli_error(CLI_EUSAGE, "--tol E: the error bound is required");
