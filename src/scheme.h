@@ -53,7 +53,10 @@ typedef struct picard_scheme_type {
 	 * times this, is the error estimate (src/estimate.c) */
 	double estimate_factor;
 	int rhs_per_sweep;       /* right-hand sides per sweep (a step of a
-				    Runge-Kutta scheme), 0: m */
+				    Runge-Kutta scheme), 0: rhs_per_step's */
+	int rhs_per_step;        /* per step of a sweep over a window's m - 1
+				    steps (an imex scheme's stages); both 0:
+				    m per sweep */
 	int impl_slot;           /* per-thread Runge-Kutta: its slot in a
 				    model's picard_model_impl.rk_host */
 	const char *tableau;     /* per-thread Runge-Kutta: its tableau's struct

@@ -28,14 +28,19 @@
  * 1 / (1 - 2^-p), 2 at p = 1 (src/estimate.c) */
 #define ESTIMATE_FACTOR 2.0
 
+/* stages per step: g is evaluated at each, once a sweep (the tables'
+ * rhs_per_step) */
+#define EULER_STAGES 1
+#define SDIRK2_STAGES 2
+
 static const struct picard_imex_method imex_euler = {
-	.stages = 1, .gamma = 1, .c = {1}, .carry = {0},
+	.stages = EULER_STAGES, .gamma = 1, .c = {1}, .carry = {0},
 };
 
 /* Alexander 1977: gamma = 1 - 1/sqrt(2) */
 #define SDIRK2_GAMMA 0.29289321881345247560
 static const struct picard_imex_method imex_sdirk2 = {
-	.stages = 2, .gamma = SDIRK2_GAMMA, .c = {SDIRK2_GAMMA, 1},
+	.stages = SDIRK2_STAGES, .gamma = SDIRK2_GAMMA, .c = {SDIRK2_GAMMA, 1},
 	.carry = {0, (1 - SDIRK2_GAMMA) / SDIRK2_GAMMA},
 };
 
@@ -182,6 +187,7 @@ const picard_scheme_type picard_scheme_imex_euler = {
 	.summary = "x' = A x + g: implicit Euler in A (linear solves), g by Picard sweeps over "
 		   "windows of m-1 steps of h",
 	.order_name = "1",
+	.rhs_per_step = EULER_STAGES,
 	.order = order_euler,
 	.tune_point = tune_point_euler,
 	IMEX_COMMON,
@@ -193,6 +199,7 @@ const picard_scheme_type picard_scheme_imex_sdirk2 = {
 	.summary = "x' = A x + g: Alexander's 2-stage SDIRK (L-stable) in A (linear solves), g "
 		   "by Picard sweeps over windows of m-1 steps of h",
 	.order_name = "2",
+	.rhs_per_step = SDIRK2_STAGES,
 	.order = order_sdirk2,
 	.tune_point = tune_point_sdirk2,
 	IMEX_COMMON,

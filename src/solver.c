@@ -411,9 +411,12 @@ static void sweep_stats(const picard_solver *s, const picard_traj_status *status
 	stats->windows = s->grid.windows;
 	stats->sweeps_mean = total / windows_run;
 	stats->sweeps_max = most;
-	const int per_sweep = picard_scheme_of(s->grid.scheme)->rhs_per_sweep;
+	const picard_scheme_type *type = picard_scheme_of(s->grid.scheme);
+	const int per_sweep = type->rhs_per_sweep ? type->rhs_per_sweep :
+			      type->rhs_per_step ? type->rhs_per_step * (s->grid.m - 1) :
+						   s->grid.m;
 
-	stats->rhs_evals = total * (per_sweep ? per_sweep : s->grid.m);
+	stats->rhs_evals = total * per_sweep;
 }
 
 int picard_solve(picard_solver *s, const double *x0, const double *params,

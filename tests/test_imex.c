@@ -626,7 +626,8 @@ Test(imex, backend_auto_runs_on_the_cpu)
 }
 
 /* --warm-start (each window's first sweep from the previous window's
- * increments) reaches the same answer in fewer sweeps. */
+ * increments) reaches the same answer in fewer sweeps; the statistics
+ * count g's evaluations, s per step. */
 Test(imex, warm_start_same_answer_fewer_sweeps)
 {
 	picard_options opt = {
@@ -645,6 +646,10 @@ Test(imex, warm_start_same_answer_fewer_sweeps)
 		cr_assert_eq(picard_solve(solver, imex_heat1d.x0, NULL, x[warm], NULL, NULL, NULL, 0,
 					  &stats), 0, "%s", picard_error_detail());
 		sweeps[warm] = stats.sweeps_mean;
+		/* g at each of the 2 stages of the m - 1 = 4 steps, once a sweep */
+		cr_expect_float_eq(stats.rhs_evals, stats.sweeps_mean * stats.windows * 4 * 2,
+				   1e-9 * stats.rhs_evals, "%g evaluations, %g sweeps of %ld windows",
+				   stats.rhs_evals, stats.sweeps_mean, stats.windows);
 		picard_solver_free(solver);
 	}
 	cr_log_info("sweeps per window: %.2f cold, %.2f warm", sweeps[0], sweeps[1]);
