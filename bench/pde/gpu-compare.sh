@@ -10,12 +10,12 @@
 # --tol TOL (the quick search on the run's own ensemble, then the checked
 # solve: E is the worst member's error against the GSL reference); CVODE
 # runs at rtol = TOL / 10 (bench-cvode's E against the same reference).
-# DP5_STEPS ("heat1d=10625 heat2d=982 filtration=791"): dp5's fixed steps
-# over the span for a model listed, that grid checked at TOL (picard-run
+# DP5_STEPS_<model> (set for heat1d 10625, heat2d 982, filtration 791):
+# dp5's fixed steps over the span, that grid checked at TOL (picard-run
 # --steps N --check: no search; the counts are those picard-run's own
 # --tol 1e-4 search picked on one member, held by the stability limit;
 # on the GPU the search's 40-odd points of 1-2 s per-thread solves take
-# minutes a row); a model not listed: --tol's search.
+# minutes a row); empty: --tol's search.
 # MODELS (default "heat1d heat2d"), TRAJS ("1 64 1024 8192"), TOL (1e-4),
 # REPEATS (5), ROW_TIMEOUT (300 s), CVODE_MAX (8192: the largest ensemble
 # CVODE is given). Into ${OUT:-.}/pde-compare: device.txt, compare.csv
@@ -23,27 +23,10 @@
 # met), run.log (every program's whole output).
 set -u
 out=${OUT:-.}/pde-compare
-mkdir -p "$out"
-[ -x bin/picard-run ] || tar -xJf .xfer/bin.tar.xz
-R=${REPEATS:-5}
-TOL=${TOL:-1e-4}
-{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null ||
-	grep -m1 'model name' /proc/cpuinfo; nproc; date -u +%Y-%m-%dT%H:%MZ; } > "$out/device.txt"
-cat "$out/device.txt"
-export PICARD_JIT_CACHE_DIR=${PICARD_JIT_CACHE_DIR:-/tmp/jitcache} PICARD_CACHE_DIR="$(mktemp -d)"
 csv="$out/compare.csv"
-[ -f "$csv" ] || echo "model,traj,method,tol,median_ms,min_ms,E,met" > "$csv"
+. bench/gpu_rows.sh
+: "${DP5_STEPS_heat1d=10625}" "${DP5_STEPS_heat2d=982}" "${DP5_STEPS_filtration=791}"
 
-# picard-run's summary to one CSV row (bench/run_summary.awk).
-summarise() { # model traj method < output
-	awk -v model="$1" -v traj="$2" -v method="$3" -v tol="$TOL" -f bench/run_summary.awk
-}
-# dp5's fixed steps for model from DP5_STEPS, or nothing.
-dp5_steps() { # model
-	for entry in ${DP5_STEPS-heat1d=10625 heat2d=982 filtration=791}; do
-		[ "${entry%%=*}" = "$1" ] && echo "${entry#*=}"
-	done
-}
 # bench-cvode's CSV row (time_median_us, time_min_us, err_abs: picard's E, the
 # largest |x - x_ref| of the sampled members over its outputs) to ours.
 cvode_row() { # model traj < output
@@ -57,19 +40,10 @@ cvode_row() { # model traj < output
 
 for model in ${MODELS:-heat1d heat2d}; do
 	for n in ${TRAJS:-1 64 1024 8192}; do
-		for scheme in imex-sdirk2 dp5; do
-			grid="--tol $TOL"
-			steps=$(dp5_steps "$model")
-			[ "$scheme" = dp5 ] && [ -n "$steps" ] && grid="--steps $steps --check"
-			echo "== picard-run $model --traj $n --scheme $scheme $grid" >> "$out/run.log"
-			# shellcheck disable=SC2086 # grid is flags
-			timeout "${ROW_TIMEOUT:-300}" bin/picard-run "$model" --traj "$n" \
-				--scheme "$scheme" --precision double $grid --repeat "$R" \
-				> "$out/row.txt" 2>&1
-			echo "exit $?" >> "$out/row.txt"
-			cat "$out/row.txt" >> "$out/run.log"
-			summarise "$model" "$n" "$scheme" < "$out/row.txt" | tee -a "$csv"
-		done
+		picard_row "$model" "$n" imex-sdirk2 "--tol $TOL"
+		steps=$(model_setting DP5_STEPS "$model")
+		if [ -n "$steps" ]; then grid="--steps $steps --check"; else grid="--tol $TOL"; fi
+		picard_row "$model" "$n" dp5 "$grid"
 		[ "$n" -le "${CVODE_MAX:-8192}" ] || continue
 		[ -x bin/bench-cvode ] || continue
 		rtol=$(awk -v t="$TOL" 'BEGIN { print t / 10 }')

@@ -12,49 +12,27 @@
 # newton-radau on that model runs windows of that length, checked (--check,
 # met when E <= TOL), instead of --tol's search (which stops where the
 # error plateaus while the window is longer than the initial layer). Into ${OUT:-.}/across-time:
-# device.txt, across-time.csv (model, trajectories, scheme, tolerance,
+# device.txt, across-time.csv (model, trajectories, method (the scheme), tolerance,
 # median and min solve in ms, E, whether every member met it), run.log
 # (picard-run's whole output), profile.log (newton-radau's phases,
 # PICARD_NEWTON_PROFILE, one trajectory).
 set -u
 out=${OUT:-.}/across-time
-mkdir -p "$out"
-[ -x bin/picard-run ] || tar -xJf .xfer/bin.tar.xz
-R=${REPEATS:-5}
-TOL=${TOL:-1e-4}
-{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null ||
-	grep -m1 'model name' /proc/cpuinfo; nproc; date -u +%Y-%m-%dT%H:%MZ; } > "$out/device.txt"
-cat "$out/device.txt"
-# a tuning cache of its own, outside $out: every search runs
-export PICARD_JIT_CACHE_DIR=${PICARD_JIT_CACHE_DIR:-/tmp/jitcache} PICARD_CACHE_DIR="$(mktemp -d)"
 csv="$out/across-time.csv"
-[ -f "$csv" ] || echo "model,traj,scheme,tol,median_ms,min_ms,E,met" > "$csv"
-
-# picard-run's summary to one CSV row (bench/run_summary.awk).
-summarise() { # model traj method < output
-	awk -v model="$1" -v traj="$2" -v method="$3" -v tol="$TOL" -f bench/run_summary.awk
-}
+. bench/gpu_rows.sh
 
 for model in ${MODELS:-robertson hires}; do
 	for n in ${TRAJS:-1 8 64 512}; do
-		for scheme in radau5 newton-radau; do
-			grid="--tol $TOL"
-			window=$(eval echo "\${WINDOW_$model:-}")
-			[ "$scheme" = newton-radau ] && [ -n "$window" ] && grid="--window $window --check"
-			echo "== picard-run $model --traj $n --scheme $scheme $grid" >> "$out/run.log"
-			timeout "${ROW_TIMEOUT:-300}" bin/picard-run "$model" --traj "$n" --scheme "$scheme" \
-				--precision double $grid --repeat "$R" > "$out/row.txt" 2>&1
-			echo "exit $?" >> "$out/row.txt"
-			cat "$out/row.txt" >> "$out/run.log"
-			summarise "$model" "$n" "$scheme" < "$out/row.txt" | tee -a "$csv"
-		done
+		picard_row "$model" "$n" radau5 "--tol $TOL"
+		window=$(model_setting WINDOW "$model")
+		if [ -n "$window" ]; then grid="--window $window --check"; else grid="--tol $TOL"; fi
+		picard_row "$model" "$n" newton-radau "$grid"
 	done
 done
-rm -f "$out/row.txt"
 # where an iteration's time goes: the phases of one trajectory's solve
 for model in ${MODELS:-robertson hires}; do
 	echo "== $model, one trajectory, newton-radau at its tuned grid" >> "$out/profile.log"
-	window=$(eval echo "\${WINDOW_$model:-}")
+	window=$(model_setting WINDOW "$model")
 	grid="--tol $TOL"
 	[ -n "$window" ] && grid="--window $window"
 	PICARD_NEWTON_PROFILE=1 timeout "${ROW_TIMEOUT:-300}" bin/picard-run "$model" --traj 1 \
