@@ -471,11 +471,11 @@ $(BENCH_DIR)/build_flags.h: FORCE
 	@echo '#define BENCH_BUILD_FLAGS "nvcc $(subst ",\",$(BENCH_NVFLAGS)); cc $(subst ",\",$(BENCH_CFLAGS))"' > $@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; echo "  GEN     $@"; fi
 
-$(BENCH_DIR)/%.o: bench/compare/%.cu $(BENCH_HEADERS)
+$(BENCH_DIR)/%.o: bench/compare/%.cu $(BENCH_HEADERS) | deps
 	@echo "  NVCC    $@"
 	$(Q)$(NVCC) $(BENCH_NVFLAGS) -c $< -o $@
 
-$(BENCH_DIR)/%.o: bench/compare/%.c $(BENCH_HEADERS)
+$(BENCH_DIR)/%.o: bench/compare/%.c $(BENCH_HEADERS) | deps
 	@echo "  CC      $@"
 	$(Q)$(CC) $(BENCH_CFLAGS) -c $< -o $@
 

@@ -531,8 +531,9 @@ int picard_ensemble_spread(int dim, const double *center, long ntraj,
  * param_spreads NULL: every trajectory at the default), drawing with seed
  * + 1 + q; each start state is then picard_model_start() of the
  * trajectory's own parameters, spread by `spread` with seed (the numbers
- * picard_ensemble_spread gives). x0: ntraj*dim; params: ntraj*nparams, or
- * NULL when no parameter is spread (the defaults apply). */
+ * picard_ensemble_spread gives). x0: ntraj*dim; params: ntraj*nparams,
+ * always filled when given (each row the defaults where nothing is
+ * spread), or NULL when no parameter is spread (the defaults apply). */
 int picard_ensemble_model(const picard_model *model, long ntraj, double spread,
 			  const double *param_spreads, unsigned long long seed,
 			  picard_backend backend, double *x0, double *params);

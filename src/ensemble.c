@@ -140,10 +140,13 @@ int picard_ensemble_model_range(const picard_model *model, long first, long ntra
 		err = picard_fail(PICARD_ENOMEM, "ensemble: %ld trajectories", ntraj);
 		goto out;
 	}
-	/* parameters, one column at a time */
-	for (int q = 0; per_traj && !err && q < np; q++) {
+	/* parameters, one column at a time: a given buffer is always filled,
+	 * with the defaults where nothing is spread (a caller that set one
+	 * default and spread none would otherwise solve uninitialised rows) */
+	for (int q = 0; params && !err && q < np; q++) {
 		err = picard_ensemble_spread_range(1, &model->param_defaults[q], first, ntraj,
-						   param_spreads[q], seed + 1 + q, backend, column);
+						   param_spreads ? param_spreads[q] : 0, seed + 1 + q,
+						   backend, column);
 		for (long i = 0; !err && i < ntraj; i++)
 			params[i * np + q] = column[i];
 	}
@@ -152,10 +155,10 @@ int picard_ensemble_model_range(const picard_model *model, long first, long ntra
 		ones[k] = 1;
 	if (!err)
 		err = picard_ensemble_spread_range(n, ones, first, ntraj, spread, seed, backend, x0);
-	if (!err && !per_traj)
+	if (!err && !params)
 		picard_model_start(model, NULL, start);
 	for (long i = 0; !err && i < ntraj; i++) {
-		if (per_traj)
+		if (params)
 			picard_model_start(model, params + i * np, start);
 		for (int k = 0; k < n; k++)
 			x0[i * n + k] *= start[k];
