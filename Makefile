@@ -629,7 +629,7 @@ install: all
 	$(Q)install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	$(Q)install -m 755 $(SHLIB) $(DESTDIR)$(PREFIX)/lib/
 	$(Q)install -m 755 $(PROGRAMS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
-	$(Q)src/mk/gen-pc.sh $(PREFIX) $(CUDA_HOME) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/picard.pc
+	$(Q)src/mk/gen-pc.sh $(PREFIX) $(CUDA_HOME) '$(LIB_LDLIBS)' > $(DESTDIR)$(PREFIX)/lib/pkgconfig/picard.pc
 ifeq ($(MPI_FOUND),yes)
 	$(Q)install -m 644 include/picard_mpi.h $(DESTDIR)$(PREFIX)/include/
 	$(Q)install -m 644 $(MPI_LIB) $(DESTDIR)$(PREFIX)/lib/

@@ -225,3 +225,24 @@ void test_lu_solve(int n, double *dense, const double *b, double *x)
 	cr_assert_eq(gsl_linalg_LU_solve(&a.matrix, perm, &rhs.vector, &sol.vector), 0);
 	gsl_permutation_free(perm);
 }
+
+/* After the run, the tests that skipped themselves (cr_skip_test, which
+ * leaves its reason; a --filter's skips have none), per suite on one
+ * line: a green run without a GPU or MPI says what it did not run. */
+ReportHook(POST_ALL)(struct criterion_global_stats *stats)
+{
+	size_t total = 0;
+
+	for (struct criterion_suite_stats *s = stats->suites; s; s = s->next) {
+		size_t skipped = 0;
+
+		for (struct criterion_test_stats *t = s->tests; t; t = t->next)
+			skipped += t->test_status == CR_STATUS_SKIPPED && t->message;
+		if (skipped && !total++)
+			fprintf(stderr, "[SKIP] skipped (no CUDA device, or no MPI):");
+		if (skipped)
+			fprintf(stderr, " %s %zu", s->suite->name, skipped);
+	}
+	if (total)
+		fprintf(stderr, "\n");
+}

@@ -1,8 +1,9 @@
 #!/bin/sh
-# gen-pc.sh PREFIX CUDA_HOME [mpi MPI_CFLAGS MPI_LIBS] - picard.pc for
-# pkg-config: the shared library (which brings GSL, cuRAND, NVRTC and the
-# CUDA runtime itself), found at run time through an RPATH to libdir; for
-# --static, the static library and what it links against. With "mpi":
+# gen-pc.sh PREFIX CUDA_HOME LIBS | gen-pc.sh PREFIX CUDA_HOME mpi MPI_CFLAGS
+# MPI_LIBS - picard.pc for pkg-config: the shared library (which brings
+# GSL, cuRAND, cuSPARSE, cuBLAS, NVRTC and the CUDA runtime itself), found
+# at run time through an RPATH to libdir; for --static, the static library
+# and LIBS, what the Makefile links it against (LIB_LDLIBS). With "mpi":
 # picard-mpi.pc instead, libpicard_mpi (include/picard_mpi.h) on top of
 # picard.pc with the flags of the MPI the build found, as an MPI compiler
 # wrapper adds them. The version from include/picard.h.
@@ -34,5 +35,5 @@ Description: GPU ensembles of ODE initial-value problems: parallel-in-time Picar
 Version: $version
 Cflags: -I\${includedir}
 Libs: -L\${libdir} -Wl,-rpath,\${libdir} -lpicard
-Libs.private: -L\${cudadir}/lib64 -Wl,-rpath,\${cudadir}/lib64 -lgsl -lgslcblas -lcurand -lnvrtc -lcudart_static -lstdc++ -lm -ldl -lpthread -lrt -fopenmp
+Libs.private: -L\${cudadir}/lib64 -Wl,-rpath,\${cudadir}/lib64 $3 -fopenmp
 PC
