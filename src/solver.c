@@ -1,5 +1,6 @@
 /* solver.c - picard_solver: checks options, fits the grid to the time span,
  * picks the backend, and runs picard_solve on it. */
+#include <float.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -368,15 +369,26 @@ static int check_inputs(const picard_solver *s, const double *x0,
 {
 	const int n = s->model->dim, np = s->model->nparams;
 
+	/* a float solve rounds its inputs to binary32: one past its range
+	 * would become Inf and fail later as if the solve had diverged */
+	const double limit = s->precision == PICARD_FLOAT ? FLT_MAX : DBL_MAX;
+	const char *fits = s->precision == PICARD_FLOAT ? " in float (|v| <= 3.4e38)" : "";
+
 	if (!x0)
 		return picard_fail(PICARD_EINVAL, "no initial states");
 	for (long i = 0; i < s->ntraj * n; i++)
-		if (!isfinite(x0[i]))
-			return picard_fail(PICARD_EINVAL, "initial state of trajectory %ld is not finite", i / n);
+		if (!(fabs(x0[i]) <= limit))
+			return picard_fail(PICARD_EINVAL, "x0: initial state x[%ld] = %g of trajectory %ld is not a finite number%s",
+					   i % n, x0[i], i / n, fits);
 	for (long i = 0; params && i < s->ntraj * np; i++)
-		if (!isfinite(params[i]))
-			return picard_fail(PICARD_EINVAL, "parameter %s of trajectory %ld is not finite",
-					   s->model->param_names[i % np], i / np);
+		if (!(fabs(params[i]) <= limit))
+			return picard_fail(PICARD_EINVAL, "params: parameter %s = %g of trajectory %ld is not a finite number%s",
+					   s->model->param_names[i % np], params[i], i / np, fits);
+	for (int q = 0; !params && q < np; q++)
+		if (!(fabs(s->model->param_defaults[q]) <= limit))
+			return picard_fail(PICARD_EINVAL, "model %s: parameter %s = %g is not a finite number%s",
+					   s->model->name, s->model->param_names[q],
+					   s->model->param_defaults[q], fits);
 	if (nrecords < 0 || nrecords > PICARD_MAX_USER_RECORDS || (nrecords && !records))
 		return picard_fail(PICARD_EINVAL, "%d records: at most %d", nrecords,
 				   PICARD_MAX_USER_RECORDS);

@@ -15,6 +15,7 @@
  * rows into the one --out file.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -272,6 +273,49 @@ static int allocate(struct run *run)
 		err = make_record(run, &run->check, "--check states (lower --check-traj)");
 	}
 	return err;
+}
+
+/* Whether --param set parameter q. */
+static bool param_set(const struct run_options *opts, int q)
+{
+	for (int i = 0; i < opts->nset_params; i++)
+		if (opts->set_params[i].index == q)
+			return true;
+	return false;
+}
+
+/* A float run rounds its states and parameters to binary32: a value past
+ * its range is refused before any work, naming where it came from. */
+static int check_ensemble_fits(const struct run *run)
+{
+	const struct run_options *opts = &run->opts;
+	const picard_model *model = run->model;
+	const long n = model->dim, np = model->nparams;
+
+	if (opts->precision != PICARD_FLOAT)
+		return 0;
+	for (long i = 0; i < run->ntraj * n; i++)
+		if (fabs(run->x0[i]) > FLT_MAX) {
+			if (opts->init_path)
+				return cli_error(CLI_EUSAGE, "--init %s: trajectory %ld (data row %ld), column %ld (%s%ld): %g does not fit --precision float (|x| <= 3.4e38); use --precision double",
+						 opts->init_path, run->shard.first + i / n,
+						 run->shard.first + i / n + 1, i % n + 1, "x", i % n, run->x0[i]);
+			return cli_error(CLI_EUSAGE, "the start of trajectory %ld, x[%ld] = %g, does not fit --precision float (|x| <= 3.4e38); use --precision double",
+					 run->shard.first + i / n, i % n, run->x0[i]);
+		}
+	for (long i = 0; run->params && i < run->ntraj * np; i++)
+		if (fabs(run->params[i]) > FLT_MAX) {
+			const char *name = model->param_names[i % np];
+
+			if (opts->init_path)
+				return cli_error(CLI_EUSAGE, "--init %s: trajectory %ld (data row %ld), column %ld (%s): %g does not fit --precision float (|p| <= 3.4e38); use --precision double",
+						 opts->init_path, run->shard.first + i / np,
+						 run->shard.first + i / np + 1, n + i % np + 1, name, run->params[i]);
+			return cli_error(CLI_EUSAGE, "%s %s: %s = %g in trajectory %ld does not fit --precision float (|p| <= 3.4e38); use --precision double",
+					 param_set(opts, (int)(i % np)) ? "--param" : "--spread-param", name,
+					 name, run->params[i], run->shard.first + i / np);
+		}
+	return 0;
 }
 
 /* Initial states and parameters: the --init file's, or spread around the
@@ -591,6 +635,8 @@ static int prepare_and_solve(struct run *run)
 	err = shard_agree(&run->shard, err, &run->out);
 	if (!err)
 		err = shard_agree(&run->shard, make_ensemble(run), &run->out);
+	if (!err)
+		err = shard_agree(&run->shard, check_ensemble_fits(run), &run->out);
 	/* --tol: m, K, h (trapezoid) or m, window, tolerance (lobatto) tuned
 	 * on the ensemble this run solves (rank 0's share under mpirun) */
 	if (!err) {
