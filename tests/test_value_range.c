@@ -1,4 +1,4 @@
-/* test_inputs.c - what a run is given is what it solves: --param's value
+/* test_value_range.c - what a run is given is what it solves: --param's value
  * reaches every member and the reference (against decay's closed form),
  * picard_ensemble_model fills a parameter buffer it is given, and a float
  * run refuses before any work a state or parameter past binary32's range,
@@ -15,12 +15,12 @@
 #include "picard.h"
 #include "support.h"
 
-static void make_inputs_workdir(void)
+static void make_range_workdir(void)
 {
-	make_workdir("inputs", NULL);
+	make_workdir("range", NULL);
 }
 
-TestSuite(inputs, .init = make_inputs_workdir, .fini = remove_workdir, .timeout = 120);
+TestSuite(value_range, .init = make_range_workdir, .fini = remove_workdir, .timeout = 120);
 
 /* Field 2 (0-based: traj, status, x1, ...) of row `row` (0-based,
  * after the header) of picard-run's CSV: the first state component. */
@@ -41,7 +41,7 @@ static double csv_x1(const char *text, int row)
  * for the lambda --param sets, on every member, with and without a
  * spread of the start; --check compares against a reference of the same
  * lambda (its E is tiny only if both solved lambda = 2). */
-Test(inputs, param_reaches_every_member_and_the_reference)
+Test(value_range, param_reaches_every_member_and_the_reference)
 {
 	const struct path out = in_workdir("x.csv");
 	const char *spreads[] = { "--spread 0", "--spread 0.1" };
@@ -72,7 +72,7 @@ Test(inputs, param_reaches_every_member_and_the_reference)
 
 /* A parameter buffer given to picard_ensemble_model is filled, each row
  * the model's defaults, also when nothing is spread. */
-Test(inputs, ensemble_fills_a_given_parameter_buffer)
+Test(value_range, ensemble_fills_a_given_parameter_buffer)
 {
 	const picard_model *lotka = test_model("lotka");
 	const long ntraj = 5;
@@ -104,7 +104,7 @@ static void expect_refusal(const char *line, const char *needle)
 	free_run(&run);
 }
 
-Test(inputs, float_refuses_param_past_its_range)
+Test(value_range, float_refuses_param_past_its_range)
 {
 	expect_refusal("lotka --backend cpu --traj 4 --param a1=1e39", "--param a1");
 	/* in double the same value is a number like any other */
@@ -115,7 +115,7 @@ Test(inputs, float_refuses_param_past_its_range)
 	free_run(&run);
 }
 
-Test(inputs, float_refuses_init_value_past_its_range)
+Test(value_range, float_refuses_init_value_past_its_range)
 {
 	const struct path states = in_workdir("states.csv"), with_params = in_workdir("params.csv");
 	const char *text = "50 30\n1e39 30\n";
@@ -133,7 +133,7 @@ Test(inputs, float_refuses_init_value_past_its_range)
 /* The C API: a float solver refuses x0 or a parameter past FLT_MAX with
  * EINVAL before any work (was EFAILED after a nonfinite solve); a double
  * solver takes the same states. */
-Test(inputs, float_solver_refuses_values_past_its_range)
+Test(value_range, float_solver_refuses_values_past_its_range)
 {
 	const picard_model *decay = test_model("decay");
 	picard_options opt = {.scheme = PICARD_SCHEME_DP5, .precision = PICARD_FLOAT,
