@@ -224,13 +224,13 @@ Test(cli, save_at_beyond_span)
 	free(kept);
 }
 
-/* A library refusal (here: a grid of 1e20 windows) exits 1 with the
- * library's message. */
+/* A grid the library refuses (here: 1e20 windows) is a bad command line:
+ * exit 2 with the library's message (tests/test_usage_exit.c has more). */
 Test(cli, library_error)
 {
 	struct cli_run run = run_line("decay --backend cpu --traj 2 --h 1e-19");
 
-	cr_expect_eq(run.status, 1, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_eq(run.status, 2, "exit status %d (stderr: %s)", run.status, run.err);
 	cr_expect_eq(strncmp(run.err, "picard-run: invalid argument: ", 30), 0,
 		     "stderr: %s", run.err);
 	free_run(&run);
@@ -555,6 +555,45 @@ Test(cli, check_pass_and_fail)
 	cr_expect_eq(run.status, 1, "exit status %d", run.status);
 	cr_expect_not_null(strstr(run.out, "FAIL"), "%s", run.out);
 	cr_expect_not_null(strstr(run.err, "picard-run: check failed"), "%s", run.err);
+	free_run(&run);
+}
+
+/* The check line says which error it reports: E = max |x - x_ref|
+ * against GSL's reference at its own tolerance, and with --tol the worst
+ * error in units of the tolerance, the number the tolerance line judges
+ * (E / tol when the tolerance is absolute). */
+Test(cli, check_line_names_its_error)
+{
+	struct cli_run run = run_line("lotka --backend cpu --traj 4 --scheme dp5 --steps 300 "
+				      "--precision double --tol 1e-3");
+	const char *line;
+	double E, rel, scaled;
+
+	cr_assert_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
+	line = strstr(run.out, "check        E = ");
+	cr_assert_not_null(line, "%s", run.out);
+	cr_assert_eq(sscanf(line, "check E = %lf (rel %lf)", &E, &rel), 2, "%s", line);
+	cr_expect_not_null(strstr(line, "max |x - x_ref|, x_ref GSL's at rtol = atol = 1e-12"),
+			   "%s", line);
+	line = strstr(line, ", at most ");
+	cr_assert_not_null(line, "%s", run.out);
+	cr_assert_eq(sscanf(line, ", at most %lf x the tolerance", &scaled), 1, "%s", line);
+	cr_expect(E > 0 && fabs(scaled - E / 1e-3) <= 1e-2 * scaled, "E %g, scaled %g, tol 1e-3",
+		  E, scaled);
+	free_run(&run);
+}
+
+/* A trajectory that ran out of adaptive steps: the hint names
+ * --max-steps, the flag that sets the limit (it said --K-max). */
+Test(cli, max_steps_hint_names_max_steps)
+{
+	struct cli_run run = run_line("lotka --backend cpu --traj 2 --scheme dp5 --max-steps 10");
+
+	cr_expect_eq(run.status, 1, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_not_null(strstr(run.err, "0 max-steps in window 0"), "%s", run.err);
+	cr_expect_not_null(strstr(run.err, "hint: max-steps: 10 steps were tried before t1; a "
+				  "larger --max-steps"), "%s", run.err);
+	cr_expect_null(strstr(run.err, "--K-max"), "%s", run.err);
 	free_run(&run);
 }
 
