@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_files.h"
 #include "picard.h"
 #include "scheme.h"
 #include "support.h"
@@ -35,30 +36,6 @@ static struct cli_run run_line(const char *line)
 	return run_program_line("picard-run", line);
 }
 
-/* Lines in text (each ending in '\n'). */
-static long count_lines(const char *text)
-{
-	long lines = 0;
-
-	for (; *text; text++)
-		lines += *text == '\n';
-	return lines;
-}
-
-/* Line number lineno (0-based) of text into buf, without its '\n'. */
-static void nth_line(const char *text, long lineno, char *buf, size_t len)
-{
-	const char *end;
-
-	for (long i = 0; i < lineno && text; i++) {
-		text = strchr(text, '\n');
-		text = text ? text + 1 : NULL;
-	}
-	cr_assert(text && *text, "no line %ld", lineno);
-	end = strchr(text, '\n');
-	snprintf(buf, len, "%.*s", (int)(end ? end - text : (long)strlen(text)), text);
-}
-
 /* A usage error: status 2, one "picard-run: " line first on stderr that
  * mentions needle, and no summary on stdout. */
 static void expect_usage_error(const char *line, const char *needle)
@@ -75,6 +52,19 @@ static void expect_usage_error(const char *line, const char *needle)
 			   line, first, needle);
 	cr_expect_str_empty(run.out, "'%s': stdout not empty: %s", line, run.out);
 	free_run(&run);
+}
+
+/* The check line's E and relative E, each at most what the run's scheme
+ * promises there (max_E, max_rel): a value, not only the label. */
+static void expect_check_within(const char *out, double max_E, double max_rel)
+{
+	const char *line = strstr(out, "check        E = ");
+	double E, rel;
+
+	cr_assert_not_null(line, "no check line in:\n%s", out);
+	cr_assert_eq(sscanf(line, "check E = %lf (rel %lf)", &E, &rel), 2, "%s", line);
+	cr_expect(E >= 0 && E <= max_E, "check E = %g, more than %g", E, max_E);
+	cr_expect(rel >= 0 && rel <= max_rel, "check rel %g, more than %g", rel, max_rel);
 }
 
 /* ---- bad command lines ------------------------------------------------------------ */
@@ -368,6 +358,9 @@ Test(cli, lobatto_run)
 	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
 	cr_expect_not_null(strstr(run.out, "lobatto m=8 K<=40 window=0.05 (mean h=0.00714286), "
 				  "200 windows, t in [0, 10]"), "%s", run.out);
+	/* order 14 on windows of 0.05, iterated to 1e-12 relative: E measured
+	 * 5.6e-14, the iteration's tolerance times the span's few windows */
+	expect_check_within(run.out, 1e-12, 1e-10);
 	free_run(&run);
 
 	run = run_line("decay --backend cpu --traj 8 --scheme lobatto --precision double --tol 1e-10");
@@ -454,7 +447,8 @@ Test(cli, imex_run)
 	cr_expect_not_null(strstr(run.out, "linsolve     thomas (direct) (the operator's default)"),
 			   "%s", run.out);
 	cr_expect_not_null(strstr(run.out, "precision    double"), "%s", run.out);
-	cr_expect_not_null(strstr(run.out, "check        E = "), "%s", run.out);
+	/* imex-sdirk2, order 2 at h = 0.00286: E measured 2.4e-7 (rel 1.9e-6) */
+	expect_check_within(run.out, 1e-6, 1e-5);
 	free_run(&run);
 
 	run = run_line("heat2d --backend cpu --traj 2 --scheme imex-euler --linsolve pcr "
@@ -509,13 +503,15 @@ Test(cli, rk_run)
 	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
 	cr_expect_not_null(strstr(run.out, "dp8 adaptive, rtol=1e-10 atol=1e-10, at most 1000000 steps, "
 				  "output every 100, 1 window,"), "%s", run.out);
-	cr_expect_not_null(strstr(run.out, "check        E = "), "%s", run.out);
+	/* a local tolerance of 1e-10 on states near 50: E measured 1.3e-10 */
+	expect_check_within(run.out, 1e-8, 1e-9);
 	free_run(&run);
 
 	run = run_line("lotka --backend cpu --traj 4 --scheme vern9 --steps 200 --precision double --check");
 	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
 	cr_expect_not_null(strstr(run.out, "vern9 200 steps of 0.5 per window"), "%s", run.out);
-	cr_expect_not_null(strstr(run.out, "check        E = "), "%s", run.out);
+	/* order 9 at h = 0.5: E measured 6.4e-12 */
+	expect_check_within(run.out, 1e-10, 1e-11);
 	free_run(&run);
 
 	/* --steps given with --tol: that grid, checked against the bound, no search */
@@ -541,13 +537,18 @@ Test(cli, rk_run)
 
 Test(cli, check_pass_and_fail)
 {
-	struct cli_run run = run_line("decay --backend cpu --traj 8 --m 5 --h 0.25 "
-				      "--precision double --tol 1");
+	/* the grid given and checked: the trapezoid at h = 0.25 on decay
+	 * (lambda 0.5), converged by K = 4, is within lambda^3 h^2 t
+	 * e^(-lambda t) / 12 ~ 3e-4 of exp(-lambda t) (E measured 1.1e-4);
+	 * 1e-3 is met, and E must show it (--tol 1 passed K = 1, E = 0.13,
+	 * relative 0.86) */
+	struct cli_run run = run_line("decay --backend cpu --traj 8 --m 5 --K 4 --h 0.25 "
+				      "--precision double --tol 1e-3");
 
 	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
-	cr_expect_not_null(strstr(run.out, "check        E = "), "%s", run.out);
+	expect_check_within(run.out, 1e-3, 1e-2);
 	cr_expect_not_null(strstr(run.out, "over 8 trajectories x 10 window ends"), "%s", run.out);
-	cr_expect_not_null(strstr(run.out, "PASS"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "[PASS]"), "%s", run.out);
 	free_run(&run);
 
 	/* the grid given: --tol alone would tune m, K, h (test_tune_cli.c) */
@@ -673,60 +674,6 @@ Test(cli, out_csv)
 	}
 	free(csv);
 	free_run(&run);
-}
-
-/* A saved-times CSV: header "t,traj,status,x1,...", then ntraj rows per
- * time, time by time, every trajectory ok; the times into times[ntimes]
- * and the states into x[time][traj][k] (ntraj, n given). */
-static void read_saved_csv(const char *path, long ntimes, long ntraj, int n, double *times,
-			   double *x)
-{
-	char *csv = slurp(path, NULL), row[512], header[128] = "t,traj,status";
-	long traj;
-	int used;
-
-	for (int k = 0; k < n; k++)
-		snprintf(header + strlen(header), sizeof(header) - strlen(header), ",x%d", k + 1);
-	cr_assert_eq(count_lines(csv), 1 + ntimes * ntraj, "rows:\n%s", csv);
-	nth_line(csv, 0, row, sizeof(row));
-	cr_expect_str_eq(row, header);
-	for (long r = 0; r < ntimes; r++)
-		for (long i = 0; i < ntraj; i++) {
-			const char *at = row;
-
-			nth_line(csv, 1 + r * ntraj + i, row, sizeof(row));
-			cr_assert_eq(sscanf(at, "%lf,%ld,ok%n", &times[r], &traj, &used), 2,
-				     "row '%s'", row);
-			cr_expect_eq(traj, i, "row '%s'", row);
-			at += used;
-			for (int k = 0; k < n; k++) {
-				cr_assert_eq(sscanf(at, ",%lf%n", &x[(r * ntraj + i) * n + k], &used),
-					     1, "row '%s'", row);
-				at += used;
-			}
-		}
-	free(csv);
-}
-
-/* The final-states CSV of ntraj trajectories of n components into x. */
-static void read_final_csv(const char *path, long ntraj, int n, double *x)
-{
-	char *csv = slurp(path, NULL), row[512];
-	int used;
-
-	cr_assert_eq(count_lines(csv), 1 + ntraj, "rows:\n%s", csv);
-	for (long i = 0; i < ntraj; i++) {
-		const char *at = row;
-
-		nth_line(csv, 1 + i, row, sizeof(row));
-		cr_assert_eq(sscanf(at, "%*d,ok%n", &used), 0, "row '%s'", row);
-		at += used;
-		for (int k = 0; k < n; k++) {
-			cr_assert_eq(sscanf(at, ",%lf%n", &x[i * n + k], &used), 1, "row '%s'", row);
-			at += used;
-		}
-	}
-	free(csv);
 }
 
 /* --save-every DT: t0, t0+DT, ... and t1; the states at t0 are the
@@ -861,55 +808,63 @@ Test(cli, save_at_failed)
 	free(csv);
 }
 
-/* The .npy preamble: magic, version 1.0, a header dictionary padded to a
- * multiple of 64 bytes with the given shape, then exactly the data. */
-static void expect_npy(const char *path, const char *shape, size_t values)
-{
-	size_t size, header_len;
-	char *npy = slurp(path, &size);
-	char *dict;
-
-	cr_assert(size > 10, "%s: %zu bytes", path, size);
-	cr_expect_eq(memcmp(npy, "\x93NUMPY\x01\x00", 8), 0, "bad magic or version");
-	header_len = (unsigned char)npy[8] | (size_t)(unsigned char)npy[9] << 8;
-	cr_expect_eq((10 + header_len) % 64, 0, "header of %zu bytes", header_len);
-	cr_expect_eq(npy[10 + header_len - 1], '\n', "header does not end in a newline");
-	dict = strndup(npy + 10, header_len);
-	cr_expect_not_null(strstr(dict, "'descr': '<f8'"), "%s", dict);
-	cr_expect_not_null(strstr(dict, "'fortran_order': False"), "%s", dict);
-	cr_expect_not_null(strstr(dict, shape), "%s lacks %s", dict, shape);
-	cr_expect_eq(size, 10 + header_len + 8 * values, "file of %zu bytes", size);
-	free(dict);
-	free(npy);
-}
-
 /* Each run's .npy (--out FILE or --out=FILE): final states, or (times,
- * trajectories, n) with times. */
+ * trajectories, n) with times; its data read back equal, value for value,
+ * to the CSV of the same run (which round-trips doubles), and lobatto's
+ * oscillator rows equal to the rotation that solves it. */
 Test(cli, out_npy)
 {
 	const struct {
 		const char *args;
 		const char *shape;
-		size_t values;
+		long ntimes, ntraj;
+		int n;
 	} cases[] = {
-		{"decay --backend cpu --traj 16 --out ", "'shape': (16, 1)", 16},
+		{"decay --backend cpu --traj 16", "(16, 1)", 0, 16, 1},
 		/* DT 3 over [0, 10]: 0, 3, 6, 9, 10 */
-		{"oscillator --backend cpu --traj 4 --m 5 --h 0.25 --t1 10 --save-every 3 --out=",
-		 "'shape': (5, 4, 2)", 5 * 4 * 2},
-		{"oscillator --backend cpu --traj 4 --scheme lobatto --save-at 0.5,1.5,2.5 --out ",
-		 "'shape': (3, 4, 2)", 3 * 4 * 2},
+		{"oscillator --backend cpu --traj 4 --m 5 --h 0.25 --t1 10 --save-every 3",
+		 "(5, 4, 2)", 5, 4, 2},
+		{"oscillator --backend cpu --traj 4 --spread 0 --precision double --scheme lobatto "
+		 "--save-at 0.5,1.5,2.5", "(3, 4, 2)", 3, 4, 2},
 	};
-	const struct path out_file = in_workdir("final.npy");
+	const picard_model *osc = test_model("oscillator");
+	const struct path npy_file = in_workdir("final.npy"), csv_file = in_workdir("final.csv");
+	double npy[5 * 16 * 2], csv[5 * 16 * 2], times[5], exact[2];
 	char line[512];
 	struct cli_run run;
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		snprintf(line, sizeof(line), "%s%s", cases[c].args, out_file.s);
+		const long rows = cases[c].ntimes ? cases[c].ntimes : 1;
+		const size_t values = (size_t)(rows * cases[c].ntraj * cases[c].n);
+
+		snprintf(line, sizeof(line), "%s --out%s%s", cases[c].args, c == 1 ? "=" : " ",
+			 npy_file.s);
 		run = run_line(line);
-		cr_expect_eq(run.status, 0, "'%s': exit status %d (stderr: %s)", line, run.status,
+		cr_assert_eq(run.status, 0, "'%s': exit status %d (stderr: %s)", line, run.status,
 			     run.err);
-		expect_npy(out_file.s, cases[c].shape, cases[c].values);
 		free_run(&run);
+		read_npy(npy_file.s, cases[c].shape, values, npy);
+		snprintf(line, sizeof(line), "%s --out %s", cases[c].args, csv_file.s);
+		run = run_line(line);
+		cr_assert_eq(run.status, 0, "'%s': exit status %d (stderr: %s)", line, run.status,
+			     run.err);
+		free_run(&run);
+		if (cases[c].ntimes)
+			read_saved_csv(csv_file.s, rows, cases[c].ntraj, cases[c].n, times, csv);
+		else
+			read_final_csv(csv_file.s, cases[c].ntraj, cases[c].n, csv);
+		for (size_t v = 0; v < values; v++)
+			cr_expect_eq(npy[v], csv[v], "'%s': value %zu: .npy %.17g, .csv %.17g",
+				     cases[c].args, v, npy[v], csv[v]);
+	}
+	/* the last case: every row the exact rotation from the start (1, 0) */
+	for (long r = 0; r < 3; r++) {
+		osc->exact(times[r], 0, osc->x0, osc->param_defaults, exact);
+		for (long i = 0; i < 4; i++)
+			for (int k = 0; k < 2; k++)
+				cr_expect(fabs(npy[(r * 4 + i) * 2 + k] - exact[k]) < 1e-10,
+					  "t = %g, trajectory %ld, x%d: %.17g, exact %.17g", times[r], i,
+					  k + 1, npy[(r * 4 + i) * 2 + k], exact[k]);
 	}
 }
 
@@ -1110,7 +1065,9 @@ Test(cli, model_file_by_path_runs_and_checks)
 		 in_workdir("by-path.csv").s);
 	by_path = run_line(line);
 	cr_assert_eq(by_path.status, 0, "%s%s", by_path.out, by_path.err);
-	cr_expect(strstr(by_path.out, "check "), "%s", by_path.out);
+	/* the default grid comes within about 1% of the reference (picard.h's
+	 * default_h); measured rel 3.7e-3 */
+	expect_check_within(by_path.out, 0.5, 1e-2);
 	snprintf(line, sizeof(line), "lotka --backend cpu --traj 16 --check --out %s",
 		 in_workdir("by-name.csv").s);
 	by_name = run_line(line);
