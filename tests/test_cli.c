@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli_files.h"
+#include "independent.h"
 #include "picard.h"
 #include "scheme.h"
 #include "support.h"
@@ -647,6 +648,17 @@ Test(cli, nonfinite)
 
 /* ---- --out --------------------------------------------------------------------------- */
 
+/* decay from x0 with lambda on picard-run's default grid (m = 8, K = 2,
+ * h = 0.06 shrunk to 10/168, 24 windows over [0, 10]): x(10) as the
+ * paper's scheme computes it. */
+static double decay_default_grid(double lambda, double x0)
+{
+	const double A[1] = {-lambda};
+
+	linear_trapezoid_picard(1, A, 8, 10.0 / 168, 2, 24, &x0);
+	return x0;
+}
+
 Test(cli, out_csv)
 {
 	char line[512], row[256], status[32];
@@ -669,8 +681,11 @@ Test(cli, out_csv)
 		cr_assert_eq(sscanf(row, "%ld,%31[a-z],%lf", &traj, status, &x), 3, "row '%s'", row);
 		cr_expect_eq(traj, i - 1);
 		cr_expect_str_eq(status, "ok");
-		/* x(10) = exp(-5), to the scheme's accuracy at m=8 K=2 h=0.06 */
-		cr_expect(fabs(x - exp(-5.0)) < 1e-3, "row '%s': x = %g", row, x);
+		/* the scheme's own answer at m=8 K=2 h=10/168 (24 windows): its
+		 * Picard iteration written out, 7.029e-3 against exp(-5) =
+		 * 6.738e-3; float rounding apart */
+		cr_expect(fabs(x / decay_default_grid(0.5, 1) - 1) < 1e-6, "row '%s': x = %.9g, "
+			  "the scheme's %.9g", row, x, decay_default_grid(0.5, 1));
 	}
 	free(csv);
 	free_run(&run);
@@ -704,13 +719,26 @@ Test(cli, out_csv_save_every)
 	cr_assert_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
 	free_run(&run);
 	read_final_csv(final_file.s, 4, 2, x_final);
-	/* picard-run's ensemble: --spread 0.1 around x0, seed 1 */
-	cr_assert_eq(picard_ensemble_model(model, 4, 0.1, NULL, 1, PICARD_BACKEND_CPU, x0, NULL), 0);
-	for (int j = 0; j < 4 * 2; j++) {
-		cr_expect(fabs(x[j] - x0[j]) <= 1e-12 * fabs(x0[j]), "state %d at t0: %.17g, "
-			  "start %.17g", j, x[j], x0[j]);
-		cr_expect(fabs(x[4 * 4 * 2 + j] - x_final[j]) <= 1e-12 * fabs(x_final[j]),
-			  "state %d at t1: %.17g, final %.17g", j, x[4 * 4 * 2 + j], x_final[j]);
+	/* picard-run's ensemble as documented (--spread 0.1 around x0, seed
+	 * 1), drawn here; every saved time is a window end (windows of 4 x
+	 * 0.25), where the scheme's K = 2 iteration, written out here, is
+	 * what it computes */
+	documented_ensemble(2, model->x0, 4, 0.1, 1, x0);
+	for (int i = 0; i < 4; i++) {
+		const double A[4] = {0, 1, -1, 0}; /* omega 1 */
+		double want[2] = {x0[i * 2], x0[i * 2 + 1]};
+
+		for (int r = 0; r < 5; r++) {
+			linear_trapezoid_picard(2, A, 5, 0.25, 2, r ? lround(expect_times[r] -
+					       expect_times[r - 1]) : 0, want);
+			for (int k = 0; k < 2; k++)
+				cr_expect(fabs(x[(r * 4 + i) * 2 + k] - want[k]) <= 1e-12,
+					  "t = %g, trajectory %d, x%d: %.17g, the scheme's %.17g",
+					  expect_times[r], i, k + 1, x[(r * 4 + i) * 2 + k], want[k]);
+		}
+		for (int k = 0; k < 2; k++)
+			cr_expect_eq(x[(4 * 4 + i) * 2 + k], x_final[i * 2 + k], "t1, trajectory %d: "
+				     "%.17g, final %.17g", i, x[(4 * 4 + i) * 2 + k], x_final[i * 2 + k]);
 	}
 }
 
@@ -923,7 +951,7 @@ Test(cli, init_with_params)
 	const char *text = "x,lambda\n1,0.5\n2 0.25  # a comment\n\n";
 	const struct path out_file = in_workdir("init-out.csv");
 	const char *out = out_file.s;
-	const double expected[] = {exp(-5.0), 2 * exp(-2.5)};
+	const double expected[] = {decay_default_grid(0.5, 1), decay_default_grid(0.25, 2)};
 	char extra[512], row[256];
 	struct cli_run run;
 	double x;
@@ -938,7 +966,8 @@ Test(cli, init_with_params)
 	for (int i = 0; i < 2; i++) {
 		nth_line(csv, i + 1, row, sizeof(row));
 		cr_assert_eq(sscanf(row, "%*d,ok,%lf", &x), 1, "row '%s'", row);
-		cr_expect(fabs(x - expected[i]) < 1e-3, "row '%s': expected %g", row, expected[i]);
+		cr_expect(fabs(x / expected[i] - 1) < 1e-6, "row '%s': expected %.9g", row,
+			  expected[i]);
 	}
 	free(csv);
 	free_run(&run);
@@ -956,20 +985,21 @@ Test(cli, init_with_params)
 }
 
 /* --spread-param: each trajectory's parameter reaches its solve (decay's
- * final states are exp(-lambda_i t1), lambda_i as picard_ensemble_model
- * draws them); kepler starts at the periapsis of its own e. */
+ * final states are exp(-lambda_i t1), lambda_i drawn here from cuRAND's
+ * Philox as the ensemble is documented); kepler starts at the periapsis of its own e. */
 Test(cli, spread_param)
 {
 	const picard_model *decay = picard_model_find("decay"), *kepler = picard_model_find("kepler");
 	const struct path out_file = in_workdir("spread-param.csv");
-	const double spreads[] = {0.5}, kspreads[] = {0, 0.4};
-	double x0[64], lambda[64], kx0[8 * 4], kparams[8 * 2], x;
+	const double spreads[] = {0.5};
+	double lambda[64], eccentricity[8], x;
 	char line[512], row[256];
 	struct cli_run run;
 	char *csv;
 
-	cr_assert_eq(picard_ensemble_model(decay, 64, 0, spreads, 1, PICARD_BACKEND_CPU,
-					   x0, lambda), 0);
+	/* lambda_i = 0.5 (1 + 0.5 (2u - 1)), u from the seed + 1 = 2's
+	 * sequence (the parameter's column, src/ensemble.c), drawn here */
+	documented_ensemble(1, decay->param_defaults, 64, spreads[0], 2, lambda);
 	snprintf(line, sizeof(line), "decay --backend cpu --traj 64 --spread 0 "
 		 "--spread-param lambda=0.5 --precision double --h 0.01 --K 6 --out %s", out_file.s);
 	run = run_line(line);
@@ -986,15 +1016,15 @@ Test(cli, spread_param)
 	free(csv);
 	free_run(&run);
 
-	cr_assert_eq(picard_ensemble_model(kepler, 8, 0, kspreads, 1, PICARD_BACKEND_CPU,
-					   kx0, kparams), 0);
+	/* e, kepler's parameter 1: from seed 1 + 1 + 1's sequence */
+	documented_ensemble(1, &kepler->param_defaults[1], 8, 0.4, 3, eccentricity);
 	snprintf(line, sizeof(line), "kepler --backend cpu --traj 8 --spread 0 --spread-param e=0.4 "
 		 "--t1 1e-6 --h 1e-7 --precision double --out %s", out_file.s);
 	run = run_line(line);
 	cr_assert_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
 	csv = slurp(out_file.s, NULL);
 	for (int i = 0; i < 8; i++) {
-		double e = kparams[i * 2 + 1];
+		double e = eccentricity[i];
 
 		nth_line(csv, i + 1, row, sizeof(row));
 		cr_assert_eq(sscanf(row, "%*d,ok,%lf", &x), 1, "row '%s'", row);

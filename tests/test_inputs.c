@@ -230,8 +230,9 @@ Test(inputs, t0_not_zero)
  * oscillator from (1, 0) over [0, 6] with --save-every 0.7 (rows inside
  * windows and steps, interpolated by the scheme's dense output) and then
  * --save-at 0.3,2.9,5.95: every row against the rotation, within what the
- * scheme reaches on its grid here. The imex schemes, which need an
- * operator, are held likewise in test_imex.c's dense output tests. */
+ * scheme reaches on its grid here. The imex schemes need an operator,
+ * which the oscillator lacks: test_imex.c's records_and_dense_output
+ * holds their rows at times against the reference. */
 Test(inputs, save_rows_every_scheme, .timeout = 300)
 {
 	const picard_model *osc = test_model("oscillator");
