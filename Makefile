@@ -288,13 +288,14 @@ $(BUILD)/kernels/tridiag/%.o: kernels/tridiag/%.c | deps
 # are in the library (KRYLOV_OBJS, above; cuBLAS with them).
 
 # The tests also call the programs' shared code directly (the option parser
-# and the --init reader in test_fuzz_regress.c) and bench/stiff's host
-# Rodas5P and msbdf reference (test_rodas.c).
+# and the --init reader in test_fuzz_regress.c), bench/stiff's host
+# Rodas5P and msbdf reference (test_rodas.c) and cuRAND's host Philox
+# generator (tests/independent.c draws the documented ensemble itself).
 $(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_AID_OBJS) $(SHLIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_AID_OBJS) $(LDFLAGS) $(LDLIBS) \
-		-lcudart_static -lrt -lcriterion -lstdc++ -o $@
+		-lcurand -lcudart_static -lrt -lcriterion -lstdc++ -o $@
 $(BUILD)/tests/test_rodas.o: CFLAGS += -Ibench/stiff
 $(BUILD)/tests/test_tridiag_gpu.o: CFLAGS += -Ikernels
 $(BUILD)/tests/test_krylov_gpu.o: CFLAGS += -Ikernels

@@ -640,6 +640,7 @@ Test(conformance, imex_matches_reference, .timeout = 300)
 		ensemble_free(&e);
 	}
 	cr_log_info("imex: %d models with an operator", with_operator);
+	assert_ran(with_operator, "conformance/imex_matches_reference");
 }
 
 /* ---- invariants ---------------------------------------------------------- */

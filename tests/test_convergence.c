@@ -134,7 +134,11 @@ Test(convergence, past_the_boundary)
 		E = fmax(E, fmax(fabs(xr[0] - b.x_final[2 * i]), fabs(xr[1] - b.x_final[2 * i + 1])));
 	}
 	cr_log_info("adaptive past h*: %.2f sweeps/window, E(t1) = %.2e", b.stats.sweeps_mean, E);
-	cr_expect_lt(E, 0.5, "converged windows must be accurate: E(t1) = %.3g", E);
+	/* the trapezoid converged on this grid is within its order-2 error of
+	 * the reference: E measured 1.3e-2 on states of 30 to 50 (relative
+	 * 3e-4); a window called converged that is not shows far more (0.5
+	 * was allowed here) */
+	cr_expect_lt(E, 0.05, "converged windows must be accurate: E(t1) = %.3g", E);
 	outcome_free(&a);
 	outcome_free(&b);
 	free(x0);

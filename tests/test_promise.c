@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "picard.h"
+#include "independent.h"
 #include "reference.h"
 #include "support.h"
 
@@ -258,12 +259,36 @@ static void case_vanderpol_mu_sweep(const char *backend)
 	cr_expect_eq(ok, 5);
 }
 
-/* The ensemble picard-run would make, made here the same way. */
+/* The ensemble picard-run makes with seed 1, computed here from its
+ * documented formula and cuRAND's host Philox (tests/independent.h), not
+ * by the library function picard-run calls: parameter q of member i is
+ * default_q (1 + s_q (2u - 1)) with u from seed 1 + 1 + q, the start
+ * state the model's (its initial() of the member's parameters, else x0)
+ * times 1 + spread (2u - 1) with u from seed 1. */
 static void spread_ensemble(const picard_model *model, long ntraj, double spread,
 			    const double *param_spreads, double *x0, double *params)
 {
-	cr_assert_eq(picard_ensemble_model(model, ntraj, spread, param_spreads, 1,
-					   PICARD_BACKEND_CPU, x0, params), 0);
+	const int n = model->dim, np = model->nparams;
+	double column[64], factors[64 * 32], ones[32], start[32];
+
+	cr_assert(ntraj <= 64 && n <= 32, "%ld members of %d components", ntraj, n);
+	for (int q = 0; params && q < np; q++) {
+		documented_ensemble(1, &model->param_defaults[q], ntraj, param_spreads[q], 2 + q,
+				    column);
+		for (long i = 0; i < ntraj; i++)
+			params[i * np + q] = column[i];
+	}
+	for (int k = 0; k < n; k++)
+		ones[k] = 1;
+	documented_ensemble(n, ones, ntraj, spread, 1, factors);
+	for (long i = 0; i < ntraj; i++) {
+		if (model->initial)
+			model->initial(params ? params + i * np : model->param_defaults, start);
+		else
+			memcpy(start, model->x0, (size_t)n * sizeof(double));
+		for (int k = 0; k < n; k++)
+			x0[i * n + k] = start[k] * factors[i * n + k];
+	}
 }
 
 static void case_lotka_rates_spread_half(const char *backend)

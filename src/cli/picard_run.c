@@ -222,7 +222,9 @@ static int create_solver(struct run *run)
 	if (err) {
 		cli_library_error(err);
 		hint_library_error(err);
-		return err;
+		/* the options it refused are the command line's: a usage error
+		 * (exit 2, as the README says), nothing solved */
+		return err == PICARD_EINVAL ? CLI_EUSAGE : err;
 	}
 	run->grid = picard_solver_grid(run->solver);
 	return 0;
@@ -557,6 +559,41 @@ static void print_summary(const struct run *run)
 	shard_print_summary(&run->shard, &run->job);
 }
 
+/* Whether some trajectory of this process ended with status. */
+static bool any_status(const struct run *run, picard_traj_status status)
+{
+	for (long i = 0; i < run->ntraj; i++)
+		if (run->status[i] == status)
+			return true;
+	return false;
+}
+
+/* A hint per kind of failure, naming the flag that bears on it: a step
+ * limit is --max-steps (a per-thread pair's K_max), not --K-max. */
+static void hint_failures(const struct run *run)
+{
+	const picard_scheme_type *scheme = picard_scheme_of(run->grid->scheme);
+
+	if (any_status(run, PICARD_TRAJ_LINSOLVE_FAILED))
+		cli_hint("%s; another --linsolve, a larger --linsolve-maxit or --linsolve-rtol may "
+			 "solve it", strstr(run->solve_detail, "trajectory ") ?
+			 strstr(run->solve_detail, "trajectory ") : run->solve_detail);
+	if (any_status(run, PICARD_TRAJ_MAX_STEPS))
+		cli_hint("max-steps: %d steps were tried before t1; a larger --max-steps (or a "
+			 "looser --iter-rtol) lets it finish", run->grid->K);
+	if (!any_status(run, PICARD_TRAJ_NONFINITE) && !any_status(run, PICARD_TRAJ_DIVERGED) &&
+	    !any_status(run, PICARD_TRAJ_NOT_CONVERGED) &&
+	    !any_status(run, PICARD_TRAJ_STEP_UNDERFLOW))
+		return;
+	if (scheme->tableau)
+		cli_hint("non-finite or |x| > --bound %g; %s may keep it finite", run->opts.bound,
+			 run->grid->adaptive ? "a smaller --iter-rtol" : "more --steps");
+	else
+		cli_hint("non-finite or |x| > --bound %g; a smaller --%s or a larger --K%s may "
+			 "converge", run->opts.bound, scheme->length_name,
+			 run->grid->adaptive ? "-max" : "");
+}
+
 /* Trajectories that failed outright (not those over the tolerance:
  * promise_report names them): a count and the first few on stderr, once
  * for the whole job. */
@@ -588,13 +625,7 @@ static long report_failures(const struct run *run)
 	printf("%-12s %ld of %ld trajectories\n", "failed", failed, run->shard.total);
 	cli_error(PICARD_EFAILED, "%ld of %ld trajectories failed: %s%s", failed, run->shard.total,
 		  list, failed > shown ? ", ..." : "");
-	if (strstr(run->solve_detail, "linsolve-failed"))
-		cli_hint("%s; another --linsolve, a larger --linsolve-maxit or --linsolve-rtol may "
-			 "solve it", strstr(run->solve_detail, "trajectory ") ?
-			 strstr(run->solve_detail, "trajectory ") : run->solve_detail);
-	cli_hint("non-finite or |x| > --bound %g; a smaller --%s or a larger --K%s may converge",
-		 run->opts.bound, picard_scheme_of(run->grid->scheme)->length_name,
-		 run->grid->adaptive ? "-max" : "");
+	hint_failures(run);
 	return failed;
 }
 

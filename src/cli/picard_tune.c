@@ -277,6 +277,20 @@ static int set_model_name(void *ctx, const char *arg)
 	return 0;
 }
 
+/* --m's candidates against the scheme's nodes: a bad command line, seen
+ * before the --csv file is made or the search starts (picard_tune would
+ * refuse it only then, as a library error). */
+static int check_m_candidates(const struct tune_cli_options *opts)
+{
+	const picard_scheme_type *type = picard_scheme_of(opts->scheme);
+
+	for (int i = 0; i < opts->nms; i++)
+		if (opts->ms[i] > type->max_m)
+			return cli_error(CLI_EUSAGE, "--m %d: the %s scheme takes at most %d nodes",
+					 opts->ms[i], type->name, type->max_m);
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct tune_cli_options *opts)
 {
 	static const struct cli_command command = {
@@ -300,6 +314,9 @@ static int parse_options(int argc, char **argv, struct tune_cli_options *opts)
 			   &opts->precision);
 	if (!opts->tol_given)
 		return cli_error(CLI_EUSAGE, "--tol E: the error bound is required");
+	err = check_m_candidates(opts);
+	if (err)
+		return err;
 	return cli_resolve_span(opts->model, opts->t0_given, &opts->t0,
 				opts->t1_given, &opts->t1);
 }

@@ -392,13 +392,22 @@ static int verify(struct run *run)
 
 /* ---- the run ---------------------------------------------------------------- */
 
-/* The check line of the first solve, as picard-run has always printed it. */
+/* The check line of the first solve. It says which error it reports: E
+ * is the difference from GSL's reference, which has an error of its own
+ * near its tolerance (a solve more accurate than that shows the
+ * reference's error), and with --tol the largest error in units of the
+ * tolerance, what the tolerance line's verdict reads. */
 static void print_check(const struct run *run, const picard_check_result *res)
 {
-	printf("%-12s E = %.3g (rel %.3g) over %ld trajectories x %ld window ends; "
-	       "worst trajectory %ld at t=%g", "check", res->error, res->rel_error,
-	       res->checked_traj, res->checked_traj ? res->points / res->checked_traj : 0,
-	       res->worst_traj, res->worst_window >= 0 ?
+	const picard_tolerance tol = run_tolerance(&run->opts);
+
+	printf("%-12s E = %.3g (rel %.3g) over %ld trajectories x %ld window ends: "
+	       "max |x - x_ref|, x_ref GSL's at rtol = atol = %g", "check", res->error,
+	       res->rel_error, res->checked_traj,
+	       res->checked_traj ? res->points / res->checked_traj : 0, picard_check_ref_tol(&tol));
+	if (run->opts.tol_given)
+		printf(", at most %.3g x the tolerance", res->scaled_error);
+	printf("; worst trajectory %ld at t=%g", res->worst_traj, res->worst_window >= 0 ?
 	       window_end(run->grid, res->worst_window) : run->grid->t0);
 	if (res->ref_failed)
 		printf("; %ld reference%s failed", res->ref_failed, res->ref_failed == 1 ? "" : "s");
