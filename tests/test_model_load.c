@@ -142,9 +142,41 @@ Test(model_load, copy_of_kepler_matches_builtin_bitwise, .timeout = 300)
 
 	expect_same_bits("kepler");
 	loaded = load_copy("kepler"); /* the cache's copy, the same entry's parts */
-	cr_expect_eq(loaded->ninvariants, test_model("kepler")->ninvariants);
-	cr_expect_eq(loaded->exact != NULL, test_model("kepler")->exact != NULL);
-	cr_expect_eq(loaded->initial != NULL, test_model("kepler")->initial != NULL);
+	cr_expect_eq(loaded->ninvariants, 2);
+	cr_expect_null(loaded->exact, "kepler declares no exact solution");
+	cr_assert(loaded->initial && loaded->invariants);
+	{
+		/* the loaded file's own start and invariants, by value: the
+		 * periapsis of e = 0.3 with mu = 2 (semi-major axis 1), energy
+		 * -mu / 2, angular momentum sqrt(mu (1 - e^2)) */
+		const double p[2] = {2, 0.3}, vp = sqrt(2 * 1.3 / 0.7);
+		double x[4], inv[2];
+
+		loaded->initial(p, x);
+		cr_expect_float_eq(x[0], 0.7, 1e-15, "q1 = %.17g", x[0]);
+		cr_expect_eq(x[1], 0);
+		cr_expect_eq(x[2], 0);
+		cr_expect_float_eq(x[3], vp, 1e-15, "p2 = %.17g, exact %.17g", x[3], vp);
+		loaded->invariants(x, p, inv);
+		cr_expect_float_eq(inv[0], -1, 1e-14, "energy %.17g, exact -1", inv[0]);
+		cr_expect_float_eq(inv[1], sqrt(2 * (1 - 0.09)), 1e-14, "angular momentum %.17g",
+				   inv[1]);
+	}
+}
+
+/* logistic: the loaded file's exact solution, by value at parameters,
+ * start and times that are not its defaults. */
+Test(model_load, copy_of_logistic_carries_its_exact_solution, .timeout = 120)
+{
+	const picard_model *loaded = load_copy("logistic");
+	const double p[2] = {0.8, 50}, x0 = 7, t0 = 1, t = 3.5;
+	const double want = 50 / (1 + (50 / x0 - 1) * exp(-0.8 * (t - t0)));
+	double x = 0;
+
+	cr_assert_not_null(loaded->exact);
+	cr_assert_neq(loaded->exact, test_model("logistic")->exact, "the built-in code runs");
+	loaded->exact(t, t0, &x0, p, &x);
+	cr_expect_float_eq(x, want, 1e-13 * want, "x(%g) = %.17g, exact %.17g", t, x, want);
 }
 
 /* ---- bad files ----------------------------------------------------------------- */
@@ -215,17 +247,30 @@ static void expect_error(int err, int code, const char *file, int line, const ch
 Test(model_load, good_variant_loads_and_runs, .timeout = 120)
 {
 	const picard_model *model = NULL;
-	picard_options opt = {.backend = PICARD_BACKEND_CPU, .t1 = 1};
-	double x0 = 1, x1 = 0;
+	/* converged sweeps: the window's fixed point, the trapezoid rule */
+	picard_options opt = {.backend = PICARD_BACKEND_CPU, .precision = PICARD_DOUBLE,
+			      .t1 = 1, .h = 1.0 / 70,
+			      .K_max = 100, .iter_rtol = 1e-14, .iter_atol = 1e-14};
+	double x0 = 1, x1 = 0, trapezoid, ah;
+	const picard_grid *grid;
 	picard_solver *solver;
+	long steps;
 
 	cr_assert_eq(load_variant("decaying.cu", "decaying", "1", "__host__ __device__",
 				  "-p[0] * x[0]", "decaying"), 0, "%s", picard_error_detail());
 	cr_assert_eq(picard_model_load(in_workdir("decaying.cu").s, &model), 0);
 	solver = test_solver(model, &opt, 1);
 	cr_assert_eq(picard_solve(solver, &x0, NULL, &x1, NULL, NULL, NULL, 0, NULL), 0);
-	/* the trapezoid scheme at the default h: within 1e-2 of exp(-a) */
-	cr_expect_float_eq(x1, exp(-0.5), 1e-2, "x(1) = %.9g, exact %.9g", x1, exp(-0.5));
+	grid = picard_solver_grid(solver);
+	steps = grid->windows * (grid->m - 1);
+	cr_assert_eq(steps, 70, "h = 1/70 fits whole windows: %ld steps", steps);
+	/* x' = -a x by the trapezoid rule: x_n+1 = x_n (1 - a h/2) / (1 + a h/2) */
+	ah = 0.5 * grid->h;
+	trapezoid = pow((1 - ah / 2) / (1 + ah / 2), (double)steps);
+	cr_expect_float_eq(x1, trapezoid, 1e-12, "x(1) = %.17g, the trapezoid rule's %.17g", x1,
+			   trapezoid);
+	/* and its error against exp(-a): a^3 h^2 t / 12 x(t) = 1.3e-6 at h = 1/70 */
+	cr_expect_float_eq(x1, exp(-0.5), 1.5e-6, "x(1) = %.17g, exact %.17g", x1, exp(-0.5));
 	picard_solver_free(solver);
 }
 
