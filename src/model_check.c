@@ -259,7 +259,8 @@ static const struct checked_function checked_functions[] = {
 	{NULL, {{-1, 0}}},
 };
 
-/* The entries an extent stands for, and how the message says so. */
+/* The entries an extent stands for, and how the message says so; -1
+ * for an array that is not there. */
 static long extent_of(const picard_model *model, enum extent extent, const char **says)
 {
 	const picard_operator *op = model->op;
@@ -271,7 +272,8 @@ static long extent_of(const picard_model *model, enum extent extent, const char 
 	case EXTENT_JACOBIAN: *says = "dim * dim"; return (long)model->dim * model->dim;
 	case EXTENT_INVARIANTS: *says = "ninvariants"; return model->ninvariants;
 	case EXTENT_KX: *says = "(nx + 1) ny"; return (nx + 1) * ny;
-	case EXTENT_KY: *says = "nx (ny + 1)"; return nx * (ny + 1);
+	case EXTENT_KY: *says = "nx (ny + 1)"; /* NULL in 1D: not checked */
+		return op && op->kind == PICARD_OP_STENCIL_1D ? -1 : nx * (ny + 1);
 	case EXTENT_ROWS: *says = "dim + 1"; return (long)model->dim + 1;
 	case EXTENT_NNZ: *says = "nnz"; return op ? op->nnz : 0;
 	}
@@ -320,6 +322,7 @@ struct subscript {
 	const char *c, *end;
 	const picard_model *model;
 	bool ok;
+	int depth; /* atoms read: past 64 the probe is left to judge (bounded recursion) */
 };
 
 static long subscript_sum(struct subscript *s);
@@ -335,6 +338,10 @@ static long subscript_atom(struct subscript *s)
 	long v = 0;
 
 	subscript_blanks(s);
+	if (++s->depth > 64) {
+		s->ok = false;
+		return 0;
+	}
 	if (s->c < s->end && (*s->c == '-' || *s->c == '+')) {
 		const bool minus = *s->c++ == '-';
 
@@ -530,7 +537,7 @@ static int check_array(const char *path, const char *code, const picard_model *m
 		}
 		if (close >= end)
 			continue;
-		s = (struct subscript){open + 1, close, model, true};
+		s = (struct subscript){open + 1, close, model, true, 0};
 		index = subscript_sum(&s);
 		subscript_blanks(&s);
 		if (!s.ok || s.c != close || (index >= 0 && index < entries))
@@ -585,7 +592,8 @@ int picard_model_check_subscripts(const char *path, const char *text, const pica
 				const char *says;
 				const long entries = extent_of(model, f->arrays[a].extent, &says);
 
-				if (parameter_name(open, f->arrays[a].position, name, sizeof(name)) &&
+				if (entries >= 0 &&
+				    parameter_name(open, f->arrays[a].position, name, sizeof(name)) &&
 				    name[0])
 					err = check_array(path, code, model, f->name, body, end, name,
 							  entries, says);
