@@ -29,6 +29,7 @@
 #include "model_impl.h"
 #include "model_load.h"
 #include "model_operator.h"
+#include "model_probe.h"
 
 extern char **environ;
 
@@ -356,7 +357,13 @@ int picard_model_load(const char *path, const picard_model **out)
 	loaded->impl.source = text;
 	loaded->impl.source_path = strdup(path);
 	loaded->model.impl = &loaded->impl;
-	err = picard_jit_check(&loaded->model);
+	/* out-of-bounds subscripts: the constant ones at their line, the
+	 * others by a guarded first evaluation, before NVRTC's compile */
+	err = picard_model_check_subscripts(path, text, &loaded->model);
+	if (!err)
+		err = picard_model_probe(&loaded->model);
+	if (!err)
+		err = picard_jit_check(&loaded->model);
 	if (!err)
 		err = picard_model_check_operator(&loaded->model);
 	if (err)

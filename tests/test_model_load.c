@@ -9,12 +9,16 @@
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "jit.h"
+#include "model_check.h"
 #include "model_impl.h"
+#include "model_probe.h"
 #include "picard.h"
 #include "scheme.h"
 #include "support.h"
@@ -142,9 +146,41 @@ Test(model_load, copy_of_kepler_matches_builtin_bitwise, .timeout = 300)
 
 	expect_same_bits("kepler");
 	loaded = load_copy("kepler"); /* the cache's copy, the same entry's parts */
-	cr_expect_eq(loaded->ninvariants, test_model("kepler")->ninvariants);
-	cr_expect_eq(loaded->exact != NULL, test_model("kepler")->exact != NULL);
-	cr_expect_eq(loaded->initial != NULL, test_model("kepler")->initial != NULL);
+	cr_expect_eq(loaded->ninvariants, 2);
+	cr_expect_null(loaded->exact, "kepler declares no exact solution");
+	cr_assert(loaded->initial && loaded->invariants);
+	{
+		/* the loaded file's own start and invariants, by value: the
+		 * periapsis of e = 0.3 with mu = 2 (semi-major axis 1), energy
+		 * -mu / 2, angular momentum sqrt(mu (1 - e^2)) */
+		const double p[2] = {2, 0.3}, vp = sqrt(2 * 1.3 / 0.7);
+		double x[4], inv[2];
+
+		loaded->initial(p, x);
+		cr_expect_float_eq(x[0], 0.7, 1e-15, "q1 = %.17g", x[0]);
+		cr_expect_eq(x[1], 0);
+		cr_expect_eq(x[2], 0);
+		cr_expect_float_eq(x[3], vp, 1e-15, "p2 = %.17g, exact %.17g", x[3], vp);
+		loaded->invariants(x, p, inv);
+		cr_expect_float_eq(inv[0], -1, 1e-14, "energy %.17g, exact -1", inv[0]);
+		cr_expect_float_eq(inv[1], sqrt(2 * (1 - 0.09)), 1e-14, "angular momentum %.17g",
+				   inv[1]);
+	}
+}
+
+/* logistic: the loaded file's exact solution, by value at parameters,
+ * start and times that are not its defaults. */
+Test(model_load, copy_of_logistic_carries_its_exact_solution, .timeout = 120)
+{
+	const picard_model *loaded = load_copy("logistic");
+	const double p[2] = {0.8, 50}, x0 = 7, t0 = 1, t = 3.5;
+	const double want = 50 / (1 + (50 / x0 - 1) * exp(-0.8 * (t - t0)));
+	double x = 0;
+
+	cr_assert_not_null(loaded->exact);
+	cr_assert_neq(loaded->exact, test_model("logistic")->exact, "the built-in code runs");
+	loaded->exact(t, t0, &x0, p, &x);
+	cr_expect_float_eq(x, want, 1e-13 * want, "x(%g) = %.17g, exact %.17g", t, x, want);
 }
 
 /* ---- bad files ----------------------------------------------------------------- */
@@ -215,17 +251,30 @@ static void expect_error(int err, int code, const char *file, int line, const ch
 Test(model_load, good_variant_loads_and_runs, .timeout = 120)
 {
 	const picard_model *model = NULL;
-	picard_options opt = {.backend = PICARD_BACKEND_CPU, .t1 = 1};
-	double x0 = 1, x1 = 0;
+	/* converged sweeps: the window's fixed point, the trapezoid rule */
+	picard_options opt = {.backend = PICARD_BACKEND_CPU, .precision = PICARD_DOUBLE,
+			      .t1 = 1, .h = 1.0 / 70,
+			      .K_max = 100, .iter_rtol = 1e-14, .iter_atol = 1e-14};
+	double x0 = 1, x1 = 0, trapezoid, ah;
+	const picard_grid *grid;
 	picard_solver *solver;
+	long steps;
 
 	cr_assert_eq(load_variant("decaying.cu", "decaying", "1", "__host__ __device__",
 				  "-p[0] * x[0]", "decaying"), 0, "%s", picard_error_detail());
 	cr_assert_eq(picard_model_load(in_workdir("decaying.cu").s, &model), 0);
 	solver = test_solver(model, &opt, 1);
 	cr_assert_eq(picard_solve(solver, &x0, NULL, &x1, NULL, NULL, NULL, 0, NULL), 0);
-	/* the trapezoid scheme at the default h: within 1e-2 of exp(-a) */
-	cr_expect_float_eq(x1, exp(-0.5), 1e-2, "x(1) = %.9g, exact %.9g", x1, exp(-0.5));
+	grid = picard_solver_grid(solver);
+	steps = grid->windows * (grid->m - 1);
+	cr_assert_eq(steps, 70, "h = 1/70 fits whole windows: %ld steps", steps);
+	/* x' = -a x by the trapezoid rule: x_n+1 = x_n (1 - a h/2) / (1 + a h/2) */
+	ah = 0.5 * grid->h;
+	trapezoid = pow((1 - ah / 2) / (1 + ah / 2), (double)steps);
+	cr_expect_float_eq(x1, trapezoid, 1e-12, "x(1) = %.17g, the trapezoid rule's %.17g", x1,
+			   trapezoid);
+	/* and its error against exp(-a): a^3 h^2 t / 12 x(t) = 1.3e-6 at h = 1/70 */
+	cr_expect_float_eq(x1, exp(-0.5), 1.5e-6, "x(1) = %.17g, exact %.17g", x1, exp(-0.5));
 	picard_solver_free(solver);
 }
 
@@ -382,4 +431,267 @@ Test(model_load, struct_must_be_named_after_the_file, .timeout = 120)
 	write_file(path.s, text, strlen(text));
 	expect_error(picard_model_load(path.s, &model), PICARD_ECOMPILE, "named2.cu", 3,
 		     "no struct named2");
+}
+
+/* ---- out-of-bounds subscripts, endless loops (issue 34, item 4) ------------------ */
+
+/* A model of dim 2 and nparams 2 whose rhs body is body (line 13) and
+ * whose struct ends with extra (line 15 on), written as NAME.cu. */
+static struct path write_two_state(const char *name, const char *body, const char *extra)
+{
+	char text[4096];
+	struct path path;
+	int n = snprintf(text, sizeof(text),
+			 "#include \"picard_model.cuh\"\n"                                   /* 1 */
+			 "#include <math.h>\n"                                               /* 2 */
+			 "struct %s {\n"                                                     /* 3 */
+			 "\tstatic constexpr int dim = 2, nparams = 2;\n"                    /* 4 */
+			 "\tstatic constexpr const char *param_names[] = {\"a\", \"b\"};\n"  /* 5 */
+			 "\tstatic constexpr double param_defaults[] = {0.5, 0.25};\n"       /* 6 */
+			 "\tstatic constexpr double x0[] = {1, 2};\n"                        /* 7 */
+			 "\tstatic constexpr double t0 = 0, t1 = 1;\n"                       /* 8 */
+			 "\tstatic constexpr const char *summary = \"s\", *reference = \"r\";\n" /* 9 */
+			 "\ttemplate <typename real>\n"                                      /* 10 */
+			 "\t__host__ __device__ static void rhs(real t, const real *x, const real *p, real *dxdt)\n" /* 11 */
+			 "\t{\n"                                                             /* 12 */
+			 "\t\t%s\n"                                                          /* 13 */
+			 "\t}\n"                                                             /* 14 */
+			 "%s\n"                                                              /* 15 */
+			 "};\n"
+			 "PICARD_REGISTER_MODEL(%s)\n", name, body, extra, name);
+	char file[64];
+
+	cr_assert_lt(n, (int)sizeof(text));
+	snprintf(file, sizeof(file), "%s.cu", name);
+	path = in_workdir(file);
+	write_file(path.s, text, (size_t)n);
+	return path;
+}
+
+static int load_two_state(const char *name, const char *body, const char *extra)
+{
+	const picard_model *model = NULL;
+	int err = picard_model_load(write_two_state(name, body, extra).s, &model);
+
+	cr_expect(err || model, "loaded, but no model");
+	return err;
+}
+
+/* The detail holds each of the strings (NULL-terminated). */
+static void expect_detail(const char *first, ...)
+{
+	va_list ap;
+
+	va_start(ap, first);
+	for (const char *s = first; s; s = va_arg(ap, const char *))
+		cr_expect(strstr(picard_error_detail(), s), "no '%s' in: %s", s, picard_error_detail());
+	va_end(ap);
+}
+
+/* A read or write the probe saw: the verb where the CPU tells it. */
+static const char *verb(const char *rw)
+{
+#if defined(__x86_64__)
+	return rw;
+#else
+	(void)rw;
+	return "";
+#endif
+}
+
+Test(model_load, constant_read_of_p_past_nparams_is_refused_at_its_line, .timeout = 120)
+{
+	int err = load_two_state("pconst", "dxdt[0] = -p[5] * x[0]; dxdt[1] = -x[1];", "");
+
+	expect_error(err, PICARD_ECOMPILE, "pconst.cu", 13, "rhs reads p[5] out of bounds");
+	expect_detail("nparams = 2", "p[0] .. p[1]", NULL);
+}
+
+Test(model_load, constant_read_of_x_past_dim_is_refused_at_its_line, .timeout = 120)
+{
+	int err = load_two_state("xconst", "dxdt[0] = -p[0] * x[7]; dxdt[1] = -x[1];", "");
+
+	expect_error(err, PICARD_ECOMPILE, "xconst.cu", 13, "rhs reads x[7] out of bounds");
+	expect_detail("dim = 2", NULL);
+}
+
+Test(model_load, constant_write_of_dxdt_past_dim_is_refused_at_its_line, .timeout = 120)
+{
+	int err = load_two_state("dconst", "dxdt[0] = -x[0]; dxdt[1] = -x[1]; dxdt[3] = 0;", "");
+
+	expect_error(err, PICARD_ECOMPILE, "dconst.cu", 13, "rhs writes dxdt[3] out of bounds");
+	expect_detail("dxdt[0] .. dxdt[1]", NULL);
+}
+
+/* A constant expression of the model's sizes, in the Jacobian: J has
+ * dim * dim entries; comments and in-bounds subscripts are no error. */
+Test(model_load, constant_expression_past_the_jacobian_is_refused, .timeout = 120)
+{
+	int err = load_two_state("jconst", "dxdt[0] = -x[0]; dxdt[1] = -x[dim - 1]; // x[9]",
+				 "\ttemplate <typename real>\n"
+				 "\t__host__ __device__ static void jacobian(real, const real *, const real *, real *J)\n"
+				 "\t{ J[0] = -1; J[1] = 0; J[2] = 0; J[3] = -1; J[dim * dim] = 0; }");
+
+	expect_error(err, PICARD_ECOMPILE, "jconst.cu", 17,
+		     "jacobian writes J[dim * dim] (= 4) out of bounds");
+	expect_detail("dim * dim = 4 entries", NULL);
+}
+
+/* Subscripts computed at run time: the guarded first evaluation. */
+Test(model_load, loop_to_dim_inclusive_reading_x_is_caught, .timeout = 120)
+{
+	int err = load_two_state("xloop", "dxdt[1] = 0; for (int i = 0; i <= dim; i++) "
+				 "dxdt[1] += x[i]; dxdt[0] = -x[0];", "");
+
+	cr_assert_eq(err, PICARD_EINVAL, "%s: %s", picard_strerror(err), picard_error_detail());
+	expect_detail(in_workdir("xloop.cu").s, "rhs (double) at t = 0", verb("reads"),
+		      "x[2] out of bounds", "x has 2 entries", NULL);
+}
+
+Test(model_load, computed_index_reading_p_is_caught, .timeout = 120)
+{
+	int err = load_two_state("prun", "int k = nparams + 5; dxdt[0] = -p[k] * x[0]; "
+				 "dxdt[1] = -x[1];", "");
+
+	cr_assert_eq(err, PICARD_EINVAL, "%s: %s", picard_strerror(err), picard_error_detail());
+	expect_detail("prun.cu: rhs (double)", verb("reads"), "p[7] out of bounds", NULL);
+}
+
+Test(model_load, loop_to_dim_inclusive_writing_dxdt_is_caught, .timeout = 120)
+{
+	int err = load_two_state("dloop", "for (int i = 0; i <= dim; i++) dxdt[i] = -x[i < dim ? i : 0];",
+				 "");
+
+	cr_assert_eq(err, PICARD_EINVAL, "%s: %s", picard_strerror(err), picard_error_detail());
+	expect_detail("dloop.cu: rhs (double)", verb("writes"), "dxdt[2] out of bounds", NULL);
+}
+
+/* Before the start: the canaries in front of dxdt. */
+Test(model_load, write_before_dxdt_is_caught, .timeout = 120)
+{
+	int err = load_two_state("dminus", "int k = -1; dxdt[0] = -x[0]; dxdt[1] = -x[1]; "
+				 "dxdt[k] = 0;", "");
+
+	cr_assert_eq(err, PICARD_EINVAL, "%s: %s", picard_strerror(err), picard_error_detail());
+	expect_detail("dminus.cu: rhs (double)", "writes dxdt[-1] out of bounds", NULL);
+}
+
+Test(model_load, dxdt_left_unwritten_is_caught, .timeout = 120)
+{
+	int err = load_two_state("partial", "dxdt[0] = -x[0];", "");
+
+	cr_assert_eq(err, PICARD_EINVAL, "%s: %s", picard_strerror(err), picard_error_detail());
+	expect_detail("partial.cu: rhs (double)", "leaves dxdt[1] unwritten", NULL);
+}
+
+/* The other functions of the contract get the same guards. */
+Test(model_load, initial_exact_and_jacobian_are_guarded_too, .timeout = 120)
+{
+	int err = load_two_state("ibad", "dxdt[0] = -x[0]; dxdt[1] = -x[1];",
+				 "\tstatic void initial(const double *p, double *x)\n"
+				 "\t{ for (int i = 0; i <= dim; i++) x[i] = p[0]; }");
+
+	cr_assert_eq(err, PICARD_EINVAL, "%s: %s", picard_strerror(err), picard_error_detail());
+	expect_detail("ibad.cu: initial", verb("writes"), "x0[2] out of bounds", NULL);
+
+	err = load_two_state("ebad", "dxdt[0] = -x[0]; dxdt[1] = -x[1];",
+			     "\tstatic void exact(double t, double t0, const double *x0, "
+			     "const double *p, double *x)\n"
+			     "\t{ int k = nparams; x[0] = x0[0] * exp(-(t - t0) * p[k]); x[1] = x0[1]; }");
+	cr_assert_eq(err, PICARD_EINVAL, "%s: %s", picard_strerror(err), picard_error_detail());
+	expect_detail("ebad.cu: exact", verb("reads"), "p[2] out of bounds", NULL);
+
+	err = load_two_state("jbad", "dxdt[0] = -x[0]; dxdt[1] = -x[1];",
+			     "\ttemplate <typename real>\n"
+			     "\t__host__ __device__ static void jacobian(real, const real *, const real *, real *J)\n"
+			     "\t{ for (int i = 0; i <= dim * dim; i++) J[i] = 0; J[0] = J[3] = -1; }");
+	cr_assert_eq(err, PICARD_EINVAL, "%s: %s", picard_strerror(err), picard_error_detail());
+	expect_detail("jbad.cu: jacobian", verb("writes"), "J[4] out of bounds", NULL);
+}
+
+static double seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* An rhs that never returns (y + 1 stops growing at 2^53): stopped at the
+ * bound, 2 s, with the file named; the process goes on. */
+Test(model_load, endless_loop_in_rhs_is_stopped_within_the_bound, .timeout = 120)
+{
+	const char *body = "real y = x[0]; while (y > 0) y = y + 1; dxdt[0] = y; dxdt[1] = -x[1];";
+	double start, took;
+	int err;
+
+	write_two_state("endless", body, ""); /* compiled first, so only the probe is timed */
+	load_two_state("endless", body, "");
+	start = seconds_now();
+	err = load_two_state("endless", body, "");
+	took = seconds_now() - start;
+	cr_assert_eq(err, PICARD_EINVAL, "%s: %s", picard_strerror(err), picard_error_detail());
+	expect_detail(in_workdir("endless.cu").s, "rhs (double) at t = 0",
+		      "did not return within 2 s", NULL);
+	cr_expect(took >= 1.9 && took < 5, "stopped after %.2f s, the bound is 2 s", took);
+}
+
+/* picard-run on such files: exit 2 (a usage error: the file is input),
+ * the array named, no output file, nothing left behind. */
+Test(model_load, picard_run_refuses_out_of_bounds_and_endless_files, .timeout = 120)
+{
+	struct path bad = write_two_state("runbad", "for (int i = 0; i <= dim; i++) "
+					  "dxdt[i] = -x[i < dim ? i : 0];", "");
+	struct path endless = write_two_state("runendless", "real y = x[0]; while (y > 0) "
+					      "y = y + 1; dxdt[0] = y; dxdt[1] = -x[1];", "");
+	struct path out = in_workdir("x.csv");
+	/* under timeout(1): a run that hangs fails the test, and ends */
+	char *const bad_args[] = {"timeout", "20", (char *)program("picard-run"), bad.s, "--traj",
+				  "1", "--out", out.s, NULL};
+	char *const endless_args[] = {"timeout", "20", (char *)program("picard-run"), endless.s,
+				      "--traj", "1", "--out", out.s, NULL};
+	struct cli_run run = run_argv(bad_args);
+	char *listing;
+
+	cr_expect_eq(run.status, 2, "exit %d: %s", run.status, run.err);
+	cr_expect(strstr(run.err, "dxdt[2] out of bounds"), "%s", run.err);
+	free_run(&run);
+	run = run_argv(endless_args);
+	cr_expect_eq(run.status, 2, "exit %d: %s", run.status, run.err);
+	cr_expect(strstr(run.err, "runendless.cu: rhs (double) at t = 0 did not return within 2 s"),
+		  "%s", run.err);
+	free_run(&run);
+	listing = slurp(out.s, NULL);
+	cr_expect_str_empty(listing, "an output file was written");
+	free(listing);
+	{
+		char *const ls[] = {"sh", "-c", "ls \"$0\" | grep -c '^x\\.csv'", workdir, NULL};
+
+		run = run_argv(ls);
+		cr_expect_str_eq(run.out, "0\n", "left in %s: %s", workdir, run.out);
+		free_run(&run);
+	}
+}
+
+/* Every shipped model, and the example, passes the same checks. */
+Test(model_load, every_shipped_model_passes_the_bounds_checks, .timeout = 300)
+{
+	const picard_model *fput = NULL;
+	int checked = 0;
+
+	for (int i = 0; i < picard_model_count(); i++) {
+		const picard_model *model = picard_model_at(i);
+		int err;
+
+		cr_assert_not_null(model->impl->source, "%s: no text", model->name);
+		err = picard_model_check_subscripts(model->impl->source_path, model->impl->source,
+						    model);
+		cr_expect_eq(err, 0, "%s: %s", model->name, picard_error_detail());
+		err = picard_model_probe(model);
+		cr_expect_eq(err, 0, "%s: %s", model->name, picard_error_detail());
+		checked++;
+	}
+	cr_expect_geq(checked, 20, "only %d models checked", checked);
+	cr_assert_eq(picard_model_load("examples/models/fput.cu", &fput), 0, "%s",
+		     picard_error_detail());
 }
