@@ -212,16 +212,25 @@ static void hint_library_error(int err)
 		cli_hint("fewer trajectories (--traj)");
 }
 
+/* The solver; a grid over the work limit or a tolerance below the
+ * precision's floor is a usage error (exit 2), naming the flags. */
 static int create_solver(struct run *run)
 {
 	const picard_options solver_opts = options_solver(&run->opts);
 	int err;
 
 	err = picard_solver_create(&run->solver, run->model, &solver_opts, run->ntraj);
+	if (err == PICARD_EWORK) {
+		cli_error(CLI_EUSAGE, "too much work (--max-work %g): %s", solver_opts.max_work ?
+			  solver_opts.max_work : PICARD_MAX_WORK_DEFAULT, picard_error_detail());
+		cli_hint("a larger --%s, fewer sweeps (--K, --K-max, --steps), or a larger --max-work",
+			 picard_scheme_of(run->opts.scheme)->length_name);
+		return CLI_EUSAGE;
+	}
 	if (err) {
 		cli_library_error(err);
 		hint_library_error(err);
-		return err;
+		return err == PICARD_EACCURACY ? CLI_EUSAGE : err;
 	}
 	run->grid = picard_solver_grid(run->solver);
 	return 0;
@@ -343,6 +352,24 @@ static void ensemble_identity(const struct run *run, char *id, size_t len)
 	else
 		picard_ensemble_id(run->x0, run->params, run->ntraj, run->model->dim,
 				   run->model->nparams, id, len);
+}
+
+/* --tol, --atol, --rtol: within what the precision reaches on this
+ * ensemble's states (picard_tolerance_check), before any work. */
+static int check_tolerance(const struct run *run)
+{
+	const struct run_options *opts = &run->opts;
+	const picard_tolerance tol = {.atol = opts->tol, .rtol = opts->rtol};
+	char flags[64];
+
+	if (!opts->tol_given || !picard_tolerance_check(&tol, opts->precision, run->x0,
+							 run->ntraj * run->model->dim))
+		return 0;
+	if (opts->rtol > 0)
+		snprintf(flags, sizeof(flags), "--atol %g --rtol %g", opts->tol, opts->rtol);
+	else
+		snprintf(flags, sizeof(flags), "--tol %g", opts->tol);
+	return cli_error(CLI_EUSAGE, "%s: %s", flags, picard_error_detail());
 }
 
 /* ---- solving and reporting -------------------------------------------- */
@@ -521,11 +548,12 @@ static long report_failures(const struct run *run)
 	struct shard_failure first[FAILURES_SHOWN];
 	char list[512] = "";
 	size_t used = 0;
-	long shown = 0, failed = 0;
+	long shown = 0, failed = 0, max_steps = 0;
 
 	for (long i = 0; i < run->ntraj; i++) {
 		if (run->status[i] == PICARD_TRAJ_OK || run->status[i] == PICARD_TRAJ_TOL_EXCEEDED)
 			continue;
+		max_steps += run->status[i] == PICARD_TRAJ_MAX_STEPS;
 		if (failed++ >= FAILURES_SHOWN)
 			continue;
 		first[shown++] = (struct shard_failure){
@@ -548,9 +576,14 @@ static long report_failures(const struct run *run)
 		cli_hint("%s; another --linsolve, a larger --linsolve-maxit or --linsolve-rtol may "
 			 "solve it", strstr(run->solve_detail, "trajectory ") ?
 			 strstr(run->solve_detail, "trajectory ") : run->solve_detail);
-	cli_hint("non-finite or |x| > --bound %g; a smaller --%s or a larger --K%s may converge",
-		 run->opts.bound, picard_scheme_of(run->grid->scheme)->length_name,
-		 run->grid->adaptive ? "-max" : "");
+	if (max_steps)
+		cli_hint("max-steps: too much work, the adaptive steps reached --max-steps %d before "
+			 "t1; a larger --max-steps or a looser --iter-rtol", run->grid->K);
+	if (max_steps < failed)
+		cli_hint("non-finite or |x| > --bound %g; a smaller --%s or a larger --K%s may "
+			 "converge", run->opts.bound,
+			 picard_scheme_of(run->grid->scheme)->length_name,
+			 run->grid->adaptive ? "-max" : "");
 	return failed;
 }
 
@@ -591,6 +624,8 @@ static int prepare_and_solve(struct run *run)
 	err = shard_agree(&run->shard, err, &run->out);
 	if (!err)
 		err = shard_agree(&run->shard, make_ensemble(run), &run->out);
+	if (!err)
+		err = shard_agree(&run->shard, check_tolerance(run), &run->out);
 	/* --tol: m, K, h (trapezoid) or m, window, tolerance (lobatto) tuned
 	 * on the ensemble this run solves (rank 0's share under mpirun) */
 	if (!err) {
