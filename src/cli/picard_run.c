@@ -365,8 +365,10 @@ static int check_tolerance(const struct run *run)
 	if (!opts->tol_given || !picard_tolerance_check(&tol, opts->precision, run->x0,
 							 run->ntraj * run->model->dim))
 		return 0;
-	if (opts->rtol > 0)
+	if (opts->rtol > 0 && opts->tol > 0)
 		snprintf(flags, sizeof(flags), "--atol %g --rtol %g", opts->tol, opts->rtol);
+	else if (opts->rtol > 0)
+		snprintf(flags, sizeof(flags), "--rtol %g", opts->rtol);
 	else
 		snprintf(flags, sizeof(flags), "--tol %g", opts->tol);
 	return cli_error(CLI_EUSAGE, "%s: %s", flags, picard_error_detail());
