@@ -508,9 +508,11 @@ static int search(struct tune_run *run)
 	tuning_progress_done(&run->progress);
 	run->seconds = (double)(end.tv_sec - start.tv_sec) +
 		       1e-9 * (double)(end.tv_nsec - start.tv_nsec);
+	if (err == PICARD_EACCURACY && run->opts.rtol > 0)
+		return cli_error(CLI_EUSAGE, "--tol %g --rtol %g: %s", run->opts.tol, run->opts.rtol,
+				 picard_error_detail());
 	if (err == PICARD_EACCURACY)
-		return cli_error(CLI_EUSAGE, "--tol %g%s: %s", run->opts.tol,
-				 run->opts.rtol > 0 ? " --rtol" : "", picard_error_detail());
+		return cli_error(CLI_EUSAGE, "--tol %g: %s", run->opts.tol, picard_error_detail());
 	if (err && err != PICARD_ENOTFOUND)
 		return cli_library_error(err);
 	return err;
