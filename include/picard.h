@@ -29,7 +29,9 @@ extern "C" {
 	X(PICARD_EIO, -9, "input/output error")                                \
 	X(PICARD_EREF, -10, "reference integration failed")                    \
 	X(PICARD_ENOTFOUND, -11, "no configuration meets the tolerance")     \
-	X(PICARD_ECOMPILE, -12, "the model file does not compile")
+	X(PICARD_ECOMPILE, -12, "the model file does not compile")             \
+	X(PICARD_EWORK, -13, "too much work: the grid exceeds the work limit") \
+	X(PICARD_EACCURACY, -14, "tolerance below what the precision can reach")
 
 enum picard_error {
 #define PICARD_ERROR_ENUM(name, code, msg) name = code,
@@ -182,6 +184,24 @@ typedef enum picard_precision {
 	PICARD_DOUBLE = 1,
 } picard_precision;
 
+/* Tolerances a precision can reach, from its unit roundoff u (2^-24 in
+ * float, 2^-53 in double). A change, or a local error, below 2 eps = 4 u
+ * of |x| is rounding: picard_iteration_floor(precision) = 4 u (2.4e-7
+ * float, 4.4e-16 double) is the smallest iter_rtol a solve takes. An error
+ * against the reference (rk8pd or msbdf in double, at tolerances down to
+ * 1e-14) cannot be told apart below 100 u of double either:
+ * picard_tolerance_floor(precision) = max(4 u, 100 u_double) (2.4e-7
+ * float, 1.1e-14 double) is the smallest relative error tolerance that
+ * --tol, picard_tune and picard-run's checks take. */
+double picard_iteration_floor(picard_precision precision);
+double picard_tolerance_floor(picard_precision precision);
+/* Whether tol can be met by a solve in precision of the count states x
+ * (start states; NULL or count 0: tol's relative part alone): PICARD_OK
+ * when atol + rtol max|x| is at least picard_tolerance_floor times max|x|
+ * (rtol at least the floor), else PICARD_EACCURACY naming the floor. */
+int picard_tolerance_check(const picard_tolerance *tol, picard_precision precision,
+			   const double *x, long count);
+
 typedef enum picard_backend {
 	PICARD_BACKEND_AUTO = 0, /* CUDA when a device is present, else CPU */
 	PICARD_BACKEND_CUDA = 1,
@@ -319,6 +339,13 @@ const char *picard_preconditioner_name(picard_preconditioner precond);
 /* The preconditioner named name, or -1. */
 int picard_preconditioner_parse(const char *name);
 
+/* options.max_work's default: 1e8 component evaluations per trajectory,
+ * 5 times the largest default grid of the shipped models (newton on the
+ * 225-component PDE models, 1.8e7; the small models' are 1e3 to 1e5), a
+ * second or so per trajectory on a CPU core: a grid asked for by mistake
+ * (h 1e-7, K 100000 on lotka) is refused, not run for hours. */
+#define PICARD_MAX_WORK_DEFAULT 1e8
+
 /* Options of a solve. A zero field means its default. */
 typedef struct picard_options {
 	picard_scheme scheme;       /* trapezoid (default) or lobatto */
@@ -354,6 +381,13 @@ typedef struct picard_options {
 	picard_precision precision; /* arithmetic of the sweeps */
 	picard_backend backend;     /* where to run */
 	double bound;               /* |x| above this is divergence (1e12) */
+	/* The work a grid may fix: windows x sweeps (K, or K_max) x right-
+	 * hand sides per sweep x dim, evaluations of a component per
+	 * trajectory, at most (0: PICARD_MAX_WORK_DEFAULT; HUGE_VAL: no
+	 * limit). A grid over it is refused with PICARD_EWORK before any
+	 * work. The adaptive per-thread pairs' work is per trajectory, bounded
+	 * by K_max steps (MAX_STEPS), not by this. */
+	double max_work;
 	size_t device_memory;       /* device bytes the ensemble may use (0: what
 				       is free); larger ensembles are solved
 				       in chunks that fit */

@@ -57,6 +57,9 @@ static picard_options companion_options(const picard_options *o, const picard_gr
 	c.scan = PICARD_SCAN_AUTO;
 	c.estimate_error = false;
 	c.error_scale = (picard_tolerance){0};
+	/* twice the windows of a grid within the work limit, and more sweeps:
+	 * the estimate's own cost, not a grid asked for */
+	c.max_work = HUGE_VAL;
 	return c;
 }
 

@@ -46,6 +46,10 @@ typedef struct picard_scheme_type {
 				    (picard_model.op): options.linsolve,
 				    precond, linsolve_rtol and _maxit apply
 				    (else they must be zero) */
+	bool steps_per_span;     /* adaptive, its K_max bounds a trajectory's
+				    steps over the whole span (MAX_STEPS), not
+				    a window's sweeps: the work its grid fixes
+				    is not options.max_work's */
 	bool tuned_when_named;   /* the tuner searches it only when asked
 				    for it by name: picard-run's search
 				    across schemes leaves it out */

@@ -26,8 +26,7 @@
  * rounding allows. */
 static const double tune_fractions[] = {1, 1e-1, 1e-2, 1e-3, 1e-4};
 #define NFRACTIONS ((int)(sizeof(tune_fractions) / sizeof(tune_fractions[0])))
-#define TUNE_FLOOR_FLOAT 1e-7
-#define TUNE_FLOOR_DOUBLE 1e-15
+#define TUNE_FLOOR_DOUBLE 1e-15 /* float: picard_iteration_floor's */
 
 static const int tune_ms[] = {2};
 static const picard_layout tune_layouts[] = {PICARD_LAYOUT_THREAD};
@@ -134,7 +133,8 @@ static double tune_rtol(int K, double tol, picard_precision precision)
 	if (K <= 1)
 		return 0;
 	return fmax(tune_fractions[(K - 2) % NFRACTIONS] * tol,
-		    precision == PICARD_DOUBLE ? TUNE_FLOOR_DOUBLE : TUNE_FLOOR_FLOAT);
+		    precision == PICARD_DOUBLE ? TUNE_FLOOR_DOUBLE :
+						 picard_iteration_floor(PICARD_FLOAT));
 }
 
 static int layout_max_m(picard_layout layout)
@@ -202,6 +202,7 @@ const struct picard_cpu_scheme picard_cpu_rk = {
 		.length_name = "h",                                                \
 		.max_m = 2,                                                        \
 		.solves_stiff = stiff,                                             \
+		.steps_per_span = true,                                            \
 		.estimate_factor = RICHARDSON(p),                                  \
 		.rhs_per_sweep = stage_count,                                      \
 		.impl_slot = slot,                                                 \

@@ -141,6 +141,11 @@ static int resolve_options(const picard_model *model, const picard_options *in,
 	err = scheme->resolve(model, out);
 	if (err)
 		return err;
+	if (out->iter_rtol > 0 && out->iter_rtol < picard_iteration_floor(out->precision))
+		return picard_fail(PICARD_EACCURACY, "iter_rtol %g: below what %s reaches, %.2g (2 "
+				   "eps: a change below it is rounding)", out->iter_rtol,
+				   out->precision == PICARD_DOUBLE ? "double" : "float",
+				   picard_iteration_floor(out->precision));
 	if (out->iter_atol == 0)
 		out->iter_atol = out->iter_rtol;
 	if (!(out->iter_rtol >= 0) || !(out->iter_atol > 0) || !isfinite(out->iter_rtol) ||
@@ -157,6 +162,11 @@ static int resolve_options(const picard_model *model, const picard_options *in,
 		return picard_fail(PICARD_EINVAL, "h = %g: must be finite and > 0", out->h);
 	if (!(out->bound > 0))
 		return picard_fail(PICARD_EINVAL, "bound = %g: must be > 0", out->bound);
+	if (out->max_work == 0)
+		out->max_work = PICARD_MAX_WORK_DEFAULT;
+	if (!(out->max_work > 0))
+		return picard_fail(PICARD_EINVAL, "max_work = %g: must be > 0 (0: the default, %g)",
+				   out->max_work, PICARD_MAX_WORK_DEFAULT);
 	if (out->precision != PICARD_FLOAT && out->precision != PICARD_DOUBLE)
 		return picard_fail(PICARD_EINVAL, "precision %d unknown", (int)out->precision);
 	if (out->backend < PICARD_BACKEND_AUTO || out->backend > PICARD_BACKEND_CPU)
@@ -202,6 +212,32 @@ static int fit_grid(const picard_options *o, picard_grid *g)
 	return PICARD_OK;
 }
 
+/* Right-hand sides a sweep (a step, an iteration) of a window of m nodes
+ * evaluates under scheme type. */
+static int rhs_per_sweep(const picard_scheme_type *type, int m)
+{
+	return type->rhs_per_sweep ? type->rhs_per_sweep :
+	       type->rhs_per_step ? type->rhs_per_step * (m - 1) : m;
+}
+
+/* The work grid g fixes, windows x K x right-hand sides per sweep x dim
+ * per trajectory, within o's max_work: refused before any work, as CVODE's
+ * mxstep and GSL's driver nmax bound theirs. An adaptive per-thread pair's
+ * K_max bounds its steps per trajectory instead (MAX_STEPS). */
+static int check_work(const picard_model *model, const picard_options *o, const picard_grid *g)
+{
+	const picard_scheme_type *type = picard_scheme_of(g->scheme);
+	const int per_sweep = rhs_per_sweep(type, g->m);
+	const double work = (double)g->windows * g->K * per_sweep * model->dim;
+
+	if ((g->adaptive && type->steps_per_span) || work <= o->max_work)
+		return PICARD_OK;
+	return picard_fail(PICARD_EWORK, "%ld windows x %s %d x %d right-hand sides x dim %d = "
+			   "%.3g evaluations per trajectory, over the work limit max_work = %.3g",
+			   g->windows, g->adaptive ? "K_max" : "K", g->K, per_sweep, model->dim,
+			   work, o->max_work);
+}
+
 int picard_solver_create(picard_solver **out, const picard_model *model,
 			 const picard_options *options, long ntraj)
 {
@@ -238,6 +274,8 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 	s->bound = opt.bound;
 	s->ntraj = ntraj;
 	err = fit_grid(&opt, &s->grid);
+	if (!err)
+		err = check_work(model, &opt, &s->grid);
 	if (err)
 		goto fail;
 	if (s->backend == PICARD_BACKEND_CUDA) {
@@ -423,12 +461,7 @@ static void sweep_stats(const picard_solver *s, const picard_traj_status *status
 	stats->windows = s->grid.windows;
 	stats->sweeps_mean = total / windows_run;
 	stats->sweeps_max = most;
-	const picard_scheme_type *type = picard_scheme_of(s->grid.scheme);
-	const int per_sweep = type->rhs_per_sweep ? type->rhs_per_sweep :
-			      type->rhs_per_step ? type->rhs_per_step * (s->grid.m - 1) :
-						   s->grid.m;
-
-	stats->rhs_evals = total * per_sweep;
+	stats->rhs_evals = total * rhs_per_sweep(picard_scheme_of(s->grid.scheme), s->grid.m);
 }
 
 int picard_solve(picard_solver *s, const double *x0, const double *params,

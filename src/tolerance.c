@@ -1,12 +1,55 @@
 /* tolerance.c - what "met the tolerance" means, in one place: the scaled
- * error of a state under (atol, rtol), the names of the per-trajectory
- * statuses, and the identity of an ensemble that the tuning cache keys on. */
+ * error of a state under (atol, rtol), the tolerances a precision can
+ * reach, the names of the per-trajectory statuses, and the identity of an
+ * ensemble that the tuning cache keys on. */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "errors.h"
 #include "picard.h"
+
+/* A change below 2 eps of |x| (two units in its last place, 4 u) is the
+ * rounding of the sweep or step that made it: lobatto in float converges
+ * at iter_rtol 3e-7 and no longer at 1e-7 (src/scheme_lobatto.c), and in
+ * double at 1e-15 (tests/test_lobatto.c, kepler_periodic_return). */
+#define ROUNDING_ULPS 2.0
+/* The reference and the error estimates run in double at tolerances down
+ * to 1e-14 (src/reference.h): an error below 100 u of double (1.1e-14,
+ * the floor MATLAB's ode45 puts under RelTol) cannot be measured. */
+#define REFERENCE_UNITS 100.0
+
+double picard_iteration_floor(picard_precision precision)
+{
+	return ROUNDING_ULPS * (precision == PICARD_DOUBLE ? DBL_EPSILON : FLT_EPSILON);
+}
+
+double picard_tolerance_floor(picard_precision precision)
+{
+	return fmax(picard_iteration_floor(precision), REFERENCE_UNITS * DBL_EPSILON / 2);
+}
+
+int picard_tolerance_check(const picard_tolerance *tol, picard_precision precision,
+			   const double *x, long count)
+{
+	const double floor = picard_tolerance_floor(precision);
+	double scale = 0;
+
+	for (long i = 0; x && i < count; i++)
+		scale = fmax(scale, fabs(x[i]));
+	if (tol->rtol >= floor || (scale > 0 && tol->atol + tol->rtol * scale >= floor * scale) ||
+	    (scale == 0 && tol->atol > 0))
+		return PICARD_OK;
+	return picard_fail(PICARD_EACCURACY, "atol %g, rtol %g: below what %s reaches: "
+			   "relative %.2g at least (%s), %.2g absolute at the largest start "
+			   "state |x| = %g", tol->atol, tol->rtol,
+			   precision == PICARD_DOUBLE ? "double" : "float", floor,
+			   floor > picard_iteration_floor(precision) ?
+			   "100 units of double's roundoff, the reference's" :
+			   "2 eps of the precision", floor * scale, scale);
+}
 
 double picard_scaled_error(const picard_tolerance *tol, const double *x,
 			   const double *ref, int n)

@@ -137,6 +137,8 @@ static picard_options point_options(const struct tuner *t, int m, int K, double 
 	o.t1 = t->opt.t1;
 	o.precision = t->opt.precision;
 	o.backend = t->opt.backend;
+	/* the search bounds its grids itself (max_windows) */
+	o.max_work = HUGE_VAL;
 	return o;
 }
 
@@ -652,6 +654,12 @@ int picard_tune(const picard_model *model, const picard_tune_options *options,
 	t.backend = t.opt.backend != PICARD_BACKEND_AUTO ? t.opt.backend :
 		    picard_cuda_available() ? PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU;
 	err = tune_ensemble(&t);
+	/* before the reference and the search: a tolerance below the
+	 * precision's floor would tighten both without end */
+	if (!err)
+		err = picard_tolerance_check(&(picard_tolerance){.atol = t.opt.tol,
+								 .rtol = t.opt.rtol},
+					     t.opt.precision, t.x0, t.opt.ntraj * model->dim);
 	if (!err)
 		err = screen_sample(&t);
 	if (!err)

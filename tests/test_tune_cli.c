@@ -371,21 +371,25 @@ Test(tune_cli, run_with_corrupt_cache)
 /* Nothing meets E*: a clear message with the best E, exit 1, no entry. */
 Test(tune_cli, unreachable_tolerance)
 {
-	struct cli_run run = run_line("picard-tune", "decay --tol 1e-14 --backend cpu --m 4 "
+	struct cli_run run = run_line("picard-tune", "decay --tol 3e-7 --backend cpu --m 4 "
 				      "--kmax 2 --traj 8 --max-windows 1000");
 
 	cr_expect_eq(run.status, 1, "exit status %d\n%s%s", run.status, run.out, run.err);
-	cr_expect_not_null(strstr(run.err, "picard-tune: no configuration reaches E* = 1e-14; "
+	cr_expect_not_null(strstr(run.err, "picard-tune: no configuration reaches E* = 3e-07; "
 				  "the best E was "), "%s", run.err);
 	cr_expect_not_null(strstr(run.err, "float"), "no word on float rounding: %s", run.err);
 	cr_expect_not_null(strstr(run.out, "none meets E*"), "%s", run.out);
 	cr_expect(!exists(cache_file().s), "a failed search was stored");
 	free_run(&run);
 
+	/* below float's floor (2 eps times the largest |x0|, 2.6e-7 here) no
+	 * search starts: refused, exit 2 (picard-run's quick search meets
+	 * 3e-7 itself, with dp8: float reaches its floor) */
 	run = run_line("picard-run", "decay --tol 1e-14 --backend cpu --traj 8");
-	cr_expect_eq(run.status, 1, "exit status %d\n%s%s", run.status, run.out, run.err);
-	cr_expect_not_null(strstr(run.err, "picard-run: quick search: no configuration reaches "
-				  "E* = 1e-14"), "%s", run.err);
+	cr_expect_eq(run.status, 2, "exit status %d\n%s%s", run.status, run.out, run.err);
+	cr_expect_not_null(strstr(run.err, "picard-run: --tol 1e-14: "), "%s", run.err);
+	cr_expect_not_null(strstr(run.err, "2.6e-07 absolute"), "%s", run.err);
+	cr_expect_str_empty(run.out, "%s", run.out);
 	free_run(&run);
 }
 

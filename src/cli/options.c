@@ -403,6 +403,11 @@ static int set_bound(void *ctx, const char *flag, const char *value)
 	return parse_positive(flag, value, &opts->bound);
 }
 
+static int set_max_work(void *ctx, const char *flag, const char *value)
+{
+	return parse_positive(flag, value, &((struct run_options *)ctx)->max_work);
+}
+
 static int set_list(void *ctx, const char *flag, const char *value)
 {
 	struct run_options *opts = ctx;
@@ -461,7 +466,7 @@ static const struct cli_flag flags[] = {
 	{"--K-max", "K", set_K_max, "adaptive: sweep each window until it converges, at most K times"},
 	{"--steps", "N", set_K, "dp5, dp8, vern9, radau5: N fixed steps per output interval, --h (default: the span; without --steps: adaptive steps)"},
 	{"--max-steps", "N", set_K_max, "dp5, dp8, vern9, radau5, adaptive: steps tried per trajectory at most (default 1000000); --iter-rtol/--iter-atol scale its local error (default 1e-6)"},
-	{"--iter-rtol", "R", set_iter_rtol, "a window has converged when max |dx|/(A + R|x|) <= 1 (default 1e-5 float, 1e-9 double, at least 4 m eps; lobatto 1e-6, 1e-12)"},
+	{"--iter-rtol", "R", set_iter_rtol, "a window has converged when max |dx|/(A + R|x|) <= 1 (default 1e-5 float, 1e-9 double, at least 4 m eps; lobatto 1e-6, 1e-12); at least 2 eps, 2.4e-7 float, 4.4e-16 double (a change below it is rounding)"},
 	{"--iter-atol", "A", set_iter_atol, "absolute part of that test (default: R)"},
 	{"--warm-start", NULL, set_warm_start, "start each window from the previous one's increments, not a constant"},
 	{"--h", "H", set_h, "trapezoid: node spacing, > 0; shrunk so whole windows end at t1 (default: the model's, else 0.06; or tuned with --tol)"},
@@ -488,10 +493,11 @@ static const struct cli_flag flags[] = {
 	{"--save-at", "T1,...", set_save_at, "with --out: the states at these times only: comma separated, non-decreasing, within [t0, t1] (interpolated, below)"},
 	{"--check", NULL, set_check, "compare with the GSL reference (rk8pd, rtol = atol = 1e-12; msbdf for a stiff model or where rk8pd is held by stability) at every window end"},
 	{"--check-traj", "N", set_check_traj, "check at most N trajectories, evenly spaced; 0: all (default 1024; implies --check)"},
-	{"--tol", "E", set_tol, "every trajectory called ok has |x - x_rk8pd| <= E at every window end (checked, or by its error estimate); others are tol-exceeded, exit 1 (implies --check); tunes m, K, h (below)"},
+	{"--tol", "E", set_tol, "every trajectory called ok has |x - x_rk8pd| <= E at every window end (checked, or by its error estimate); others are tol-exceeded, exit 1 (implies --check); tunes m, K, h (below); at least 1.1e-14 (double), 2.4e-7 (float) times the largest |x0|"},
 	{"--atol", "A", set_atol, "with --rtol: the absolute part of a tolerance |x_k - x_ref_k| <= A + R |x_ref_k| (--tol E is --atol E)"},
 	{"--rtol", "R", set_rtol, "the relative part R of that tolerance (implies --check; tunes as --tol does)"},
 	{"--bound", "B", set_bound, "a state with |x| > B has diverged (default 1e12)"},
+	{"--max-work", "W", set_max_work, "the work a grid may fix, windows x sweeps (K or --K-max; --steps) x right-hand sides per sweep x n, per trajectory; a grid over it is refused before any work (default 1e8; adaptive dp5, dp8, vern9, radau5: --max-steps bounds theirs)"},
 	{"--repeat", "N", set_repeat, "solve N times and report the median and min solve time besides the first (each solve the same, results from the last; default 1)"},
 	{"--verbose", NULL, set_verbose, "say more: e.g. when the ensemble was solved in chunks to fit device memory"},
 	{"--list", NULL, set_list, "list the registered models (or MODEL) and exit"},
@@ -536,8 +542,9 @@ void options_usage(FILE *f)
 		   "in err,err_est, in units of the tolerance (<= 1 meets it).\n"
 		   "\nexit status: 0 success; 1 a library error, failed (non-finite or\n"
 		   "diverged) trajectories, a trajectory over --tol, no configuration meeting\n"
-		   "--tol, or an unwritten --out; 2 bad command line or --init file (nothing\n"
-		   "was solved).\n");
+		   "--tol, or an unwritten --out; 2 bad command line or --init file, a grid\n"
+		   "over --max-work or a tolerance below the precision's floor (nothing was\n"
+		   "solved). SIGINT or SIGTERM removes the temporary --out file.\n");
 }
 
 /* ---- the command line ---------------------------------------------------- */
@@ -760,6 +767,11 @@ int options_parse(int argc, char **argv, struct run_options *opts)
 		return err;
 	cli_default_scheme(opts->model, opts->scheme_given, &opts->scheme, opts->precision_given,
 			   &opts->precision);
+	if (opts->iter_rtol && opts->iter_rtol < picard_iteration_floor(opts->precision))
+		return cli_error(CLI_EUSAGE, "--iter-rtol %g: below what %s reaches, %.2g (2 eps: a "
+				 "change below it is rounding)", opts->iter_rtol,
+				 opts->precision == PICARD_DOUBLE ? "double" : "float",
+				 picard_iteration_floor(opts->precision));
 	/* the model's own spacing unless --h (or --tol's tuning) sets one */
 	if (!opts->h_given && opts->model->default_h > 0)
 		opts->h = opts->model->default_h;
@@ -809,7 +821,7 @@ picard_options options_solver(const struct run_options *opts)
 		.warm_start = opts->warm_start,
 		.t0 = opts->t0, .t1 = opts->t1,
 		.precision = opts->precision, .backend = opts->backend,
-		.bound = opts->bound, .layout = opts->layout,
+		.bound = opts->bound, .max_work = opts->max_work, .layout = opts->layout,
 		.traj_per_block = opts->traj_per_block, .scan = opts->scan,
 		.block = opts->block,
 		.linsolve = opts->linsolve, .precond = opts->precond,

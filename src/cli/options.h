@@ -89,6 +89,9 @@ struct run_options {
 					a quick search), not the command line:
 					picard-run may tighten it */
 	double bound;                /* --bound B: |x| > B is divergence */
+	double max_work;             /* --max-work W: the grid's work per
+					trajectory at most (0: the library's
+					default) */
 	int repeat;                  /* --repeat N: solves timed (1) */
 	bool list;                   /* --list: show the models and stop */
 	bool list_schemes;           /* --list-schemes: show the schemes and stop */

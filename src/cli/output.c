@@ -13,6 +13,7 @@
 
 #include "diag.h"
 #include "output.h"
+#include "temp_files.h"
 
 #define NPY_ALIGN 64 /* NumPy pads its header so the data starts aligned */
 
@@ -234,6 +235,8 @@ int output_open(struct output *out, const char *path)
 		unlink(out->temp_path);
 		goto fail;
 	}
+	/* a run killed by SIGINT or SIGTERM removes it */
+	temp_files_track(out->temp_path);
 	return 0;
 fail:
 	free(out->temp_path);
@@ -295,12 +298,14 @@ static int write_status_file(const struct output *out, const struct run_results 
 				 out->path, strerror(errno));
 	}
 	output_set_default_mode(fd);
+	temp_files_track(*temp);
 	output_status_header(f, res);
 	output_status_rows(f, res);
 	failed = ferror(f);
 	failed |= fclose(f) != 0;
 	if (failed) {
 		unlink(*temp);
+		temp_files_forget(*temp);
 		free(*temp);
 		*temp = NULL;
 		return cli_error(PICARD_EIO, "--out %s: writing its status file failed", out->path);
@@ -321,6 +326,7 @@ static int place_status_file(const struct output *out, char *temp)
 	} else {
 		printf("%-12s %s (status of each trajectory)\n", "statuses", name);
 	}
+	temp_files_forget(temp);
 	free(name);
 	free(temp);
 	return err;
@@ -339,6 +345,7 @@ int output_write(struct output *out, const struct run_results *res)
 	/* a .npy's statuses first, so a failure leaves neither file */
 	if (!failed && out->format == OUTPUT_NPY && write_status_file(out, res, &status_temp)) {
 		unlink(out->temp_path);
+		temp_files_forget(out->temp_path);
 		free(out->temp_path);
 		out->temp_path = NULL;
 		return PICARD_EIO;
@@ -352,10 +359,11 @@ int output_write(struct output *out, const struct run_results *res)
 				out->path, out->temp_path, strerror(errno));
 		unlink(out->temp_path);
 	}
+	temp_files_forget(out->temp_path);
 	free(out->temp_path);
 	out->temp_path = NULL;
 	if (status_temp && err)
-		unlink(status_temp), free(status_temp);
+		unlink(status_temp), temp_files_forget(status_temp), free(status_temp);
 	else if (status_temp)
 		err = place_status_file(out, status_temp);
 	return err;
@@ -366,8 +374,10 @@ void output_discard(struct output *out)
 	if (out->file)
 		fclose(out->file);
 	out->file = NULL;
-	if (out->temp_path)
+	if (out->temp_path) {
 		unlink(out->temp_path);
+		temp_files_forget(out->temp_path);
+	}
 	free(out->temp_path);
 	out->temp_path = NULL;
 }

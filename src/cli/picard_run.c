@@ -213,18 +213,27 @@ static void hint_library_error(int err)
 		cli_hint("fewer trajectories (--traj)");
 }
 
+/* The solver; a grid over the work limit or a tolerance below the
+ * precision's floor is a usage error (exit 2), naming the flags. */
 static int create_solver(struct run *run)
 {
 	const picard_options solver_opts = options_solver(&run->opts);
 	int err;
 
 	err = picard_solver_create(&run->solver, run->model, &solver_opts, run->ntraj);
+	if (err == PICARD_EWORK) {
+		cli_error(CLI_EUSAGE, "too much work (--max-work %g): %s", solver_opts.max_work ?
+			  solver_opts.max_work : PICARD_MAX_WORK_DEFAULT, picard_error_detail());
+		cli_hint("a larger --%s, fewer sweeps (--K, --K-max, --steps), or a larger --max-work",
+			 picard_scheme_of(run->opts.scheme)->length_name);
+		return CLI_EUSAGE;
+	}
 	if (err) {
 		cli_library_error(err);
 		hint_library_error(err);
 		/* the options it refused are the command line's: a usage error
 		 * (exit 2, as the README says), nothing solved */
-		return err == PICARD_EINVAL ? CLI_EUSAGE : err;
+		return err == PICARD_EINVAL || err == PICARD_EACCURACY ? CLI_EUSAGE : err;
 	}
 	run->grid = picard_solver_grid(run->solver);
 	return 0;
@@ -389,6 +398,26 @@ static void ensemble_identity(const struct run *run, char *id, size_t len)
 	else
 		picard_ensemble_id(run->x0, run->params, run->ntraj, run->model->dim,
 				   run->model->nparams, id, len);
+}
+
+/* --tol, --atol, --rtol: within what the precision reaches on this
+ * ensemble's states (picard_tolerance_check), before any work. */
+static int check_tolerance(const struct run *run)
+{
+	const struct run_options *opts = &run->opts;
+	const picard_tolerance tol = {.atol = opts->tol, .rtol = opts->rtol};
+	char flags[64];
+
+	if (!opts->tol_given || !picard_tolerance_check(&tol, opts->precision, run->x0,
+							 run->ntraj * run->model->dim))
+		return 0;
+	if (opts->rtol > 0 && opts->tol > 0)
+		snprintf(flags, sizeof(flags), "--atol %g --rtol %g", opts->tol, opts->rtol);
+	else if (opts->rtol > 0)
+		snprintf(flags, sizeof(flags), "--rtol %g", opts->rtol);
+	else
+		snprintf(flags, sizeof(flags), "--tol %g", opts->tol);
+	return cli_error(CLI_EUSAGE, "%s: %s", flags, picard_error_detail());
 }
 
 /* ---- solving and reporting -------------------------------------------- */
@@ -579,8 +608,9 @@ static void hint_failures(const struct run *run)
 			 "solve it", strstr(run->solve_detail, "trajectory ") ?
 			 strstr(run->solve_detail, "trajectory ") : run->solve_detail);
 	if (any_status(run, PICARD_TRAJ_MAX_STEPS))
-		cli_hint("max-steps: %d steps were tried before t1; a larger --max-steps (or a "
-			 "looser --iter-rtol) lets it finish", run->grid->K);
+		cli_hint("max-steps: %d steps were tried before t1; a larger --max-steps (it is "
+			 "--max-steps %d) or a looser --iter-rtol lets it finish", run->grid->K,
+			 run->grid->K);
 	if (!any_status(run, PICARD_TRAJ_NONFINITE) && !any_status(run, PICARD_TRAJ_DIVERGED) &&
 	    !any_status(run, PICARD_TRAJ_NOT_CONVERGED) &&
 	    !any_status(run, PICARD_TRAJ_STEP_UNDERFLOW))
@@ -668,6 +698,7 @@ static int prepare_and_solve(struct run *run)
 		err = shard_agree(&run->shard, make_ensemble(run), &run->out);
 	if (!err)
 		err = shard_agree(&run->shard, check_ensemble_fits(run), &run->out);
+		err = shard_agree(&run->shard, check_tolerance(run), &run->out);
 	/* --tol: m, K, h (trapezoid) or m, window, tolerance (lobatto) tuned
 	 * on the ensemble this run solves (rank 0's share under mpirun) */
 	if (!err) {

@@ -219,7 +219,7 @@ static int set_help(void *ctx, const char *flag, const char *value)
 }
 
 static const struct cli_flag flags[] = {
-	{"--tol", "E", set_tol, "the error bound E*, > 0 (required): E = max |x - x_rk8pd| at every window end"},
+	{"--tol", "E", set_tol, "the error bound E*, > 0 (required): E = max |x - x_rk8pd| at every window end; at least 1.1e-14 (double), 2.4e-7 (float) times the largest |x0|"},
 	{"--rtol", "R", set_rtol, "with --tol as the absolute part: |x_k - x_rk8pd_k| <= E + R |x_rk8pd_k| per component (default 0)"},
 	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float; newton, newton-radau: double)"},
 	{"--backend", "B", set_backend, "auto, cuda or cpu: where to solve and time (default auto)"},
@@ -525,6 +525,11 @@ static int search(struct tune_run *run)
 	tuning_progress_done(&run->progress);
 	run->seconds = (double)(end.tv_sec - start.tv_sec) +
 		       1e-9 * (double)(end.tv_nsec - start.tv_nsec);
+	if (err == PICARD_EACCURACY && run->opts.rtol > 0)
+		return cli_error(CLI_EUSAGE, "--tol %g --rtol %g: %s", run->opts.tol, run->opts.rtol,
+				 picard_error_detail());
+	if (err == PICARD_EACCURACY)
+		return cli_error(CLI_EUSAGE, "--tol %g: %s", run->opts.tol, picard_error_detail());
 	if (err && err != PICARD_ENOTFOUND)
 		return cli_library_error(err);
 	return err;
@@ -537,6 +542,9 @@ static int tune_main(struct tune_run *run)
 	if (err && err != PICARD_ENOTFOUND) {
 		if (run->csv)
 			fclose(run->csv);
+		/* refused before any work: no --csv file either */
+		if (run->csv && err == CLI_EUSAGE)
+			remove(run->opts.csv_path);
 		return err == CLI_EUSAGE ? CLI_EXIT_USAGE : CLI_EXIT_FAILED;
 	}
 	print_table(run);

@@ -27,8 +27,7 @@
 #define RETRY_AIM 0.5            /* the error a round aims at, of the bound */
 #define RETRY_SHRINK_MIN 0.0625  /* a round shrinks the window 2 to 16 times */
 #define RETRY_SHRINK_MAX 0.5
-#define RETRY_RTOL_FLOOR_FLOAT 1e-7
-#define RETRY_RTOL_FLOOR_DOUBLE 1e-14
+#define RETRY_RTOL_FLOOR_DOUBLE 1e-14 /* float: picard_iteration_floor's */
 #define MEMBERS_SHOWN 5          /* trajectories named in a message */
 
 /* One solve's results as the judge reads and writes them: the run's own,
@@ -256,12 +255,15 @@ static double shrink_factor(const struct run *run, const picard_grid *g)
 static picard_options tightened(const picard_options *o, const picard_grid *g, double shrink)
 {
 	const double floor = o->precision == PICARD_DOUBLE ? RETRY_RTOL_FLOOR_DOUBLE :
-			     RETRY_RTOL_FLOOR_FLOAT;
+			     picard_iteration_floor(PICARD_FLOAT);
 	picard_options t = picard_scheme_of(g->scheme)->refined(o, g, shrink, RETRY_RTOL_SHARE,
 								 floor, 0);
 
 	/* the tuned layout's block shape need not suit a few trajectories */
 	t.traj_per_block = 0;
+	/* a few members on a grid finer than one within the work limit, a
+	 * bounded number of rounds */
+	t.max_work = HUGE_VAL;
 	return t;
 }
 

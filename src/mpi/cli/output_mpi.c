@@ -20,6 +20,7 @@
 #include "picard_mpi.h"
 #include "shard.h"
 #include "mpi_cli.h"
+#include "temp_files.h"
 
 #define WRITE_CHUNK (1 << 30) /* bytes per MPI_File_write_at (its count is an int) */
 
@@ -272,6 +273,7 @@ int mpi_output_write(const struct shard *shard, struct output *out,
 				printf("%-12s %s (status of each trajectory)\n", "statuses",
 				       status_name);
 		}
+		temp_files_forget(out->temp_path);
 		free(out->temp_path);
 		out->temp_path = NULL;
 	}
