@@ -698,6 +698,7 @@ static int prepare_and_solve(struct run *run)
 		err = shard_agree(&run->shard, make_ensemble(run), &run->out);
 	if (!err)
 		err = shard_agree(&run->shard, check_ensemble_fits(run), &run->out);
+	if (!err)
 		err = shard_agree(&run->shard, check_tolerance(run), &run->out);
 	/* --tol: m, K, h (trapezoid) or m, window, tolerance (lobatto) tuned
 	 * on the ensemble this run solves (rank 0's share under mpirun) */
