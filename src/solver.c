@@ -266,6 +266,8 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 		err = picard_fail(PICARD_ENOMEM, "sweep counts of %ld trajectories", ntraj);
 		goto fail;
 	}
+	for (long i = 0; i < 2 * ntraj; i++) /* no solve yet: none failed */
+		s->fail_time[i] = NAN;
 	if (opt.estimate_error) {
 		s->estimate = malloc(sizeof(*s->estimate));
 		err = s->estimate ? picard_estimate_create(s->estimate, model, &opt, &s->grid, ntraj) :
