@@ -530,9 +530,9 @@ long picard_grid_window(const picard_grid *grid, double t);
  * x_final: ntraj*dim end states (may be NULL). status: ntraj entries (may
  * be NULL), fail_window: ntraj entries, the window where a trajectory
  * failed (for NOT_CONVERGED: the first window that did not converge), -1
- * if it did not (may be NULL). records: 0..2 window-end records.
- * Returns PICARD_EFAILED (results still written) when any trajectory
- * failed. */
+ * if it did not (may be NULL); where in it: picard_solver_fail_times().
+ * records: 0..2 window-end records. Returns PICARD_EFAILED (results still
+ * written) when any trajectory failed. */
 int picard_solve(picard_solver *solver, const double *x0,
 		 const double *params, double *x_final,
 		 picard_traj_status *status, long *fail_window,
@@ -548,6 +548,17 @@ int picard_solve(picard_solver *solver, const double *x0,
  * difference itself: the companion's error is 2^(2m-2) times smaller).
  * NaN where the trajectory or its companion failed: no estimate. */
 const double *picard_solver_error_estimates(const picard_solver *solver);
+
+/* Where each trajectory of the last picard_solve failed, 2 entries per
+ * trajectory: [2i] the start and [2i+1] the end of the step that failed
+ * (the per-thread schemes dp5, dp8, vern9, radau5: the step at which a
+ * state went non-finite or past the bound, or could not be taken), or of
+ * its failing window (fail_window) for the other schemes; NaN for a
+ * trajectory that did not fail. A per-thread scheme's record of times
+ * holds the solution at the times up to [2i] and NaN after (a window
+ * scheme's: the solution before its failing window). Valid until the
+ * next solve or picard_solver_free. */
+const double *picard_solver_fail_times(const picard_solver *solver);
 
 /* ---- Ensembles -------------------------------------------------------- */
 

@@ -35,6 +35,7 @@ struct picard_cuda_solver {
 	void *x0, *params, *x_final; /* device, real SoA [component][traj] */
 	int *status;                /* device, per trajectory */
 	long *fail_window;          /* device, per trajectory */
+	double *fail_time;          /* device, 2 per trajectory (launch.h) */
 	long *sweeps;               /* device, sweeps per trajectory */
 	int *sweeps_max;            /* device, most sweeps in a window */
 	void *staging;              /* host, reals for the SoA conversions */
@@ -916,6 +917,7 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 	cudaFree(cuda->x_final);
 	cudaFree(cuda->status);
 	cudaFree(cuda->fail_window);
+	cudaFree(cuda->fail_time);
 	cudaFree(cuda->sweeps);
 	cudaFree(cuda->sweeps_max);
 	cudaFree(cuda->lobatto_tables);
@@ -1021,6 +1023,8 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	CUDA_TRY(cudaMalloc(&cuda->x_final, ntraj * n * rs), "device memory for final states");
 	CUDA_TRY(cudaMalloc(&cuda->status, ntraj * sizeof(int)), "device memory for status");
 	CUDA_TRY(cudaMalloc(&cuda->fail_window, ntraj * sizeof(long)), "device memory for status");
+	CUDA_TRY(cudaMalloc(&cuda->fail_time, 2 * ntraj * sizeof(double)),
+		 "device memory for failure times");
 	CUDA_TRY(cudaMalloc(&cuda->sweeps, ntraj * sizeof(long)), "device memory for sweep counts");
 	CUDA_TRY(cudaMalloc(&cuda->sweeps_max, ntraj * sizeof(int)), "device memory for sweep counts");
 	CUDA_TRY(cudaEventCreate(&cuda->start), "cudaEventCreate");
@@ -1243,6 +1247,9 @@ static int download_chunk(struct picard_cuda_solver *cuda, const struct picard_j
 			    cudaMemcpyDeviceToHost), "copy status from device");
 	CUDA_TRY(cudaMemcpy(job->fail_window + offset, cuda->fail_window, count * sizeof(long),
 			    cudaMemcpyDeviceToHost), "copy status from device");
+	CUDA_TRY(cudaMemcpy(job->fail_time + 2 * offset, cuda->fail_time,
+			    2 * count * sizeof(double), cudaMemcpyDeviceToHost),
+		 "copy failure times from device");
 	CUDA_TRY(cudaMemcpy(job->sweeps + offset, cuda->sweeps, count * sizeof(long),
 			    cudaMemcpyDeviceToHost), "copy sweep counts from device");
 	CUDA_TRY(cudaMemcpy(job->sweeps_max + offset, cuda->sweeps_max, count * sizeof(int),
@@ -1297,6 +1304,10 @@ static int solve_chunk(struct picard_cuda_solver *cuda, const struct picard_job 
 		err = start_records(cuda, L, offset, count);
 	if (err)
 		return err;
+	/* all bits set is a NaN: the schemes that know no failing step
+	 * leave it so */
+	CUDA_TRY(cudaMemset(cuda->fail_time, 0xff, 2 * count * sizeof(double)),
+		 "clear failure times");
 	CUDA_TRY(cudaEventRecord(cuda->start, 0), "cudaEventRecord");
 	if (cuda_scheme(&cuda->grid)->run) {
 		err = cuda_scheme(&cuda->grid)->run(cuda, L);
@@ -1356,6 +1367,7 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 	L.x_final = cuda->x_final;
 	L.status = cuda->status;
 	L.fail_window = cuda->fail_window;
+	L.fail_time = cuda->fail_time;
 	L.sweeps = cuda->sweeps;
 	L.sweeps_max = cuda->sweeps_max;
 	L.window = cuda->grid.window;

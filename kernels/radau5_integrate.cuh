@@ -358,7 +358,7 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 	radau::work<n, real> W;
 	radau::polynomial<n, real> P{}; /* fitted before use: first steps start from 0 */
 	real f0[n], wt[n], xn[n];
-	rk_outcome o = {PICARD_TRAJ_OK, -1, 0, 0};
+	rk_outcome o = rk_outcome_ok(0);
 	const real lim = rk_limit<real>(run.bound);
 	double t = run.t0, h, hold = 0, faccon = 1, hacc = 0, erracc = 1e-2;
 	bool first = true, reject = false, need_jac = true, jac_fresh = false;
@@ -378,8 +378,10 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 
 			if ((!fixed && attempts >= run.max_steps) || hs <= 0 ||
 			    hs < 16 * eps * fabs(t)) {
-				o.status = !fixed && attempts >= run.max_steps ? PICARD_TRAJ_MAX_STEPS :
-					   PICARD_TRAJ_STEP_UNDERFLOW;
+				/* the step it cannot take */
+				rk_fail(o, !fixed && attempts >= run.max_steps ? PICARD_TRAJ_MAX_STEPS :
+					   PICARD_TRAJ_STEP_UNDERFLOW, w, t, t + hs);
+				rk_flush(out, t, x);
 				break;
 			}
 			attempts++;
@@ -390,8 +392,9 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 			}
 			if (!radau::factor<n>(W, hs)) {
 				if (++singular >= radau::max_singular || fixed) {
-					o.status = fixed ? PICARD_TRAJ_NOT_CONVERGED :
-						   PICARD_TRAJ_STEP_UNDERFLOW;
+					rk_fail(o, fixed ? PICARD_TRAJ_NOT_CONVERGED :
+						   PICARD_TRAJ_STEP_UNDERFLOW, w, t, t + hs);
+					rk_flush(out, t, x);
 					break;
 				}
 				h = 0.5 * hs;
@@ -413,7 +416,8 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 
 			if (nr.end != radau::CONVERGED) {
 				if (fixed) {
-					o.status = PICARD_TRAJ_NOT_CONVERGED;
+					rk_fail(o, PICARD_TRAJ_NOT_CONVERGED, w, t, t + hs);
+					rk_flush(out, t, x);
 					break;
 				}
 				h = (nr.end == radau::TOO_SLOW ? nr.hhfac : 0.5) * hs;
@@ -448,16 +452,19 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 
 			for (int i = 0; i < n; i++)
 				xn[i] = x[i] + W.z[2][i];
+			if (!rk_state_ok<n>(xn, lim)) { /* the record times after t: none */
+				rk_flush(out, t, x);
+				for (int i = 0; i < n; i++)
+					x[i] = xn[i];
+				rk_fail(o, rk_state_status<n>(x), w, t, t_new);
+				break;
+			}
 			P.fit(W);
 			if (Out::dense)
 				radau::dense<Model, real>(W, P, t, t_new, x, xn, p, wt, fnewt, rounding,
 							  out);
 			for (int i = 0; i < n; i++)
 				x[i] = xn[i];
-			if (!rk_state_ok<n>(x, lim)) {
-				o.status = rk_state_status<n>(x);
-				break;
-			}
 			Model::rhs((real)t_new, x, p, f0);
 			radau::weights<n>(atol, rtol, x, wt);
 			t = t_new;
@@ -476,10 +483,8 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 			first = reject = false;
 		}
 		o.steps_max = tried > o.steps_max ? tried : o.steps_max;
-		if (o.status != PICARD_TRAJ_OK) {
-			o.fail_window = w;
+		if (o.status != PICARD_TRAJ_OK)
 			break;
-		}
 		out.window_end(w, x);
 	}
 	return o;

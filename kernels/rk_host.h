@@ -38,7 +38,8 @@ struct rk_host_out {
 };
 
 /* Trajectory traj of the job on the host: its status, the failing window
- * into *fail_window, its step counts into the job's sweep arrays. */
+ * into *fail_window and the failing step's times into the job's
+ * fail_time, its step counts into the job's sweep arrays. */
 template <class Model, class Tab, typename real>
 picard_traj_status picard_rk_host(const struct picard_job *job, long traj, long *fail_window)
 {
@@ -59,6 +60,8 @@ picard_traj_status picard_rk_host(const struct picard_job *job, long traj, long 
 		for (int k = 0; k < n; k++)
 			job->x_final[traj * n + k] = (double)x[k];
 	*fail_window = o.fail_window;
+	job->fail_time[2 * traj] = o.fail_start;
+	job->fail_time[2 * traj + 1] = o.fail_end;
 	job->sweeps[traj] = o.steps;
 	job->sweeps_max[traj] = o.steps_max;
 	return o.status;

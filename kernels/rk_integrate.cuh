@@ -56,10 +56,31 @@ struct rk_run {
 /* What a trajectory integrates to. */
 struct rk_outcome {
 	picard_traj_status status;
-	long fail_window; /* -1 when it did not fail */
-	long steps;       /* steps tried, over all windows */
-	int steps_max;    /* most steps tried in one window */
+	long fail_window;  /* -1 when it did not fail */
+	double fail_start; /* the step that failed: its start (the last good
+			      state's time) ... */
+	double fail_end;   /* ... and its end; both NaN when it did not fail */
+	long steps;        /* steps tried, over all windows */
+	int steps_max;     /* most steps tried in one window */
 };
+
+/* An outcome that has not failed (yet). */
+__host__ __device__ inline rk_outcome rk_outcome_ok(int steps_max)
+{
+	rk_outcome o = {PICARD_TRAJ_OK, -1, (double)NAN, (double)NAN, 0, steps_max};
+	return o;
+}
+
+/* Mark o failed with status in window w, in the step from t to t_end:
+ * where it happened, not the window's end. */
+__host__ __device__ inline void rk_fail(rk_outcome &o, picard_traj_status status, long w,
+					double t, double t_end)
+{
+	o.status = status;
+	o.fail_window = w;
+	o.fail_start = t;
+	o.fail_end = t_end;
+}
 
 template <typename real> struct rk_eps;
 template <> struct rk_eps<float> { static constexpr double value = FLT_EPSILON; };
@@ -201,11 +222,25 @@ __host__ __device__ inline double rk_first_step(const rk_run &run, double t, con
 	return isfinite(h1) && h1 > 0 ? fmin(h1, span) : fmin(h0, span);
 }
 
+/* A trajectory that fails at t with the good state x there: the record
+ * times due up to t get x (a failure in the first step has stored none),
+ * so the states saved before the fault are the solution's; those after
+ * it stay unwritten (NaN, as picard_solve fills them). */
+PICARD_EXEC_CHECK_DISABLE
+template <typename real, class Out>
+__host__ __device__ inline void rk_flush(Out &out, double t, const real *x)
+{
+	if (Out::dense)
+		for (double td = out.due(t); !isnan(td); td = out.due(t))
+			out.store(x);
+}
+
 /* An accepted step from (t, x) to (t_new, xn), stages in k: the record
  * times it holds first (by steps of the scheme from its start; k[0] is
  * kept, the others are free once the FSAL slope is saved), then x = xn
- * and k[0] = f(t_new, x). False when the new state fails rk_state_ok (k[0]
- * not evaluated). */
+ * and k[0] = f(t_new, x). False when the new state fails rk_state_ok: x
+ * = xn, the record times up to t stored (rk_flush), none after, k[0] not
+ * evaluated. */
 PICARD_EXEC_CHECK_DISABLE
 template <class Model, class Tab, typename real, class Out>
 __host__ __device__ inline bool rk_accept(double t, double t_new, real *x, const real *p,
@@ -214,6 +249,12 @@ __host__ __device__ inline bool rk_accept(double t, double t_new, real *x, const
 	constexpr int n = Model::dim;
 	real k_end[n];
 
+	if (!rk_state_ok<n>(xn, lim)) {
+		rk_flush(out, t, x);
+		for (int i = 0; i < n; i++)
+			x[i] = xn[i];
+		return false;
+	}
 	if (Tab::fsal)
 		for (int i = 0; i < n; i++)
 			k_end[i] = k[Tab::stages - 1][i];
@@ -230,8 +271,6 @@ __host__ __device__ inline bool rk_accept(double t, double t_new, real *x, const
 		}
 	for (int i = 0; i < n; i++)
 		x[i] = xn[i];
-	if (!rk_state_ok<n>(x, lim))
-		return false;
 	if (Tab::fsal) {
 		for (int i = 0; i < n; i++)
 			k[0][i] = k_end[i];
@@ -258,7 +297,7 @@ __host__ __device__ inline rk_outcome rk_fixed(const rk_run &run, real *x, const
 {
 	constexpr int n = Model::dim;
 	real k[Tab::stages][n], xn[n];
-	rk_outcome o = {PICARD_TRAJ_OK, -1, 0, run.steps};
+	rk_outcome o = rk_outcome_ok(run.steps);
 	const double h = run.window / run.steps; /* computed once */
 	const real lim = rk_limit<real>(run.bound);
 	double t = run.t0;
@@ -274,8 +313,7 @@ __host__ __device__ inline rk_outcome rk_fixed(const rk_run &run, real *x, const
 			o.steps++;
 			rk_stages<Model, Tab, real>(t, last ? tb - t : h, x, p, k, xn);
 			if (!rk_accept<Model, Tab, real>(t, t_new, x, p, k, xn, lim, out)) {
-				o.status = rk_state_status<n>(x);
-				o.fail_window = w;
+				rk_fail(o, rk_state_status<n>(x), w, t, t_new);
 				o.steps_max = w ? run.steps : s;
 				return o;
 			}
@@ -300,7 +338,7 @@ __host__ __device__ inline rk_outcome rk_adaptive(const rk_run &run, real *x, co
 	constexpr float safety = 0.9f, fac_min = 0.2f, fac_max = 10;
 	constexpr float log_err_min = -9.2103404f; /* log 1e-4: errold >= 1e-4 */
 	real k[Tab::stages][n], xn[n];
-	rk_outcome o = {PICARD_TRAJ_OK, -1, 0, 0};
+	rk_outcome o = rk_outcome_ok(0);
 	const real lim = rk_limit<real>(run.bound);
 	double t = run.t0, h;
 	float log_err_old = log_err_min;
@@ -318,8 +356,11 @@ __host__ __device__ inline rk_outcome rk_adaptive(const rk_run &run, real *x, co
 
 			if (o.steps >= run.max_steps || hs < 16 * rk_eps<real>::value * fabs(t) ||
 			    hs <= 0) {
-				o.status = o.steps >= run.max_steps ? PICARD_TRAJ_MAX_STEPS :
-					   nonfinite ? PICARD_TRAJ_NONFINITE : PICARD_TRAJ_STEP_UNDERFLOW;
+				/* the step it cannot take */
+				rk_fail(o, o.steps >= run.max_steps ? PICARD_TRAJ_MAX_STEPS :
+					   nonfinite ? PICARD_TRAJ_NONFINITE : PICARD_TRAJ_STEP_UNDERFLOW,
+					w, t, t + hs);
+				rk_flush(out, t, x);
 				break;
 			}
 			tried++;
@@ -336,7 +377,7 @@ __host__ __device__ inline rk_outcome rk_adaptive(const rk_run &run, real *x, co
 			const double t_new = last ? tb : t + hs;
 
 			if (!rk_accept<Model, Tab, real>(t, t_new, x, p, k, xn, lim, out)) {
-				o.status = rk_state_status<n>(x);
+				rk_fail(o, rk_state_status<n>(x), w, t, t_new);
 				break;
 			}
 			t = t_new;
@@ -351,10 +392,8 @@ __host__ __device__ inline rk_outcome rk_adaptive(const rk_run &run, real *x, co
 			rejected = false;
 		}
 		o.steps_max = tried > o.steps_max ? tried : o.steps_max;
-		if (o.status != PICARD_TRAJ_OK) {
-			o.fail_window = w;
+		if (o.status != PICARD_TRAJ_OK)
 			break;
-		}
 		out.window_end(w, x);
 	}
 	return o;
@@ -425,8 +464,10 @@ __host__ __device__ rk_outcome radau5_trajectory(const rk_run &run, real *x, con
  * parameters p. out receives the window ends, out.window_end(w, x), and
  * when Out::dense the record times: out.due(t) is the next pending time
  * <= t (NaN: none), out.store(x) the state at it. On failure x is the
- * state that failed. (Out is the host's or the device's: each instance
- * runs on its own side.) */
+ * state that failed, the outcome names the step where it failed
+ * (fail_start, fail_end), and the record times after fail_start are not
+ * stored. (Out is the host's or the device's: each instance runs on its
+ * own side.) */
 PICARD_EXEC_CHECK_DISABLE
 template <class Model, class Tab, typename real, class Out>
 __host__ __device__ inline rk_outcome rk_trajectory(const rk_run &run, real *x, const real *p,

@@ -93,6 +93,8 @@ __global__ void picard_rk_kernel(const picard_launch L)
 		((real *)L.x_final)[k * L.ntraj + traj] = x[k];
 	L.status[traj] = o.status;
 	L.fail_window[traj] = o.fail_window;
+	L.fail_time[2 * traj] = o.fail_start;
+	L.fail_time[2 * traj + 1] = o.fail_end;
 	L.sweeps[traj] = o.steps;
 	L.sweeps_max[traj] = o.steps_max;
 }

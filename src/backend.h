@@ -26,6 +26,11 @@ struct picard_job {
 	double *x_final;             /* ntraj*dim, or NULL */
 	picard_traj_status *status;  /* ntraj, never NULL here */
 	long *fail_window;           /* ntraj, never NULL here */
+	double *fail_time;           /* 2 ntraj, NaN-filled by picard_solve:
+					a scheme that knows the step where a
+					trajectory failed writes its start and
+					end there (the per-thread Runge-Kutta
+					schemes), never NULL here */
 	long *sweeps;                /* ntraj: sweeps over all windows */
 	int *sweeps_max;             /* ntraj: most sweeps in one window */
 	const picard_record *records; /* nrecords window-end records */

@@ -46,6 +46,9 @@ struct picard_launch {
 	void *x_final;       /* device, real SoA [k][ntraj] */
 	int *status;         /* device, picard_traj_status per trajectory */
 	long *fail_window;   /* device, window of failure or -1 */
+	double *fail_time;   /* device, 2 per trajectory: the failing step's
+				start and end (per-thread Runge-Kutta), else
+				NaN (the backend fills it so) */
 	long *sweeps;        /* device, sweeps done over all windows */
 	int *sweeps_max;     /* device, most sweeps in one window */
 	int nrecords;        /* 0..PICARD_MAX_RECORDS */

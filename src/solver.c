@@ -33,6 +33,8 @@ struct picard_solver {
 	picard_traj_status *status; /* per trajectory, when the caller passes
 				       none (allocated once, not per solve) */
 	long *fail_window;          /* likewise */
+	double *fail_time;          /* 2 per trajectory, of the last solve
+				       (picard_solver_fail_times) */
 	struct picard_estimate *estimate; /* options.estimate_error: the
 				       companion solve, else NULL */
 };
@@ -298,10 +300,13 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 	s->sweeps_max = malloc(ntraj * sizeof(*s->sweeps_max));
 	s->status = malloc(ntraj * sizeof(*s->status));
 	s->fail_window = malloc(ntraj * sizeof(*s->fail_window));
-	if (!s->sweeps || !s->sweeps_max || !s->status || !s->fail_window) {
+	s->fail_time = malloc(2 * ntraj * sizeof(*s->fail_time));
+	if (!s->sweeps || !s->sweeps_max || !s->status || !s->fail_window || !s->fail_time) {
 		err = picard_fail(PICARD_ENOMEM, "sweep counts of %ld trajectories", ntraj);
 		goto fail;
 	}
+	for (long i = 0; i < 2 * ntraj; i++) /* no solve yet: none failed */
+		s->fail_time[i] = NAN;
 	if (opt.estimate_error) {
 		s->estimate = malloc(sizeof(*s->estimate));
 		err = s->estimate ? picard_estimate_create(s->estimate, model, &opt, &s->grid, ntraj) :
@@ -331,6 +336,7 @@ void picard_solver_free(picard_solver *s)
 	free(s->sweeps_max);
 	free(s->status);
 	free(s->fail_window);
+	free(s->fail_time);
 	free(s);
 }
 
@@ -342,6 +348,33 @@ const picard_grid *picard_solver_grid(const picard_solver *s)
 const double *picard_solver_error_estimates(const picard_solver *s)
 {
 	return s->estimate ? s->estimate->errors : NULL;
+}
+
+const double *picard_solver_fail_times(const picard_solver *s)
+{
+	return s->fail_time;
+}
+
+/* Where a trajectory that failed did: the step a per-thread scheme wrote
+ * (job->fail_time), else its failing window's start and end. NaN for one
+ * that did not fail. */
+static void settle_fail_times(const picard_solver *s, const struct picard_job *job)
+{
+	const picard_grid *g = &s->grid;
+
+	for (long i = 0; i < s->ntraj; i++) {
+		double *t = s->fail_time + 2 * i;
+		const long w = job->fail_window[i];
+
+		if (job->status[i] == PICARD_TRAJ_OK || w < 0) {
+			t[0] = t[1] = NAN;
+		} else if (isnan(t[0])) {
+			t[0] = picard_window_start(job->lobatto_grid, g->t0, g->m, g->h, g->window, w);
+			t[1] = w + 1 < g->windows ?
+			       picard_window_start(job->lobatto_grid, g->t0, g->m, g->h, g->window, w + 1) :
+			       g->t1;
+		}
+	}
 }
 
 size_t picard_record_size(const picard_solver *s, const picard_record *rec)
@@ -494,6 +527,8 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 		for (size_t i = 0; i < count; i++)
 			all[r].states[i] = NAN;
 	}
+	for (long i = 0; i < 2 * s->ntraj; i++)
+		s->fail_time[i] = NAN;
 
 	struct picard_job job = {
 		.model = s->model, .grid = &s->grid,
@@ -501,7 +536,7 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 		.precision = s->precision, .bound = s->bound, .ntraj = s->ntraj, .x0 = x0,
 		.params = params ? params : s->model->param_defaults,
 		.param_stride = params ? s->model->nparams : 0, .x_final = x_final,
-		.status = status, .fail_window = fail_window,
+		.status = status, .fail_window = fail_window, .fail_time = s->fail_time,
 		.sweeps = s->sweeps, .sweeps_max = s->sweeps_max,
 		.records = all, .nrecords = nrecords, .note = &note,
 	};
@@ -509,6 +544,7 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 						  picard_cpu_solve(&job, &seconds);
 	if (err)
 		goto out;
+	settle_fail_times(s, &job);
 	for (long i = 0; i < s->ntraj; i++)
 		failed += status[i] != PICARD_TRAJ_OK;
 	/* before the sweep statistics are read: the companion has its own */

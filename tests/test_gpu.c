@@ -1300,11 +1300,13 @@ Test(gpu, lobatto_chunks_bitwise, .timeout = 120)
 #define RK_WINDOWS 10
 #define RK_NTIMES 3
 
-/* One RK solve of the ensemble: final states, statuses, window ends and
- * dense output at three times inside steps. */
+/* One RK solve of the ensemble: final states, statuses, where each
+ * failed, window ends and dense output at three times inside steps. */
 struct rk_out {
 	double *x, *ends, *dense;
 	picard_traj_status status[RK_NTRAJ];
+	long fail_window[RK_NTRAJ];
+	double fail_time[2 * RK_NTRAJ]; /* picard_solver_fail_times */
 	picard_stats stats;
 };
 
@@ -1321,8 +1323,10 @@ static void rk_solve(const picard_model *model, const picard_options *opt, const
 	out->x = malloc(RK_NTRAJ * model->dim * sizeof(double));
 	out->ends = recs[0].states = malloc(picard_record_size(s, &recs[0]) * sizeof(double));
 	out->dense = recs[1].states = malloc(picard_record_size(s, &recs[1]) * sizeof(double));
-	err = picard_solve(s, x0, params, out->x, out->status, NULL, recs, 2, &out->stats);
+	err = picard_solve(s, x0, params, out->x, out->status, out->fail_window, recs, 2,
+			   &out->stats);
 	cr_assert(err == 0 || err == PICARD_EFAILED, "%s: %s", model->name, picard_error_detail());
+	memcpy(out->fail_time, picard_solver_fail_times(s), sizeof(out->fail_time));
 	picard_solver_free(s);
 }
 
@@ -1400,6 +1404,26 @@ static bool radau5_refused(const picard_model *model, const picard_options *opt)
 	       refused_on_gpu(model, &cuda, RK_NTRAJ, "local memory");
 }
 
+/* Where a trajectory failed on both backends, the same window, and with
+ * fixed steps of step (else -1) the step of the same start, to one step
+ * (the device may fuse the right-hand side's multiply-adds). */
+static void rk_fail_times_agree(const struct rk_out *gpu, const struct rk_out *cpu, double step,
+				const char *what)
+{
+	for (long t = 0; t < RK_NTRAJ; t++) {
+		if (gpu->status[t] == PICARD_TRAJ_OK || cpu->status[t] == PICARD_TRAJ_OK)
+			continue;
+		cr_expect_eq(gpu->fail_window[t], cpu->fail_window[t],
+			     "%s trajectory %ld: failed in window %ld on the GPU, %ld on the CPU",
+			     what, t, gpu->fail_window[t], cpu->fail_window[t]);
+		if (step > 0)
+			cr_expect(fabs(gpu->fail_time[2 * t] - cpu->fail_time[2 * t]) <=
+				  1.001 * step, "%s trajectory %ld: failed at %.17g on the GPU, "
+				  "%.17g on the CPU", what, t, gpu->fail_time[2 * t],
+				  cpu->fail_time[2 * t]);
+	}
+}
+
 Test(gpu, rk_matches_cpu, .timeout = 600)
 {
 	static const picard_scheme ids[] = {PICARD_SCHEME_DP5, PICARD_SCHEME_DP8,
@@ -1468,6 +1492,9 @@ Test(gpu, rk_matches_cpu, .timeout = 600)
 						differ += gpu.status[t] != cpu.status[t];
 					cr_expect_leq(differ, fixed ? 0 : 2, "%s: %ld statuses differ", what,
 						      differ);
+					rk_fail_times_agree(&gpu, &cpu, fixed ? (t1 - model->t0) /
+									 RK_WINDOWS / fixed_steps : -1,
+							    what);
 					amp = rk_worst(nudge.ends, cpu.ends, RK_WINDOWS * RK_NTRAJ, model->dim,
 						       nudge.status, cpu.status) / PERTURB;
 					bound = RK_BASE + RK_SAFETY * fmax(1, amp) *
@@ -1667,6 +1694,77 @@ Test(gpu, newton_radau_matches_cpu, .timeout = 300)
 {
 	require_gpu();
 	newton_gpu_matches_cpu(PICARD_SCHEME_NEWTON_RADAU, 4);
+}
+
+/* riccati from x0 = 1 blows up at t = 1, from 0.1 not within [0, 2]:
+ * each per-thread scheme fails on the GPU at the step the CPU names
+ * (picard_solver_fail_times), fixed steps of 1e-3 in float and double (the
+ * same step, or the next where rounding differs), adaptive at 1e-10 in
+ * double (both within 1e-9 of the blow-up); the saved states before it
+ * are the CPU's (to rounding, amplified 625 times by t = 0.96; adaptive:
+ * to the tolerance, as steps accepted on one side may be rejected on
+ * the other), NaN after; the calm one has no failure time. */
+Test(gpu, rk_fail_time_like_cpu, .timeout = 120)
+{
+	static const picard_scheme ids[] = {PICARD_SCHEME_DP5, PICARD_SCHEME_DP8,
+					    PICARD_SCHEME_VERN9, PICARD_SCHEME_RADAU5};
+	const picard_model *riccati = test_model("riccati");
+	const double x0[2] = {1, 0.1}, step = 1e-3;
+	double times[34];
+
+	require_gpu();
+	for (int i = 0; i < 34; i++)
+		times[i] = 0.06 * i;
+	for (size_t s = 0; s < sizeof(ids) / sizeof(ids[0]); s++)
+		for (int run = 0; run < 3; run++) {
+			const bool fixed = run < 2;
+			const picard_precision prec = run == 1 ? PICARD_FLOAT : PICARD_DOUBLE;
+			const bool dbl = prec == PICARD_DOUBLE;
+			picard_options opt = {.scheme = ids[s], .precision = prec, .t0 = 0, .t1 = 2,
+					      .K = fixed ? 2000 : 0, .iter_rtol = dbl ? 1e-10 : 1e-5};
+			picard_traj_status status[2][2];
+			double fail[2][4], saved[2][34 * 2];
+			char what[64];
+
+			snprintf(what, sizeof(what), "%s %s %s", picard_scheme_of(ids[s])->name,
+				 fixed ? "fixed" : "adaptive", precision_name(prec));
+			for (int b = 0; b < 2; b++) {
+				picard_record rec = {.traj_stride = 1, .times = times, .ntimes = 34,
+						     .states = saved[b]};
+				picard_solver *solver;
+
+				opt.backend = b ? PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU;
+				solver = test_solver(riccati, &opt, 2);
+				cr_assert_eq(picard_solve(solver, x0, NULL, NULL, status[b], NULL, &rec, 1,
+							  NULL), PICARD_EFAILED, "%s: %s", what,
+					     picard_error_detail());
+				memcpy(fail[b], picard_solver_fail_times(solver), sizeof(fail[b]));
+				picard_solver_free(solver);
+			}
+			cr_log_info("%s: CPU %s at [%.15g, %.15g], GPU %s at [%.15g, %.15g]", what,
+				    picard_traj_status_name(status[0][0]), fail[0][0], fail[0][1],
+				    picard_traj_status_name(status[1][0]), fail[1][0], fail[1][1]);
+			cr_expect_eq(status[1][0], status[0][0], "%s", what);
+			cr_expect_eq(status[1][1], PICARD_TRAJ_OK, "%s", what);
+			cr_expect(isnan(fail[1][2]) && isnan(fail[1][3]), "%s: the calm one", what);
+			cr_expect(fabs(fail[1][0] - fail[0][0]) <= (fixed ? 1.001 * step : 1e-9) &&
+				  fabs(fail[1][1] - fail[0][1]) <= (fixed ? 1.001 * step : 1e-9),
+				  "%s: GPU [%.17g, %.17g], CPU [%.17g, %.17g]", what, fail[1][0],
+				  fail[1][1], fail[0][0], fail[0][1]);
+			const double agree = !dbl ? 1e-3 : fixed ? 1e-9 : 1e-6;
+
+			for (int i = 0; i < 34; i++) {
+				const double gpu = saved[1][2 * i], cpu = saved[0][2 * i];
+
+				if (times[i] > fmax(fail[0][0], fail[1][0]))
+					cr_expect(isnan(gpu), "%s: t = %g after the fault: %g", what,
+						  times[i], gpu);
+				else if (times[i] < fmin(fail[0][0], fail[1][0]))
+					cr_expect(fabs(gpu - cpu) <= agree * fabs(cpu),
+						  "%s: t = %g: GPU %.17g, CPU %.17g", what, times[i],
+						  gpu, cpu);
+			}
+		}
 }
 
 /* A trajectory that blows up fails on the GPU as on the CPU (its window

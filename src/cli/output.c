@@ -32,23 +32,35 @@ static long record_window(const struct run_results *res, long r)
 	return picard_grid_window(res->grid, res->times[r]);
 }
 
-/* True when trajectory i had failed by window w. */
-static bool failed_by(const struct run_results *res, long i, long w)
+/* True when trajectory i had failed by record r: the final states, a
+ * time in a later window than its failing one, or in that window after
+ * the start of the step (or window) that failed. */
+static bool failed_by(const struct run_results *res, long i, long r)
 {
-	return res->fail_window[i] >= 0 && w >= res->fail_window[i];
+	const long w = record_window(res, r);
+
+	if (res->fail_window[i] < 0 || w < res->fail_window[i])
+		return false;
+	return !res->times || w > res->fail_window[i] || !(res->times[r] <= res->fail_time[2 * i]);
 }
 
-/* State of trajectory i at record r (dim values), or NULL once it failed. */
+/* State of trajectory i at record r (dim values), or NULL once it failed
+ * (a state that is not finite, such as a window scheme's at t0 in a
+ * failing first window, is none either). */
 static const double *record_state(const struct run_results *res, long r, long i)
 {
 	const int n = res->model->dim;
-	long w = record_window(res, r);
+	const double *x;
 
-	if (failed_by(res, i, w))
+	if (failed_by(res, i, r))
 		return NULL;
 	if (!res->times)
 		return res->x_final + (size_t)i * n;
-	return res->saved + ((size_t)r * res->ntraj + i) * n;
+	x = res->saved + ((size_t)r * res->ntraj + i) * n;
+	for (int k = 0; k < n; k++)
+		if (!isfinite(x[k]) && res->fail_window[i] >= 0)
+			return NULL;
+	return x;
 }
 
 /* ---- CSV ------------------------------------------------------------------ */

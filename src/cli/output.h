@@ -15,11 +15,12 @@
  * against rk8pd and its estimate, in units of the tolerance (<= 1 meets
  * it; absolute errors without one), nan where there is none. A .npy's
  * statuses (and errors) go to FILE.status.csv beside it, rows traj,status
- * [,err,err_est]. A trajectory that
- * failed has NaN for every state from its failing window on, that is at
- * the times its failing window or a later one holds (in CSV its status says
- * why; a .npy holds states only, so NaN is the mark there). Values are
- * written with 17 significant digits: they read back to the same doubles.
+ * [,err,err_est]. A trajectory that failed has NaN for every state after
+ * the start of the step that failed (a per-thread scheme's:
+ * picard_solver_fail_times) or of its failing window (the others'), and
+ * its states before keep their values (in CSV its status says why; a .npy
+ * holds states only, so NaN is the mark there). Values are written with
+ * 17 significant digits: they read back to the same doubles.
  */
 #ifndef PICARD_CLI_OUTPUT_H
 #define PICARD_CLI_OUTPUT_H
@@ -54,6 +55,8 @@ struct run_results {
 	const double *x_final;            /* ntraj*dim final states */
 	const picard_traj_status *status; /* ntraj outcomes */
 	const long *fail_window;          /* ntraj failing windows, -1: none */
+	const double *fail_time;          /* 2 ntraj: where each failed, from
+					     to (picard_solver_fail_times) */
 	const double *times;              /* ntimes saved times, or NULL: final
 					     states only */
 	long ntimes;                      /* number of times */

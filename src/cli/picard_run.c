@@ -61,14 +61,6 @@ static const char *format_seconds(char *buf, size_t len, double seconds)
 	return buf;
 }
 
-/* Time at the end of window w (0-based): t1 exactly for the last one. */
-static double window_end_time(const picard_grid *grid, long w)
-{
-	if (w == grid->windows - 1)
-		return grid->t1;
-	return grid->t0 + (double)(w + 1) * (grid->m - 1) * grid->h;
-}
-
 /* ---- --list ----------------------------------------------------------------- */
 
 static void print_values(const double *values, int count)
@@ -273,7 +265,10 @@ static int allocate(struct run *run)
 	if (run->status)
 		run->fail_window = alloc_array(run->ntraj, sizeof(*run->fail_window),
 					       "trajectory status");
-	if (!run->fail_window)
+	if (run->fail_window)
+		run->fail_time = alloc_array(2 * run->ntraj, sizeof(*run->fail_time),
+					     "trajectory status");
+	if (!run->fail_time)
 		return PICARD_ENOMEM;
 	if (run->opts.nsave)
 		err = make_save_record(run);
@@ -450,6 +445,8 @@ static int solve(struct run *run)
 	for (int r = 0; r < repeat && !err; r++) {
 		err = picard_solve(run->solver, run->x0, run->params, run->x_final, run->status,
 				   run->fail_window, records, nrecords, r ? &stats : &run->stats);
+		memcpy(run->fail_time, picard_solver_fail_times(run->solver),
+		       2 * run->ntraj * sizeof(*run->fail_time));
 		seconds[r] = r ? stats.solve_seconds : run->stats.solve_seconds;
 		if (err == PICARD_EFAILED) {
 			snprintf(run->solve_detail, sizeof(run->solve_detail), "%s",
@@ -624,6 +621,22 @@ static void hint_failures(const struct run *run)
 			 run->grid->adaptive ? "-max" : "");
 }
 
+/* Where a trajectory failed (picard_solver_fail_times): "between t=A and
+ * B", the step (or window) that failed, or "at t=A" where the two print
+ * alike (a step shorter than the digits shown). */
+static const char *fail_span(char *buf, size_t len, double from, double to)
+{
+	char start[32], end[32];
+
+	snprintf(start, sizeof(start), "%.9g", from);
+	snprintf(end, sizeof(end), "%.9g", to);
+	if (strcmp(start, end) == 0)
+		snprintf(buf, len, "at t=%s", start);
+	else
+		snprintf(buf, len, "between t=%s and %s", start, end);
+	return buf;
+}
+
 /* Trajectories that failed outright (not those over the tolerance:
  * promise_report names them): a count and the first few on stderr, once
  * for the whole job. */
@@ -641,17 +654,22 @@ static long report_failures(const struct run *run)
 			continue;
 		first[shown++] = (struct shard_failure){
 			.traj = run->shard.first + i, .window = run->fail_window[i],
+			.from = run->fail_time[2 * i], .to = run->fail_time[2 * i + 1],
 			.status = run->status[i], .ref_failed = run->ref_failed && run->ref_failed[i],
 		};
 	}
 	shard_gather_failures(&run->shard, first, &shown, FAILURES_SHOWN, &failed);
 	if (!failed || !shard_is_root(&run->shard))
 		return failed;
-	for (long s = 0; s < shown && used < sizeof(list); s++)
-		used += snprintf(list + used, sizeof(list) - used, "%s%ld %s in window %ld (t=%g)%s",
+	for (long s = 0; s < shown && used < sizeof(list); s++) {
+		char span[96];
+
+		used += snprintf(list + used, sizeof(list) - used, "%s%ld %s in window %ld, %s%s",
 				 s ? ", " : "", first[s].traj, picard_traj_status_name(first[s].status),
-				 first[s].window, window_end_time(run->grid, first[s].window),
+				 first[s].window, fail_span(span, sizeof(span), first[s].from,
+							    first[s].to),
 				 first[s].ref_failed ? ", its reference fails too" : "");
+	}
 	printf("%-12s %ld of %ld trajectories\n", "failed", failed, run->shard.total);
 	cli_error(PICARD_EFAILED, "%ld of %ld trajectories failed: %s%s", failed, run->shard.total,
 		  list, failed > shown ? ", ..." : "");
@@ -665,7 +683,7 @@ static int write_output(struct run *run)
 		.model = run->model, .grid = run->grid, .ntraj = run->ntraj,
 		.first = run->shard.first, .total = run->shard.total,
 		.x_final = run->x_final, .status = run->status,
-		.fail_window = run->fail_window, .times = run->save.times,
+		.fail_window = run->fail_window, .fail_time = run->fail_time, .times = run->save.times,
 		.ntimes = run->save.ntimes, .saved = run->save.states,
 		.err = run->opts.check || run->opts.tol_given ? run->err : NULL,
 		.err_est = run->opts.tol_given ? run->err_est : NULL,
@@ -779,6 +797,7 @@ static void run_free(struct run *run)
 	free(run->x_final);
 	free(run->status);
 	free(run->fail_window);
+	free(run->fail_time);
 	free(run->save_times);
 	free(run->save.states);
 	free(run->check.states);

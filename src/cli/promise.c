@@ -314,11 +314,13 @@ static double window_end(const picard_grid *g, long w)
 }
 
 /* The part's results replace its members' (a finer solve is at least as
- * good); a failure window becomes the run's window holding its time. */
+ * good); a failure window becomes the run's window holding its time, and
+ * the times where it failed are the part's. */
 static long part_merge(struct run *run, const struct part *p)
 {
 	const int n = run->model->dim;
 	const picard_grid *g = picard_solver_grid(p->solver);
+	const double *fail_time = picard_solver_fail_times(p->solver);
 	long fixed = 0;
 
 	for (long j = 0; j < p->n; j++) {
@@ -328,6 +330,8 @@ static long part_merge(struct run *run, const struct part *p)
 		run->status[i] = p->status[j];
 		run->fail_window[i] = p->fail_window[j] < 0 ? -1 :
 			picard_grid_window(run->grid, window_end(g, p->fail_window[j]));
+		run->fail_time[2 * i] = fail_time[2 * j];
+		run->fail_time[2 * i + 1] = fail_time[2 * j + 1];
 		run->err[i] = p->err[j];
 		run->err_est[i] = p->err_est[j];
 		run->ref_failed[i] = p->ref_failed[j];

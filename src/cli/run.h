@@ -33,6 +33,9 @@ struct run {
 	double *x_final;                /* ntraj*dim final states */
 	picard_traj_status *status;     /* ntraj outcomes */
 	long *fail_window;              /* ntraj failing windows, -1: none */
+	double *fail_time;              /* 2 ntraj: where each failed, from
+					   to (picard_solver_fail_times),
+					   NaN: it did not */
 	double *save_times;             /* --save-every/--save-at times, or NULL */
 	picard_record save;             /* their record (states NULL without) */
 	picard_record check;            /* --check record (states NULL without) */

@@ -46,6 +46,7 @@ struct shard_job {
 struct shard_failure {
 	long traj;    /* global index */
 	long window;  /* the window where it failed */
+	double from, to; /* between these times (picard_solver_fail_times) */
 	int status;   /* picard_traj_status */
 	int ref_failed; /* its reference fails too */
 };

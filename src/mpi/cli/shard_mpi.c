@@ -315,8 +315,9 @@ static void mpi_print_summary(const struct shard *shard, const struct shard_job 
 	       job->slowest_rank, job->load_balance);
 }
 
-/* A failure as 4 longs, to gather. */
-enum { FAILURE_LONGS = 4 };
+/* A failure as 6 longs, to gather: its times' bits in two of them. */
+enum { FAILURE_LONGS = 6 };
+_Static_assert(sizeof(double) == sizeof(long), "a failure's times travel as longs");
 
 static void mpi_gather_failures(const struct shard *shard, struct shard_failure *shown,
 			   long *nshown, long cap, long *failed)
@@ -345,6 +346,8 @@ static void mpi_gather_failures(const struct shard *shard, struct shard_failure 
 		f[1] = shown[i].window;
 		f[2] = shown[i].status;
 		f[3] = shown[i].ref_failed;
+		memcpy(&f[4], &shown[i].from, sizeof(double));
+		memcpy(&f[5], &shown[i].to, sizeof(double));
 	}
 	MPI_Gather(&count, 1, MPI_LONG, counts, 1, MPI_LONG, 0, MPI_COMM_WORLD);
 	MPI_Gather(mine, (int)(cap * FAILURE_LONGS), MPI_LONG, all, (int)(cap * FAILURE_LONGS),
@@ -356,10 +359,12 @@ static void mpi_gather_failures(const struct shard *shard, struct shard_failure 
 			for (long i = 0; i < counts[r] && *nshown < cap; i++) {
 				const long *f = all + ((long)r * cap + i) * FAILURE_LONGS;
 
-				shown[(*nshown)++] = (struct shard_failure){
+				shown[*nshown] = (struct shard_failure){
 					.traj = f[0], .window = f[1], .status = (int)f[2],
 					.ref_failed = (int)f[3],
 				};
+				memcpy(&shown[*nshown].from, &f[4], sizeof(double));
+				memcpy(&shown[(*nshown)++].to, &f[5], sizeof(double));
 			}
 	}
 	free(all);
