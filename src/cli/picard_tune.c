@@ -364,7 +364,7 @@ static void print_header(const struct tune_run *run)
 		printf("}, %s, ", scheme->tune_summary);
 	else
 		printf("}, K = 1..%d, ", opts->kmax ? opts->kmax : 9);
-	printf("%ld trajectories sampled, %ld costed (costs timed: median of %d)\n",
+	printf("%ld trajectories sampled, %ld costed (costs timed: fastest of %d)\n",
 	       sample < traj ? sample : traj, traj, opts->repeats ? opts->repeats : 5);
 	fflush(stdout);
 }

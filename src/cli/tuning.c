@@ -285,6 +285,8 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 
 void tuning_print_costs(const picard_tune_result *result)
 {
+	if (!result->best.meets)
+		return; /* nothing was predicted */
 	printf("%-12s times predicted: right-hand side evaluations x a cost per evaluation of "
 	       "each scheme and m (%ld timed now%s, the others from the tuning cache)\n", "costs",
 	       result->costs_timed, result->costs_not_kept ? " and not kept: the cache was not "

@@ -68,7 +68,8 @@ int tuning_report_not_found(const picard_tune_result *result, double tol,
 			    picard_precision precision, bool quick);
 
 /* The line that says where the predicted times came from: costs per
- * evaluation timed by this search (and whether kept) or cached. */
+ * evaluation timed by this search (and whether kept) or cached; none when
+ * nothing met E*. */
 void tuning_print_costs(const picard_tune_result *result);
 
 /* picard-run --tol: when not all of --m, --K, --h were given, set the
