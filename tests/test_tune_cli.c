@@ -455,11 +455,11 @@ Test(tune_cli, run_quick_search_same_choice, .timeout = 600)
 		if (i == 0) {
 			parameters = p;
 			schemes = s;
-			cr_expect_null(strstr(run.out, "(0 timed now"), "%s", run.out);
+			cr_expect_null(strstr(run.out, "(0 timed by this search"), "%s", run.out);
 		} else {
 			cr_expect_str_eq(p, parameters, "run %d chose otherwise", i);
 			cr_expect_str_eq(s, schemes, "run %d predicted otherwise", i);
-			cr_expect_not_null(strstr(run.out, "(0 timed now"), "%s", run.out);
+			cr_expect_not_null(strstr(run.out, "(0 timed by this search"), "%s", run.out);
 			free(p);
 			free(s);
 		}

@@ -235,7 +235,7 @@ static const struct cli_flag flags[] = {
 	{"--repeats", "R", set_repeats, "timed solves of each cost per evaluation (once per scheme, m and layout, then cached), median after a warm-up (default 5)"},
 	{"--max-windows", "W", set_max_windows, "smallest h tried: (t1-t0)/((m-1) W) (default 100000)"},
 	{"--csv", "FILE", set_csv, "write every evaluated point: m,K,h,windows,E,seconds,meets"},
-	{"--no-cache", NULL, set_no_cache, "do not store the winner in the tuning cache"},
+	{"--no-cache", NULL, set_no_cache, "leave the tuning cache alone: the winner not stored, the costs per evaluation timed afresh and not kept"},
 	{"--list-schemes", NULL, set_list_schemes, "list the schemes, their orders and options, and exit"},
 	{"--help", NULL, set_help, "this text (also -h)"},
 };
@@ -334,7 +334,8 @@ static void make_tune_options(struct tune_run *run)
 		.seed = opts->seed, .kmax = opts->kmax, .nms = opts->nms,
 		.repeats = opts->repeats, .max_windows = opts->max_windows,
 		.on_point = tuning_on_point, .ctx = &run->progress,
-		.cost_key = &run->key.key,
+		/* --no-cache leaves the cache alone: costs timed afresh */
+		.cost_key = opts->no_cache ? NULL : &run->key.key,
 	};
 	/* picard_tune reads spread 0 as its default; DBL_MIN makes every
 	 * 1 + S (2u - 1) round to 1: the states of spread 0. */

@@ -288,9 +288,10 @@ void tuning_print_costs(const picard_tune_result *result)
 	if (!result->best.meets)
 		return; /* nothing was predicted */
 	printf("%-12s times predicted: right-hand side evaluations x a cost per evaluation of "
-	       "each scheme and m (%ld timed now%s, the others from the tuning cache)\n", "costs",
-	       result->costs_timed, result->costs_not_kept ? " and not kept: the cache was not "
-	       "written, so a later run times them again" : "");
+	       "each scheme and m (%ld timed by this search%s, the others kept by an earlier "
+	       "one)\n", "costs", result->costs_timed, result->costs_not_kept ?
+	       " and not kept: the cache was not written, so a later run times them again" :
+	       "");
 }
 
 /* The picard-tune command line that runs the full search for opts. */
