@@ -5,7 +5,9 @@
  * costs its scheme at its m under its layout, timed once and cached
  * (src/tune_cost.h). Timing every point picked by the noise between two
  * close ones: the same command chose dp5, vern9, dp5 adaptive and vern9 in
- * four runs (issue 34). The paper did this by brute force over a grid of (m, K, h)
+ * four runs (issue 34).
+ *
+ * The paper did this by brute force over a grid of (m, K, h)
  * (section 3, Fig. 4, Table 1); here h is found by a search on log h:
  * halve from one window per span until E meets E*, bisect the last
  * failing/passing pair, and confirm two smaller neighbours also meet E*
@@ -41,7 +43,8 @@
 #define TUNE_REF_SHARE 0.05     /* reference interpolation error <= 5% E* */
 #define TUNE_MARGIN 0.8         /* the sample must meet 0.8 E*: the rest of
 				   the ensemble may be a little worse */
-#define TUNE_MARGIN_TEXT "0.8"  /* the same, for messages */
+#define TEXT_OF(x) #x            /* a macro's value as text, for messages */
+#define TEXT(x) TEXT_OF(x)
 #define TUNE_STALL 0.7          /* halving h must cut E below 70% of E */
 #define TUNE_COST_FACTOR 8      /* stop halving past 8x the best's sweeps */
 #define TUNE_WIN_FACTOR 1.5     /* skip refining what cannot win */
@@ -229,7 +232,7 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 		}
 	p->meets = p->scaled_error <= TUNE_MARGIN;
 	if (!p->meets && p->scaled_error <= 1)
-		refuse(t, p, "the sample must meet " TUNE_MARGIN_TEXT " of E* (a margin: the "
+		refuse(t, p, "the sample must meet " TEXT(TUNE_MARGIN) " of E* (a margin: the "
 			     "members outside it may do a little worse)");
 	t->result->points++;
 	if (p->error < t->result->best_error)
