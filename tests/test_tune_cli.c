@@ -500,9 +500,10 @@ Test(tune_cli, run_help_matches_the_search)
 }
 
 /* Issue 34, item 10: a refusal quotes the rule that refused. The best E
- * of decay on at most 4 windows, at E* = 1e-14 (nothing reaches it), is
- * then asked for with E* = E / 0.9: E is below E*, and the message must
- * say the margin refused it, not only that E was its best. */
+ * of decay on at most 4 windows, at E* = 1e-6 (nothing reaches it; above
+ * double's floor), is then asked for with E* = 1.05 E: E is below E*,
+ * and the message must say the margin refused it, not only that E was
+ * its best. */
 Test(tune_cli, refusal_quotes_the_rule)
 {
 	const char *common = "decay --backend cpu --precision double --traj 16 --sample 16 "
@@ -512,7 +513,7 @@ Test(tune_cli, refusal_quotes_the_rule)
 	const char *at;
 	double best = 0;
 
-	snprintf(line, sizeof(line), "%s --tol 1e-14", common);
+	snprintf(line, sizeof(line), "%s --tol 1e-6", common);
 	run = run_line("picard-tune", line);
 	cr_expect_eq(run.status, 1, "%s%s", run.out, run.err);
 	at = strstr(run.err, "the best E was ");
