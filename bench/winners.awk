@@ -56,7 +56,7 @@ file == 2 && /^== picard-run/ {
 	run = cell(n, p, e)
 	next
 }
-# "schemes      vern9 ran; each scheme's fastest on N trajectories: a 1 ms, b 2 ms, ..."
+# "schemes      vern9 ran; each scheme's least predicted time on N trajectories: a 1 ms, b 2 ms, ..."
 file == 2 && /^schemes / {
 	line = $0; sub(/.*trajectories: /, "", line)
 	nt = split(line, parts, ", ")

@@ -670,8 +670,14 @@ typedef struct picard_tune_point {
 			      trajectory failed (diverged, NaN) */
 	double scaled_error; /* the largest scaled error there under the
 			      search's (tol, rtol): E / tol when rtol is 0 */
-	double seconds;    /* median solve time of the whole ensemble, 0 when
-			      not timed */
+	double seconds;    /* predicted solve time of the whole ensemble, 0
+			      when not costed: its right-hand side
+			      evaluations times what one costs the scheme
+			      at m under the layout, timed once on this
+			      device and cached (the same search then picks
+			      the same point: issue 34) */
+	double rhs_evals;  /* right-hand side evaluations per trajectory:
+			      of the sample's solve, then of the ensemble's */
 	bool meets;        /* scaled_error <= 0.8: a margin, since
 			      trajectories outside the sample may do a
 			      little worse */
@@ -723,11 +729,15 @@ typedef struct picard_tune_options {
 	 * time when it is timed on the ensemble. */
 	void (*on_point)(const picard_tune_point *point, void *ctx);
 	void *ctx;                   /* passed to on_point */
-	/* A time already reached (another scheme's best; 0: none): the
-	 * search stops making h smaller once the sample's solve alone takes
-	 * TUNE_BEAT_FACTOR times this or the search's own best, which no
-	 * smaller h can beat on the whole ensemble. */
+	/* A predicted time already reached (another scheme's best; 0: none):
+	 * the search stops making h smaller once a point's predicted time
+	 * is TUNE_BEAT_FACTOR times this or the search's own best, which no
+	 * smaller h can beat. */
 	double seconds_to_beat;
+	/* Where the per-evaluation costs are kept: the model, precision and
+	 * device of this key, the ensemble size ntraj (NULL: timed in this
+	 * search alone, not kept). */
+	const struct picard_tune_key *cost_key;
 } picard_tune_options;
 
 /* The outcome of a search. */
@@ -737,26 +747,41 @@ typedef struct picard_tune_result {
 	picard_tune_point per_m[PICARD_TUNE_MAX_M]; /* fastest of each m;
 					meets = false when none met tol */
 	double best_error;           /* smallest E reached by any point */
+	double refused_error;        /* smallest E of a point refused by a
+					rule other than E > E* (Inf: none) */
+	const char *refused_by;      /* that rule, as a sentence to quote
+					(NULL: none): the margin, the
+					neighbours' confirmation, a member
+					outside the sample failing */
 	double reference_error;      /* interpolation error of the dense
 					reference, the floor of measurable E */
 	long points;                 /* configurations evaluated */
 	long sample_dropped;         /* sampled members whose reference fails
 					(they blow up inside the span): not
 					tuned for */
+	long costs_timed;            /* per-evaluation costs timed by this
+					search (the others read from the
+					cache under cost_key) */
+	long costs_not_kept;         /* of those, costs the cache could not
+					store: a later search times them
+					again and may choose otherwise */
 } picard_tune_result;
 
 /* Search m, K and h for the fastest configuration whose measured E meets
  * tol: for each (m, K) the largest h meeting tol (a search on log h that
- * confirms its neighbours), timed on the whole ensemble. The reference on
+ * confirms its neighbours), its time predicted on the whole ensemble from
+ * its counted right-hand side evaluations and the cost of one (timed once
+ * per scheme, m and layout, and cached under cost_key): the same search
+ * on the same machine picks the same point. The reference on
  * the sample is integrated once (GSL rk8pd, dense, cubic Hermite) and
  * reused for every point. PICARD_ENOTFOUND when nothing meets tol (result
  * still filled: best_error says how close it came). */
 int picard_tune(const picard_model *model, const picard_tune_options *options,
 		picard_tune_result *result);
 
-/* Whether point p is faster than best by the search's margin (10%): a
- * later point replaces an earlier one only then, so that timing noise
- * does not change the choice from one run to the next. */
+/* Whether point p's predicted time is below best's by the search's margin
+ * (10%): a later point replaces an earlier one only then, so that the
+ * earlier (a larger h, a cheaper search) wins near-ties. */
 bool picard_tune_faster(const picard_tune_point *p, const picard_tune_point *best);
 
 /* ---- Tuning cache ---------------------------------------------------------- */

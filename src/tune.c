@@ -1,6 +1,13 @@
 /* tune.c - the tolerance search: for each m and K the largest h whose
  * measured error E meets E*, then the fastest of those on the whole
- * ensemble. The paper did this by brute force over a grid of (m, K, h)
+ * ensemble, by a cost model: a point's predicted time is its counted
+ * right-hand side evaluations on the ensemble times what one evaluation
+ * costs its scheme at its m under its layout, timed once and cached
+ * (src/tune_cost.h). Timing every point picked by the noise between two
+ * close ones: the same command chose dp5, vern9, dp5 adaptive and vern9 in
+ * four runs (issue 34).
+ *
+ * The paper did this by brute force over a grid of (m, K, h)
  * (section 3, Fig. 4, Table 1); here h is found by a search on log h:
  * halve from one window per span until E meets E*, bisect the last
  * failing/passing pair, and confirm two smaller neighbours also meet E*
@@ -12,35 +19,52 @@
  * reference integrated once for the sample and reused by every point. A
  * point meets E* when the sample's E is within TUNE_MARGIN of it, since the
  * rest of the ensemble may do slightly worse than the sample.
+ *
+ * A cost is timed at a grid fixed by the scheme, m and layout alone, not
+ * at the point that first asks for it: a search that times it and one
+ * that reads it back from the cache use the same value, and the same
+ * counts then make the same choice.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dense_reference.h"
 #include "errors.h"
 #include "reference.h"
 #include "scheme.h"
+#include "tune_cost.h"
 
 #define TUNE_BISECTIONS 4       /* h to within 2^(1/16), about 4% */
 #define TUNE_CONFIRM 2          /* neighbours h*0.9, h*0.8 must pass too */
 #define TUNE_REF_SHARE 0.05     /* reference interpolation error <= 5% E* */
 #define TUNE_MARGIN 0.8         /* the sample must meet 0.8 E*: the rest of
 				   the ensemble may be a little worse */
+#define TEXT_OF(x) #x            /* a macro's value as text, for messages */
+#define TEXT(x) TEXT_OF(x)
 #define TUNE_STALL 0.7          /* halving h must cut E below 70% of E */
 #define TUNE_COST_FACTOR 8      /* stop halving past 8x the best's sweeps */
 #define TUNE_WIN_FACTOR 1.5     /* skip refining what cannot win */
-#define TUNE_BEAT_FACTOR 2      /* stop halving once the sample's solve
-				   takes this times the time to beat: its
-				   records of every window end and the
-				   timing's jitter make it no exact bound */
+#define TUNE_BEAT_FACTOR 2      /* stop halving once a point's predicted
+				   time is this times the time to beat: the
+				   sample's evaluations per trajectory
+				   predict the ensemble's, not exactly */
+#define CALIBRATE_STEPS 256     /* a cost is timed on this many node
+				   intervals over the span: a solve's
+				   fixed overhead is a small part of it */
+#define CALIBRATE_TRIES 3       /* and on grids 4 and 16 times finer
+				   where that fails */
+#define CALIBRATE_EVALS 2e5     /* and finer still until a solve of the
+				   ensemble makes this many evaluations */
+#define KNOWN_COSTS (PICARD_TUNE_MAX_M * 4) /* (m, layout) pairs of a search */
 #define TUNE_ENSEMBLE_RETRIES 4 /* a point whose ensemble failed where its */
 #define TUNE_ENSEMBLE_SHRINK 0.8 /* sample passed: h shrunk this often, so */
-/* A point replaces the fastest so far only when it is this much faster:
- * timings jitter by a few per cent, and the same command on the same
- * device must pick the same configuration (issue 14); points are tried in
- * a fixed order (m, then K, ascending), so ties keep the earlier one. */
+/* A point replaces the fastest so far only when it is predicted this much
+ * faster: points are tried in a fixed order (m, then K, ascending), so
+ * near-ties keep the earlier one, a larger h and a cheaper search. */
 #define TUNE_SWITCH_MARGIN 0.9
 
 /* The search's fixed inputs. */
@@ -55,7 +79,14 @@ struct tuner {
 	struct dense_reference ref;  /* reference of the sample */
 	picard_tune_result *result;  /* filled as points are evaluated */
 	picard_backend backend;      /* where the solves run (never AUTO) */
-	double sample_seconds;       /* the last error measurement's solve */
+	/* the costs asked for in this search (seconds per evaluation at m
+	 * under layout; NaN: could not be timed), whether timed or read */
+	struct {
+		int m;
+		picard_layout layout;
+		double seconds_per_eval;
+	} known[KNOWN_COSTS];
+	int nknown;                  /* entries of known */
 };
 
 /* Fill defaults and check the options. */
@@ -142,6 +173,16 @@ static picard_options point_options(const struct tuner *t, int m, int K, double 
 	return o;
 }
 
+/* Note that p, which met E* (or came close), was refused by rule: the
+ * refusal of smallest E is the one a report quotes. */
+static void refuse(struct tuner *t, const picard_tune_point *p, const char *rule)
+{
+	if (p->error <= t->result->refused_error) {
+		t->result->refused_error = p->error;
+		t->result->refused_by = rule;
+	}
+}
+
 /* E of (m, K, h) on the sample, at every window end, against the dense
  * reference; +Inf when a trajectory fails. Fills p (not its time). */
 static int measure_error(struct tuner *t, int m, int K, double h,
@@ -176,7 +217,7 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 		goto out;
 	}
 	err = picard_solve(s, t->sample_x0, t->sample_params, NULL, NULL, NULL, &rec, 1, &stats);
-	t->sample_seconds = stats.solve_seconds;
+	p->rhs_evals = stats.rhs_evals / (double)t->opt.sample;
 	p->error = p->scaled_error = 0;
 	if (err == PICARD_EFAILED) {
 		p->error = p->scaled_error = INFINITY;
@@ -192,6 +233,9 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 			p->scaled_error = fmax(p->scaled_error, picard_scaled_error(&tol, xs, x, n));
 		}
 	p->meets = p->scaled_error <= TUNE_MARGIN;
+	if (!p->meets && p->scaled_error <= 1)
+		refuse(t, p, "the sample must meet " TEXT(TUNE_MARGIN) " of E* (a margin: the "
+			     "members outside it may do a little worse)");
 	t->result->points++;
 	if (p->error < t->result->best_error)
 		t->result->best_error = p->error;
@@ -204,12 +248,23 @@ out:
 	return err;
 }
 
-/* Median solve time of the whole ensemble at p under layout, after one
- * warm-up, into *seconds (0 when the ensemble failed: the sample met E*,
- * the ensemble did not); *per_block gets the layout's trajectories per
- * block. PICARD_EBLOCK/ESHMEM when the layout cannot run p. */
+/* Processor time of this process, all threads, in seconds. */
+static double cpu_seconds(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+	return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+}
+
+/* The whole ensemble solved at p under layout once, then repeats times
+ * more: their median time into *seconds (0 without repeats, or when the
+ * ensemble failed: the sample met E*, the ensemble did not), the last
+ * solve's right-hand side evaluations (all trajectories) into *evals;
+ * *per_block gets the layout's trajectories per block. times: room for
+ * repeats. PICARD_EBLOCK/ESHMEM when the layout cannot run p. */
 static int time_layout(struct tuner *t, const picard_tune_point *p, picard_layout layout,
-		       double *times, double *seconds, int *per_block)
+		       int repeats, double *times, double *seconds, double *evals, int *per_block)
 {
 	picard_options o = point_options(t, p->m, p->K, p->h, p->iter_rtol);
 	picard_solver *s = NULL;
@@ -222,23 +277,30 @@ static int time_layout(struct tuner *t, const picard_tune_point *p, picard_layou
 		o.block = p->block;
 	o.layout = layout;
 	*seconds = 0;
+	*evals = 0;
 	err = picard_solver_create(&s, t->model, &o, t->opt.ntraj);
 	if (!err)
 		*per_block = picard_solver_grid(s)->traj_per_block;
-	for (int r = -1; !err && r < t->opt.repeats; r++) {
+	for (int r = -1; !err && r < repeats; r++) {
+		const double cpu_start = cpu_seconds();
+
 		err = picard_solve(s, t->x0, t->params, NULL, NULL, NULL, NULL, 0, &stats);
+		*evals = stats.rhs_evals;
+		/* on the host, the processor time of all its threads: what
+		 * the solve did, not what other work on the machine took */
 		if (r >= 0)
-			times[r] = stats.solve_seconds;
+			times[r] = t->backend == PICARD_BACKEND_CPU ? cpu_seconds() - cpu_start :
+				   stats.solve_seconds;
 	}
-	if (!err) {
+	if (!err && repeats > 0) {
 		/* insertion sort: a handful of repeats */
-		for (int i = 1; i < t->opt.repeats; i++)
+		for (int i = 1; i < repeats; i++)
 			for (int j = i; j > 0 && times[j] < times[j - 1]; j--) {
 				double tmp = times[j];
 				times[j] = times[j - 1];
 				times[j - 1] = tmp;
 			}
-		*seconds = times[t->opt.repeats / 2];
+		*seconds = times[repeats / 2];
 	}
 	picard_solver_free(s);
 	return err;
@@ -252,43 +314,148 @@ static bool layout_fits(const picard_scheme_type *scheme, picard_layout layout, 
 	return !max_m || m <= max_m;
 }
 
-/* Median solve time of the whole ensemble at p: on the CUDA backend under
- * each layout that can run p (trapezoid: paper, and warp and thread for
- * m <= 32; lobatto: warp, and thread for m <= 16), the fastest kept with
- * its layout in p; on the CPU backend its one algorithm. */
-static int time_point(struct tuner *t, picard_tune_point *p)
+/* Seconds per right-hand side evaluation of the scheme at m nodes under
+ * layout, timed now: the fastest of repeats solves of the ensemble (after
+ * a warm-up; the fastest, as other work on the machine only adds; on the
+ * CPU backend the processor time of its threads) over
+ * their evaluations, at a grid fixed by m alone (its first candidate K,
+ * CALIBRATE_STEPS node intervals over the span, or one window; finer
+ * until the ensemble's evaluations reach CALIBRATE_EVALS), so the cost is
+ * the same wherever the search first asks for it. Where that grid fails
+ * (the solution blows up on so coarse a grid), up to CALIBRATE_TRIES
+ * grids each 4 times finer. NaN when none could be timed. */
+static int time_cost(struct tuner *t, int m, picard_layout layout, double *seconds_per_eval)
 {
-	static const picard_layout cpu_layouts[] = { PICARD_LAYOUT_AUTO };
-	const picard_scheme_type *scheme = picard_scheme_of(t->opt.scheme);
-	const bool cuda = t->backend == PICARD_BACKEND_CUDA;
-	const picard_layout *layouts = cuda ? scheme->tune_layouts : cpu_layouts;
-	const int nlayouts = cuda ? scheme->tune_nlayouts : 1;
+	const double span = t->opt.t1 - t->opt.t0;
+	const double h_min = span / ((m - 1) * (double)t->opt.max_windows);
+	picard_tune_point q = {.scheme = t->opt.scheme, .m = m, .K = 1,
+			       .h = fmin(span / (m - 1), span / CALIBRATE_STEPS),
+			       .iter_rtol = point_rtol(t, 1)};
 	double *times = calloc(t->opt.repeats, sizeof(double));
-	int err = PICARD_OK, timed = 0;
+	double seconds = 0, evals = 0;
+	int per_block, err = PICARD_EFAILED;
 
 	if (!times)
 		return picard_fail(PICARD_ENOMEM, "timings");
+	for (int i = 0; i < CALIBRATE_TRIES && err == PICARD_EFAILED; i++) {
+		if (i)
+			q.h /= 4;
+		err = time_layout(t, &q, layout, 0, NULL, &seconds, &evals, &per_block);
+	}
+	if (!err && evals > 0 && evals < CALIBRATE_EVALS && q.h > h_min)
+		q.h = fmax(h_min, q.h * evals / CALIBRATE_EVALS);
+	if (!err)
+		err = time_layout(t, &q, layout, t->opt.repeats, times, &seconds, &evals,
+				  &per_block);
+	*seconds_per_eval = NAN;
+	if (err == PICARD_EFAILED)
+		err = PICARD_OK;
+	else if (!err && times[0] > 0 && evals > 0)
+		*seconds_per_eval = times[0] / evals; /* sorted: the fastest */
+	free(times);
+	return err;
+}
+
+/* What one right-hand side evaluation costs the scheme at p's m under
+ * layout on this device (NaN: it could not be timed): asked once in a
+ * search, read from the cache under cost_key, else timed (time_cost) and
+ * stored there. PICARD_EBLOCK/ESHMEM when the layout cannot run p. */
+static int eval_cost(struct tuner *t, const picard_tune_point *p, picard_layout layout,
+		     double *seconds_per_eval)
+{
+	const picard_tune_key *key = t->opt.cost_key;
+	struct tune_cost cost = {
+		.model = key ? key->model : NULL, .precision = t->opt.precision,
+		.device = key ? key->device : NULL, .ntraj = t->opt.ntraj,
+		.scheme = t->opt.scheme, .m = p->m, .layout = layout,
+	};
+	int err = PICARD_ENOTFOUND;
+
+	for (int i = 0; i < t->nknown; i++)
+		if (t->known[i].m == p->m && t->known[i].layout == layout) {
+			*seconds_per_eval = t->known[i].seconds_per_eval;
+			return PICARD_OK;
+		}
+	if (key)
+		err = tune_cost_load(&cost);
+	if (err) {
+		err = time_cost(t, p->m, layout, &cost.seconds_per_eval);
+		if (err)
+			return err;
+		t->result->costs_timed++;
+		/* not kept (no cache, or a full disk): the next search times
+		 * it again, and may choose otherwise where two are close */
+		if (key && isfinite(cost.seconds_per_eval) && tune_cost_store(&cost))
+			t->result->costs_not_kept++;
+	}
+	if (t->nknown < KNOWN_COSTS) {
+		t->known[t->nknown].m = p->m;
+		t->known[t->nknown].layout = layout;
+		t->known[t->nknown++].seconds_per_eval = cost.seconds_per_eval;
+	}
+	*seconds_per_eval = cost.seconds_per_eval;
+	return PICARD_OK;
+}
+
+/* The layouts the search costs: on the CUDA backend the scheme's own
+ * (trapezoid: paper, and warp and thread for m <= 32; lobatto: warp, and
+ * thread for m <= 16), on the CPU backend its one algorithm. */
+static const picard_layout *search_layouts(const struct tuner *t, int *nlayouts)
+{
+	static const picard_layout cpu_layouts[] = { PICARD_LAYOUT_AUTO };
+	const picard_scheme_type *scheme = picard_scheme_of(t->opt.scheme);
+
+	if (t->backend != PICARD_BACKEND_CUDA) {
+		*nlayouts = 1;
+		return cpu_layouts;
+	}
+	*nlayouts = scheme->tune_nlayouts;
+	return scheme->tune_layouts;
+}
+
+/* The predicted solve time of the whole ensemble at p: solved once under
+ * each layout that can run p (the ensemble must not fail where the sample
+ * met E*), its right-hand side evaluations times the layout's cost per
+ * evaluation; the cheapest kept with its layout in p. */
+static int time_point(struct tuner *t, picard_tune_point *p)
+{
+	const picard_scheme_type *scheme = picard_scheme_of(t->opt.scheme);
+	const bool cuda = t->backend == PICARD_BACKEND_CUDA;
+	int nlayouts, err = PICARD_OK, timed = 0;
+	const picard_layout *layouts = search_layouts(t, &nlayouts);
+	bool uncosted = false;
+
 	p->seconds = 0;
 	for (int l = 0; l < nlayouts; l++) {
-		double seconds;
+		double seconds, evals, seconds_per_eval;
 		int per_block = 0;
 
 		if (!layout_fits(scheme, layouts[l], p->m))
 			continue;
-		err = time_layout(t, p, layouts[l], times, &seconds, &per_block);
+		err = time_layout(t, p, layouts[l], 0, NULL, &seconds, &evals, &per_block);
+		if (!err)
+			err = eval_cost(t, p, layouts[l], &seconds_per_eval);
 		if (err == PICARD_EBLOCK || err == PICARD_ESHMEM) {
 			err = PICARD_OK; /* this layout cannot run p; another may */
 			continue;
 		}
 		if (err == PICARD_EFAILED) { /* the sample met E*, the ensemble did not */
 			p->meets = false;
+			refuse(t, p, "a member outside the sample failed (diverged or not finite) "
+			       "on the whole ensemble");
 			err = PICARD_OK;
 			break;
 		}
 		if (err)
 			break;
+		if (!isfinite(seconds_per_eval) || !(evals > 0)) {
+			uncosted = true; /* no cost to predict it by */
+			continue;
+		}
+		seconds = seconds_per_eval * evals;
 		if (!timed++ || seconds < p->seconds) {
 			p->seconds = seconds;
+			p->rhs_evals = evals / (double)t->opt.ntraj;
 			p->layout = cuda ? layouts[l] : PICARD_LAYOUT_AUTO;
 			/* lobatto's warp layout is shaped by the ensemble */
 			p->traj_per_block = cuda && layouts[l] != PICARD_LAYOUT_PAPER &&
@@ -298,9 +465,13 @@ static int time_point(struct tuner *t, picard_tune_point *p)
 	}
 	if (!err && p->meets && timed && t->opt.on_point)
 		t->opt.on_point(p, t->opt.ctx);
-	if (!err && !timed && p->meets)
+	if (!err && !timed && uncosted) {
+		p->meets = false; /* its cost could not be timed: not chosen */
+		refuse(t, p, "its scheme's cost per right-hand side evaluation could not be "
+		       "timed (the calibration grid failed)");
+	} else if (!err && !timed && p->meets) {
 		err = picard_fail(PICARD_EBLOCK, "m = %d: no layout can run it on this device", p->m);
-	free(times);
+	}
 	return err;
 }
 
@@ -315,18 +486,41 @@ static bool too_costly(const struct tuner *t, long windows, int K, double factor
 	return b->meets && (double)windows * K > factor * (double)b->windows * b->K;
 }
 
-/* Whether the last error measurement's solve, on the sample alone, is
- * already too slow to beat the time to beat: this scheme's fastest point
- * so far or the caller's. A smaller h only takes longer, and the whole
- * ensemble longer than the sample. */
-static bool too_slow(const struct tuner *t)
+/* Whether p, just measured on the sample, is predicted too slow to beat
+ * the time to beat, this scheme's fastest point so far or the caller's:
+ * its evaluations per trajectory on the whole ensemble at the cheapest
+ * layout's cost. A smaller h only costs more. Costs are asked for only
+ * where there is a time to beat. */
+static int too_slow(struct tuner *t, const picard_tune_point *p, bool *slow)
 {
+	const picard_scheme_type *scheme = picard_scheme_of(t->opt.scheme);
 	const picard_tune_point *b = &t->result->best;
 	double beat = t->opt.seconds_to_beat > 0 ? t->opt.seconds_to_beat : INFINITY;
+	double cheapest = INFINITY;
+	int nlayouts;
+	const picard_layout *layouts = search_layouts(t, &nlayouts);
 
+	*slow = false;
 	if (b->meets && b->seconds > 0)
 		beat = fmin(beat, b->seconds);
-	return t->sample_seconds > TUNE_BEAT_FACTOR * beat;
+	if (!isfinite(beat) || !(p->rhs_evals > 0))
+		return PICARD_OK;
+	for (int l = 0; l < nlayouts; l++) {
+		double seconds_per_eval;
+		int err;
+
+		if (!layout_fits(scheme, layouts[l], p->m))
+			continue;
+		err = eval_cost(t, p, layouts[l], &seconds_per_eval);
+		if (err == PICARD_EBLOCK || err == PICARD_ESHMEM)
+			continue;
+		if (err)
+			return err;
+		if (isfinite(seconds_per_eval))
+			cheapest = fmin(cheapest, seconds_per_eval);
+	}
+	*slow = cheapest * p->rhs_evals * (double)t->opt.ntraj > TUNE_BEAT_FACTOR * beat;
+	return PICARD_OK;
 }
 
 /* A passing h for (m, K) whose smaller neighbours pass too; confirmed stays
@@ -344,6 +538,9 @@ static int confirm(struct tuner *t, int m, int K, picard_tune_point *best,
 			return err;
 		if (!q.meets) {
 			*confirmed = false;
+			refuse(t, best, "its smaller neighbours, h x 0.9 and x 0.8, must meet E* too, "
+			       "and one did not (E does not fall with h there: past the "
+			       "convergence region, or at the rounding floor)");
 			return PICARD_OK;
 		}
 	}
@@ -358,7 +555,7 @@ static int search_h(struct tuner *t, int m, int K, picard_tune_point *best)
 	const int first = picard_scheme_of(t->opt.scheme)->tune_first_windows;
 	double h_fail = 0, h = span / ((m - 1) * (double)(first > 1 ? first : 1));
 	picard_tune_point p = {.meets = false};
-	bool confirmed = false;
+	bool confirmed = false, slow;
 	int err;
 
 	best->meets = false;
@@ -376,15 +573,20 @@ static int search_h(struct tuner *t, int m, int K, picard_tune_point *best)
 				break;
 			stalls = isfinite(p.error) && p.error > TUNE_STALL * prev ? stalls + 1 : 0;
 			prev = p.error;
-			if (stalls >= 2 || too_costly(t, p.windows, K, TUNE_COST_FACTOR) ||
-			    too_slow(t))
+			if (stalls >= 2 || too_costly(t, p.windows, K, TUNE_COST_FACTOR))
 				return PICARD_OK;
+			err = too_slow(t, &p, &slow);
+			if (err || slow)
+				return err;
 		}
 		if (!p.meets)
 			return PICARD_OK;
 		*best = p;
 		/* even the h twice as large could not win: no bisection */
-		if (too_costly(t, p.windows / 2, K, TUNE_WIN_FACTOR) || too_slow(t)) {
+		err = too_slow(t, &p, &slow);
+		if (err)
+			return err;
+		if (too_costly(t, p.windows / 2, K, TUNE_WIN_FACTOR) || slow) {
 			best->meets = false;
 			return PICARD_OK;
 		}
@@ -647,6 +849,7 @@ int picard_tune(const picard_model *model, const picard_tune_options *options,
 		return picard_fail(PICARD_EINVAL, "picard_tune: NULL argument");
 	memset(result, 0, sizeof(*result));
 	result->best_error = INFINITY;
+	result->refused_error = INFINITY;
 	result->best.error = INFINITY;
 	err = tune_defaults(model, options, &t.opt);
 	if (err)

@@ -21,7 +21,17 @@
  * scheme=lobatto and iter_rtol came with issue 7 (a lobatto point: K is
  * its K_max, h its mean spacing); without them an entry is the trapezoid's.
  * block came with issue 17: a newton point's windows iterated together.
- * (one line in the file). Reals carry the fewest digits that read back to
+ * (one line in the file).
+ *
+ * A line with seconds_per_eval (issue 34) is not a configuration but what
+ * one right-hand side evaluation cost a scheme at m nodes under a layout
+ * (src/tune_cost.h), for a model, precision, ensemble size class and
+ * device, for example
+ *
+ *   model=lotka precision=double traj=1024 device="CPU" build=3d7f3fb
+ *   scheme=dp8 m=2 layout=auto seconds_per_eval=1.2e-08 date=...
+ *
+ * the tuner's unit of cost, timed once and read back by later searches. Reals carry the fewest digits that read back to
  * the same double (at most 17), so tol, t0, t1 compare exactly and h is the
  * spacing that was measured. A value with blanks, quotes or backslashes is
  * quoted, with \" and \\ escaped; the device always is. Entries written by
@@ -51,6 +61,7 @@
 #include "cache_dir.h"
 #include "errors.h"
 #include "scheme.h"
+#include "tune_cost.h"
 
 #ifndef PICARD_BUILD_ID
 #define PICARD_BUILD_ID "unknown" /* the Makefile passes the git commit */
@@ -80,6 +91,9 @@ static const char cache_header[] =
 	"#   scheme iter_rtol block                   the scheme (absent: trapezoid), its\n"
 	"#                                            window tolerance, newton's block\n"
 	"#   date                                     when it was stored (UTC)\n"
+	"# A line with seconds_per_eval holds what one right-hand side evaluation\n"
+	"# cost scheme at m nodes under layout (model precision traj device build):\n"
+	"# the search predicts a configuration's time as its evaluations times it.\n"
 	"# Values with blanks are quoted (\\\" and \\\\ escaped). Entries of another build\n"
 	"# are ignored. picard-tune rewrites this file (comments are not kept);\n"
 	"# delete a line, or the file, to forget a result.\n";
@@ -95,14 +109,17 @@ enum cache_line_kind {
 	CACHE_LINE_EOF,       /* no more lines */
 	CACHE_LINE_SKIP,      /* blank or comment */
 	CACHE_LINE_ENTRY,     /* an entry of this build */
+	CACHE_LINE_COST,      /* a per-evaluation cost of this build */
 	CACHE_LINE_STALE,     /* an entry of another build */
 	CACHE_LINE_MALFORMED, /* anything else */
 };
 
 /* An entry as read: strings point into the reader's parsed copy. */
 struct cache_entry {
+	bool is_cost;            /* a cost line: cost holds it, not key, point */
 	picard_tune_key key;     /* what it holds for */
 	picard_tune_point point; /* the configuration */
+	struct tune_cost cost;   /* a cost line's fields */
 };
 
 /* A pass over the cache file, line by line. */
@@ -434,6 +451,53 @@ static bool read_entry(const struct cache_field *fields, int n, struct cache_ent
 	return check_key(&e->key) == PICARD_OK && check_point(&e->key, &e->point) == PICARD_OK;
 }
 
+/* The fields of a cost line of this build into e (is_cost set); false
+ * when any is missing or out of range. */
+static bool read_cost(const struct cache_field *fields, int n, struct cache_entry *e)
+{
+	struct tune_cost *c = &e->cost;
+	const char *precision = field(fields, n, "precision");
+	const char *scheme = field(fields, n, "scheme");
+	const char *layout = field(fields, n, "layout");
+	long m;
+	int l;
+
+	memset(e, 0, sizeof(*e));
+	e->is_cost = true;
+	c->model = field(fields, n, "model");
+	c->device = field(fields, n, "device");
+	if (!precision || !scheme || !layout || !picard_scheme_named(scheme) ||
+	    !valid_name(c->model) || !valid_text(c->device) || !field(fields, n, "date"))
+		return false;
+	if (strcmp(precision, "float") == 0)
+		c->precision = PICARD_FLOAT;
+	else if (strcmp(precision, "double") == 0)
+		c->precision = PICARD_DOUBLE;
+	else
+		return false;
+	c->scheme = picard_scheme_named(scheme)->id;
+	l = picard_layout_parse(layout);
+	if (l < 0)
+		return false;
+	c->layout = (picard_layout)l;
+	if (!read_integer(field(fields, n, "traj"), 1, LONG_MAX, &c->ntraj) ||
+	    !read_integer(field(fields, n, "m"), 2, CACHE_M_MAX, &m) ||
+	    !read_real(field(fields, n, "seconds_per_eval"), &c->seconds_per_eval) ||
+	    !(c->seconds_per_eval > 0))
+		return false;
+	c->m = (int)m;
+	return true;
+}
+
+/* Cost keys match exactly, the ensemble by its size class. */
+static bool same_cost(const struct tune_cost *a, const struct tune_cost *b)
+{
+	return strcmp(a->model, b->model) == 0 && a->precision == b->precision &&
+	       picard_tune_class(a->ntraj) == picard_tune_class(b->ntraj) &&
+	       strcmp(a->device, b->device) == 0 && a->scheme == b->scheme && a->m == b->m &&
+	       a->layout == b->layout;
+}
+
 /* What the text of one line is; an entry's fields go to e. */
 static enum cache_line_kind parse_line(char *text, struct cache_entry *e)
 {
@@ -453,6 +517,8 @@ static enum cache_line_kind parse_line(char *text, struct cache_entry *e)
 		return CACHE_LINE_MALFORMED;
 	if (strcmp(build, picard_build_id()) != 0)
 		return CACHE_LINE_STALE;
+	if (field(fields, n, "seconds_per_eval"))
+		return read_cost(fields, n, e) ? CACHE_LINE_COST : CACHE_LINE_MALFORMED;
 	return read_entry(fields, n, e) ? CACHE_LINE_ENTRY : CACHE_LINE_MALFORMED;
 }
 
@@ -556,6 +622,31 @@ int picard_tune_cache_load(const picard_tune_key *key, picard_tune_point *point)
 	return PICARD_OK;
 }
 
+int tune_cost_load(struct tune_cost *cost)
+{
+	char path[CACHE_PATH_MAX];
+	struct cache_reader reader;
+	struct cache_entry entry;
+	enum cache_line_kind kind;
+	bool found = false;
+	int err = picard_tune_cache_path(path, sizeof(path));
+
+	if (!err)
+		err = open_reader(&reader, path);
+	if (err)
+		return err;
+	while ((kind = next_line(&reader, &entry)) != CACHE_LINE_EOF)
+		if (kind == CACHE_LINE_COST && same_cost(&entry.cost, cost)) {
+			cost->seconds_per_eval = entry.cost.seconds_per_eval;
+			found = true;
+		}
+	err = close_reader(&reader);
+	if (!err && !found)
+		err = picard_fail(PICARD_ENOTFOUND, "no cost of %s at m = %d in %s",
+				  picard_scheme_of(cost->scheme)->name, cost->m, path);
+	return err;
+}
+
 /* ---- writing ------------------------------------------------------------------ */
 
 /* A real with the fewest significant digits (15 to 17) that read back to
@@ -586,8 +677,8 @@ static void write_text(FILE *f, const char *name, const char *value, bool quote)
 		fputc('"', f);
 }
 
-/* One entry line, fields in the order of the header, dated now (UTC). */
-static void write_entry(FILE *f, const picard_tune_key *key, const picard_tune_point *p)
+/* The date field: now, in UTC. */
+static void write_date(FILE *f)
 {
 	time_t now = time(NULL);
 	struct tm utc;
@@ -595,6 +686,26 @@ static void write_entry(FILE *f, const picard_tune_key *key, const picard_tune_p
 
 	if (gmtime_r(&now, &utc))
 		strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &utc);
+	fprintf(f, " date=%s\n", date);
+}
+
+/* One cost line, dated now. */
+static void write_cost(FILE *f, const struct tune_cost *c)
+{
+	fprintf(f, "model=%s precision=%s traj=%ld", c->model,
+		c->precision == PICARD_DOUBLE ? "double" : "float",
+		1L << picard_tune_class(c->ntraj));
+	write_text(f, "device", c->device, true);
+	write_text(f, "build", picard_build_id(), false);
+	fprintf(f, " scheme=%s m=%d layout=%s", picard_scheme_of(c->scheme)->name, c->m,
+		picard_layout_name(c->layout));
+	write_real(f, "seconds_per_eval", c->seconds_per_eval);
+	write_date(f);
+}
+
+/* One entry line, fields in the order of the header, dated now (UTC). */
+static void write_entry(FILE *f, const picard_tune_key *key, const picard_tune_point *p)
+{
 	fprintf(f, "model=%s precision=%s", key->model,
 		key->precision == PICARD_DOUBLE ? "double" : "float");
 	write_real(f, "tol", key->tol);
@@ -623,7 +734,7 @@ static void write_entry(FILE *f, const picard_tune_key *key, const picard_tune_p
 		write_real(f, "iter_rtol", p->iter_rtol);
 	if (p->block > 0)
 		fprintf(f, " block=%d", p->block);
-	fprintf(f, " date=%s\n", date);
+	write_date(f);
 }
 
 /* The directory of path created, and an exclusive lock on path.lock held
@@ -653,8 +764,9 @@ static int prepare_dir(const char *path, int *lock_fd)
 }
 
 /* The old file's lines that stay: other keys, other builds. Malformed
- * lines are dropped (with the warning), comments replaced by the header. */
-static int copy_kept_lines(const char *path, const picard_tune_key *key, FILE *out)
+ * lines are dropped (with the warning), comments replaced by the header.
+ * added: the line that replaces its key's. */
+static int copy_kept_lines(const char *path, const struct cache_entry *added, FILE *out)
 {
 	struct cache_reader reader;
 	struct cache_entry entry;
@@ -667,14 +779,14 @@ static int copy_kept_lines(const char *path, const picard_tune_key *key, FILE *o
 		return err;
 	while ((kind = next_line(&reader, &entry)) != CACHE_LINE_EOF)
 		if (kind == CACHE_LINE_STALE ||
-		    (kind == CACHE_LINE_ENTRY && !same_key(&entry.key, key)))
+		    (kind == CACHE_LINE_ENTRY && (added->is_cost || !same_key(&entry.key, &added->key))) ||
+		    (kind == CACHE_LINE_COST && (!added->is_cost || !same_cost(&entry.cost, &added->cost))))
 			fputs(reader.line, out);
 	return close_reader(&reader);
 }
 
 /* Write the new file to temp (created beside path), then rename it. */
-static int rewrite(const char *path, const picard_tune_key *key,
-		   const picard_tune_point *point)
+static int rewrite(const char *path, const struct cache_entry *added)
 {
 	char temp[CACHE_PATH_MAX + 8];
 	FILE *out = NULL;
@@ -693,10 +805,13 @@ static int rewrite(const char *path, const picard_tune_key *key,
 		goto out_unlink;
 	}
 	fputs(cache_header, out);
-	err = copy_kept_lines(path, key, out);
+	err = copy_kept_lines(path, added, out);
 	if (err)
 		goto out_close;
-	write_entry(out, key, point);
+	if (added->is_cost)
+		write_cost(out, &added->cost);
+	else
+		write_entry(out, &added->key, &added->point);
 	if (fflush(out) != 0 || ferror(out) || fsync(fileno(out)) != 0) {
 		err = picard_fail(PICARD_EIO, "tuning cache: writing %s: %s", temp, strerror(errno));
 		goto out_close;
@@ -720,21 +835,44 @@ out_unlink:
 	return err;
 }
 
-int picard_tune_cache_store(const picard_tune_key *key, const picard_tune_point *point)
+/* Store added under the lock. */
+static int store_line(const struct cache_entry *added)
 {
 	char path[CACHE_PATH_MAX];
 	int lock_fd = -1, err;
 
-	err = check_key(key);
-	if (!err)
-		err = check_point(key, point);
-	if (!err)
-		err = picard_tune_cache_path(path, sizeof(path));
+	err = picard_tune_cache_path(path, sizeof(path));
 	if (!err)
 		err = prepare_dir(path, &lock_fd);
 	if (!err)
-		err = rewrite(path, key, point);
+		err = rewrite(path, added);
 	if (lock_fd >= 0)
 		close(lock_fd);
 	return err;
+}
+
+int picard_tune_cache_store(const picard_tune_key *key, const picard_tune_point *point)
+{
+	struct cache_entry added = {.is_cost = false};
+	int err = check_key(key);
+
+	if (!err)
+		err = check_point(key, point);
+	if (err)
+		return err;
+	added.key = *key;
+	added.point = *point;
+	return store_line(&added);
+}
+
+int tune_cost_store(const struct tune_cost *cost)
+{
+	struct cache_entry added = {.is_cost = true, .cost = *cost};
+
+	if (!valid_name(cost->model) || !valid_text(cost->device) || cost->m < 2 ||
+	    !picard_scheme_of(cost->scheme) || !picard_layout_name(cost->layout) ||
+	    cost->ntraj < 1 || !(cost->seconds_per_eval > 0) || !isfinite(cost->seconds_per_eval))
+		return picard_fail(PICARD_EINVAL, "tuning cache: a cost of %g s per evaluation",
+				   cost->seconds_per_eval);
+	return store_line(&added);
 }

@@ -473,7 +473,7 @@ Test(cli, imex_run)
 	run = run_line("heat1d --backend cpu --traj 4 --tol 1e-5");
 	cr_expect_eq(run.status, 0, "exit status %d (stderr: %s)", run.status, run.err);
 	cr_expect_not_null(strstr(run.out, "parameters   imex-"), "%s", run.out);
-	cr_expect_not_null(strstr(run.out, "fastest on 4 trajectories: imex-sdirk2 "), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "least predicted time on 4 trajectories: imex-sdirk2 "), "%s", run.out);
 	cr_expect_not_null(strstr(run.out, "imex-euler"), "%s", run.out);
 	cr_expect_null(strstr(run.out, "radau5"), "%s", run.out);
 	cr_expect_not_null(strstr(run.out, "PASS"), "%s", run.out);

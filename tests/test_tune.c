@@ -29,6 +29,7 @@
 #include "picard.h"
 #include "scheme.h"
 #include "support.h"
+#include "tune_cost.h"
 
 #define SEARCH_TOL 1e-6      /* decay in double: reached with K <= 3 */
 #define SEARCH_TRAJ 16L      /* ensemble = sample: the check sees the same states */
@@ -874,6 +875,100 @@ Test(tune, search_stops_where_it_cannot_beat_the_time)
 	cr_expect(!slow.best.meets);
 	cr_expect_lt(slow.points, free_run.points, "1 ns to beat: %ld points, not fewer than %ld",
 		     slow.points, free_run.points);
+}
+
+/* Issue 34: the same search on the same machine picks the same point. The
+ * first search times each cost per evaluation and caches it, the second
+ * reads it back: both predict the same seconds, bit for bit (timing every
+ * candidate never did: two timings are never equal), and a point's
+ * predicted time is its evaluations on the ensemble times the cached
+ * cost. Two schemes of the pair kind, one after the other, are costed
+ * apart (their own line each). */
+Test(tune, same_search_same_choice)
+{
+	const picard_model *model = picard_model_find("lotka");
+	const picard_tune_key key = {
+		.model = "lotka", .precision = PICARD_DOUBLE, .tol = 1e-7, .t0 = 0, .t1 = 100,
+		.device = "CPU", .ntraj = SEARCH_TRAJ,
+	};
+	picard_tune_options opt = {
+		.tol = 1e-7, .scheme = PICARD_SCHEME_DP5, .precision = PICARD_DOUBLE,
+		.backend = PICARD_BACKEND_CPU, .ntraj = SEARCH_TRAJ, .sample = 8, .kmax = 3,
+		.repeats = 1, .cost_key = &key,
+	};
+	picard_tune_result first, second;
+	struct tune_cost cost = {
+		.model = "lotka", .precision = PICARD_DOUBLE, .device = "CPU", .ntraj = SEARCH_TRAJ,
+		.scheme = PICARD_SCHEME_DP5, .m = 2, .layout = PICARD_LAYOUT_AUTO,
+	};
+	int err;
+
+	cr_assert_not_null(model);
+	err = picard_tune(model, &opt, &first);
+	cr_assert_eq(err, 0, "picard_tune: %s (%s)", picard_strerror(err), picard_error_detail());
+	err = picard_tune(model, &opt, &second);
+	cr_assert_eq(err, 0, "picard_tune: %s (%s)", picard_strerror(err), picard_error_detail());
+	cr_expect_gt(first.costs_timed, 0, "the first search timed no cost");
+	cr_expect_eq(first.costs_not_kept, 0);
+	cr_expect_eq(second.costs_timed, 0, "the second search timed %ld costs again",
+		     second.costs_timed);
+	cr_expect_eq(second.best.K, first.best.K);
+	cr_expect_eq(second.best.h, first.best.h, "h %.17g, then %.17g", first.best.h,
+		     second.best.h);
+	cr_expect_eq(second.best.iter_rtol, first.best.iter_rtol);
+	cr_expect_eq(second.best.seconds, first.best.seconds, "predicted %.17g s, then %.17g s",
+		     first.best.seconds, second.best.seconds);
+	err = tune_cost_load(&cost);
+	cr_assert_eq(err, 0, "no cached cost of dp5: %s", picard_error_detail());
+	cr_expect_gt(cost.seconds_per_eval, 0);
+	cr_expect_lt(fabs(first.best.seconds - cost.seconds_per_eval * first.best.rhs_evals *
+			  SEARCH_TRAJ), 1e-12 * first.best.seconds,
+		     "predicted %.17g s is not %.17g s per evaluation x %.17g evaluations x %ld",
+		     first.best.seconds, cost.seconds_per_eval, first.best.rhs_evals, SEARCH_TRAJ);
+	/* dp5 makes 6 evaluations a step (FSAL): fixed steps over the span */
+	if (first.best.iter_rtol == 0)
+		cr_expect_eq(first.best.rhs_evals, 6.0 * first.best.K, "%.17g evaluations, %d steps",
+			     first.best.rhs_evals, first.best.K);
+	/* another scheme's cost is its own line */
+	opt.scheme = PICARD_SCHEME_DP8;
+	err = picard_tune(model, &opt, &second);
+	cr_assert_eq(err, 0, "picard_tune: %s (%s)", picard_strerror(err), picard_error_detail());
+	cr_expect_gt(second.costs_timed, 0, "dp8 took dp5's cost");
+}
+
+/* Issue 34, item 10: a search that ends with nothing names the rule that
+ * refused its best E where that E was below E*. A first search at a
+ * tolerance nothing reaches (1e-6, above double's floor) finds the best
+ * E its grid allows (max_windows 4: E0); a second at E* = E0 / 0.9 visits the same points (none meets
+ * either way) and must refuse its E0, below E*, by the margin (the
+ * sample must meet 0.8 E*), and say so. */
+Test(tune, refusal_names_the_rule)
+{
+	const picard_model *model = picard_model_find("decay");
+	picard_tune_options opt = {
+		.tol = 1e-6, .precision = PICARD_DOUBLE, .backend = PICARD_BACKEND_CPU,
+		.ntraj = SEARCH_TRAJ, .sample = SEARCH_TRAJ, .spread = SEARCH_SPREAD,
+		.seed = SEARCH_SEED, .kmax = 1, .nms = 1, .ms = {4}, .repeats = 1,
+		.max_windows = 4,
+	};
+	picard_tune_result unreachable, near;
+	int err;
+
+	cr_assert_not_null(model);
+	err = picard_tune(model, &opt, &unreachable);
+	cr_assert_eq(err, PICARD_ENOTFOUND, "picard_tune returned %d", err);
+	cr_assert(isfinite(unreachable.best_error) && unreachable.best_error > 0);
+	cr_expect_null(unreachable.refused_by, "E > E*, yet refused by: %s",
+		       unreachable.refused_by);
+	opt.tol = unreachable.best_error / 0.9;
+	err = picard_tune(model, &opt, &near);
+	cr_assert_eq(err, PICARD_ENOTFOUND, "E* = %.17g: picard_tune returned %d", opt.tol, err);
+	/* the same points; the reference, drawn to 5% of E*, differs a little */
+	cr_expect_lt(fabs(near.best_error - unreachable.best_error), 1e-6 * near.best_error,
+		     "%.17g, then %.17g", unreachable.best_error, near.best_error);
+	cr_expect_eq(near.refused_error, near.best_error);
+	cr_assert_not_null(near.refused_by, "E = 0.9 E* refused by no rule");
+	cr_expect_not_null(strstr(near.refused_by, "0.8 of E*"), "%s", near.refused_by);
 }
 
 Test(tune, search_rejects_bad_options)

@@ -59,6 +59,65 @@ static void find_grid(const char *text, const char *prefix, int *m, int *K, doub
 		     "cannot read m, K, h after '%s' in:\n%s", prefix, text);
 }
 
+/* The line of text that starts with prefix, as a new string ("" when none). */
+static char *line_of(const char *text, const char *prefix)
+{
+	const char *at = strstr(text, prefix);
+	size_t len = at ? strcspn(at, "\n") : 0;
+	char *line = calloc(len + 1, 1);
+
+	cr_assert_not_null(line);
+	if (at)
+		memcpy(line, at, len);
+	return line;
+}
+
+/* The largest |x - x0 exp(-lambda (t1 - t0))| over the rows of picard-run's
+ * --out CSV of decay (traj,status,x1 final states; x0 from the run's
+ * --init file of one column), lambda 0.5 its default, over [0, 10]; every
+ * row must be ok, and there must be rows rows. */
+static double decay_error(const char *out_path, const double *x0, long rows)
+{
+	char *text = slurp(out_path, NULL);
+	const char *line;
+	double worst = 0;
+	long count = 0;
+
+	cr_assert_not_null(text, "no %s", out_path);
+	line = strchr(text, '\n'); /* past the header */
+	while (line && line[1]) {
+		long traj;
+		char status[32];
+		double x;
+
+		line++;
+		cr_assert_eq(sscanf(line, "%ld,%31[^,],%lf", &traj, status, &x), 3, "row: %.60s", line);
+		cr_assert(traj >= 0 && traj < rows, "row of trajectory %ld", traj);
+		cr_expect_str_eq(status, "ok", "trajectory %ld", traj);
+		worst = fmax(worst, fabs(x - x0[traj] * exp(-0.5 * 10)));
+		count++;
+		line = strchr(line, '\n');
+	}
+	cr_expect_eq(count, rows, "%ld rows, not %ld", count, rows);
+	free(text);
+	return worst;
+}
+
+/* An --init file of decay's n states 1, 2, ..., n into the workdir. */
+static struct path decay_init(long n, double *x0)
+{
+	struct path path = in_workdir("decay_init.csv");
+	char text[4096];
+	size_t used = snprintf(text, sizeof(text), "x1\n");
+
+	for (long i = 0; i < n; i++) {
+		x0[i] = (double)(i + 1);
+		used += snprintf(text + used, sizeof(text) - used, "%g\n", x0[i]);
+	}
+	write_file(path.s, text, used);
+	return path;
+}
+
 /* ---- bad command lines -------------------------------------------------------------- */
 
 /* One bad command line of picard-tune and what its error line must name. */
@@ -266,32 +325,52 @@ Test(tune_cli, explicit_parameters_win)
 	cr_expect_not_null(strstr(run.out, "--K as given"), "%s", run.out);
 	cr_expect_not_null(strstr(run.out, " K=7 "), "%s", run.out);
 	free_run(&run);
-	run = run_line("picard-run", "decay --tol 1 --backend cpu --traj 16 --m 5 --K 2 --h 0.25");
+	/* all given: nothing tuned, and the given grid meets a tolerance of
+	 * 1% of the smallest answer (its error is 7.7e-5), the final states
+	 * checked against decay's closed form */
+	double x0[4];
+	struct path init = decay_init(4, x0);
+	char line[512];
+	snprintf(line, sizeof(line), "decay --init %s --tol 2e-4 --backend cpu --m 5 --K 6 "
+		 "--h 0.05 --precision double --out %s", init.s, in_workdir("all.csv").s);
+	run = run_line("picard-run", line);
 	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);
 	cr_expect_null(strstr(run.out, "parameters"), "all given, nothing tuned:\n%s", run.out);
-	cr_expect_not_null(strstr(run.out, "grid         m=5 K=2 h=0.25,"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "grid         m=5 K=6 h=0.05,"), "%s", run.out);
+	cr_expect_leq(decay_error(in_workdir("all.csv").s, x0, 4), 2e-4, "%s", run.out);
 	free_run(&run);
 }
 
 /* No cache entry: a quick search, said so, with the full search suggested,
- * and nothing stored. Its 8 sampled trajectories need not bound E over the
- * 64 checked (they did not here: 1.02e-5 against 1e-5), so the check may
- * fail; it must say so and exit 1 then. */
+ * and no configuration stored (only the costs per evaluation it timed).
+ * The promise holds: every one of the 64 members is checked, the members
+ * the tuned grid missed are solved again, and the run exits 0 with every
+ * final state within E* of decay's closed form x0 exp(-t/2). */
 Test(tune_cli, run_quick_search_without_cache)
 {
-	struct cli_run run = run_line("picard-run", "decay --tol 1e-5 --backend cpu --traj 64 "
-				      "--precision double");
+	struct cli_run run;
+	double x0[64];
+	char text[2048], line[512];
+	size_t used = snprintf(text, sizeof(text), "x1\n");
+	char *cache;
 
+	for (int i = 0; i < 64; i++) { /* 0.9 .. 1.1, as a spread of 0.1 */
+		x0[i] = 0.9 + 0.2 * i / 63.0;
+		used += snprintf(text + used, sizeof(text) - used, "%.17g\n", x0[i]);
+	}
+	write_file(in_workdir("init64.csv").s, text, used);
+	snprintf(line, sizeof(line), "decay --init %s --tol 1e-5 --backend cpu --precision double "
+		 "--out %s", in_workdir("init64.csv").s, in_workdir("quick.csv").s);
+	run = run_line("picard-run", line);
 	cr_expect_not_null(strstr(run.out, "from a quick search"), "%s", run.out);
 	cr_expect_not_null(strstr(run.out, "picard-tune decay --tol 1e-05 --precision double "
 				  "--backend cpu"), "%s", run.out);
-	cr_expect_not_null(strstr(run.out, "check        E = "), "%s", run.out);
-	if (strstr(run.out, "PASS"))
-		cr_expect_eq(run.status, 0, "exit status %d\n%s%s", run.status, run.out, run.err);
-	else
-		cr_expect(run.status == 1 && strstr(run.err, "check failed"),
-			  "exit status %d\n%s%s", run.status, run.out, run.err);
-	cr_expect(!exists(cache_file().s), "the quick search was stored");
+	cr_expect_eq(run.status, 0, "exit status %d\n%s%s", run.status, run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "met by 64 of 64 trajectories"), "%s", run.out);
+	cr_expect_leq(decay_error(in_workdir("quick.csv").s, x0, 64), 1e-5, "%s", run.out);
+	cache = slurp(cache_file().s, NULL);
+	cr_expect(!cache || !strstr(cache, " tol="), "the quick search was stored:\n%s", cache);
+	free(cache);
 	/* the schemes searched: not newton, which is searched only by name */
 	cr_expect_not_null(strstr(run.out, "lobatto"), "%s", run.out);
 	cr_expect_null(strstr(run.out, "newton"), "%s", run.out);
@@ -330,18 +409,125 @@ Test(tune_cli, run_quick_search_newton_radau_stiff, .timeout = 120)
 }
 
 /* --h, which only the trapezoid has, settles the quick search on it and
- * keeps the given h; left to both schemes, which one wins is a matter of
- * timing (this run once took lobatto, and its 3 windows, under load). */
+ * keeps the given h (lobatto would drop it); the tuned K meets a
+ * tolerance of 1% of the smallest answer, the final states checked
+ * against decay's closed form. */
 Test(tune_cli, run_quick_search_keeps_h)
 {
-	struct cli_run run = run_line("picard-run", "decay --tol 1 --backend cpu --traj 8 "
-				      "--m 5 --h 0.25 --precision double");
+	double x0[4];
+	struct path init = decay_init(4, x0);
+	char line[512];
+	struct cli_run run;
 
+	snprintf(line, sizeof(line), "decay --init %s --tol 2e-4 --backend cpu --m 5 --h 0.05 "
+		 "--precision double --out %s", init.s, in_workdir("keeps_h.csv").s);
+	run = run_line("picard-run", line);
 	cr_expect_eq(run.status, 0, "exit status %d\n%s%s", run.status, run.out, run.err);
-	cr_expect_not_null(strstr(run.out, "quick search on this ensemble (8 trajectories sampled, trapezoid:"),
+	cr_expect_not_null(strstr(run.out, "quick search on this ensemble (4 trajectories sampled, trapezoid:"),
 			   "%s", run.out);
-	cr_expect_not_null(strstr(run.out, "over 8 trajectories x 10 window ends"), "%s",
+	cr_expect_not_null(strstr(run.out, "grid         m=5 K="), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "over 4 trajectories x 50 window ends"), "%s",
 			   run.out);
+	cr_expect_leq(decay_error(in_workdir("keeps_h.csv").s, x0, 4), 2e-4, "%s", run.out);
+	free_run(&run);
+}
+
+/* Issue 34, item 9: the same --tol command five times picks the same
+ * configuration. lotka at 1e-9 in double is a near-tie of dp8 and vern9
+ * (timed, it chose either); the five runs share this test's cache, where
+ * the first leaves the costs per evaluation it timed and no configuration
+ * (a quick search stores none), so each run searches again. Their
+ * predicted times are equal too: the line that lists them is the same. */
+Test(tune_cli, run_quick_search_same_choice, .timeout = 600)
+{
+	char *parameters = NULL, *schemes = NULL;
+
+	for (int i = 0; i < 5; i++) {
+		struct cli_run run = run_line("picard-run", "lotka --tol 1e-9 --precision double "
+					      "--backend cpu --traj 64");
+		char *p = line_of(run.out, "parameters"), *s = line_of(run.out, "schemes");
+
+		cr_expect_eq(run.status, 0, "run %d: exit status %d\n%s%s", i, run.status, run.out,
+			     run.err);
+		/* the grid and where it came from, less the search's time */
+		*strstr(p, " points, ") = 0;
+		cr_expect_neq(*s, 0, "no schemes line:\n%s", run.out);
+		if (i == 0) {
+			parameters = p;
+			schemes = s;
+			cr_expect_null(strstr(run.out, "(0 timed by this search"), "%s", run.out);
+		} else {
+			cr_expect_str_eq(p, parameters, "run %d chose otherwise", i);
+			cr_expect_str_eq(s, schemes, "run %d predicted otherwise", i);
+			cr_expect_not_null(strstr(run.out, "(0 timed by this search"), "%s", run.out);
+			free(p);
+			free(s);
+		}
+		free_run(&run);
+	}
+	char *cache = slurp(cache_file().s, NULL);
+	cr_expect(cache && strstr(cache, "seconds_per_eval=") && !strstr(cache, " tol="),
+		  "the cache holds:\n%s", cache ? cache : "(nothing)");
+	free(cache);
+	free(parameters);
+	free(schemes);
+}
+
+/* Issue 34, item 10: --help says what the quick search does: as many
+ * trajectories sampled as a run says it sampled, and lobatto's --tol
+ * tunes (it does: a run prints the lobatto grid it tuned). */
+Test(tune_cli, run_help_matches_the_search)
+{
+	struct cli_run help = run_line("picard-run", "--help");
+	struct cli_run run = run_line("picard-run", "decay --scheme lobatto --tol 1e-6 "
+				      "--precision double --backend cpu --traj 40");
+	const char *said = strstr(help.out, "quick search (");
+	const char *done = strstr(run.out, "quick search on this ensemble (");
+	long said_n = 0, done_n = 0;
+
+	cr_assert_not_null(said, "%s", help.out);
+	cr_assert_not_null(done, "%s%s", run.out, run.err);
+	cr_expect_eq(sscanf(said, "quick search (%ld trajectories sampled", &said_n), 1, "%s", said);
+	cr_expect_eq(sscanf(done, "quick search on this ensemble (%ld trajectories sampled",
+			    &done_n), 1, "%s", done);
+	cr_expect_eq(said_n, done_n, "--help says %ld sampled, the run %ld", said_n, done_n);
+	cr_expect_null(strstr(help.out, "without tuning"), "%s", help.out);
+	cr_expect_not_null(strstr(help.out, "--tol tunes m, the window"), "%s", help.out);
+	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "parameters   lobatto m="), "%s", run.out);
+	free_run(&help);
+	free_run(&run);
+}
+
+/* Issue 34, item 10: a refusal quotes the rule that refused. The best E
+ * of decay on at most 4 windows, at E* = 1e-6 (nothing reaches it; above
+ * double's floor), is then asked for with E* = 1.05 E: E is below E*,
+ * and the message must say the margin refused it, not only that E was
+ * its best. */
+Test(tune_cli, refusal_quotes_the_rule)
+{
+	const char *common = "decay --backend cpu --precision double --traj 16 --sample 16 "
+			     "--m 4 --kmax 1 --repeats 1 --max-windows 4 --no-cache";
+	char line[512];
+	struct cli_run run;
+	const char *at;
+	double best = 0;
+
+	snprintf(line, sizeof(line), "%s --tol 1e-6", common);
+	run = run_line("picard-tune", line);
+	cr_expect_eq(run.status, 1, "%s%s", run.out, run.err);
+	at = strstr(run.err, "the best E was ");
+	cr_assert_not_null(at, "%s", run.err);
+	cr_assert_eq(sscanf(at, "the best E was %lf", &best), 1, "%s", at);
+	cr_expect_null(strstr(run.err, "refused because"), "%s", run.err);
+	free_run(&run);
+	/* the printed E has 3 digits: E* = 1.05 of it keeps E within E*
+	 * and above 0.8 E* */
+	snprintf(line, sizeof(line), "%s --tol %.17g", common, best * 1.05);
+	run = run_line("picard-tune", line);
+	cr_expect_eq(run.status, 1, "%s%s", run.out, run.err);
+	cr_expect_not_null(strstr(run.err, "refused because the sample must meet 0.8 of E*"),
+			   "%s", run.err);
 	free_run(&run);
 }
 

@@ -456,6 +456,40 @@ static double euler_time(const struct bench *b, const struct sample *s, long ste
 	return times[b->repeats / 2];
 }
 
+/* The median solve time of the tuner's ensemble (spread and seed as
+ * picard_tune's) at point p, after a warm-up: picard_tune's seconds are
+ * predicted (evaluations x a cost per evaluation), the table's are timed. */
+static int time_tuned(const struct bench *b, const picard_tune_point *p, double *seconds)
+{
+	picard_options opt = { .m = p->m, .K = p->K, .h = p->h, .precision = b->precision,
+			       .backend = b->backend, .layout = p->layout,
+			       .traj_per_block = p->traj_per_block };
+	double *x0 = malloc((size_t)b->traj * b->model->dim * sizeof(double));
+	double *times = malloc((size_t)b->repeats * sizeof(double));
+	picard_solver *solver = NULL;
+	picard_stats stats;
+	int err = x0 && times ? 0 : PICARD_ENOMEM;
+
+	if (!err)
+		err = picard_ensemble_spread(b->model->dim, b->model->x0, b->traj, b->spread,
+					     b->seed, b->backend, x0);
+	if (!err)
+		err = picard_solver_create(&solver, b->model, &opt, b->traj);
+	for (int r = -1; !err && r < b->repeats; r++) {
+		err = picard_solve(solver, x0, NULL, NULL, NULL, NULL, NULL, 0, &stats);
+		if (r >= 0)
+			times[r] = stats.solve_seconds;
+	}
+	if (!err) {
+		qsort(times, b->repeats, sizeof(double), cmp_double);
+		*seconds = times[b->repeats / 2];
+	}
+	picard_solver_free(solver);
+	free(x0);
+	free(times);
+	return err;
+}
+
 static int tune(const struct bench *b)
 {
 	int err = 0;
@@ -476,8 +510,12 @@ static int tune(const struct bench *b)
 		if (terr && terr != PICARD_ENOTFOUND)
 			return terr;
 		for (int i = 0; i < res.nm; i++) {
-			const picard_tune_point *p = &res.per_m[i];
+			picard_tune_point *p = &res.per_m[i];
 
+			if (p->meets)
+				terr = time_tuned(b, p, &p->seconds);
+			if (terr)
+				return terr;
 			if (p->meets)
 				printf("per_m,%g,%d,%d,%.6g,%ld,%.6g,%.6g,,,,,,\n", b->tols[t], p->m,
 				       p->K, p->h, p->windows, p->error, p->seconds);
@@ -490,6 +528,10 @@ static int tune(const struct bench *b)
 		steps = euler_steps_for(b, &s, 0.8 * b->tols[t], &E);
 		if (steps)
 			T1 = euler_time(b, &s, steps) * ((double)b->traj / b->euler_traj);
+		if (res.best.meets)
+			terr = time_tuned(b, &res.best, &res.best.seconds);
+		if (terr)
+			return terr;
 		if (res.best.meets)
 			printf("best,%g,%d,%d,%.6g,%ld,%.6g,%.6g,", b->tols[t], res.best.m, res.best.K,
 			       res.best.h, res.best.windows, res.best.error, res.best.seconds);

@@ -232,10 +232,10 @@ static const struct cli_flag flags[] = {
 	{"--t1", "T", set_t1, "end time, > t0 (default: the model's)"},
 	{"--spread", "S", set_spread, "initial states x0*(1 + S*(2u-1)) as picard-run (default 0.1)"},
 	{"--seed", "N", set_seed, "seed of the ensemble, >= 1 (default 1)"},
-	{"--repeats", "R", set_repeats, "timed solves per candidate, median after a warm-up (default 5)"},
+	{"--repeats", "R", set_repeats, "timed solves of each cost per evaluation (once per scheme, m and layout, then cached), median after a warm-up (default 5)"},
 	{"--max-windows", "W", set_max_windows, "smallest h tried: (t1-t0)/((m-1) W) (default 100000)"},
 	{"--csv", "FILE", set_csv, "write every evaluated point: m,K,h,windows,E,seconds,meets"},
-	{"--no-cache", NULL, set_no_cache, "do not store the winner in the tuning cache"},
+	{"--no-cache", NULL, set_no_cache, "leave the tuning cache alone: the winner not stored, the costs per evaluation timed afresh and not kept"},
 	{"--list-schemes", NULL, set_list_schemes, "list the schemes, their orders and options, and exit"},
 	{"--help", NULL, set_help, "this text (also -h)"},
 };
@@ -250,7 +250,10 @@ static void usage(FILE *f)
 		   "Find the fastest m (nodes per window), K (sweeps) and h (node spacing)\n"
 		   "whose error E against GSL rk8pd, on a sample of the ensemble at every\n"
 		   "window end, is at most E*: for each m and K the largest h meeting E*\n"
-		   "(a search on log h, its neighbours confirmed), timed on the ensemble.\n"
+		   "(a search on log h, its neighbours confirmed). A point's time on the\n"
+		   "ensemble is predicted, so the same command picks the same point: its\n"
+		   "counted right-hand side evaluations times a cost per evaluation, timed\n"
+		   "once per scheme, m and layout and kept in the tuning cache.\n"
 		   "The winner is stored in the tuning cache for picard-run MODEL --tol E.\n\n"
 		   "options (--flag VALUE or --flag=VALUE):\n");
 	cli_print_flags(f, flags, NFLAGS);
@@ -348,6 +351,8 @@ static void make_tune_options(struct tune_run *run)
 		.seed = opts->seed, .kmax = opts->kmax, .nms = opts->nms,
 		.repeats = opts->repeats, .max_windows = opts->max_windows,
 		.on_point = tuning_on_point, .ctx = &run->progress,
+		/* --no-cache leaves the cache alone: costs timed afresh */
+		.cost_key = opts->no_cache ? NULL : &run->key.key,
 	};
 	/* picard_tune reads spread 0 as its default; DBL_MIN makes every
 	 * 1 + S (2u - 1) round to 1: the states of spread 0. */
@@ -377,7 +382,7 @@ static void print_header(const struct tune_run *run)
 		printf("}, %s, ", scheme->tune_summary);
 	else
 		printf("}, K = 1..%d, ", opts->kmax ? opts->kmax : 9);
-	printf("%ld trajectories sampled, %ld timed (median of %d)\n",
+	printf("%ld trajectories sampled, %ld costed (costs timed: fastest of %d)\n",
 	       sample < traj ? sample : traj, traj, opts->repeats ? opts->repeats : 5);
 	fflush(stdout);
 }
@@ -398,7 +403,7 @@ static void print_table(const struct tune_run *run)
 {
 	const picard_tune_result *res = &run->result;
 
-	printf("\n%6s %4s %14s %9s %10s %10s  %s\n", "m", "K", "h", "windows", "E", "time ms",
+	printf("\n%6s %4s %14s %9s %10s %10s  %s\n", "m", "K", "h", "windows", "E", "pred. ms",
 	       "layout");
 	for (int i = 0; i < res->nm; i++) {
 		const picard_tune_point *p = &res->per_m[i];
@@ -424,13 +429,15 @@ static void print_best(const struct tune_run *run)
 
 	if (picard_scheme_of(best->scheme)->lobatto_grid)
 		printf("%-12s %s m=%d window=%.6g iter-rtol=%.2g%s (%ld window%s): E = %.3g, "
-		       "%.4g ms for %ld trajectories", "best", picard_scheme_of(best->scheme)->name,
+		       "%.4g ms predicted for %ld trajectories", "best",
+		       picard_scheme_of(best->scheme)->name,
 		       best->m, (best->m - 1) * best->h, best->iter_rtol, block_text(best),
 		       best->windows, best->windows == 1 ? "" : "s", best->error,
 		       best->seconds * 1e3,
 		       run->opts.traj ? run->opts.traj : 8192);
 	else
-		printf("%-12s m=%d K=%d h=%.6g (%ld window%s): E = %.3g, %.4g ms for %ld trajectories",
+		printf("%-12s m=%d K=%d h=%.6g (%ld window%s): E = %.3g, %.4g ms predicted for %ld "
+		       "trajectories",
 		       "best", best->m, best->K, best->h, best->windows, best->windows == 1 ? "" : "s",
 		       best->error, best->seconds * 1e3, run->opts.traj ? run->opts.traj : 8192);
 	if (best->layout != PICARD_LAYOUT_AUTO)
@@ -443,6 +450,7 @@ static void print_cost(const struct tune_run *run)
 {
 	printf("%-12s %ld points in %.3g s; reference error %.2g (the floor of measurable E)\n",
 	       "searched", run->result.points, run->seconds, run->result.reference_error);
+	tuning_print_costs(&run->result);
 }
 
 /* Store the winner; say where (or why not). */
@@ -461,7 +469,7 @@ static int store(const struct tune_run *run)
 	if (!err && picard_tune_cache_load(&run->key.key, &cached) == 0 &&
 	    cached.scheme != run->result.best.scheme &&
 	    cached.seconds < run->result.best.seconds) {
-		printf("%-12s kept the %s entry of %s (%.4g ms, faster)\n", "cache",
+		printf("%-12s kept the %s entry of %s (%.4g ms predicted, faster)\n", "cache",
 		       picard_scheme_of(cached.scheme)->name, path,
 		       cached.seconds * 1e3);
 		return 0;

@@ -91,7 +91,8 @@ static void write_csv_row(struct tuning_progress *progress, const picard_tune_po
 }
 
 /* picard_tune reports each point once when its E is measured (seconds 0)
- * and once more, with its time, when it is timed on the ensemble. */
+ * and once more, with its predicted time, when it is costed on the
+ * ensemble. */
 void tuning_on_point(const picard_tune_point *p, void *ctx)
 {
 	struct tuning_progress *progress = ctx;
@@ -109,7 +110,7 @@ void tuning_on_point(const picard_tune_point *p, void *ctx)
 			       p->m, p->K, p->h, p->error, p->meets ? " meets" : "",
 			       progress->points);
 	else
-		len = snprintf(line, sizeof(line), "m=%d K=%d h=%.3g timed: %.3g ms (%ld points)",
+		len = snprintf(line, sizeof(line), "m=%d K=%d h=%.3g predicted: %.3g ms (%ld points)",
 			       p->m, p->K, p->h, p->seconds * 1e3, progress->points);
 	fprintf(stderr, "\r%s%*s", line, progress->shown > len ? progress->shown - len : 0, "");
 	fflush(stderr);
@@ -131,6 +132,17 @@ int tuning_report_not_found(const picard_tune_result *result, double tol,
 			    picard_precision precision, bool quick)
 {
 	const char *what = quick ? "quick search: no configuration" : "no configuration";
+	char best[512];
+
+	/* the best E, and the rule that refused it where it was not E > E* */
+	if (result->refused_by && result->refused_error <= result->best_error * (1 + 1e-12))
+		snprintf(best, sizeof(best), "the best E was %.3g, refused because %s",
+			 result->best_error, result->refused_by);
+	else if (result->refused_by)
+		snprintf(best, sizeof(best), "the best E was %.3g; one of E = %.3g was refused "
+			 "because %s", result->best_error, result->refused_error, result->refused_by);
+	else
+		snprintf(best, sizeof(best), "the best E was %.3g", result->best_error);
 
 	if (!isfinite(result->best_error)) {
 		cli_error(PICARD_ENOTFOUND, "%s reaches E* = %g: every one tried failed "
@@ -139,21 +151,18 @@ int tuning_report_not_found(const picard_tune_result *result, double tol,
 		return PICARD_ENOTFOUND;
 	}
 	if (result->reference_error >= tol) {
-		cli_error(PICARD_ENOTFOUND, "%s reaches E* = %g; the best E was %.3g "
-			  "(the reference's own error, %.2g, is not below E*)", what, tol,
-			  result->best_error, result->reference_error);
+		cli_error(PICARD_ENOTFOUND, "%s reaches E* = %g; %s (the reference's own "
+			  "error, %.2g, is not below E*)", what, tol, best, result->reference_error);
 		return PICARD_ENOTFOUND;
 	}
 	if (precision == PICARD_FLOAT) {
-		cli_error(PICARD_ENOTFOUND, "%s reaches E* = %g; the best E was %.3g "
-			  "(float rounding may be the limit: 6e-8 of |x| per operation, "
-			  "accumulated over the windows)",
-			  what, tol, result->best_error);
+		cli_error(PICARD_ENOTFOUND, "%s reaches E* = %g; %s (float rounding may be "
+			  "the limit: 6e-8 of |x| per operation, accumulated over the windows)",
+			  what, tol, best);
 		cli_hint("--precision double%s", quick ? "" : ", or a larger --kmax or --max-windows");
 		return PICARD_ENOTFOUND;
 	}
-	cli_error(PICARD_ENOTFOUND, "%s reaches E* = %g; the best E was %.3g", what, tol,
-		  result->best_error);
+	cli_error(PICARD_ENOTFOUND, "%s reaches E* = %g; %s", what, tol, best);
 	if (quick)
 		cli_hint("picard-tune searches more (m up to 256, K up to 9) and stores the result");
 	else
@@ -274,6 +283,17 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 	       given[0] ? " as given" : "");
 }
 
+void tuning_print_costs(const picard_tune_result *result)
+{
+	if (!result->best.meets)
+		return; /* nothing was predicted */
+	printf("%-12s times predicted: right-hand side evaluations x a cost per evaluation of "
+	       "each scheme and m (%ld timed by this search%s, the others kept by an earlier "
+	       "one)\n", "costs", result->costs_timed, result->costs_not_kept ?
+	       " and not kept: the cache was not written, so a later run times them again" :
+	       "");
+}
+
 /* The picard-tune command line that runs the full search for opts. */
 static void print_full_search(const struct run_options *opts)
 {
@@ -294,8 +314,7 @@ static void print_full_search(const struct run_options *opts)
 
 /* The scheme a run's flags settle: --scheme, or --h, which only the
  * trapezoid has (--window already needs --scheme lobatto); false when
- * both remain. A search free to pick lobatto would drop the given h, and
- * which scheme wins a quick search is a matter of timing. */
+ * both remain. A search free to pick lobatto would drop the given h. */
 static bool scheme_settled(const struct run_options *opts, picard_scheme *scheme)
 {
 	if (opts->scheme_given)
@@ -321,7 +340,7 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 		.ntraj = ntraj < quick_max ? ntraj : quick_max,
 		.sample = QUICK_SAMPLE, .spread = opts->spread > 0 ? opts->spread : DBL_MIN,
 		.seed = opts->seed, .kmax = QUICK_KMAX,
-		.repeats = QUICK_REPEATS, .on_point = tuning_on_point,
+		.repeats = QUICK_REPEATS, .on_point = tuning_on_point, .cost_key = &tk->key,
 		/* the run's own ensemble: its extremes are in the sample */
 		.x0 = x0, .params = params, .nstates = ntraj,
 	};
@@ -342,7 +361,9 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 	tune.ctx = &progress;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	/* the scheme the flags settle; else each in the list's order, a later
-	 * one taking over only when faster by the margin */
+	 * one taking over only when its predicted time is lower by the
+	 * margin: counted evaluations times cached costs, the same choice
+	 * every run */
 	for (int i = 0; picard_scheme_list[i]; i++) {
 		const picard_scheme_type *type = picard_scheme_list[i];
 		picard_tune_result other;
@@ -360,7 +381,7 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 			if (type->tune_ms[j] <= QUICK_M_MAX && tune.nms < PICARD_TUNE_MAX_M)
 				tune.ms[tune.nms++] = type->tune_ms[j];
 		/* a scheme's search stops where it cannot beat the fastest
-		 * so far: the list puts the cheap searches first */
+		 * so far (predicted): the list puts the cheap searches first */
 		tune.seconds_to_beat = tried && !err ? result.best.seconds : 0;
 		other_err = picard_tune(opts->model, &tune, &other);
 		if (other_err && other_err != PICARD_ENOTFOUND) {
@@ -384,13 +405,21 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 			continue;
 		}
 		other.points += result.points;
+		other.costs_timed += result.costs_timed;
+		other.costs_not_kept += result.costs_not_kept;
 		if (other_err == 0 && (err || picard_tune_faster(&other.best, &result.best))) {
 			result = other;
 			err = 0;
 		} else {
 			result.points = other.points;
+			result.costs_timed = other.costs_timed;
+			result.costs_not_kept = other.costs_not_kept;
 			if (err && other.best_error < result.best_error)
 				result.best_error = other.best_error;
+			if (err && other.refused_error < result.refused_error) {
+				result.refused_error = other.refused_error;
+				result.refused_by = other.refused_by;
+			}
 		}
 	}
 	tuning_progress_done(&progress);
@@ -402,12 +431,13 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 		 "%s%s: %ld points, %.3g s; not cached)", ntraj < QUICK_SAMPLE ? ntraj : QUICK_SAMPLE,
 		 ntraj == 1 ? "y" : "ies",
 		 result.sample_dropped ? ", those whose reference blows up left out" : "",
-		 names, !settled ? ", the fastest by 10%" : "",
+		 names, !settled ? ", the least predicted time by 10%" : "",
 		 result.points, seconds_since(&start));
 	apply_point(opts, &result.best, source);
 	if (!settled)
-		printf("%-12s %s ran; each scheme's fastest on %ld trajectories: %s\n", "schemes",
-		       picard_scheme_of(result.best.scheme)->name, tune.ntraj, times);
+		printf("%-12s %s ran; each scheme's least predicted time on %ld trajectories: %s\n",
+		       "schemes", picard_scheme_of(result.best.scheme)->name, tune.ntraj, times);
+	tuning_print_costs(&result);
 	print_full_search(opts);
 	return 0;
 }

@@ -67,10 +67,15 @@ const char *tuning_backend_name(picard_backend backend);
 int tuning_report_not_found(const picard_tune_result *result, double tol,
 			    picard_precision precision, bool quick);
 
+/* The line that says where the predicted times came from: costs per
+ * evaluation timed by this search (and whether kept) or cached; none when
+ * nothing met E*. */
+void tuning_print_costs(const picard_tune_result *result);
+
 /* picard-run --tol: when not all of --m, --K, --h were given, set the
  * others from the tuning cache entry for this ensemble, or else from a
  * quick search on the run's own ensemble (x0, params: ntraj rows as the
- * run will solve them, params NULL for the defaults; at most 1024 timed,
+ * run will solve them, params NULL for the defaults; at most 1024 costed,
  * its extremes and evenly spaced rows sampled; not stored), and say which
  * on stdout. ensemble_id: "default" when the ensemble is picard-tune's
  * (spread 0.1 around the model's start, seed 1, no parameter spread),
