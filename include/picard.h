@@ -450,11 +450,26 @@ typedef enum picard_traj_status {
 					  converged within linsolve_maxit): it
 					  stopped; picard_error_detail() after
 					  picard_solve names the first */
+	PICARD_TRAJ_IMPLAUSIBLE = 8,   /* a window's iteration converged to
+					  states that are no solution's: its
+					  nodes' slopes would move it far more
+					  than it moved (src/window_plausible.h:
+					  a non-L-stable collocation's ghost of
+					  a stiff component, a window across a
+					  pole); the window is too long there.
+					  It stopped, as a diverged one does */
+	PICARD_TRAJ_CHECK_FAILED = 9,  /* finite and converged, but checked
+					  against the reference its error is far
+					  above what the run's own settings
+					  promised (picard-run --check without
+					  a tolerance; README, "--check alone");
+					  set by the programs, never by
+					  picard_solve */
 } picard_traj_status;
 
 /* "ok", "nonfinite", "diverged", "not-converged", "tol-exceeded",
- * "step-underflow", "max-steps", "linsolve-failed"; "unknown" for anything
- * else. */
+ * "step-underflow", "max-steps", "linsolve-failed", "implausible",
+ * "check-failed"; "unknown" for anything else. */
 const char *picard_traj_status_name(picard_traj_status status);
 
 /* What a solve did, for the summary. */
