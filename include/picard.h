@@ -645,6 +645,8 @@ typedef struct picard_tune_point {
 	bool meets;        /* scaled_error <= 0.8: a margin, since
 			      trajectories outside the sample may do a
 			      little worse */
+	long sample_meeting; /* sampled members whose own scaled error is
+			      within that margin */
 	picard_layout layout; /* layout of the timed solve (the fastest of
 				 those that apply); AUTO when not timed */
 	int traj_per_block;   /* its trajectories per block (0: auto) */
@@ -713,6 +715,12 @@ typedef struct picard_tune_result {
 	long sample_dropped;         /* sampled members whose reference fails
 					(they blow up inside the span): not
 					tuned for */
+	/* the point closest to meeting the tolerance: the most sampled
+	 * members within the margin, then the smallest scaled error
+	 * (scaled_error +Inf: no point was finite). Where nothing meets it
+	 * on every sampled member, picard-run solves with it and judges
+	 * member by member */
+	picard_tune_point closest;
 } picard_tune_result;
 
 /* Search m, K and h for the fastest configuration whose measured E meets
@@ -728,6 +736,10 @@ int picard_tune(const picard_model *model, const picard_tune_options *options,
  * later point replaces an earlier one only then, so that timing noise
  * does not change the choice from one run to the next. */
 bool picard_tune_faster(const picard_tune_point *p, const picard_tune_point *best);
+/* Whether point p comes closer to the tolerance than q: more sampled
+ * members within the margin, or as many and a smaller scaled error (the
+ * order of picard_tune_result.closest). */
+bool picard_tune_closer(const picard_tune_point *p, const picard_tune_point *q);
 
 /* ---- Tuning cache ---------------------------------------------------------- */
 

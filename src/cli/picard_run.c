@@ -214,10 +214,22 @@ static void hint_library_error(int err)
 
 static int create_solver(struct run *run)
 {
-	const picard_options solver_opts = options_solver(&run->opts);
+	picard_options solver_opts = options_solver(&run->opts);
 	int err;
 
 	err = picard_solver_create(&run->solver, run->model, &solver_opts, run->ntraj);
+	/* --check without --tol judges each checked member against its error
+	 * estimate in units of the iteration tolerance (promise.h), which only
+	 * the settled grid knows: the solver again, with the estimate */
+	if (!err && run->opts.check && !run->opts.tol_given) {
+		const picard_grid *g = picard_solver_grid(run->solver);
+
+		solver_opts.estimate_error = true;
+		solver_opts.error_scale = (picard_tolerance){g->iter_atol, g->iter_rtol};
+		picard_solver_free(run->solver);
+		run->solver = NULL;
+		err = picard_solver_create(&run->solver, run->model, &solver_opts, run->ntraj);
+	}
 	if (err) {
 		cli_library_error(err);
 		hint_library_error(err);
@@ -513,8 +525,8 @@ static void print_summary(const struct run *run)
 	shard_print_summary(&run->shard, &run->job);
 }
 
-/* Trajectories that failed outright (not those over the tolerance:
- * promise_report names them): a count and the first few on stderr, once
+/* Trajectories that failed outright (not those over the tolerance or far
+ * from the run's promise: promise_report names them): a count and the first few on stderr, once
  * for the whole job. */
 static long report_failures(const struct run *run)
 {
@@ -524,7 +536,8 @@ static long report_failures(const struct run *run)
 	long shown = 0, failed = 0;
 
 	for (long i = 0; i < run->ntraj; i++) {
-		if (run->status[i] == PICARD_TRAJ_OK || run->status[i] == PICARD_TRAJ_TOL_EXCEEDED)
+		if (run->status[i] == PICARD_TRAJ_OK || run->status[i] == PICARD_TRAJ_TOL_EXCEEDED ||
+		    run->status[i] == PICARD_TRAJ_CHECK_FAILED)
 			continue;
 		if (failed++ >= FAILURES_SHOWN)
 			continue;
@@ -563,7 +576,7 @@ static int write_output(struct run *run)
 		.fail_window = run->fail_window, .times = run->save.times,
 		.ntimes = run->save.ntimes, .saved = run->save.states,
 		.err = run->opts.check || run->opts.tol_given ? run->err : NULL,
-		.err_est = run->opts.tol_given ? run->err_est : NULL,
+		.err_est = run->opts.check || run->opts.tol_given ? run->err_est : NULL,
 	};
 	int err;
 
