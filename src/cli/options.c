@@ -543,8 +543,8 @@ void options_usage(FILE *f)
 		   "more than its own size), is check-failed; err,err_est in those units.\n"
 		   "\nexit status: 0 success; 1 a library error, failed (non-finite, diverged,\n"
 		   "implausible, ...) trajectories, a trajectory over --tol or check-failed,\n"
-		   "no configuration coming near --tol, or an unwritten --out; 2 bad command line or --init file (nothing\n"
-		   "was solved).\n");
+		   "no configuration coming near --tol, or an unwritten --out; 2 bad command\n"
+		   "line or --init file (nothing was solved).\n");
 }
 
 /* ---- the command line ---------------------------------------------------- */

@@ -229,6 +229,13 @@ static int create_solver(struct run *run)
 		picard_solver_free(run->solver);
 		run->solver = NULL;
 		err = picard_solver_create(&run->solver, run->model, &solver_opts, run->ntraj);
+		if (err) { /* ENOMEM included: the companion doubles the memory */
+			cli_warning("--check: no error estimate (%s): each member is judged by its "
+				    "size alone", picard_error_detail());
+			solver_opts.estimate_error = false;
+			err = picard_solver_create(&run->solver, run->model, &solver_opts,
+						   run->ntraj);
+		}
 	}
 	if (err) {
 		cli_library_error(err);
