@@ -85,7 +85,8 @@ LIB_OBJS     := $(patsubst src/%.c,$(BUILD)/src/%.o,$(wildcard src/*.c src/linso
 # side (src/model_load.c); NVRTC's stand-ins for C library headers.
 EMBED_HEADERS := $(wildcard kernels/*.cuh kernels/*.h) include/picard.h \
 		 $(addprefix src/,backend.h compensated.h convergence.h cpu_records.h \
-		   dense_output.h launch.h model_impl.h newton_rules.h portable.h)
+		   dense_output.h launch.h model_impl.h newton_rules.h portable.h \
+		   window_plausible.h)
 RTC_STUBS    := $(wildcard kernels/rtc/*.h)
 # Programs: src/cli/picard_NAME.c holds the main of bin/picard-NAME; the
 # other src/cli/*.c files are shared by the programs.

@@ -484,11 +484,26 @@ typedef enum picard_traj_status {
 					  converged within linsolve_maxit): it
 					  stopped; picard_error_detail() after
 					  picard_solve names the first */
+	PICARD_TRAJ_IMPLAUSIBLE = 8,   /* a window's iteration converged to
+					  states that are no solution's: its
+					  nodes' slopes would move it far more
+					  than it moved (src/window_plausible.h:
+					  a non-L-stable collocation's ghost of
+					  a stiff component, a window across a
+					  pole); the window is too long there.
+					  It stopped, as a diverged one does */
+	PICARD_TRAJ_CHECK_FAILED = 9,  /* finite and converged, but checked
+					  against the reference its error is far
+					  above what the run's own settings
+					  promised (picard-run --check without
+					  a tolerance; README, "--check alone");
+					  set by the programs, never by
+					  picard_solve */
 } picard_traj_status;
 
 /* "ok", "nonfinite", "diverged", "not-converged", "tol-exceeded",
- * "step-underflow", "max-steps", "linsolve-failed"; "unknown" for anything
- * else. */
+ * "step-underflow", "max-steps", "linsolve-failed", "implausible",
+ * "check-failed"; "unknown" for anything else. */
 const char *picard_traj_status_name(picard_traj_status status);
 
 /* What a solve did, for the summary. */
@@ -681,6 +696,8 @@ typedef struct picard_tune_point {
 	bool meets;        /* scaled_error <= 0.8: a margin, since
 			      trajectories outside the sample may do a
 			      little worse */
+	long sample_meeting; /* sampled members whose own scaled error is
+			      within that margin */
 	picard_layout layout; /* layout of the timed solve (the fastest of
 				 those that apply); AUTO when not timed */
 	int traj_per_block;   /* its trajectories per block (0: auto) */
@@ -765,6 +782,12 @@ typedef struct picard_tune_result {
 	long costs_not_kept;         /* of those, costs the cache could not
 					store: a later search times them
 					again and may choose otherwise */
+	/* the point closest to meeting the tolerance: the most sampled
+	 * members within the margin, then the smallest scaled error
+	 * (scaled_error +Inf: no point was finite). Where nothing meets it
+	 * on every sampled member, picard-run solves with it and judges
+	 * member by member */
+	picard_tune_point closest;
 } picard_tune_result;
 
 /* Search m, K and h for the fastest configuration whose measured E meets
@@ -783,6 +806,10 @@ int picard_tune(const picard_model *model, const picard_tune_options *options,
  * (10%): a later point replaces an earlier one only then, so that the
  * earlier (a larger h, a cheaper search) wins near-ties. */
 bool picard_tune_faster(const picard_tune_point *p, const picard_tune_point *best);
+/* Whether point p comes closer to the tolerance than q: more sampled
+ * members within the margin, or as many and a smaller scaled error (the
+ * order of picard_tune_result.closest). */
+bool picard_tune_closer(const picard_tune_point *p, const picard_tune_point *q);
 
 /* ---- Tuning cache ---------------------------------------------------------- */
 

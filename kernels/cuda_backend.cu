@@ -583,6 +583,7 @@ static int newton_upload(struct picard_cuda_solver *cuda, long chunk, int sm_cou
 	CUDA_TRY(cudaMalloc(&ws->R, windows * N * (n + 1) * sizeof(double)), "newton: device memory");
 	CUDA_TRY(cudaMalloc(&ws->start, chunk * n * sizeof(double)), "newton: device memory");
 	CUDA_TRY(cudaMalloc(&ws->change, windows * sizeof(double)), "newton: device memory");
+	CUDA_TRY(cudaMalloc(&ws->slope, windows * sizeof(double)), "newton: device memory");
 	CUDA_TRY(cudaMalloc(&ws->age, windows * sizeof(int)), "newton: device memory");
 	CUDA_TRY(cudaMalloc(&ws->linearised, windows * sizeof(int)), "newton: device memory");
 	CUDA_TRY(cudaMalloc(&ws->trusted, windows * sizeof(int)), "newton: device memory");
@@ -599,7 +600,7 @@ out:
 static void newton_free(struct picard_newton_workspace *ws)
 {
 	cudaFree(ws->X), cudaFree(ws->R), cudaFree(ws->start);
-	cudaFree(ws->change), cudaFree(ws->age), cudaFree(ws->linearised), cudaFree(ws->trusted);
+	cudaFree(ws->change), cudaFree(ws->slope), cudaFree(ws->age), cudaFree(ws->linearised), cudaFree(ws->trusted);
 	cudaFree(ws->ctl), cudaFree(ws->ndone), cudaFree(ws->predicted);
 }
 

@@ -25,9 +25,14 @@
 #include "jacobian.cuh"
 #include "launch.h"
 #include "newton_rules.h"
+#include "window_plausible.h"
 #include "paper_kernel.cuh" /* record_window_end, record_dense, PICARD_FAIL_* */
 #include "picard.h"
 #include "warp_kernel.cuh"  /* window_end_failure */
+
+/* A final window whose converged nodes are no solution's (beside
+ * paper_kernel.cuh's PICARD_FAIL_NONFINITE and _DIVERGED). */
+#define PICARD_FAIL_IMPLAUSIBLE 4
 
 namespace picard {
 namespace newton {
@@ -210,6 +215,8 @@ __device__ void linearise(const picard_launch &L, const picard_newton_workspace 
 		}
 	}
 	__syncwarp();
+	if (lane == 0) /* the root's slopes, for its plausibility when final */
+		ws.slope[s] = picard_window_slope(v, n, m);
 	if (ws.predicted) { /* in M's space, before the system is built there */
 		if (lane == 0)
 			predict<n>(J, v, L.window, M, ws.predicted + s * n);
@@ -391,7 +398,7 @@ __device__ void step(const picard_launch &L, const picard_newton_workspace &ws, 
 	double *maps = picard_newton_shared; /* [2][threads][map]: the scan's */
 	__shared__ picard_newton_control c;
 	__shared__ unsigned long long first_open, first_failed;
-	__shared__ int fail_bits, most_linearised;
+	__shared__ int most_linearised;
 	const int T = blockDim.x, t = threadIdx.x, m = L.m;
 	picard_newton_control *ctl = &ws.ctl[traj];
 	double *start = ws.start + traj * n;
@@ -401,7 +408,6 @@ __device__ void step(const picard_launch &L, const picard_newton_workspace &ws, 
 		c.filled = c.filled > c.next ? c.filled : c.next;
 		first_open = ~0ull;
 		first_failed = ~0ull;
-		fail_bits = 0;
 		most_linearised = 0;
 	}
 	__syncthreads();
@@ -532,16 +538,19 @@ __device__ void step(const picard_launch &L, const picard_newton_workspace &ws, 
 			c.reached = converged; /* here: the windows now final */
 		}
 		__syncthreads();
-		/* the final windows: the first that failed */
+		/* the final windows: the first that failed, its end or its nodes
+		 * (src/window_plausible.h) */
 		for (long w = w0 + t; w < c.reached; w += T) {
 			const long s = slot(ws, traj, w);
-			const int bits = window_end_failure<n>(ws.X + s * m * n + (m - 1) * n, L.bound);
+			const double *X = ws.X + s * m * n;
+			int bits = window_end_failure<n>(X + (m - 1) * n, L.bound);
 
+			if (!bits && !picard_window_plausible(L.window, ws.slope[s], X, n, m, L.iter_atol,
+						     L.iter_rtol))
+				bits = PICARD_FAIL_IMPLAUSIBLE;
 			atomicMax(&most_linearised, ws.linearised[s]);
-			if (bits) {
+			if (bits)
 				atomicMin(&first_failed, (unsigned long long)w);
-				atomicOr(&fail_bits, bits);
-			}
 		}
 		__syncthreads();
 		const long last = first_failed < (unsigned long long)c.reached ? (long)first_failed :
@@ -586,9 +595,23 @@ __device__ void step(const picard_launch &L, const picard_newton_workspace &ws, 
 			if (most_linearised > c.linearisations_max)
 				c.linearisations_max = most_linearised;
 			if (first_failed < (unsigned long long)converged) {
-				c.status = fail_bits & PICARD_FAIL_NONFINITE ? PICARD_TRAJ_NONFINITE :
-									       PICARD_TRAJ_DIVERGED;
-				c.fail_window = (long)first_failed;
+				const double *end = ws.X + slot(ws, traj, (long)first_failed) * m * n +
+						    (m - 1) * n;
+				/* the first failed window's own failure: its end's,
+				 * else its nodes' */
+				const int bits = window_end_failure<n>(end, L.bound);
+
+				/* an implausible window past one that did not
+				 * converge stops the trajectory, whose first
+				 * failure that was (src/newton.c) */
+				if (bits || c.status != PICARD_TRAJ_NOT_CONVERGED) {
+					c.status = bits & PICARD_FAIL_NONFINITE ? PICARD_TRAJ_NONFINITE :
+						   bits & PICARD_FAIL_DIVERGED ? PICARD_TRAJ_DIVERGED :
+										 PICARD_TRAJ_IMPLAUSIBLE;
+					c.fail_window = (long)first_failed;
+				}
+				for (int k = 0; k < n; k++) /* x_final: the state that failed */
+					start[k] = end[k];
 				c.done = 1;
 			}
 			if (!c.done && converged > w0) {
@@ -623,11 +646,9 @@ __device__ void step(const picard_launch &L, const picard_newton_workspace &ws, 
 			c.next = c.next > reach ? c.next : reach;
 			c.reached = c.next;
 		} else {
-			/* the last final window's end, or (failed) the state that
-			 * failed */
-			const double *x = c.fail_window >= 0 && c.status != PICARD_TRAJ_NOT_CONVERGED ?
-					  ws.X + slot(ws, traj, c.fail_window) * m * n + (m - 1) * n :
-					  start;
+			/* the last final window's end, or (stopped) the state that
+			 * failed, there since */
+			const double *x = start;
 
 			for (int k = 0; k < n; k++)
 				((double *)L.x_final)[k * L.ntraj + traj] = x[k];

@@ -31,6 +31,7 @@
 #include "model_impl.h"
 #include "newton.h"
 #include "newton_rules.h"
+#include "window_plausible.h"
 
 /* One window's part of an iteration. */
 struct window {
@@ -44,6 +45,8 @@ struct window {
 	bool trusted;   /* iterated from its exact start's constant since it
 			   was last filled: its root is the serial method's */
 	double change; /* its last iteration's largest scaled change */
+	double slope;  /* the largest |f| of its nodes past the start at its
+			  last linearisation (src/window_plausible.h) */
 };
 
 /* LU with partial pivoting of the N x N a (row-major), in place; then
@@ -151,6 +154,7 @@ static int linearise(const struct picard_newton_problem *pb, const struct work *
 		model->impl->jacobian[0](tw + wk->offset[l], X + l * n, pb->params,
 					 wk->J + (size_t)l * n * n);
 	}
+	win->slope = picard_window_slope(wk->f, n, m);
 	if (pb->check_predictor)
 		predict(wk, pb->window, win->predicted);
 	memset(wk->M, 0, (size_t)N * N * sizeof(double));
@@ -238,14 +242,23 @@ static void restart(struct window *win, const double *x, int n, int m)
 	win->trusted = true;
 }
 
-static picard_traj_status state_status(const double *x, int n, double bound)
+/* A final window's verdict: its end finite and within the bound, and its
+ * nodes a plausible solution (src/window_plausible.h): one at the
+ * iteration limit goes on not-converged only while it is. */
+static picard_traj_status window_status(const struct picard_newton_problem *pb,
+					const struct window *win)
 {
+	const int n = pb->model->dim, m = pb->m;
+	const double *x = win->X + (m - 1) * n;
+
 	for (int k = 0; k < n; k++) {
 		if (!isfinite(x[k]))
 			return PICARD_TRAJ_NONFINITE;
-		if (fabs(x[k]) > bound)
+		if (fabs(x[k]) > pb->bound)
 			return PICARD_TRAJ_DIVERGED;
 	}
+	if (!picard_window_plausible(pb->window, win->slope, win->X, n, m, pb->atol, pb->rtol))
+		return PICARD_TRAJ_IMPLAUSIBLE;
 	return PICARD_TRAJ_OK;
 }
 
@@ -419,7 +432,7 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 		}
 		for (long w = w0; w < converged; w++) {
 			const struct window *win = &ring[w % B];
-			const picard_traj_status s = state_status(win->X + (m - 1) * n, n, pb->bound);
+			const picard_traj_status s = window_status(pb, win);
 
 			if (w == w0 && win->age > res->iterations_max)
 				res->iterations_max = win->age;
@@ -431,8 +444,14 @@ int picard_newton_trajectory(const struct picard_newton_problem *pb, const doubl
 			if (pb->window_done)
 				pb->window_done(pb->ctx, w, win->X);
 			if (s != PICARD_TRAJ_OK) {
-				res->status = s;
-				res->fail_window = w;
+				/* an implausible window past one that did not
+				 * converge stops the trajectory, whose first
+				 * failure that was */
+				if (s != PICARD_TRAJ_IMPLAUSIBLE ||
+				    res->status != PICARD_TRAJ_NOT_CONVERGED) {
+					res->status = s;
+					res->fail_window = w;
+				}
 				nan_from(window_ends, w + 1, pb->windows, n);
 				goto out;
 			}

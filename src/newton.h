@@ -57,8 +57,9 @@ struct picard_newton_result {
  * k] the state at the end of window w (window_ends may be NULL: then only
  * window_done sees them). A window that does not converge
  * within max_iterations keeps its last iterate and the trajectory goes on
- * (NOT_CONVERGED, as the Picard schemes report it); non-finite states or
- * |x| > bound stop it. Returns PICARD_OK or an error (bad problem, out of
+ * (NOT_CONVERGED, as the Picard schemes report it); non-finite states,
+ * |x| > bound or a converged window that is no solution (IMPLAUSIBLE, src/
+ * window_plausible.h) stop it. Returns PICARD_OK or an error (bad problem, out of
  * memory). */
 int picard_newton_trajectory(const struct picard_newton_problem *pb, const double *x0,
 			     double *window_ends, struct picard_newton_result *result);

@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "window_plausible.h"
+
 #ifdef __CUDACC__
 #define PICARD_NEWTON_HD __host__ __device__
 #else
@@ -39,13 +41,9 @@
 static inline PICARD_NEWTON_HD bool picard_newton_plausible(const double *X, int n, int m,
 							    double atol, double rtol)
 {
-	double start = 0, far = 0;
+	double start, far;
 
-	for (int k = 0; k < n; k++)
-		start = fmax(start, fabs(X[k]));
-	for (int l = 1; l < m; l++)
-		for (int k = 0; k < n; k++)
-			far = fmax(far, fabs(X[l * n + k] - X[k]));
+	picard_window_motion(X, n, m, &start, &far);
 	return far <= PICARD_NEWTON_PLAUSIBLE_GROWTH * (start + (rtol > 0 ? atol / rtol : INFINITY));
 }
 
@@ -121,6 +119,9 @@ struct picard_newton_workspace {
 	double *R;          /* [traj][slot][N*(n+1)]: [B | -R], then [P | q] */
 	double *start;      /* [traj][n]: the block's first start, exact */
 	double *change;     /* [traj][slot] the last iteration's change */
+	double *slope;      /* [traj][slot] the largest |f| of the nodes past
+			       the start at the last linearisation (src/
+			       window_plausible.h) */
 	int *age, *linearised, *trusted; /* [traj][slot] */
 	double *predicted;  /* [traj][slot][n]: the linearly implicit Euler
 			       step's change, for the predictor check; NULL

@@ -78,6 +78,8 @@ static const char *const status_names[] = {
 	[PICARD_TRAJ_STEP_UNDERFLOW] = "step-underflow",
 	[PICARD_TRAJ_MAX_STEPS] = "max-steps",
 	[PICARD_TRAJ_LINSOLVE_FAILED] = "linsolve-failed",
+	[PICARD_TRAJ_IMPLAUSIBLE] = "implausible",
+	[PICARD_TRAJ_CHECK_FAILED] = "check-failed",
 };
 
 const char *picard_traj_status_name(picard_traj_status status)

@@ -225,13 +225,18 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 	} else if (err) {
 		goto out;
 	}
-	for (long i = 0; i < t->opt.sample && isfinite(p->error); i++)
+	for (long i = 0; i < t->opt.sample && isfinite(p->error); i++) {
+		double member = 0; /* its own scaled error */
+
 		for (long w = 0; w < g->windows; w++) {
 			const double *xs = rec.states + (w * t->opt.sample + i) * n;
 			dense_reference_eval(&t->ref, i, g->t0 + (w + 1) * (m - 1) * g->h, x);
 			p->error = fmax(p->error, picard_scaled_error(NULL, xs, x, n));
-			p->scaled_error = fmax(p->scaled_error, picard_scaled_error(&tol, xs, x, n));
+			member = fmax(member, picard_scaled_error(&tol, xs, x, n));
 		}
+		p->scaled_error = fmax(p->scaled_error, member);
+		p->sample_meeting += member <= TUNE_MARGIN;
+	}
 	p->meets = p->scaled_error <= TUNE_MARGIN;
 	if (!p->meets && p->scaled_error <= 1)
 		refuse(t, p, "the sample must meet " TEXT(TUNE_MARGIN) " of E* (a margin: the "
@@ -239,6 +244,8 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 	t->result->points++;
 	if (p->error < t->result->best_error)
 		t->result->best_error = p->error;
+	if (picard_tune_closer(p, &t->result->closest))
+		t->result->closest = *p;
 	if (t->opt.on_point)
 		t->opt.on_point(p, t->opt.ctx);
 out:
@@ -657,6 +664,12 @@ bool picard_tune_faster(const picard_tune_point *p, const picard_tune_point *bes
 	return p->seconds < TUNE_SWITCH_MARGIN * best->seconds;
 }
 
+bool picard_tune_closer(const picard_tune_point *p, const picard_tune_point *q)
+{
+	return p->sample_meeting > q->sample_meeting ||
+	       (p->sample_meeting == q->sample_meeting && p->scaled_error < q->scaled_error);
+}
+
 /* Mark row as sampled unless it is already; true when it was added. */
 static bool sample_add(struct tuner *t, long row, long *count)
 {
@@ -851,6 +864,7 @@ int picard_tune(const picard_model *model, const picard_tune_options *options,
 	result->best_error = INFINITY;
 	result->refused_error = INFINITY;
 	result->best.error = INFINITY;
+	result->closest.error = result->closest.scaled_error = INFINITY;
 	err = tune_defaults(model, options, &t.opt);
 	if (err)
 		return err;

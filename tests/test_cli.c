@@ -1176,3 +1176,24 @@ Test(cli, model_file_unknown_member_warns)
 		  "%s", run.err);
 	free_run(&run);
 }
+
+/* Issue 34 (2): robertson under the newton scheme had come back ok with
+ * x1 = -34 (the truth is 0.018) and exit 0, --check agreeing. Now the
+ * member is implausible, named with its window, its rows past it NaN, and
+ * the exit is 1. */
+Test(cli, newton_ghost_of_a_stiff_model_is_not_ok)
+{
+	const struct path out = in_workdir("rob.csv");
+	char line[512], *csv;
+	struct cli_run run;
+
+	snprintf(line, sizeof(line), "robertson --scheme newton --backend cpu --traj 1 --spread 0 "
+		 "--check --out %s", out.s);
+	run = run_line(line);
+	cr_expect_eq(run.status, 1, "%s%s", run.out, run.err);
+	cr_expect_not_null(strstr(run.err, "0 implausible in window 1 "), "%s", run.err);
+	csv = slurp(out.s, NULL);
+	cr_expect_not_null(strstr(csv, "\n0,implausible,nan,nan,nan,"), "%s", csv);
+	free(csv);
+	free_run(&run);
+}

@@ -491,7 +491,7 @@ static const struct cli_flag flags[] = {
 	{"--out", "FILE", set_out, "write the final states (or those at --save-every or --save-at times) to FILE.csv or FILE.npy"},
 	{"--save-every", "DT", set_save_every, "with --out: the states at t0, t0+DT, t0+2DT, ... and t1 (interpolated, below)"},
 	{"--save-at", "T1,...", set_save_at, "with --out: the states at these times only: comma separated, non-decreasing, within [t0, t1] (interpolated, below)"},
-	{"--check", NULL, set_check, "compare with the GSL reference (rk8pd, rtol = atol = 1e-12; msbdf for a stiff model or where rk8pd is held by stability) at every window end"},
+	{"--check", NULL, set_check, "compare with the GSL reference (rk8pd, rtol = atol = 1e-12; msbdf for a stiff model or where rk8pd is held by stability) at every window end; without --tol a member whose error is over 10 x (1 + its error estimate), in units of the iteration tolerance, or over |x_ref| + atol/rtol, is check-failed, exit 1"},
 	{"--check-traj", "N", set_check_traj, "check at most N trajectories, evenly spaced; 0: all (default 1024; implies --check)"},
 	{"--tol", "E", set_tol, "every trajectory called ok has |x - x_rk8pd| <= E at every window end (checked, or by its error estimate); others are tol-exceeded, exit 1 (implies --check); tunes m, K, h (below); at least 1.1e-14 (double), 2.4e-7 (float) times the largest |x0|"},
 	{"--atol", "A", set_atol, "with --rtol: the absolute part of a tolerance |x_k - x_ref_k| <= A + R |x_ref_k| (--tol E is --atol E)"},
@@ -546,12 +546,20 @@ void options_usage(FILE *f)
 		   "rk8pd or carries an error estimate (a companion solve in double on a twice\n"
 		   "finer grid), one over the tolerance is tol-exceeded, and members a tuned\n"
 		   "grid missed are solved again on a finer one (up to 3 times). CSV rows end\n"
-		   "in err,err_est, in units of the tolerance (<= 1 meets it).\n"
-		   "\nexit status: 0 success; 1 a library error, failed (non-finite or\n"
-		   "diverged) trajectories, a trajectory over --tol, no configuration meeting\n"
-		   "--tol, or an unwritten --out; 2 bad command line or --init file, a grid\n"
-		   "over --max-work or a tolerance below the precision's floor (nothing was\n"
-		   "solved). SIGINT or SIGTERM removes the temporary --out file.\n");
+		   "in err,err_est, in units of the tolerance (<= 1 meets it). Where no grid\n"
+		   "the quick search tries meets it on every sampled member, the closest runs\n"
+		   "and the members that miss are tol-exceeded.\n"
+		   "\n--check without a tolerance judges each checked member against what the\n"
+		   "run promised: its error estimate (the same companion solve) in units of\n"
+		   "the iteration tolerance, --iter-atol + --iter-rtol |x|. An error over\n"
+		   "10 x (1 + the estimate), or over |x_ref| + atol/rtol (an answer off by\n"
+		   "more than its own size), is check-failed; err,err_est in those units.\n"
+		   "\nexit status: 0 success; 1 a library error, failed (non-finite, diverged,\n"
+		   "implausible, ...) trajectories, a trajectory over --tol or check-failed,\n"
+		   "no configuration coming near --tol, or an unwritten --out; 2 bad command\n"
+		   "line or --init file, a grid over --max-work or a tolerance below the\n"
+		   "precision's floor for every member (nothing was solved). SIGINT or\n"
+		   "SIGTERM removes the temporary --out file.\n");
 }
 
 /* ---- the command line ---------------------------------------------------- */

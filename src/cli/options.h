@@ -88,6 +88,10 @@ struct run_options {
 	bool tuned;                  /* the grid came from tuning (the cache or
 					a quick search), not the command line:
 					picard-run may tighten it */
+	bool tuned_closest;          /* the quick search found no grid meeting
+					the tolerance on every sampled member:
+					the closest runs, its misses are
+					tol-exceeded and not solved again */
 	double bound;                /* --bound B: |x| > B is divergence */
 	double max_work;             /* --max-work W: the grid's work per
 					trajectory at most (0: the library's

@@ -72,10 +72,12 @@ static bool has_errors(const struct run_results *res)
 }
 
 /* The status of trajectory i at a record whose state is x (NULL once it
- * failed): a finished trajectory over the tolerance says so on every row. */
+ * failed): a finished trajectory over the tolerance, or far from the run's
+ * promise, says so on every row. */
 static picard_traj_status row_status(const struct run_results *res, long i, const double *x)
 {
-	if (!x || res->status[i] == PICARD_TRAJ_TOL_EXCEEDED)
+	if (!x || res->status[i] == PICARD_TRAJ_TOL_EXCEEDED ||
+	    res->status[i] == PICARD_TRAJ_CHECK_FAILED)
 		return res->status[i];
 	return PICARD_TRAJ_OK;
 }

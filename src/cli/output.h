@@ -10,10 +10,11 @@
  *   .csv  header "t,traj,status,x1,...,xn", one row per time and
  *         trajectory, time by time;
  *   .npy  float64 array of shape (ntimes, ntraj, n).
- * status is ok, nonfinite, diverged, not-converged or tol-exceeded. With
- * --check or --tol, CSV rows end in err,err_est: the trajectory's error
- * against rk8pd and its estimate, in units of the tolerance (<= 1 meets
- * it; absolute errors without one), nan where there is none. A .npy's
+ * status is a picard_traj_status_name: ok, nonfinite, diverged,
+ * not-converged, implausible, tol-exceeded, check-failed, ... With --check
+ * or --tol, CSV rows end in err,err_est: the trajectory's error against
+ * rk8pd and its estimate, in units of the tolerance (<= 1 meets it;
+ * without one, of the iteration tolerance), nan where there is none. A .npy's
  * statuses (and errors) go to FILE.status.csv beside it, rows traj,status
  * [,err,err_est]. A trajectory that failed has NaN for every state after
  * the start of the step that failed (a per-thread scheme's:

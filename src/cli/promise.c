@@ -29,6 +29,12 @@
 #define RETRY_SHRINK_MAX 0.5
 #define RETRY_RTOL_FLOOR_DOUBLE 1e-14 /* float: picard_iteration_floor's */
 #define MEMBERS_SHOWN 5          /* trajectories named in a message */
+/* --check without --tol: a checked member whose error is this many times
+ * over what its run promised (its error estimate, at least the iteration
+ * tolerance) is check-failed. The estimates are calibrated to the error
+ * (the trapezoid's is 1.5 times it, lobatto's within a few per cent,
+ * src/estimate.c), so a consistent run is within 2 of its promise. */
+#define CHECK_FAR 10
 
 /* One solve's results as the judge reads and writes them: the run's own,
  * or those of a part solved again. */
@@ -43,10 +49,13 @@ struct solved {
 	unsigned char *ref_failed;       /* n, written */
 };
 
-static picard_tolerance run_tolerance(const struct run_options *opts)
+/* The scale of the errors judged on grid g: --tol's, else the grid's
+ * iteration tolerance (what the run's settings resolve, picard-run's
+ * error estimate's scale too). */
+static picard_tolerance run_tolerance(const struct run_options *opts, const picard_grid *g)
 {
 	if (!opts->tol_given)
-		return (picard_tolerance){0, 0}; /* absolute errors */
+		return (picard_tolerance){.atol = g->iter_atol, .rtol = g->iter_rtol};
 	return (picard_tolerance){.atol = opts->tol, .rtol = opts->rtol};
 }
 
@@ -76,7 +85,7 @@ static int check_recorded(const struct run *run, struct solved *s, picard_check_
 {
 	const long slots = (s->n + s->check->traj_stride - 1) / s->check->traj_stride;
 	picard_check_options copts = {
-		.tol = run_tolerance(&run->opts), .keep_going = true,
+		.tol = run_tolerance(&run->opts, picard_solver_grid(s->solver)), .keep_going = true,
 	};
 	int err;
 
@@ -99,9 +108,9 @@ static int check_recorded(const struct run *run, struct solved *s, picard_check_
  * rk8pd at t1. */
 static void check_final(const struct run *run, struct solved *s, long i)
 {
-	const picard_tolerance tol = run_tolerance(&run->opts);
-	const int n = run->model->dim, np = run->model->nparams;
 	const picard_grid *g = picard_solver_grid(s->solver);
+	const picard_tolerance tol = run_tolerance(&run->opts, g);
+	const int n = run->model->dim, np = run->model->nparams;
 	double ref[n];
 
 	if (picard_reference_tol(run->model, s->params ? s->params + i * np : NULL,
@@ -122,6 +131,20 @@ static bool meets(const struct solved *s, long i)
 	return !isnan(s->err_est[i]) && s->err_est[i] <= 1;
 }
 
+/* --check without --tol: whether checked trajectory i is far from what
+ * its run promised. Its error and estimate are in units of the iteration
+ * tolerance (atol + rtol |x|): over CHECK_FAR (1 + its estimate), or over
+ * 1 / rtol, an error past the solution's own size (|x - x_ref| > |x_ref| +
+ * atol / rtol), which no estimate excuses. */
+static bool check_far(const struct solved *s, long i, const picard_tolerance *tol)
+{
+	const double e = s->err[i], est = s->err_est[i];
+
+	if (isnan(e))
+		return false; /* not checked, or its reference failed */
+	return (tol->rtol > 0 && e > 1 / tol->rtol) || (!isnan(est) && e > CHECK_FAR * (1 + est));
+}
+
 /* Estimates, checks and statuses of one solve. */
 static int judge(const struct run *run, struct solved *s, picard_check_result *res)
 {
@@ -135,6 +158,13 @@ static int judge(const struct run *run, struct solved *s, picard_check_result *r
 	}
 	if (s->check)
 		err = check_recorded(run, s, res);
+	if (!err && !run->opts.tol_given) {
+		const picard_tolerance tol = run_tolerance(&run->opts, picard_solver_grid(s->solver));
+
+		for (long i = 0; i < s->n; i++)
+			if (s->status[i] == PICARD_TRAJ_OK && check_far(s, i, &tol))
+				s->status[i] = PICARD_TRAJ_CHECK_FAILED;
+	}
 	if (err || !run->opts.tol_given)
 		return err;
 #pragma omp parallel for schedule(dynamic, 1)
@@ -446,14 +476,15 @@ int promise_keep(struct run *run)
 		err = verify(run);
 	for (long i = 0; !err && i < run->ntraj; i++)
 		missed |= retry_wanted(run, i);
-	if (!err && missed && run->opts.tol_given && run->opts.tuned)
+	if (!err && missed && run->opts.tol_given && run->opts.tuned && !run->opts.tuned_closest)
 		err = retry(run);
 	return err;
 }
 
-/* "0 (t=2, 40000 x tol), 3 (...)" for the first members with status. */
-static void name_members(const struct run *run, picard_traj_status status, char *buf,
-			 size_t len)
+/* "0 (error 4e+04 x tol, checked), 3 (...)" for the first members with
+ * status; unit names the errors' unit. */
+static void name_members(const struct run *run, picard_traj_status status, const char *unit,
+			 char *buf, size_t len)
 {
 	size_t used = 0;
 	long shown = 0;
@@ -468,12 +499,46 @@ static void name_members(const struct run *run, picard_traj_status status, char 
 			snprintf(buf + used, len - used, ", ...");
 			break;
 		}
-		used += snprintf(buf + used, len - used, "%s%ld (error %.3g x tol, %s)",
-				 shown ? ", " : "", run->shard.first + i, e,
+		used += snprintf(buf + used, len - used, "%s%ld (error %.3g x %s, %s)",
+				 shown ? ", " : "", run->shard.first + i, e, unit,
 				 !isnan(run->err[i]) ? "checked" : isnan(e) ? "no estimate" :
 				 "estimated");
 		shown++;
 	}
+}
+
+/* --check without --tol: the promise line (the checked members within
+ * what their run promised), and an error naming those far from it. */
+static int report_check(const struct run *run)
+{
+	long counts[2] = {0}; /* checked and ok, check-failed */
+	char list[512];
+
+	if (!run->checked_done)
+		return CLI_EXIT_OK;
+	for (long i = 0; i < run->ntraj; i++) {
+		counts[0] += run->status[i] == PICARD_TRAJ_OK && !isnan(run->err[i]);
+		counts[1] += run->status[i] == PICARD_TRAJ_CHECK_FAILED;
+	}
+	shard_sum(&run->shard, counts, 2);
+	/* none finished: the failures say why */
+	if (counts[0] + counts[1])
+		printf("%-12s checked error <= %d (1 + its estimate) and < |x_ref| + atol/rtol, in "
+		       "units of %.3g + %.3g |x_ref| (the iteration tolerance): met by %ld of %ld  "
+		       "[%s]\n", "promise", CHECK_FAR, run->grid->iter_atol, run->grid->iter_rtol,
+		       counts[0], counts[0] + counts[1], counts[1] ? "FAIL" : "PASS");
+	if (counts[1]) {
+		name_members(run, PICARD_TRAJ_CHECK_FAILED, "iteration tolerance", list,
+			     sizeof(list));
+		cli_error(PICARD_EFAILED, "check failed: %ld checked trajector%s far from what the "
+			  "run promised: %s", counts[1], counts[1] == 1 ? "y is" : "ies are", list);
+		cli_hint("a smaller --%s, or --tol to have the grid chosen and every member judged",
+			 picard_scheme_of(run->grid->scheme)->length_name);
+	}
+	if (run->checked.nonfinite || isnan(run->checked.error))
+		return cli_error(CLI_EXIT_FAILED, "check: %ld compared states are not finite",
+				 run->checked.nonfinite);
+	return counts[1] ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 }
 
 int promise_report(const struct run *run)
@@ -481,12 +546,8 @@ int promise_report(const struct run *run)
 	long counts[4] = {0}; /* ok, exceeded, checked, estimated */
 	char list[512];
 
-	if (!run->opts.tol_given) {
-		if (run->checked_done && (run->checked.nonfinite || isnan(run->checked.error)))
-			return cli_error(CLI_EXIT_FAILED, "check: %ld compared states are not finite",
-					 run->checked.nonfinite);
-		return CLI_EXIT_OK;
-	}
+	if (!run->opts.tol_given)
+		return report_check(run);
 	for (long i = 0; i < run->ntraj; i++) {
 		counts[0] += run->status[i] == PICARD_TRAJ_OK;
 		counts[1] += run->status[i] == PICARD_TRAJ_TOL_EXCEEDED;
@@ -506,11 +567,14 @@ int promise_report(const struct run *run)
 	       ok == ntraj ? "PASS" : "FAIL");
 	if (!exceeded)
 		return ok == ntraj ? CLI_EXIT_OK : CLI_EXIT_FAILED;
-	name_members(run, PICARD_TRAJ_TOL_EXCEEDED, list, sizeof(list));
+	name_members(run, PICARD_TRAJ_TOL_EXCEEDED, "tol", list, sizeof(list));
 	cli_error(PICARD_EFAILED, "check failed: %ld of %ld trajectories exceed the tolerance: %s",
 		  exceeded, ntraj, list);
 	if (!run->opts.tuned)
 		cli_hint("the grid was given: a smaller --%s (or --tol alone, to tune it)",
 			 picard_scheme_of(run->grid->scheme)->length_name);
+	else if (run->opts.tuned_closest)
+		cli_hint("no grid the quick search tried meets the tolerance on these members%s",
+			 run->opts.precision == PICARD_FLOAT ? "; --precision double may" : "");
 	return CLI_EXIT_FAILED;
 }

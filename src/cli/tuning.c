@@ -326,6 +326,27 @@ static bool scheme_settled(const struct run_options *opts, picard_scheme *scheme
 	return true;
 }
 
+/* No configuration met the tolerance on every sampled member, yet some
+ * came close: the members that can meet it are still solved. The closest
+ * point (the smallest scaled error on the sample) runs, each member is
+ * judged on its own (promise.h: those that miss are tol-exceeded, named,
+ * and the exit is 1), and none is solved again: the search already found
+ * no finer grid that helps. */
+static int run_closest(struct run_options *opts, const picard_tune_result *result,
+		       const picard_tune_point *closest, const char *names, double seconds)
+{
+	char source[640];
+
+	printf("%-12s quick search (%s): no configuration meets the tolerance on every sampled "
+	       "member; the closest (%ld meet it, %.3g x tol at worst) runs and each member is "
+	       "judged\n", "search", names, closest->sample_meeting, closest->scaled_error);
+	snprintf(source, sizeof(source), "the closest point of a quick search on this ensemble "
+		 "(%ld points, %.3g s; not cached)", result->points, seconds);
+	apply_point(opts, closest, source);
+	opts->tuned_closest = true;
+	return 0;
+}
+
 /* The quick search of picard-run: small sample, grid and ensemble. A run's
  * --spread 0 cannot be passed as 0 (picard_tune reads it as its default):
  * DBL_MIN makes every 1 + S (2u - 1) round to 1, the same states. */
@@ -352,6 +373,8 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 
 	picard_scheme scheme = PICARD_SCHEME_TRAPEZOID;
 	const bool settled = scheme_settled(opts, &scheme);
+	/* every scheme's point closest to the tolerance, for when none meets */
+	picard_tune_point closest = {.error = INFINITY, .scaled_error = INFINITY};
 	char names[256] = "", times[512] = "";
 	size_t used = 0, named = 0; /* of times, of names: the schemes searched */
 	int tried = 0;
@@ -388,6 +411,8 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 			err = other_err;
 			break;
 		}
+		if (picard_tune_closer(&other.closest, &closest))
+			closest = other.closest;
 		/* what each scheme's fastest point timed at, for the summary */
 		if (used < sizeof(times))
 			/* with a time to beat, a search that finds nothing may
@@ -423,6 +448,9 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 		}
 	}
 	tuning_progress_done(&progress);
+	if (err == PICARD_ENOTFOUND && isfinite(closest.scaled_error) &&
+	    result.reference_error < opts->tol)
+		return run_closest(opts, &result, &closest, names, seconds_since(&start));
 	if (err == PICARD_ENOTFOUND)
 		return tuning_report_not_found(&result, opts->tol, opts->precision, true);
 	if (err)

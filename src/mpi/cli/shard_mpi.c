@@ -218,7 +218,7 @@ static int mpi_agree(const struct shard *shard, int err, struct output *out)
 struct tuned {
 	int err, scheme, m, K, K_max, layout, traj_per_block, block;
 	double h, window, iter_rtol;
-	bool warm_start, tuned;
+	bool warm_start, tuned, tuned_closest;
 };
 
 static int mpi_share_tuning(const struct shard *shard, struct run_options *opts, int err)
@@ -228,6 +228,7 @@ static int mpi_share_tuning(const struct shard *shard, struct run_options *opts,
 		.K_max = opts->K_max, .layout = opts->layout, .traj_per_block = opts->traj_per_block,
 		.block = opts->block, .h = opts->h, .window = opts->window,
 		.iter_rtol = opts->iter_rtol, .warm_start = opts->warm_start, .tuned = opts->tuned,
+		.tuned_closest = opts->tuned_closest,
 	};
 
 	if (!mpi_running(shard))
@@ -245,6 +246,7 @@ static int mpi_share_tuning(const struct shard *shard, struct run_options *opts,
 	opts->iter_rtol = t.iter_rtol;
 	opts->warm_start = t.warm_start;
 	opts->tuned = t.tuned;
+	opts->tuned_closest = t.tuned_closest;
 	return t.err;
 }
 
