@@ -27,7 +27,7 @@ typedef struct picard_scheme_type {
 	const char *order_name;  /* its order as the user reads it: "2", "2m-2" */
 	const char *options;     /* what it takes and the defaults, one line */
 	const char *length_name; /* the option that sets its grid: "h" or "window" */
-	int max_m;               /* nodes per window at most */
+	int max_m;               /* nodes per window at most; 0: no limit of its own */
 	bool lobatto_grid;       /* its windows hold m collocation nodes, the
 				    start the first (src/lobatto.h): the window
 				    ends, dense output's rule and its summary

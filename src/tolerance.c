@@ -10,6 +10,7 @@
 
 #include "errors.h"
 #include "picard.h"
+#include "tolerance.h"
 
 /* A change below 2 eps of |x| (two units in its last place, 4 u) is the
  * rounding of the sweep or step that made it: lobatto in float converges
@@ -49,6 +50,34 @@ int picard_tolerance_check(const picard_tolerance *tol, picard_precision precisi
 			   floor > picard_iteration_floor(precision) ?
 			   "100 units of double's roundoff, the reference's" :
 			   "2 eps of the precision", floor * scale, scale);
+}
+
+int picard_tolerance_check_ensemble(const picard_tolerance *tol, picard_precision precision,
+				    const double *x, long ntraj, int dim)
+{
+	long easiest = 0;
+	double least = INFINITY;
+	int err;
+
+	for (long i = 0; x && i < ntraj; i++) {
+		double scale = 0;
+
+		for (int k = 0; k < dim; k++)
+			scale = fmax(scale, fabs(x[i * dim + k]));
+		if (scale < least) {
+			least = scale;
+			easiest = i;
+		}
+	}
+	err = picard_tolerance_check(tol, precision, x ? x + easiest * dim : NULL, x ? dim : 0);
+	if (err) {
+		char why[512]; /* the detail is rewritten by picard_fail */
+
+		snprintf(why, sizeof(why), "%s", picard_error_detail());
+		picard_fail(err, "%s of trajectory %ld, the smallest start: no member can meet it",
+			    why, easiest);
+	}
+	return err;
 }
 
 double picard_scaled_error(const picard_tolerance *tol, const double *x,

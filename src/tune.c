@@ -34,6 +34,7 @@
 
 #include "dense_reference.h"
 #include "errors.h"
+#include "tolerance.h"
 #include "reference.h"
 #include "scheme.h"
 #include "tune_cost.h"
@@ -874,9 +875,9 @@ int picard_tune(const picard_model *model, const picard_tune_options *options,
 	/* before the reference and the search: a tolerance below the
 	 * precision's floor would tighten both without end */
 	if (!err)
-		err = picard_tolerance_check(&(picard_tolerance){.atol = t.opt.tol,
-								 .rtol = t.opt.rtol},
-					     t.opt.precision, t.x0, t.opt.ntraj * model->dim);
+		err = picard_tolerance_check_ensemble(&(picard_tolerance){.atol = t.opt.tol,
+									  .rtol = t.opt.rtol},
+						      t.opt.precision, t.x0, t.opt.ntraj, model->dim);
 	if (!err)
 		err = screen_sample(&t);
 	if (!err)

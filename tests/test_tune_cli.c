@@ -568,14 +568,49 @@ Test(tune_cli, unreachable_tolerance)
 	cr_expect(!exists(cache_file().s), "a failed search was stored");
 	free_run(&run);
 
-	/* below float's floor (2 eps times the largest |x0|, 2.6e-7 here) no
-	 * search starts: refused, exit 2 (picard-run's quick search meets
-	 * 3e-7 itself, with dp8: float reaches its floor) */
+	/* below float's floor for every member (2 eps times the smallest
+	 * member's |x0|, 0.952 here: 2.3e-7) no search starts: refused, exit 2
+	 * (picard-run's quick search meets 3e-7 itself, with dp8: float
+	 * reaches its floor) */
 	run = run_line("picard-run", "decay --tol 1e-14 --backend cpu --traj 8");
 	cr_expect_eq(run.status, 2, "exit status %d\n%s%s", run.status, run.out, run.err);
 	cr_expect_not_null(strstr(run.err, "picard-run: --tol 1e-14: "), "%s", run.err);
-	cr_expect_not_null(strstr(run.err, "2.6e-07 absolute"), "%s", run.err);
+	cr_expect_not_null(strstr(run.err, "2.3e-07 absolute"), "%s", run.err);
+	cr_expect_not_null(strstr(run.err, "no member can meet it"), "%s", run.err);
 	cr_expect_str_empty(run.out, "%s", run.out);
+	free_run(&run);
+}
+
+/* The floor is relative: where it rules out the large members but not
+ * all, the run goes ahead (issue 34, item 11). decay in float at --tol
+ * 1e-9 from (x0, lambda) = (1, -0.5), growing to e^5 = 148 (float's
+ * rounding alone is 148 x 6e-8 there), and (1e-3, 0.5), below the floor
+ * at neither its start (2.4e-10) nor its end: the small member comes back
+ * ok within 1e-9 of x0 exp(-lambda t1), the growing one tol-exceeded,
+ * exit 1. On 4c21c46 the whole run was refused. */
+Test(tune_cli, floor_rules_out_one_member_not_the_run)
+{
+	const picard_model *decay = picard_model_find("decay");
+	const struct path init = in_workdir("two.csv"), out = in_workdir("x.csv");
+	const char *rows = "1 -0.5\n1e-3 0.5\n";
+	char line[512], *csv, *row;
+	struct cli_run run;
+	double x;
+
+	cr_assert_not_null(decay);
+	write_file(init.s, rows, strlen(rows));
+	snprintf(line, sizeof(line), "decay --tol 1e-9 --backend cpu --init %s --out %s", init.s,
+		 out.s);
+	run = run_line("picard-run", line);
+	cr_expect_eq(run.status, 1, "exit status %d\n%s%s", run.status, run.out, run.err);
+	csv = slurp(out.s, NULL);
+	cr_assert_not_null(strstr(csv, "\n0,tol-exceeded,"), "%s", csv);
+	row = strstr(csv, "\n1,ok,");
+	cr_assert_not_null(row, "%s\n%s%s", csv, run.out, run.err);
+	x = strtod(row + strlen("\n1,ok,"), NULL);
+	cr_expect(fabs(x - 1e-3 * exp(-0.5 * decay->t1)) <= 1e-9, "x(t1) = %.10g, exact %.10g", x,
+		  1e-3 * exp(-0.5 * decay->t1));
+	free(csv);
 	free_run(&run);
 }
 

@@ -35,6 +35,7 @@
 #include "promise.h"
 #include "scheme.h"
 #include "run.h"
+#include "tolerance.h"
 #include "shard.h"
 #include "tuning.h"
 
@@ -420,27 +421,10 @@ static int check_tolerance(const struct run *run)
 {
 	const struct run_options *opts = &run->opts;
 	const picard_tolerance tol = {.atol = opts->tol, .rtol = opts->rtol};
-	const int n = run->model->dim;
-	long easiest = 0;
-	double least = INFINITY;
 	char flags[64];
 
-	if (!opts->tol_given)
-		return 0;
-	/* refused only where no member can meet it: the floor is relative, so
-	 * the member of the smallest start is the easiest; the others that
-	 * cannot are tol-exceeded one by one (item 11 of issue 34) */
-	for (long i = 0; i < run->ntraj; i++) {
-		double scale = 0;
-
-		for (int k = 0; k < n; k++)
-			scale = fmax(scale, fabs(run->x0[i * n + k]));
-		if (scale < least) {
-			least = scale;
-			easiest = i;
-		}
-	}
-	if (!picard_tolerance_check(&tol, opts->precision, run->x0 + easiest * n, n))
+	if (!opts->tol_given || !picard_tolerance_check_ensemble(&tol, opts->precision, run->x0,
+								 run->ntraj, run->model->dim))
 		return 0;
 	if (opts->rtol > 0 && opts->tol > 0)
 		snprintf(flags, sizeof(flags), "--atol %g --rtol %g", opts->tol, opts->rtol);
@@ -448,8 +432,7 @@ static int check_tolerance(const struct run *run)
 		snprintf(flags, sizeof(flags), "--rtol %g", opts->rtol);
 	else
 		snprintf(flags, sizeof(flags), "--tol %g", opts->tol);
-	return cli_error(CLI_EUSAGE, "%s: %s of trajectory %ld, the smallest: no member can meet it",
-			 flags, picard_error_detail(), run->shard.first + easiest);
+	return cli_error(CLI_EUSAGE, "%s: %s", flags, picard_error_detail());
 }
 
 /* ---- solving and reporting -------------------------------------------- */

@@ -287,7 +287,8 @@ static int check_m_candidates(const struct tune_cli_options *opts)
 {
 	const picard_scheme_type *type = picard_scheme_of(opts->scheme);
 
-	for (int i = 0; i < opts->nms; i++)
+	/* max_m 0: the scheme sets no limit of its own (trapezoid, imex) */
+	for (int i = 0; type->max_m > 0 && i < opts->nms; i++)
 		if (opts->ms[i] > type->max_m)
 			return cli_error(CLI_EUSAGE, "--m %d: the %s scheme takes at most %d nodes",
 					 opts->ms[i], type->name, type->max_m);

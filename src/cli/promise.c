@@ -435,7 +435,7 @@ static int verify(struct run *run)
  * tolerance, what the tolerance line's verdict reads. */
 static void print_check(const struct run *run, const picard_check_result *res)
 {
-	const picard_tolerance tol = run_tolerance(&run->opts);
+	const picard_tolerance tol = run_tolerance(&run->opts, run->grid);
 
 	printf("%-12s E = %.3g (rel %.3g) over %ld trajectories x %ld window ends: "
 	       "max |x - x_ref|, x_ref GSL's at rtol = atol = %g", "check", res->error,
