@@ -40,7 +40,9 @@ static inline double model_t1(const picard_model *model, int m, double h,
  * silently. The stiff models are held to the tests that do apply:
  * descriptions, right-hand sides, Jacobians (test_jacobian.c), the device
  * compile (test_model_load.c), the reference against published values
- * (test_stiff.c); the stiff schemes' conformance runs on them too. */
+ * (test_stiff.c); the stiff schemes' conformance runs on them too; and
+ * stiff/other_schemes_fail_or_are_right holds every scheme they are left
+ * out of to a failure status or the reference's answer. */
 static inline bool stiff_left_out(const picard_model *model, const char *test)
 {
 	if (!model->stiff)

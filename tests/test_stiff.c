@@ -12,10 +12,14 @@
  * wrong Jacobian driving the implicit stepper, or a reference that loses
  * its accuracy fails them. Criterion forks per test; no CUDA here.
  */
+#define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "picard.h"
 #include "reference.h"
@@ -147,4 +151,68 @@ Test(stiff, nonstiff_model_keeps_rk8pd)
 	cr_assert_gt(steps, 5000, "kepler no longer reaches the stiffness test (%ld steps): "
 		     "pick a model that does", steps);
 	cr_assert_lt(steps, 20000, "kepler: %ld steps, the implicit stepper's", steps);
+}
+
+/* The schemes a stiff model is not for (the Picard schemes, newton
+ * against lobatto, the explicit pairs) at picard-run's defaults over a
+ * short span of every stiff model: each member either fails with a status
+ * that says so, or comes back ok with the reference's answer (within 1e-3
+ * of its largest component, float's default included). A scheme held by
+ * stability may fail; it may never call a wrong answer ok. These models
+ * are left out of the loops over every model (tests/model_grid.h), so
+ * this is where their status is held to a value. */
+Test(stiff, other_schemes_fail_or_are_right, .timeout = 300)
+{
+	static const char *const schemes[] = {"trapezoid", "lobatto", "newton", "dp5", "dp8",
+					      "vern9"};
+	char dir[] = "/tmp/picard-stiff-XXXXXX", out[64], line[512];
+	long ran = 0;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/x.csv", dir);
+	for (int i = 0; i < picard_model_count(); i++) {
+		const picard_model *model = picard_model_at(i);
+		const double t1 = model->t0 + 10;
+		double ref[64];
+
+		if (!model->stiff || model->op)
+			continue;
+		cr_assert_leq(model->dim, 64);
+		cr_assert_eq(picard_reference(model, NULL, model->x0, model->t0, &t1, 1, ref), 0,
+			     "%s: %s", model->name, picard_error_detail());
+		double scale = 0;
+		for (int k = 0; k < model->dim; k++)
+			scale = fmax(scale, fabs(ref[k]));
+		for (size_t s = 0; s < sizeof(schemes) / sizeof(*schemes); s++) {
+			snprintf(line, sizeof(line), "%s --scheme %s --backend cpu --traj 2 --spread 0 "
+				 "--t1 %.17g --out %s", model->name, schemes[s], t1, out);
+			remove(out);
+			struct cli_run run = run_program_line("picard-run", line);
+			char *csv = slurp(out, NULL), *row = strchr(csv, '\n');
+
+			cr_assert(run.status == 0 || run.status == 1, "%s: exit %d\n%s%s", line,
+				  run.status, run.out, run.err);
+			for (; row && row[1]; row = strchr(row + 1, '\n')) {
+				char *field = strchr(row + 1, ',') + 1;
+
+				if (strncmp(field, "ok,", 3) != 0)
+					continue; /* a failure that says so */
+				field += 3;
+				for (int k = 0; k < model->dim; k++) {
+					const double x = strtod(field, &field);
+
+					field++; /* the comma */
+					cr_expect(fabs(x - ref[k]) <= 1e-3 * scale,
+						  "%s: ok, but x%d(%g) = %.10g against the reference's "
+						  "%.10g", line, k + 1, t1, x, ref[k]);
+				}
+			}
+			ran++;
+			free(csv);
+			free_run(&run);
+		}
+	}
+	cr_assert_gt(ran, 0, "no stiff model ran");
+	remove(out);
+	rmdir(dir);
 }
