@@ -11,6 +11,7 @@
 #include "dense_output.h"
 #include "errors.h"
 #include "estimate.h"
+#include "tolerance.h"
 #include "launch.h"
 #include "lobatto.h"
 #include "model_impl.h"
@@ -143,11 +144,9 @@ static int resolve_options(const picard_model *model, const picard_options *in,
 	err = scheme->resolve(model, out);
 	if (err)
 		return err;
-	if (out->iter_rtol > 0 && out->iter_rtol < picard_iteration_floor(out->precision))
-		return picard_fail(PICARD_EACCURACY, "iter_rtol %g: below what %s reaches, %.2g (2 "
-				   "eps: a change below it is rounding)", out->iter_rtol,
-				   out->precision == PICARD_DOUBLE ? "double" : "float",
-				   picard_iteration_floor(out->precision));
+	err = picard_iteration_check("iter_rtol", out->iter_rtol, out->precision);
+	if (err)
+		return err;
 	if (out->iter_atol == 0)
 		out->iter_atol = out->iter_rtol;
 	if (!(out->iter_rtol >= 0) || !(out->iter_atol > 0) || !isfinite(out->iter_rtol) ||

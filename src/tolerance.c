@@ -52,6 +52,16 @@ int picard_tolerance_check(const picard_tolerance *tol, picard_precision precisi
 			   "2 eps of the precision", floor * scale, scale);
 }
 
+int picard_iteration_check(const char *name, double rtol, picard_precision precision)
+{
+	if (!(rtol > 0) || rtol >= picard_iteration_floor(precision))
+		return PICARD_OK;
+	return picard_fail(PICARD_EACCURACY, "%s %g: below what %s reaches, %.2g (2 eps: a "
+			   "change below it is rounding)", name, rtol,
+			   precision == PICARD_DOUBLE ? "double" : "float",
+			   picard_iteration_floor(precision));
+}
+
 int picard_tolerance_check_ensemble(const picard_tolerance *tol, picard_precision precision,
 				    const double *x, long ntraj, int dim)
 {

@@ -1,5 +1,5 @@
 /* tolerance.h - the library's own use of the tolerance floors of
- * picard.h, over an ensemble. */
+ * picard.h: an iteration tolerance, and a tolerance over an ensemble. */
 #ifndef PICARD_TOLERANCE_H
 #define PICARD_TOLERANCE_H
 
@@ -13,5 +13,11 @@
  * (tol-exceeded), not refused with the rest. */
 int picard_tolerance_check_ensemble(const picard_tolerance *tol, picard_precision precision,
 				    const double *x, long ntraj, int dim);
+
+/* Whether an iteration tolerance rtol (0: the scheme's default) is at
+ * least picard_iteration_floor(precision): PICARD_OK, else
+ * PICARD_EACCURACY naming it as `name` and the floor. The library's
+ * check and the programs' (before any tuning) alike. */
+int picard_iteration_check(const char *name, double rtol, picard_precision precision);
 
 #endif

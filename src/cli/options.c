@@ -10,6 +10,7 @@
 #include "options.h"
 #include "scheme.h"
 #include "parse.h"
+#include "tolerance.h"
 
 #define TRAJ_MAX (1L << 40)   /* more could not fit any memory */
 #define M_MAX (1 << 20)       /* keeps m*n and scratch sizes in range */
@@ -782,11 +783,8 @@ int options_parse(int argc, char **argv, struct run_options *opts)
 		return err;
 	cli_default_scheme(opts->model, opts->scheme_given, &opts->scheme, opts->precision_given,
 			   &opts->precision);
-	if (opts->iter_rtol && opts->iter_rtol < picard_iteration_floor(opts->precision))
-		return cli_error(CLI_EUSAGE, "--iter-rtol %g: below what %s reaches, %.2g (2 eps: a "
-				 "change below it is rounding)", opts->iter_rtol,
-				 opts->precision == PICARD_DOUBLE ? "double" : "float",
-				 picard_iteration_floor(opts->precision));
+	if (picard_iteration_check("--iter-rtol", opts->iter_rtol, opts->precision))
+		return cli_error(CLI_EUSAGE, "%s", picard_error_detail());
 	/* the model's own spacing unless --h (or --tol's tuning) sets one */
 	if (!opts->h_given && opts->model->default_h > 0)
 		opts->h = opts->model->default_h;
