@@ -776,6 +776,11 @@ typedef struct picard_tune_result {
 	long sample_dropped;         /* sampled members whose reference fails
 					(they blow up inside the span): not
 					tuned for */
+	long sample_unverified;      /* sampled members whose reference's own
+					error is not below tol: left out of
+					the search (not all of them; then
+					the search refuses naming it), judged
+					by their error estimates in the run */
 	long costs_timed;            /* per-evaluation costs timed by this
 					search (the others read from the
 					cache under cost_key) */

@@ -424,3 +424,19 @@ int dense_reference_build(struct dense_reference *ref,
 	dense_totals(ref);
 	return PICARD_OK;
 }
+
+void dense_reference_keep(struct dense_reference *ref, const char *drop)
+{
+	long kept = 0;
+
+	for (long i = 0; i < ref->ntraj; i++) {
+		if (drop[i])
+			dense_traj_free(&ref->traj[i]);
+		else
+			ref->traj[kept++] = ref->traj[i];
+	}
+	ref->ntraj = kept;
+	ref->npoints = 0;
+	ref->interp_error = 0;
+	dense_totals(ref);
+}

@@ -54,6 +54,10 @@ int dense_reference_build(struct dense_reference *ref,
 void dense_reference_eval(const struct dense_reference *ref, long traj,
 			  double t, double *x);
 
+/* Keep the trajectories i with drop[i] == 0, in order; the totals are
+ * those of the kept. */
+void dense_reference_keep(struct dense_reference *ref, const char *drop);
+
 void dense_reference_free(struct dense_reference *ref);
 
 #endif

@@ -791,6 +791,25 @@ static void time_on_sample(struct tuner *t)
 	}
 }
 
+/* Keep the sample rows j with drop[j] == 0, in order; returns how many
+ * (t->opt.sample is the caller's to set). */
+static long keep_sample_rows(struct tuner *t, const char *drop)
+{
+	const int n = t->model->dim, np = t->model->nparams;
+	long kept = 0;
+
+	for (long j = 0; j < t->opt.sample; j++) {
+		if (drop[j])
+			continue;
+		memmove(t->sample_x0 + kept * n, t->sample_x0 + j * n, n * sizeof(double));
+		if (t->sample_params)
+			memmove(t->sample_params + kept * np, t->sample_params + j * np,
+				np * sizeof(double));
+		t->sample_index[kept++] = t->sample_index[j];
+	}
+	return kept;
+}
+
 /* Drop the sample rows whose reference fails (a member that blows up
  * inside the span: no configuration is tuned for it, and the run reports
  * it as that member's failure). PICARD_EREF, naming the first, when none
@@ -822,15 +841,7 @@ static int screen_sample(struct tuner *t)
 		}
 		free(end);
 	}
-	for (long j = 0; j < t->opt.sample; j++) {
-		if (failed[j])
-			continue;
-		memmove(t->sample_x0 + kept * n, t->sample_x0 + j * n, n * sizeof(double));
-		if (t->sample_params)
-			memmove(t->sample_params + kept * np, t->sample_params + j * np,
-				np * sizeof(double));
-		t->sample_index[kept++] = t->sample_index[j];
-	}
+	kept = keep_sample_rows(t, failed);
 	t->result->sample_dropped = t->opt.sample - kept;
 	free(failed);
 	if (!kept)
@@ -838,6 +849,32 @@ static int screen_sample(struct tuner *t)
 	t->opt.sample = kept;
 	if (t->result->sample_dropped && t->opt.x0)
 		time_on_sample(t);
+	return PICARD_OK;
+}
+
+/* Leave out of the sample the members whose dense reference cannot tell
+ * E* (its own error, at least tol, is what every E against it would
+ * show), as long as one is left: the run judges them by their own error
+ * estimate, member by member, as it does every member outside the
+ * sample. When none is left, the search goes on over all and refuses
+ * naming the reference's error. */
+static int screen_unverifiable(struct tuner *t)
+{
+	char *unverifiable = calloc(t->opt.sample, 1);
+	long count = 0;
+
+	if (!unverifiable)
+		return picard_fail(PICARD_ENOMEM, "tune: sample of %ld", t->opt.sample);
+	for (long j = 0; j < t->opt.sample; j++) {
+		unverifiable[j] = !(t->ref.traj[j].interp_error < t->opt.tol);
+		count += unverifiable[j];
+	}
+	if (count && count < t->opt.sample) {
+		dense_reference_keep(&t->ref, unverifiable);
+		t->opt.sample = keep_sample_rows(t, unverifiable);
+		t->result->sample_unverified = count;
+	}
+	free(unverifiable);
 	return PICARD_OK;
 }
 
@@ -884,6 +921,8 @@ int picard_tune(const picard_model *model, const picard_tune_options *options,
 		err = dense_reference_build(&t.ref, model, t.sample_x0, t.sample_params,
 					    t.opt.sample, t.sample_index, t.opt.t0, t.opt.t1,
 					    reference_target(&t));
+	if (!err)
+		err = screen_unverifiable(&t);
 	result->reference_error = t.ref.interp_error;
 	for (int i = 0; !err && i < t.opt.nms; i++) {
 		err = tune_m(&t, t.opt.ms[i], i);

@@ -326,6 +326,21 @@ static bool scheme_settled(const struct run_options *opts, picard_scheme *scheme
 	return true;
 }
 
+/* What the search left out of its sample, as ", ..." (or ""), into buf. */
+static const char *sample_left_out(const picard_tune_result *result, char *buf, size_t size)
+{
+	int used = 0;
+
+	buf[0] = 0;
+	if (result->sample_dropped)
+		used = snprintf(buf, size, ", %ld whose reference blows up left out",
+				result->sample_dropped);
+	if (result->sample_unverified && used >= 0 && (size_t)used < size)
+		snprintf(buf + used, size - used, ", %ld whose reference's own error is not below "
+			 "E* left out (judged by their estimates)", result->sample_unverified);
+	return buf;
+}
+
 /* No configuration met the tolerance on every sampled member, yet some
  * came close: the members that can meet it are still solved. The closest
  * point (the smallest scaled error on the sample) runs, each member is
@@ -335,13 +350,14 @@ static bool scheme_settled(const struct run_options *opts, picard_scheme *scheme
 static int run_closest(struct run_options *opts, const picard_tune_result *result,
 		       const picard_tune_point *closest, const char *names, double seconds)
 {
-	char source[640];
+	char source[640], left_out[160];
 
 	printf("%-12s quick search (%s): no configuration meets the tolerance on every sampled "
 	       "member; the closest (%ld meet it, %.3g x tol at worst) runs and each member is "
 	       "judged\n", "search", names, closest->sample_meeting, closest->scaled_error);
 	snprintf(source, sizeof(source), "the closest point of a quick search on this ensemble "
-		 "(%ld points, %.3g s; not cached)", result->points, seconds);
+		 "(%ld points, %.3g s%s; not cached)", result->points, seconds,
+		 sample_left_out(result, left_out, sizeof(left_out)));
 	apply_point(opts, closest, source);
 	opts->tuned_closest = true;
 	return 0;
@@ -368,7 +384,7 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 	struct tuning_progress progress;
 	picard_tune_result result;
 	struct timespec start;
-	char source[640]; /* the names (256) and the counts */
+	char source[800], left_out[160]; /* the names (256), the counts and what was left out */
 	int err;
 
 	picard_scheme scheme = PICARD_SCHEME_TRAPEZOID;
@@ -458,7 +474,7 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 	snprintf(source, sizeof(source), "a quick search on this ensemble (%ld trajector%s sampled%s, "
 		 "%s%s: %ld points, %.3g s; not cached)", ntraj < QUICK_SAMPLE ? ntraj : QUICK_SAMPLE,
 		 ntraj == 1 ? "y" : "ies",
-		 result.sample_dropped ? ", those whose reference blows up left out" : "",
+		 sample_left_out(&result, left_out, sizeof(left_out)),
 		 names, !settled ? ", the least predicted time by 10%" : "",
 		 result.points, seconds_since(&start));
 	apply_point(opts, &result.best, source);
