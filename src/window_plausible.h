@@ -20,7 +20,15 @@
  *
  * (infinity norms; X_0 the start, given, so its slope is not the root's;
  * atol, rtol the iteration's tolerances, so a window at rest is judged by
- * what the iteration resolves). */
+ * what the iteration resolves).
+ *
+ * The Picard-iterated schemes (lobatto, trapezoid, imex) need no such
+ * test: a sweep's fixed point is reached only where the sweep contracts,
+ * H rho(A (x) J) < 1 at the root, where the collocation polynomial is the
+ * solution's (the ghost needs H |lambda| >> 1, a pole an unbounded J),
+ * and imex takes A's stiffness by L-stable linear solves. Their windows
+ * there end nonfinite, diverged or not-converged
+ * (stiff/picard_windows_where_newton_finds_ghosts_fail_or_are_right). */
 #ifndef PICARD_WINDOW_PLAUSIBLE_H
 #define PICARD_WINDOW_PLAUSIBLE_H
 
