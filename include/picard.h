@@ -776,6 +776,10 @@ typedef struct picard_tune_result {
 	long sample_dropped;         /* sampled members whose reference fails
 					(they blow up inside the span): not
 					tuned for */
+	long sample_stiff;           /* sampled members that are stiff: the
+					model is declared so, or the
+					reference's rk8pd found its step held
+					by stability */
 	long sample_unverified;      /* sampled members whose reference's own
 					error is not below tol: left out of
 					the search (not all of them; then
@@ -806,6 +810,15 @@ typedef struct picard_tune_result {
  * still filled: best_error says how close it came). */
 int picard_tune(const picard_model *model, const picard_tune_options *options,
 		picard_tune_result *result);
+
+/* Compile first, in parallel, what the n searches (one picard_tune each,
+ * as options would run them) would otherwise compile one after the other
+ * on first use: on the CUDA backend each candidate's kernels (NVRTC,
+ * cached on disk), on the CPU backend a model file's host side of each
+ * per-thread Runge-Kutta scheme. *prepared (may be NULL): how many.
+ * Optional: a search that follows finds them compiled. */
+int picard_tune_prepare(const picard_model *model, const picard_tune_options *searches, int n,
+			int *prepared);
 
 /* Whether point p's predicted time is below best's by the search's margin
  * (10%): a later point replaces an earlier one only then, so that the

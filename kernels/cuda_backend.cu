@@ -1398,6 +1398,29 @@ extern "C" long picard_cuda_chunks(const struct picard_cuda_solver *cuda)
 
 /* ---- compiling ahead --------------------------------------------------------------- */
 
+/* The kernel instance a solver of grid would load: the layout settled as
+ * check_limits settles it (the device's multiprocessor count and ntraj),
+ * without compiling or allocating. A block shape the kernel's registers
+ * then shrink does not change the instance. */
+extern "C" int picard_cuda_kernel_name(const picard_model *model, picard_grid *grid,
+				       const picard_options_layout *asked, picard_precision precision,
+				       long ntraj, char *buf, size_t len)
+{
+	int dev = 0, sm_count = 0;
+	cudaError_t e = cudaGetDevice(&dev);
+	picard_launch L;
+
+	if (e == cudaSuccess)
+		e = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev);
+	if (e != cudaSuccess)
+		return cuda_fail(e, "the device's multiprocessors");
+	cuda_scheme(grid)->layout(grid, asked, model->dim, ntraj, sm_count);
+	memset(&L, 0, sizeof(L));
+	launch_shape(grid, &L);
+	return cuda_scheme(grid)->instance(grid, &L, model->name,
+					   precision == PICARD_DOUBLE ? "double" : "float", buf, len);
+}
+
 /* Every kernel instance a solve of model may run: each scheme's launch
  * shapes over the layouts, node counts that reach each compile-time bound
  * and group size, scans, dense output or not, fixed or adaptive steps,

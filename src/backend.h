@@ -107,6 +107,16 @@ int picard_cuda_create(struct picard_cuda_solver **out,
 		       const picard_options_layout *layout,
 		       picard_precision precision, long ntraj,
 		       size_t device_limit);
+/* The name of the kernel instance picard_cuda_create would load for grid
+ * (settling its layout as that does), into buf; nothing compiled. */
+int picard_cuda_kernel_name(const picard_model *model, picard_grid *grid,
+			    const picard_options_layout *layout, picard_precision precision,
+			    long ntraj, char *buf, size_t len);
+/* The kernel instance a CUDA solver of options for ntraj trajectories
+ * would load, into buf: options resolved as picard_solver_create resolves
+ * them (src/solver.c); nothing compiled or allocated. */
+int picard_solver_kernel_name(const picard_model *model, const picard_options *options,
+			      long ntraj, char *buf, size_t len);
 /* Chunks the ensemble is solved in (1 when it fits the device at once). */
 long picard_cuda_chunks(const struct picard_cuda_solver *cuda);
 int picard_cuda_solve(struct picard_cuda_solver *cuda,

@@ -63,6 +63,13 @@ struct picard_model_impl {
 int picard_model_rk_host(const picard_model *model, int slot, const char *tableau,
 			 picard_rk_host_fn *const **host);
 
+/* Build, in parallel, the host sides of the n Runge-Kutta tableaus
+ * (their structs' names) that picard_model_rk_host would build one after
+ * the other on first use: a model file's, not yet in the cache. The
+ * first failure is returned; what was built stays. Nothing to do for a
+ * built-in model. */
+int picard_model_prepare_rk_hosts(const picard_model *model, const char *const *tableaus, int n);
+
 #ifdef __cplusplus
 }
 #endif

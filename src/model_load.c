@@ -382,12 +382,64 @@ fail:
 	return err;
 }
 
+/* Where tableau's host side of loaded is cached, into so. */
+static int rk_host_path(const struct loaded_model *loaded, const char *tableau, char *so,
+			size_t len)
+{
+	char cache[PATH_MAX_LEN];
+	int err = picard_jit_cache_dir(cache, sizeof(cache));
+
+	return err ? err : pathf(so, len, "%s/models/%s-%016llx-%s.so", cache, loaded->name,
+				 (unsigned long long)loaded->key, tableau);
+}
+
+/* Build tableau's host side of loaded into so (its log beside it, per
+ * process and tableau, removed after). */
+static int build_rk_host(const struct loaded_model *loaded, const char *tableau, const char *so)
+{
+	char log[PATH_MAX_LEN + 256], define[128];
+	int err = pathf(log, sizeof(log), "%s.%ld.log", so, (long)getpid());
+
+	snprintf(define, sizeof(define), "-DPICARD_HOST_RK_ONLY=%s", tableau);
+	if (!err)
+		err = build_host_side(loaded->impl.source_path, loaded->impl.source, loaded->name,
+				      loaded->include, define, so, log);
+	remove(log);
+	return err;
+}
+
+int picard_model_prepare_rk_hosts(const picard_model *model, const char *const *tableaus, int n)
+{
+	const struct loaded_model *loaded = (const struct loaded_model *)model;
+	int failed = PICARD_OK;
+	char detail[1024] = "";
+
+	if (!model->impl || !model->impl->source_path)
+		return PICARD_OK; /* built in: its host sides are in picard */
+#pragma omp parallel for schedule(dynamic, 1)
+	for (int i = 0; i < n; i++) {
+		char so[PATH_MAX_LEN + 256];
+		struct stat st;
+		int err = rk_host_path(loaded, tableaus[i], so, sizeof(so));
+
+		if (!err && stat(so, &st) != 0)
+			err = build_rk_host(loaded, tableaus[i], so);
+		if (err) {
+#pragma omp critical(picard_prepare_rk_hosts)
+			if (!failed) {
+				failed = err;
+				snprintf(detail, sizeof(detail), "%s", picard_error_detail());
+			}
+		}
+	}
+	return failed ? picard_fail(failed, "%s", detail) : PICARD_OK;
+}
+
 int picard_model_rk_host(const picard_model *model, int slot, const char *tableau,
 			 picard_rk_host_fn *const **host)
 {
 	struct loaded_model *loaded = (struct loaded_model *)model;
-	char cache[PATH_MAX_LEN], so[PATH_MAX_LEN + 256], log[PATH_MAX_LEN + 256];
-	char define[128], symbol[160];
+	char so[PATH_MAX_LEN + 256], symbol[160];
 	struct stat st;
 	void *handle;
 	int err;
@@ -402,17 +454,9 @@ int picard_model_rk_host(const picard_model *model, int slot, const char *tablea
 		*host = loaded->rk_host[slot];
 		return PICARD_OK;
 	}
-	err = picard_jit_cache_dir(cache, sizeof(cache));
-	if (!err)
-		err = pathf(so, sizeof(so), "%s/models/%s-%016llx-%s.so", cache, loaded->name,
-			    (unsigned long long)loaded->key, tableau);
-	if (!err)
-		err = pathf(log, sizeof(log), "%s.%ld.log", so, (long)getpid());
-	snprintf(define, sizeof(define), "-DPICARD_HOST_RK_ONLY=%s", tableau);
+	err = rk_host_path(loaded, tableau, so, sizeof(so));
 	if (!err && stat(so, &st) != 0)
-		err = build_host_side(model->impl->source_path, model->impl->source, loaded->name,
-				      loaded->include, define, so, log);
-	remove(log);
+		err = build_rk_host(loaded, tableau, so);
 	if (!err) {
 		handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
 		snprintf(symbol, sizeof(symbol), "picard_rk_host_%s", loaded->name);

@@ -410,6 +410,14 @@ int picard_reference_tol(const picard_model *model, const double *params,
 			 const double *x0, double t0, const double *times,
 			 long ntimes, double tol, long traj, double *out)
 {
+	return picard_reference_tol_stiff(model, params, x0, t0, times, ntimes, tol, traj, out,
+					  NULL);
+}
+
+int picard_reference_tol_stiff(const picard_model *model, const double *params,
+			       const double *x0, double t0, const double *times, long ntimes,
+			       double tol, long traj, double *out, bool *stiff)
+{
 	const struct ref_who who = { model, traj };
 	int err;
 
@@ -421,6 +429,8 @@ int picard_reference_tol(const picard_model *model, const double *params,
 	if (err || ntimes == 0)
 		return err;
 	err = ref_times(&who, params, x0, t0, times, ntimes, tol, ref_stepper_of(model), out);
+	if (stiff)
+		*stiff = model->stiff || err == REF_STIFF;
 	if (err == REF_STIFF)
 		err = ref_times(&who, params, x0, t0, times, ntimes, tol, REF_MSBDF, out);
 	return err;

@@ -24,6 +24,13 @@ int picard_reference_tol(const picard_model *model, const double *params,
 			 const double *x0, double t0, const double *times,
 			 long ntimes, double tol, long traj, double *out);
 
+/* picard_reference_tol, and into *stiff whether the trajectory is stiff:
+ * the model declared so, or rk8pd's step found held by stability on the
+ * way (then msbdf integrated it). */
+int picard_reference_tol_stiff(const picard_model *model, const double *params,
+			       const double *x0, double t0, const double *times, long ntimes,
+			       double tol, long traj, double *out, bool *stiff);
+
 /* The times rk8pd's own step control chooses from t0 to t1 at tol: the
  * ends of its accepted steps, t1 last, into a malloc'd *times of *nsteps.
  * Failures read as picard_reference_tol()'s. */

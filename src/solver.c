@@ -323,6 +323,24 @@ fail:
 	return err;
 }
 
+int picard_solver_kernel_name(const picard_model *model, const picard_options *options,
+			      long ntraj, char *buf, size_t len)
+{
+	picard_options opt;
+	picard_grid grid;
+	int err = resolve_options(model, options, &opt);
+
+	if (!err)
+		err = fit_grid(&opt, &grid);
+	if (err)
+		return err;
+	return picard_cuda_kernel_name(model, &grid,
+				       &(picard_options_layout){.layout = opt.layout,
+								.traj_per_block = opt.traj_per_block,
+								.scan = opt.scan},
+				       opt.precision, ntraj, buf, len);
+}
+
 void picard_solver_free(picard_solver *s)
 {
 	if (!s)

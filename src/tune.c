@@ -32,8 +32,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "backend.h"
 #include "dense_reference.h"
 #include "errors.h"
+#include "jit.h"
+#include "model_impl.h"
 #include "tolerance.h"
 #include "reference.h"
 #include "scheme.h"
@@ -818,7 +821,7 @@ static int screen_sample(struct tuner *t)
 {
 	const int n = t->model->dim, np = t->model->nparams;
 	char *failed = calloc(t->opt.sample, 1);
-	long kept = 0, first = -1;
+	long kept = 0, first = -1, stiff = 0;
 	char detail[320] = "";
 
 	if (!failed)
@@ -826,12 +829,18 @@ static int screen_sample(struct tuner *t)
 #pragma omp parallel for schedule(dynamic, 1)
 	for (long j = 0; j < t->opt.sample; j++) {
 		double *end = malloc(n * sizeof(double));
+		bool is_stiff = false;
 
-		failed[j] = !end || picard_reference_tol(t->model, t->sample_params ?
-							 t->sample_params + j * np : NULL,
-							 t->sample_x0 + j * n, t->opt.t0,
-							 &t->opt.t1, 1, REF_TOL,
-							 t->sample_index[j], end) != PICARD_OK;
+		failed[j] = !end || picard_reference_tol_stiff(t->model, t->sample_params ?
+							       t->sample_params + j * np : NULL,
+							       t->sample_x0 + j * n, t->opt.t0,
+							       &t->opt.t1, 1, REF_TOL,
+							       t->sample_index[j], end,
+							       &is_stiff) != PICARD_OK;
+		if (is_stiff) {
+#pragma omp atomic
+			stiff++;
+		}
 		if (failed[j]) {
 #pragma omp critical
 			if (first < 0 || j < first) {
@@ -843,6 +852,7 @@ static int screen_sample(struct tuner *t)
 	}
 	kept = keep_sample_rows(t, failed);
 	t->result->sample_dropped = t->opt.sample - kept;
+	t->result->sample_stiff = stiff;
 	free(failed);
 	if (!kept)
 		return picard_fail(PICARD_EREF, "%s; no sampled member is left to tune on", detail);
@@ -937,5 +947,110 @@ int picard_tune(const picard_model *model, const picard_tune_options *options,
 	free(t.sample_x0);
 	free(t.sample_params);
 	free(t.sample_index);
+	return err;
+}
+
+/* ---- what the searches compile, compiled first ------------------------------- */
+
+/* Distinct names. */
+struct name_list {
+	char **names;
+	int count, cap;
+};
+
+static int name_add(struct name_list *l, const char *name)
+{
+	for (int i = 0; i < l->count; i++)
+		if (strcmp(l->names[i], name) == 0)
+			return PICARD_OK;
+	if (l->count == l->cap) {
+		const int cap = 2 * l->cap + 16;
+		char **grown = realloc(l->names, cap * sizeof(*grown));
+
+		if (!grown)
+			return picard_fail(PICARD_ENOMEM, "tune: a list of %d names", cap);
+		l->names = grown;
+		l->cap = cap;
+	}
+	if (!(l->names[l->count] = strdup(name)))
+		return picard_fail(PICARD_ENOMEM, "tune: a name");
+	l->count++;
+	return PICARD_OK;
+}
+
+static void name_list_free(struct name_list *l)
+{
+	for (int i = 0; i < l->count; i++)
+		free(l->names[i]);
+	free(l->names);
+}
+
+/* The kernels a search solves with on the CUDA backend: each m and K
+ * candidate on the sample (the solver's own layout), and on the timed
+ * ensemble under each layout the search costs. h does not change the
+ * instance. A shape the scheme or the device does not have is left for
+ * the search to find out. */
+static int search_kernels(const struct tuner *t, struct name_list *kernels)
+{
+	const picard_scheme_type *scheme = picard_scheme_of(t->opt.scheme);
+	const int kmax = scheme->tune_candidates(t->opt.kmax);
+	const double span = t->opt.t1 - t->opt.t0;
+	int nlayouts, err = PICARD_OK;
+	const picard_layout *layouts = search_layouts(t, &nlayouts);
+
+	for (int i = 0; !err && i < t->opt.nms; i++)
+		for (int K = 1; !err && K <= kmax; K++)
+			for (int l = -1; !err && l < nlayouts; l++) {
+				const int m = t->opt.ms[i];
+				picard_options o = point_options(t, m, K, span / (m - 1),
+								 point_rtol(t, K));
+				char name[256];
+
+				if (l >= 0 && !layout_fits(scheme, layouts[l], m))
+					continue;
+				o.layout = l < 0 ? PICARD_LAYOUT_AUTO : layouts[l];
+				if (picard_solver_kernel_name(t->model, &o,
+							      l < 0 ? t->opt.sample : t->opt.ntraj,
+							      name, sizeof(name)) == PICARD_OK)
+					err = name_add(kernels, name);
+			}
+	return err;
+}
+
+int picard_tune_prepare(const picard_model *model, const picard_tune_options *searches, int n,
+			int *prepared)
+{
+	struct name_list kernels = {0}, tableaus = {0};
+	int err = PICARD_OK;
+
+	if (prepared)
+		*prepared = 0;
+	if (!model || (n > 0 && !searches))
+		return picard_fail(PICARD_EINVAL, "picard_tune_prepare: NULL argument");
+	for (int i = 0; !err && i < n; i++) {
+		struct tuner t = {.model = model};
+		const picard_scheme_type *scheme;
+
+		err = tune_defaults(model, &searches[i], &t.opt);
+		if (err)
+			break;
+		scheme = picard_scheme_of(t.opt.scheme);
+		t.backend = t.opt.backend != PICARD_BACKEND_AUTO ? t.opt.backend :
+			    picard_cuda_available() && scheme->cuda && model->impl &&
+			    model->impl->source ? PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU;
+		if (t.backend == PICARD_BACKEND_CUDA)
+			err = search_kernels(&t, &kernels);
+		else if (scheme->tableau)
+			err = name_add(&tableaus, scheme->tableau);
+	}
+	if (!err && kernels.count)
+		err = picard_jit_precompile(model, (const char *const *)kernels.names, kernels.count);
+	if (!err && tableaus.count)
+		err = picard_model_prepare_rk_hosts(model, (const char *const *)tableaus.names,
+						    tableaus.count);
+	if (prepared)
+		*prepared = kernels.count + tableaus.count;
+	name_list_free(&kernels);
+	name_list_free(&tableaus);
 	return err;
 }

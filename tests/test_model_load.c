@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -694,4 +695,65 @@ Test(model_load, every_shipped_model_passes_the_bounds_checks, .timeout = 300)
 	cr_expect_geq(checked, 20, "only %d models checked", checked);
 	cr_assert_eq(picard_model_load("examples/models/fput.cu", &fput), 0, "%s",
 		     picard_error_detail());
+}
+
+/* The count of files in dir whose names end with suffix. */
+static int files_ending(const char *dir, const char *suffix)
+{
+	DIR *d = opendir(dir);
+	const size_t n = strlen(suffix);
+	struct dirent *e;
+	int count = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		count += strlen(e->d_name) >= n && !strcmp(e->d_name + strlen(e->d_name) - n, suffix);
+	closedir(d);
+	return count;
+}
+
+/* Issue 35 (1): picard_tune_prepare builds a model file's host sides of
+ * the searches' per-thread pairs before any search (in parallel), into
+ * a kernel cache of the test's own; nothing for a scheme without one
+ * (trapezoid); and what it built solves: dp8 on the oscillator meets its
+ * closed form. */
+Test(model_load, prepare_builds_the_searches_host_sides)
+{
+	const struct path jit = in_workdir("jit");
+	const picard_tune_options searches[] = {
+		{.scheme = PICARD_SCHEME_DP5, .tol = 1e-8, .precision = PICARD_DOUBLE,
+		 .backend = PICARD_BACKEND_CPU},
+		{.scheme = PICARD_SCHEME_DP8, .tol = 1e-8, .precision = PICARD_DOUBLE,
+		 .backend = PICARD_BACKEND_CPU},
+		{.scheme = PICARD_SCHEME_TRAPEZOID, .tol = 1e-8, .precision = PICARD_DOUBLE,
+		 .backend = PICARD_BACKEND_CPU},
+	};
+	char models[4200];
+	const picard_model *model;
+	int prepared = -1;
+
+	setenv("PICARD_JIT_CACHE_DIR", jit.s, 1);
+	model = load_copy("oscillator");
+	snprintf(models, sizeof(models), "%s/models", jit.s);
+	cr_assert_eq(files_ending(models, "-rk_dp8.so"), 0, "built before it was asked for");
+	cr_assert_eq(picard_tune_prepare(model, searches, 3, &prepared), 0, "%s",
+		     picard_error_detail());
+	cr_expect_eq(prepared, 2);
+	cr_expect_eq(files_ending(models, "-rk_dp5.so"), 1);
+	cr_expect_eq(files_ending(models, "-rk_dp8.so"), 1);
+	cr_expect_eq(files_ending(models, "-rk_vern9.so"), 0);
+
+	picard_options opt = {.scheme = PICARD_SCHEME_DP8, .backend = PICARD_BACKEND_CPU,
+			      .precision = PICARD_DOUBLE, .t1 = 5, .h = 5, .K_max = 100000,
+			      .iter_rtol = 1e-12};
+	picard_solver *solver = test_solver(model, &opt, 1);
+	double x1[2], exact[2];
+
+	cr_assert_eq(picard_solve(solver, model->x0, NULL, x1, NULL, NULL, NULL, 0, NULL), 0, "%s",
+		     picard_error_detail());
+	model->exact(5, 0, model->x0, model->param_defaults, exact);
+	cr_expect(fabs(x1[0] - exact[0]) < 1e-9 && fabs(x1[1] - exact[1]) < 1e-9,
+		  "x(5) = (%.15g, %.15g), exact (%.15g, %.15g)", x1[0], x1[1], exact[0], exact[1]);
+	picard_solver_free(solver);
 }

@@ -377,6 +377,50 @@ Test(tune_cli, run_quick_search_without_cache)
 	free_run(&run);
 }
 
+/* Issue 35 (1): the implicit pair is searched (and compiled) only where
+ * it can win. decay is not stiff: the summary says radau5 was not
+ * searched, and the answer meets 1e-8 against the closed form. vanderpol
+ * at mu = 1000 is not declared stiff but is: the sample's reference finds
+ * it so, radau5 is searched and chosen, and its answer meets 1e-6 against
+ * the implicit reference. */
+Test(tune_cli, run_quick_search_implicit_only_where_stiff, .timeout = 600)
+{
+	static const double x0[] = {1, 0.8};
+	const picard_model *vdp = picard_model_find("vanderpol");
+	const double mu_1000[] = {1000};
+	double t1 = 100, ref[2], x[2];
+	struct cli_run run;
+	char line[512], *text, *row;
+
+	write_file(in_workdir("two.csv").s, "x1\n1\n0.8\n", strlen("x1\n1\n0.8\n"));
+	snprintf(line, sizeof(line), "decay --init %s --tol 1e-8 --backend cpu --precision double "
+		 "--out %s", in_workdir("two.csv").s, in_workdir("decay.csv").s);
+	run = run_line("picard-run", line);
+	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "radau5 not searched (no sampled member is stiff)"), "%s",
+			   run.out);
+	cr_expect_null(strstr(run.out, "parameters   radau5"), "%s", run.out);
+	cr_expect_leq(decay_error(in_workdir("decay.csv").s, x0, 2), 1e-8, "%s", run.out);
+	free_run(&run);
+
+	snprintf(line, sizeof(line), "vanderpol --param mu=1000 --t1 100 --traj 1 --spread 0 "
+		 "--tol 1e-6 --backend cpu --precision double --out %s", in_workdir("vdp.csv").s);
+	run = run_line("picard-run", line);
+	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);
+	cr_expect_null(strstr(run.out, "radau5 not searched"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "parameters   radau5"), "%s", run.out);
+	cr_assert_eq(picard_reference(vdp, mu_1000, vdp->x0, vdp->t0, &t1, 1, ref), 0, "%s",
+		     picard_error_detail());
+	text = slurp(in_workdir("vdp.csv").s, NULL);
+	cr_assert_not_null(text);
+	row = strchr(text, '\n');
+	cr_assert(row && sscanf(row + 1, "0,ok,%lf,%lf", &x[0], &x[1]) == 2, "%s", text);
+	cr_expect(fabs(x[0] - ref[0]) <= 1e-6 && fabs(x[1] - ref[1]) <= 1e-6,
+		  "x(100) = (%.10g, %.10g), reference (%.10g, %.10g)", x[0], x[1], ref[0], ref[1]);
+	free(text);
+	free_run(&run);
+}
+
 /* Named, newton is searched: its window and block come from the quick
  * search, the run meets the tolerance, and the full search's command
  * names the scheme. */

@@ -363,6 +363,55 @@ static int run_closest(struct run_options *opts, const picard_tune_result *resul
 	return 0;
 }
 
+/* Whether the quick search tries the scheme type: the one the flags
+ * settle (settled, scheme), else each with a search that suits the model.
+ * Its scheme and m candidates (up to QUICK_M_MAX) into tune. */
+static bool quick_candidate(const struct run_options *opts, bool settled, picard_scheme scheme,
+			    const picard_scheme_type *type, picard_tune_options *tune)
+{
+	if ((settled && type->id != scheme) ||
+	    (!settled && (!type->tune_point || type->tuned_when_named ||
+			  !cli_scheme_suits(opts->model, type))))
+		return false;
+	tune->scheme = type->id;
+	tune->nms = 0;
+	for (int j = 0; j < type->tune_nms; j++)
+		if (type->tune_ms[j] <= QUICK_M_MAX && tune->nms < PICARD_TUNE_MAX_M)
+			tune->ms[tune->nms++] = type->tune_ms[j];
+	return true;
+}
+
+/* Whether an implicit per-thread scheme (radau5) can win here: on a stiff
+ * model or sample. On a non-stiff one an explicit pair of higher order
+ * takes fewer, cheaper steps (no Newton iteration, no LU), so radau5 is
+ * not compiled or searched; the first search tells (result: a search's
+ * result, its sample screened by the reference). */
+static bool implicit_can_win(const picard_model *model, const picard_scheme_type *type,
+			     const picard_tune_result *result)
+{
+	return !type->solves_stiff || !type->tableau || model->stiff ||
+	       (result && result->sample_stiff > 0);
+}
+
+/* Compile first, in parallel, what the searches of the candidates will
+ * compile (picard_tune_prepare); the implicit pair only on a stiff model,
+ * as the search would skip it. A failure costs only time: each search
+ * compiles what it needs on first use. */
+static void prepare_candidates(const struct run_options *opts, bool settled, picard_scheme scheme,
+			       const picard_tune_options *tune)
+{
+	picard_tune_options searches[16];
+	int n = 0;
+
+	for (int i = 0; picard_scheme_list[i] && n < 16; i++) {
+		searches[n] = *tune;
+		if (quick_candidate(opts, settled, scheme, picard_scheme_list[i], &searches[n]) &&
+		    (settled || implicit_can_win(opts->model, picard_scheme_list[i], NULL)))
+			n++;
+	}
+	picard_tune_prepare(opts->model, searches, n, NULL);
+}
+
 /* The quick search of picard-run: small sample, grid and ensemble. A run's
  * --spread 0 cannot be passed as 0 (picard_tune reads it as its default):
  * DBL_MIN makes every 1 + S (2u - 1) round to 1, the same states. */
@@ -399,6 +448,7 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 	tuning_progress_init(&progress, NULL);
 	tune.ctx = &progress;
 	clock_gettime(CLOCK_MONOTONIC, &start);
+	prepare_candidates(opts, settled, scheme, &tune);
 	/* the scheme the flags settle; else each in the list's order, a later
 	 * one taking over only when its predicted time is lower by the
 	 * margin: counted evaluations times cached costs, the same choice
@@ -408,17 +458,17 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 		picard_tune_result other;
 		int other_err;
 
-		if ((settled && type->id != scheme) ||
-		    (!settled && (!type->tune_point || type->tuned_when_named ||
-				  !cli_scheme_suits(opts->model, type))))
+		if (!quick_candidate(opts, settled, scheme, type, &tune))
 			continue;
+		if (!settled && !implicit_can_win(opts->model, type, tried ? &result : NULL)) {
+			if (used < sizeof(times))
+				used += snprintf(times + used, sizeof(times) - used,
+						 "%s%s not searched (no sampled member is stiff)",
+						 used ? ", " : "", type->name);
+			continue;
+		}
 		named += snprintf(names + named, named < sizeof(names) ? sizeof(names) - named : 0,
 				  "%s%s", named ? ", " : "", type->name);
-		tune.scheme = type->id;
-		tune.nms = 0; /* its m candidates up to QUICK_M_MAX */
-		for (int j = 0; j < type->tune_nms; j++)
-			if (type->tune_ms[j] <= QUICK_M_MAX && tune.nms < PICARD_TUNE_MAX_M)
-				tune.ms[tune.nms++] = type->tune_ms[j];
 		/* a scheme's search stops where it cannot beat the fastest
 		 * so far (predicted): the list puts the cheap searches first */
 		tune.seconds_to_beat = tried && !err ? result.best.seconds : 0;
