@@ -421,6 +421,42 @@ Test(tune_cli, run_quick_search_implicit_only_where_stiff, .timeout = 600)
 	free_run(&run);
 }
 
+/* Issue 35: --tol without --precision asks for double where float cannot
+ * reach the tolerance (below 1e-5 of the largest start state): decay at
+ * 1e-8 runs in double, says so, and meets 1e-8 against the closed form
+ * (it was refused: "below what float reaches"); at 1e-3 it stays in
+ * float; a given --precision float is still refused at 1e-8. */
+Test(tune_cli, tolerance_beyond_float_runs_in_double)
+{
+	static const double x0[] = {1, 0.8};
+	struct cli_run run;
+	char line[512];
+
+	write_file(in_workdir("two.csv").s, "x1\n1\n0.8\n", strlen("x1\n1\n0.8\n"));
+	snprintf(line, sizeof(line), "decay --init %s --tol 1e-8 --backend cpu --out %s",
+		 in_workdir("two.csv").s, in_workdir("d.csv").s);
+	run = run_line("picard-run", line);
+	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "precision    double (for --tol"), "%s", run.out);
+	cr_expect_leq(decay_error(in_workdir("d.csv").s, x0, 2), 1e-8, "%s", run.out);
+	free_run(&run);
+
+	snprintf(line, sizeof(line), "decay --init %s --tol 1e-3 --backend cpu --out %s",
+		 in_workdir("two.csv").s, in_workdir("f.csv").s);
+	run = run_line("picard-run", line);
+	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "precision    float\n"), "%s", run.out);
+	cr_expect_leq(decay_error(in_workdir("f.csv").s, x0, 2), 1e-3, "%s", run.out);
+	free_run(&run);
+
+	snprintf(line, sizeof(line), "decay --init %s --tol 1e-8 --precision float --backend cpu",
+		 in_workdir("two.csv").s);
+	run = run_line("picard-run", line);
+	cr_expect_eq(run.status, 2, "%s%s", run.out, run.err);
+	cr_expect_not_null(strstr(run.err, "below what float reaches"), "%s", run.err);
+	free_run(&run);
+}
+
 /* Named, newton is searched: its window and block come from the quick
  * search, the run meets the tolerance, and the full search's command
  * names the scheme. */

@@ -54,6 +54,8 @@ struct run_options {
 	bool t0_given, t1_given;     /* --t0 / --t1 were on the command line */
 	picard_precision precision;  /* --precision float|double */
 	bool precision_given;        /* --precision was given */
+	bool precision_for_tol;      /* double, not the default float: --tol
+					asked for more than float reaches */
 	picard_backend backend;      /* --backend auto|cuda|cpu */
 	picard_layout layout;        /* --layout auto|paper|warp|thread */
 	bool layout_given;           /* --layout was on the command line (wins

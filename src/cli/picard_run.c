@@ -415,6 +415,36 @@ static void ensemble_identity(const struct run *run, char *id, size_t len)
 				   run->model->nparams, id, len);
 }
 
+/* Below this part of the largest start state a tolerance is not float's:
+ * its rounding, 6e-8 |x| an operation, accumulates over the windows
+ * (kepler over 100 orbits, the pendulum over 20 s: 1e-6 was out of reach
+ * in float on the CPU). */
+#define FLOAT_TOL_FLOOR 1e-5
+#define PICARD_STR_OF(x) #x
+#define PICARD_STR(x) PICARD_STR_OF(x)
+
+/* --tol without --precision: double where the tolerance asks for more than
+ * float reaches on this ensemble (atol + rtol |x| below FLOAT_TOL_FLOOR |x|
+ * at its largest start state |x|), rather than a search that ends in
+ * failure. A model or scheme that already defaults to double, and a given
+ * --precision, stay as they are. */
+static void precision_for_tolerance(struct run *run)
+{
+	struct run_options *opts = &run->opts;
+	const long n = run->ntraj * run->model->dim;
+	double scale = 0;
+
+	if (!opts->tol_given || opts->precision_given || opts->precision != PICARD_FLOAT)
+		return;
+	for (long i = 0; i < n; i++)
+		scale = fmax(scale, fabs(run->x0[i]));
+	shard_max(&run->shard, &scale, 1); /* every rank's share: one choice */
+	if (opts->tol + opts->rtol * scale >= FLOAT_TOL_FLOOR * fmax(scale, 1e-300))
+		return;
+	opts->precision = PICARD_DOUBLE;
+	opts->precision_for_tol = true;
+}
+
 /* --tol, --atol, --rtol: within what the precision reaches on some
  * member of this ensemble (picard_tolerance_check), before any work. */
 static int check_tolerance(const struct run *run)
@@ -567,7 +597,10 @@ static void print_summary(const struct run *run)
 	}
 	printf(", %ld window%s, t in [%g, %g]\n", grid->windows, grid->windows == 1 ? "" : "s",
 	       grid->t0, grid->t1);
-	printf("%-12s %s\n", "precision", run->opts.precision == PICARD_DOUBLE ? "double" : "float");
+	printf("%-12s %s%s\n", "precision", run->opts.precision == PICARD_DOUBLE ? "double" : "float",
+	       run->opts.precision_for_tol ? " (for --tol: below " PICARD_STR(FLOAT_TOL_FLOOR)
+					     " of the largest start state, float's rounding adds up; "
+					     "--precision float to force it)" : "");
 	if (type->takes_linsolve)
 		print_linsolve(run);
 	if (run->stats.backend == PICARD_BACKEND_CUDA && type->takes_linsolve) {
@@ -736,6 +769,8 @@ static int prepare_and_solve(struct run *run)
 	err = shard_agree(&run->shard, err, &run->out);
 	if (!err)
 		err = shard_agree(&run->shard, make_ensemble(run), &run->out);
+	if (!err)
+		precision_for_tolerance(run);
 	if (!err)
 		err = shard_agree(&run->shard, check_ensemble_fits(run), &run->out);
 	if (!err)
