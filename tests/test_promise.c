@@ -363,6 +363,47 @@ static void case_unverifiable_member_does_not_stop_the_others(const char *backen
 	free_run(&run);
 }
 
+/* A grid the quick search chose is bounded by the search, not by
+ * --max-work's default: kepler in float over 100 orbits at 1e-5 with
+ * lobatto (e = 0.1 .. 0.9) closes in at 65536 windows x K_max 60 x m 12
+ * x 4 = 1.9e8 evaluations a trajectory of cap, about 3 sweeps a window run.
+ * It was refused "too much work"; now it runs, and each member is judged:
+ * a tol-exceeded member's error is its true error's size (against rk8pd
+ * run here), an ok member's true error is within the tolerance. */
+static void case_tuned_grid_is_not_held_by_the_work_limit(const char *backend)
+{
+	const picard_model *kepler = test_model("kepler");
+	const picard_tolerance tol = {1e-5, 0};
+	const struct path out = in_workdir("kep.csv");
+	struct member rows[MAX_TRAJ];
+	double x0[4 * 4], params[4 * 2];
+	char args[512];
+	struct cli_run run;
+
+	snprintf(args, sizeof(args), "kepler --backend %s --scheme lobatto --precision float "
+		 "--spread-param e=0.8 --spread 0 --traj 4 --tol 1e-5 --out %s", backend, out.s);
+	run = run_program_line("picard-run", args);
+	cr_expect_null(strstr(run.err, "too much work"), "%s", run.err);
+	cr_expect(run.status == 0 || run.status == 1, "exit %d: %s%s", run.status, run.out, run.err);
+	cr_assert_eq(read_members(out.s, 4, rows), 4, "%s%s", run.out, run.err);
+	static const double spreads[2] = {0, 0.8}; /* e = 0.5 (1 +- 0.8) */
+
+	spread_ensemble(kepler, 4, 0, spreads, x0, params);
+	for (int i = 0; i < 4; i++) {
+		const double truth = true_error(kepler, x0 + 4 * i, params + 2 * i, kepler->t0,
+						kepler->t1, rows[i].x, &tol);
+
+		if (strcmp(rows[i].status, "ok") == 0) {
+			cr_expect_leq(truth, 1, "member %d ok at %g x tol", i, truth);
+			continue;
+		}
+		cr_expect_str_eq(rows[i].status, "tol-exceeded", "member %d", i);
+		cr_expect(truth > 0.3 * rows[i].err && truth < 3 * rows[i].err,
+			  "member %d: err %g x tol, the true error %g", i, rows[i].err, truth);
+	}
+	free_run(&run);
+}
+
 /* ---- parameter sweeps and spread ensembles ----------------------------------------- */
 
 /* vanderpol with mu from 0.5 to 20: easy defaults, hard extremes. */
@@ -491,6 +532,7 @@ PROMISE_TESTS(check_alone_judges_against_the_promise)
 PROMISE_TESTS(given_grid_over_tolerance_is_tol_exceeded)
 PROMISE_TESTS(infeasible_members_do_not_stop_the_others)
 PROMISE_TESTS(unverifiable_member_does_not_stop_the_others)
+PROMISE_TESTS(tuned_grid_is_not_held_by_the_work_limit)
 PROMISE_TESTS(vanderpol_mu_sweep)
 PROMISE_TESTS(lotka_rates_spread_half)
 PROMISE_TESTS(lorenz_spread_states)

@@ -190,6 +190,13 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 	size_t used = 0;
 
 	opts->tuned = true;
+	/* the search bounds its grids itself (its window count, its K
+	 * candidates); the work limit guards a grid typed by hand, and would
+	 * count an adaptive point's K_max cap, not the sweeps it runs
+	 * (lobatto's closest kepler point: 16384 windows x K_max 60, about 3
+	 * sweeps each, was refused) */
+	if (opts->max_work == 0)
+		opts->max_work = HUGE_VAL;
 	const picard_scheme_type *type = picard_scheme_of(p->scheme);
 
 	if (p->scheme != PICARD_SCHEME_TRAPEZOID && !type->lobatto_grid && !type->takes_linsolve) {
