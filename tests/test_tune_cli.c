@@ -123,7 +123,7 @@ static struct path decay_init(long n, double *x0)
 /* One bad command line of picard-tune and what its error line must name. */
 struct bad_input {
 	char args[160];  /* arguments, blank separated */
-	char needle[40]; /* the flag or value the message names */
+	char needle[48]; /* the flag or value the message names */
 };
 
 ParameterizedTestParameters(tune_cli, bad_input)
@@ -161,6 +161,13 @@ ParameterizedTestParameters(tune_cli, bad_input)
 		{"decay --tol 1e-3 --csv=", "--csv"},
 		{"decay --tol 1e-3 --no-cache=1", "--no-cache"},
 		{"decay --tol 1e-3 --frobnicate", "--frobnicate"},
+		/* issue 35: the budget is a number of seconds > 0 */
+		{"decay --tol 1e-3 --budget 0", "--budget 0: must be > 0"},
+		{"decay --tol 1e-3 --budget -5", "--budget -5: must be > 0"},
+		{"decay --tol 1e-3 --budget nan", "--budget nan: must be finite"},
+		{"decay --tol 1e-3 --budget inf", "--budget inf: must be finite"},
+		{"decay --tol 1e-3 --budget 1min", "--budget '1min': expected a number"},
+		{"decay --tol 1e-3 --budget=", "--budget '': expected a number"},
 		{"decay lotka --tol 1e-3", "lotka"},
 	};
 
@@ -198,7 +205,7 @@ Test(tune_cli, help)
 	struct cli_run run = run_line("picard-tune", "--help");
 	static const char *const flags[] = {"--tol", "--precision", "--backend", "--traj",
 		"--sample", "--kmax", "--m", "--t0", "--t1", "--spread", "--seed", "--repeats",
-		"--max-windows", "--csv", "--no-cache", "--help"};
+		"--max-windows", "--csv", "--no-cache", "--budget", "--help"};
 
 	cr_expect_eq(run.status, 0);
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
