@@ -546,20 +546,15 @@ static void print_cost(const struct tune_run *run)
 static void print_run_command(const struct tune_run *run)
 {
 	const struct tune_cli_options *opts = &run->opts;
+	const struct tuning_command command = {
+		.model_arg = opts->model_name, .tol = opts->tol, .rtol = opts->rtol,
+		.scheme_given = opts->scheme_given, .scheme = opts->scheme,
+		.precision = opts->precision, .backend = opts->backend, .traj = opts->traj,
+		.t0_given = opts->t0_given, .t0 = opts->t0, .t1_given = opts->t1_given, .t1 = opts->t1,
+	};
 
-	printf("%-12s picard-run %s --tol %g", "", opts->model_name, opts->tol);
-	if (opts->rtol > 0)
-		printf(" --rtol %g", opts->rtol);
-	if (opts->precision == PICARD_DOUBLE)
-		printf(" --precision double");
-	if (opts->backend != PICARD_BACKEND_AUTO)
-		printf(" --backend %s", tuning_backend_name(opts->backend));
-	if (opts->traj)
-		printf(" --traj %ld", opts->traj);
-	if (opts->t0_given)
-		printf(" --t0 %.17g", opts->t0);
-	if (opts->t1_given)
-		printf(" --t1 %.17g", opts->t1);
+	printf("%-12s ", "");
+	tuning_print_command("picard-run", &command);
 	printf(" uses it\n");
 }
 

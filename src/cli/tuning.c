@@ -337,24 +337,38 @@ void tuning_print_costs(const picard_tune_result *result)
 	       "");
 }
 
-/* The picard-tune command line that runs the full search for opts: MODEL
- * as given, a model file's path where it was one. */
+void tuning_print_command(const char *program, const struct tuning_command *c)
+{
+	printf("%s %s --tol %g", program, c->model_arg, c->tol);
+	if (c->rtol > 0)
+		printf(" --rtol %g", c->rtol);
+	if (c->scheme_given)
+		printf(" --scheme %s", picard_scheme_of(c->scheme)->name);
+	if (c->precision != PICARD_FLOAT)
+		printf(" --precision %s", tuning_precision_name(c->precision));
+	if (c->backend != PICARD_BACKEND_AUTO)
+		printf(" --backend %s", tuning_backend_name(c->backend));
+	if (c->traj) /* an entry serves its ensemble size class */
+		printf(" --traj %ld", c->traj);
+	if (c->t0_given)
+		printf(" --t0 %.17g", c->t0);
+	if (c->t1_given)
+		printf(" --t1 %.17g", c->t1);
+}
+
+/* The picard-tune command line that runs the full search for opts. */
 static void print_full_search(const struct run_options *opts)
 {
-	printf("%-12s the full search, stored for later runs: picard-tune %s --tol %g", "",
-	       opts->model_name, opts->tol);
-	if (opts->scheme_given)
-		printf(" --scheme %s", picard_scheme_of(opts->scheme)->name);
-	if (opts->precision != PICARD_FLOAT)
-		printf(" --precision %s", tuning_precision_name(opts->precision));
-	if (opts->backend != PICARD_BACKEND_AUTO)
-		printf(" --backend %s", tuning_backend_name(opts->backend));
-	if (opts->traj_given) /* the entry serves its ensemble size class */
-		printf(" --traj %ld", opts->traj);
-	if (opts->t0_given)
-		printf(" --t0 %.17g", opts->t0);
-	if (opts->t1_given)
-		printf(" --t1 %.17g", opts->t1);
+	const struct tuning_command command = {
+		.model_arg = opts->model_name, .tol = opts->tol, .rtol = opts->rtol,
+		.scheme_given = opts->scheme_given, .scheme = opts->scheme,
+		.precision = opts->precision, .backend = opts->backend,
+		.traj = opts->traj_given ? opts->traj : 0,
+		.t0_given = opts->t0_given, .t0 = opts->t0, .t1_given = opts->t1_given, .t1 = opts->t1,
+	};
+
+	printf("%-12s the full search, stored for later runs: ", "");
+	tuning_print_command("picard-tune", &command);
 	putchar('\n');
 }
 

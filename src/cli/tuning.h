@@ -80,6 +80,23 @@ int tuning_report_not_found(const picard_tune_result *result, double tol,
  * nothing met E*. */
 void tuning_print_costs(const picard_tune_result *result);
 
+/* The flags a tuning-cache entry is keyed by, for a command line that
+ * finds or makes it. */
+struct tuning_command {
+	const char *model_arg;       /* MODEL as given: a name or a file's path */
+	double tol, rtol;            /* --tol, --rtol (0: not printed) */
+	bool scheme_given;           /* --scheme printed */
+	picard_scheme scheme;
+	picard_precision precision;  /* --precision, printed unless float */
+	picard_backend backend;      /* --backend, printed unless auto */
+	long traj;                   /* --traj (0: not printed) */
+	bool t0_given, t1_given;     /* --t0, --t1 printed */
+	double t0, t1;
+};
+
+/* "PROGRAM MODEL --tol E [flags]" on stdout, without a newline. */
+void tuning_print_command(const char *program, const struct tuning_command *command);
+
 /* picard-run --tol: when not all of --m, --K, --h were given, set the
  * others from the tuning cache entry for this ensemble, or else from a
  * quick search on the run's own ensemble (x0, params: ntraj rows as the
