@@ -386,19 +386,22 @@ static int time_cost(struct tuner *t, int m, picard_layout layout, double *secon
 
 	if (!times)
 		return picard_fail(PICARD_ENOMEM, "timings");
+	/* a grid that fails on the trajectories timed (past the probe's) is
+	 * tried finer too */
 	for (int i = 0; i < CALIBRATE_TRIES && err == PICARD_EFAILED; i++) {
 		if (i)
 			q.h /= 4;
 		err = time_layout(t, &q, layout, probe, 0, NULL, &seconds, &evals, &per_block);
+		evals *= (double)t->opt.ntraj / (double)probe; /* the whole ensemble's */
+		if (!err && evals > 0 && evals < CALIBRATE_EVALS && q.h > h_min)
+			q.h = fmax(h_min, q.h * evals / CALIBRATE_EVALS);
+		if (!err && cpu && evals > CALIBRATE_EVALS_CPU)
+			timed = (long)fmax((double)probe,
+					   ceil(t->opt.ntraj * CALIBRATE_EVALS_CPU / evals));
+		if (!err)
+			err = time_layout(t, &q, layout, timed, t->opt.repeats, times, &seconds,
+					  &evals, &per_block);
 	}
-	evals *= (double)t->opt.ntraj / (double)probe; /* the whole ensemble's */
-	if (!err && evals > 0 && evals < CALIBRATE_EVALS && q.h > h_min)
-		q.h = fmax(h_min, q.h * evals / CALIBRATE_EVALS);
-	if (!err && cpu && evals > CALIBRATE_EVALS_CPU)
-		timed = (long)fmax((double)probe, ceil(t->opt.ntraj * CALIBRATE_EVALS_CPU / evals));
-	if (!err)
-		err = time_layout(t, &q, layout, timed, t->opt.repeats, times, &seconds, &evals,
-				  &per_block);
 	*seconds_per_eval = NAN;
 	if (err == PICARD_EFAILED)
 		err = PICARD_OK;
