@@ -3,7 +3,8 @@
  * entry picard-run then uses; it goes through picard-run's quick-search
  * candidates, so what it stores is never predicted slower than the quick
  * search's pick; it says on stderr what each candidate reached; and it
- * stops at --budget. The programs run from beside this test binary, the
+ * stops at --budget; its entry is keyed by the ensemble it tuned on. The
+ * programs run from beside this test binary, the
  * tuning cache in the test's own directory (PICARD_CACHE_DIR), on the CPU
  * backend.
  */
@@ -277,5 +278,35 @@ Test(tune_search, budget_stores_the_best_so_far_or_says_none_met)
 	cr_expect_not_null(strstr(run.out, "from the tuning cache"), "%s", run.out);
 	/* decay's lambda 0.5 over [0, 10] */
 	cr_expect_leq(exp_decay_error(saved.s, 64, 0.5 * 10), 1e-5, "%s", run.out);
+	free_run(&run);
+}
+
+/* An entry tuned on --spread 0.2 is keyed by that ensemble, as picard-run
+ * --spread 0.2 names it (a hash of its states): that run uses it and its
+ * members are within the tolerance of decay's closed form; a run of the
+ * default ensemble does not. On the base picard-tune keyed every ensemble
+ * "default": the --spread 0.2 run searched anew and the default one took
+ * the entry of another ensemble. */
+Test(tune_search, entry_of_its_own_ensemble)
+{
+	const struct path saved = in_workdir("spread.csv");
+	struct cli_run run = run_program_line("picard-tune", "decay --tol 1e-5 --backend cpu "
+					      "--traj 64 --spread 0.2 --scheme dp5");
+	char line[512];
+
+	cr_assert_eq(run.status, 0, "picard-tune: exit status %d\n%s%s", run.status, run.out,
+		     run.err);
+	free_run(&run);
+	snprintf(line, sizeof(line), "decay --tol 1e-5 --backend cpu --traj 64 --spread 0.2 "
+		 "--save-at 0,10 --out %s", saved.s);
+	run = run_program_line("picard-run", line);
+	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "from the tuning cache"), "%s", run.out);
+	cr_expect_leq(exp_decay_error(saved.s, 64, 0.5 * 10), 1e-5, "%s", run.out);
+	free_run(&run);
+	run = run_program_line("picard-run", "decay --tol 1e-5 --backend cpu --traj 64 "
+			       "--scheme dp5");
+	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);
+	cr_expect_null(strstr(run.out, "from the tuning cache"), "%s", run.out);
 	free_run(&run);
 }

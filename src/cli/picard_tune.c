@@ -354,6 +354,7 @@ struct tune_run {
 	struct tuning_key key;         /* cache key, resolved backend, device */
 	long traj;                     /* the ensemble tuned for (--traj) */
 	double *x0;                    /* its traj initial states */
+	char ensemble[32];             /* its identity in the cache key */
 	struct candidate list[CANDIDATES_MAX]; /* what is searched */
 	int nlist;                     /* entries of list */
 	struct candidate_search search; /* the search's options and findings */
@@ -363,7 +364,9 @@ struct tune_run {
 
 /* The ensemble tuned for, as picard-run --traj N --spread S --seed N makes
  * it: picard-run's quick search and this search then sample and cost the
- * same trajectories. */
+ * same trajectories. Its identity as picard-run names it: "default" at
+ * the default spread and seed, else a hash of its states, so that the
+ * entry serves that command's ensemble and no other. */
 static int make_ensemble(struct tune_run *run)
 {
 	const struct tune_cli_options *opts = &run->opts;
@@ -379,6 +382,11 @@ static int make_ensemble(struct tune_run *run)
 				    run->x0, NULL);
 	if (err)
 		return cli_library_error(err);
+	if (spread == RUN_DEFAULT_SPREAD && seed == RUN_DEFAULT_SEED)
+		snprintf(run->ensemble, sizeof(run->ensemble), "default");
+	else
+		picard_ensemble_id(run->x0, NULL, run->traj, opts->model->dim,
+				   opts->model->nparams, run->ensemble, sizeof(run->ensemble));
 	return 0;
 }
 
@@ -615,7 +623,7 @@ static int search(struct tune_run *run)
 		return err;
 	err = tuning_key_init(&run->key, run->opts.model, run->opts.precision,
 			      run->opts.backend, run->opts.tol, run->opts.rtol, run->opts.t0,
-			      run->opts.t1, NULL, run->traj);
+			      run->opts.t1, run->ensemble, run->traj);
 	if (err) {
 		cli_library_error(err);
 		if (err == PICARD_ENODEV)
