@@ -258,7 +258,9 @@ Test(tune_cli, tune_then_run_uses_cache)
 				  "device=\"CPU\" build="), "cache:\n%s", text);
 	free(text);
 	text = slurp(csv.s, NULL);
-	cr_expect_eq(strncmp(text, "m,K,h,windows,E,seconds,meets\n", 30), 0, "csv:\n%s", text);
+	cr_expect_eq(strncmp(text, "m,K,h,windows,E,seconds,meets,scheme\n", 37), 0, "csv:\n%s",
+		     text);
+	cr_expect_not_null(strstr(text, ",trapezoid\n"), "csv lacks the scheme:\n%s", text);
 	cr_expect_not_null(strstr(text, "\n4,1,"), "csv lacks m = 4, K = 1:\n%s", text);
 	cr_expect_not_null(strstr(text, "\n8,3,"), "csv lacks m = 8, K = 3:\n%s", text);
 	free(text);

@@ -72,16 +72,18 @@ void tuning_progress_init(struct tuning_progress *progress, FILE *csv)
 	progress->csv = csv;
 	progress->tty = isatty(STDERR_FILENO);
 	clock_gettime(CLOCK_MONOTONIC, &progress->start);
-	if (csv && fputs("m,K,h,windows,E,seconds,meets\n", csv) == EOF)
+	if (csv && fputs("m,K,h,windows,E,seconds,meets,scheme\n", csv) == EOF)
 		progress->csv_failed = true;
 }
 
 /* One CSV row: reals with 17 digits, so they read back exactly; E is inf
- * where a trajectory failed; seconds 0 where the point was not timed. */
+ * where a trajectory failed; seconds 0 where the point was not timed; the
+ * scheme last (picard-tune searches several). */
 static void write_csv_row(struct tuning_progress *progress, const picard_tune_point *p)
 {
-	if (fprintf(progress->csv, "%d,%d,%.17g,%ld,%.17g,%.17g,%d\n", p->m, p->K, p->h,
-		    p->windows, p->error, p->seconds, p->meets ? 1 : 0) < 0 ||
+	if (fprintf(progress->csv, "%d,%d,%.17g,%ld,%.17g,%.17g,%d,%s\n", p->m, p->K, p->h,
+		    p->windows, p->error, p->seconds, p->meets ? 1 : 0,
+		    picard_scheme_of(p->scheme)->name) < 0 ||
 	    fflush(progress->csv) != 0)
 		progress->csv_failed = true;
 }
