@@ -226,6 +226,24 @@ static char *cache_entries(void)
 	return entries;
 }
 
+/* picard-run decay --tol 1e-5 --backend cpu --traj 64 FLAGS takes its grid
+ * from the tuning cache, exits 0, and every member's x(10) is within 1e-5
+ * of decay's closed form x(0) exp(-0.5 10). */
+static void decay_from_the_cache(const char *flags)
+{
+	const struct path saved = in_workdir("decay.csv");
+	char line[512];
+	struct cli_run run;
+
+	snprintf(line, sizeof(line), "decay --tol 1e-5 --backend cpu --traj 64 %s --save-at 0,10 "
+		 "--out %s", flags, saved.s);
+	run = run_program_line("picard-run", line);
+	cr_expect_eq(run.status, 0, "%s: %s%s", line, run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "from the tuning cache"), "%s: %s", line, run.out);
+	cr_expect_leq(exp_decay_error(saved.s, 64, 0.5 * 10), 1e-5, "%s: %s", line, run.out);
+	free_run(&run);
+}
+
 /* Issue 35, item 3: --budget. So small a budget that no point is
  * measured: it says the budget ran out before any configuration met E*,
  * exit 1, nothing stored. A budget of half a second, where the whole
@@ -235,10 +253,9 @@ static char *cache_entries(void)
  * (exit 1, said). On the base --budget was an unknown flag. */
 Test(tune_search, budget_stores_the_best_so_far_or_says_none_met)
 {
-	const struct path saved = in_workdir("decay.csv");
 	struct cli_run run = run_program_line("picard-tune", "decay --tol 1e-5 --backend cpu "
 					      "--traj 64 --budget 1e-9");
-	char *entries, line[512];
+	char *entries;
 
 	cr_expect_eq(run.status, 1, "exit status %d\n%s%s", run.status, run.out, run.err);
 	cr_expect_not_null(strstr(run.err, "picard-tune: --budget 1e-09: the search ran out of time "
@@ -270,15 +287,7 @@ Test(tune_search, budget_stores_the_best_so_far_or_says_none_met)
 		     "one entry:\n%s", entries);
 	free(entries);
 	free_run(&run);
-
-	snprintf(line, sizeof(line), "decay --tol 1e-5 --backend cpu --traj 64 --save-at 0,10 "
-		 "--out %s", saved.s);
-	run = run_program_line("picard-run", line);
-	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);
-	cr_expect_not_null(strstr(run.out, "from the tuning cache"), "%s", run.out);
-	/* decay's lambda 0.5 over [0, 10] */
-	cr_expect_leq(exp_decay_error(saved.s, 64, 0.5 * 10), 1e-5, "%s", run.out);
-	free_run(&run);
+	decay_from_the_cache("");
 }
 
 /* An entry tuned on --spread 0.2 is keyed by that ensemble, as picard-run
@@ -289,21 +298,13 @@ Test(tune_search, budget_stores_the_best_so_far_or_says_none_met)
  * the entry of another ensemble. */
 Test(tune_search, entry_of_its_own_ensemble)
 {
-	const struct path saved = in_workdir("spread.csv");
 	struct cli_run run = run_program_line("picard-tune", "decay --tol 1e-5 --backend cpu "
 					      "--traj 64 --spread 0.2 --scheme dp5");
-	char line[512];
 
 	cr_assert_eq(run.status, 0, "picard-tune: exit status %d\n%s%s", run.status, run.out,
 		     run.err);
 	free_run(&run);
-	snprintf(line, sizeof(line), "decay --tol 1e-5 --backend cpu --traj 64 --spread 0.2 "
-		 "--save-at 0,10 --out %s", saved.s);
-	run = run_program_line("picard-run", line);
-	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);
-	cr_expect_not_null(strstr(run.out, "from the tuning cache"), "%s", run.out);
-	cr_expect_leq(exp_decay_error(saved.s, 64, 0.5 * 10), 1e-5, "%s", run.out);
-	free_run(&run);
+	decay_from_the_cache("--spread 0.2");
 	run = run_program_line("picard-run", "decay --tol 1e-5 --backend cpu --traj 64 "
 			       "--scheme dp5");
 	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);

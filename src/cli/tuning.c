@@ -131,7 +131,8 @@ void tuning_on_point(const picard_tune_point *p, void *ctx)
 		return;
 	progress_bar(progress, bar, sizeof(bar));
 	if (p->seconds == 0)
-		len = snprintf(line, sizeof(line), "%s%s m=%d K=%d h=%.3g E=%.2g%s (%ld points, %.0f s)",
+		len = snprintf(line, sizeof(line), "%s%s m=%d K=%d h=%.3g E=%.2g%s "
+			       "(%ld points, %.0f s)",
 			       bar, picard_scheme_of(p->scheme)->name, p->m, p->K, p->h, p->error,
 			       p->meets ? " meets" : "", progress->points,
 			       seconds_since(&progress->start));
