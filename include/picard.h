@@ -745,7 +745,11 @@ typedef struct picard_tune_options {
 	 * once when its E is measured (seconds 0), and once more with its
 	 * time when it is timed on the ensemble. */
 	void (*on_point)(const picard_tune_point *point, void *ctx);
-	void *ctx;                   /* passed to on_point */
+	/* Called when an m candidate's search is done (progress), may be
+	 * NULL: its fastest point meeting tol, or meets false and error the
+	 * smallest E reached at that m (+Inf: every point failed). */
+	void (*on_candidate)(const picard_tune_point *fastest, void *ctx);
+	void *ctx;                   /* passed to on_point, on_candidate */
 	/* A predicted time already reached (another scheme's best; 0: none):
 	 * the search stops making h smaller once a point's predicted time
 	 * is TUNE_BEAT_FACTOR times this or the search's own best, which no
@@ -755,6 +759,11 @@ typedef struct picard_tune_options {
 	 * device of this key, the ensemble size ntraj (NULL: timed in this
 	 * search alone, not kept). */
 	const struct picard_tune_key *cost_key;
+	/* Wall-clock seconds the search may take (0: no limit): past them it
+	 * evaluates no further point and returns the fastest found so far
+	 * (result.stopped says so; PICARD_ENOTFOUND when none met tol). A
+	 * point under way when the time runs out is finished. */
+	double seconds_limit;
 } picard_tune_options;
 
 /* The outcome of a search. */
@@ -762,7 +771,8 @@ typedef struct picard_tune_result {
 	picard_tune_point best;      /* fastest point meeting tol */
 	int nm;                      /* m candidates tried */
 	picard_tune_point per_m[PICARD_TUNE_MAX_M]; /* fastest of each m;
-					meets = false when none met tol */
+					meets = false when none met tol
+					(error: the smallest E reached) */
 	double best_error;           /* smallest E reached by any point */
 	double refused_error;        /* smallest E of a point refused by a
 					rule other than E > E* (Inf: none) */
@@ -797,6 +807,9 @@ typedef struct picard_tune_result {
 	 * on every sampled member, picard-run solves with it and judges
 	 * member by member */
 	picard_tune_point closest;
+	bool stopped;                /* seconds_limit ran out before every
+					candidate was searched: best is the
+					fastest found until then */
 } picard_tune_result;
 
 /* Search m, K and h for the fastest configuration whose measured E meets

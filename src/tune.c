@@ -63,6 +63,13 @@
 				   where that fails */
 #define CALIBRATE_EVALS 2e5     /* and finer still until a solve of the
 				   ensemble makes this many evaluations */
+/* On the CPU backend a trajectory costs the same however many run beside
+ * it, so a cost is timed on fewer of them where the ensemble would make
+ * far more evaluations than needed: a first solve of CALIBRATE_PROBE_TRAJ
+ * counts them, and at most CALIBRATE_EVALS_CPU are timed (a cost of the
+ * scheme vern9 took 10 s on 1024 trajectories, of lobatto m = 32 14 s). */
+#define CALIBRATE_PROBE_TRAJ 64L
+#define CALIBRATE_EVALS_CPU 1e6
 #define KNOWN_COSTS (PICARD_TUNE_MAX_M * 4) /* (m, layout) pairs of a search */
 #define TUNE_ENSEMBLE_RETRIES 4 /* a point whose ensemble failed where its */
 #define TUNE_ENSEMBLE_SHRINK 0.8 /* sample passed: h shrunk this often, so */
@@ -70,6 +77,10 @@
  * faster: points are tried in a fixed order (m, then K, ascending), so
  * near-ties keep the earlier one, a larger h and a cheaper search. */
 #define TUNE_SWITCH_MARGIN 0.9
+/* What measure_error returns once options.seconds_limit has passed: not a
+ * PICARD_E code (it is no error), it unwinds the search to picard_tune,
+ * which keeps what was found before. */
+#define TUNE_STOPPED 1
 
 /* The search's fixed inputs. */
 struct tuner {
@@ -83,6 +94,9 @@ struct tuner {
 	struct dense_reference ref;  /* reference of the sample */
 	picard_tune_result *result;  /* filled as points are evaluated */
 	picard_backend backend;      /* where the solves run (never AUTO) */
+	struct timespec start;       /* when the search started */
+	double m_error;              /* the smallest E at the m searched now */
+	long m_points;               /* and the points measured there */
 	/* the costs asked for in this search (seconds per evaluation at m
 	 * under layout; NaN: could not be timed), whether timed or read */
 	struct {
@@ -139,6 +153,8 @@ static int tune_defaults(const picard_model *model, const picard_tune_options *i
 		o->nms = scheme->tune_nms;
 		memcpy(o->ms, scheme->tune_ms, scheme->tune_nms * sizeof(o->ms[0]));
 	}
+	if (!(o->seconds_limit >= 0))
+		return picard_fail(PICARD_EINVAL, "tune: a time limit of %g s", o->seconds_limit);
 	if (o->ntraj < 1 || o->sample < 1 || o->kmax < 1 || o->repeats < 1 ||
 	    o->max_windows < 1 || o->nms > PICARD_TUNE_MAX_M || o->spread < 0)
 		return picard_fail(PICARD_EINVAL, "tune options: traj %ld sample %ld kmax %d repeats %d",
@@ -187,8 +203,21 @@ static void refuse(struct tuner *t, const picard_tune_point *p, const char *rule
 	}
 }
 
+/* Whether options.seconds_limit has passed since the search started. */
+static bool out_of_time(const struct tuner *t)
+{
+	struct timespec now;
+
+	if (!(t->opt.seconds_limit > 0))
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->start.tv_sec) +
+	       1e-9 * (double)(now.tv_nsec - t->start.tv_nsec) > t->opt.seconds_limit;
+}
+
 /* E of (m, K, h) on the sample, at every window end, against the dense
- * reference; +Inf when a trajectory fails. Fills p (not its time). */
+ * reference; +Inf when a trajectory fails. Fills p (not its time).
+ * TUNE_STOPPED, nothing measured, once the time allowed has passed. */
 static int measure_error(struct tuner *t, int m, int K, double h,
 			 picard_tune_point *p)
 {
@@ -198,9 +227,12 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 	picard_record rec = {.every = 1, .traj_stride = 1};
 	picard_solver *s = NULL;
 	picard_stats stats = {0};
-	double *x = malloc(n * sizeof(double));
+	double *x;
 	int err;
 
+	if (out_of_time(t))
+		return TUNE_STOPPED;
+	x = malloc(n * sizeof(double));
 	if (!x)
 		return picard_fail(PICARD_ENOMEM, "tune: a state of %d", n);
 	err = picard_solver_create(&s, t->model, &o, t->opt.sample);
@@ -248,6 +280,8 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 	t->result->points++;
 	if (p->error < t->result->best_error)
 		t->result->best_error = p->error;
+	t->m_error = fmin(t->m_error, p->error);
+	t->m_points++;
 	if (picard_tune_closer(p, &t->result->closest))
 		t->result->closest = *p;
 	if (t->opt.on_point)
@@ -268,14 +302,16 @@ static double cpu_seconds(void)
 	return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
 }
 
-/* The whole ensemble solved at p under layout once, then repeats times
- * more: their median time into *seconds (0 without repeats, or when the
- * ensemble failed: the sample met E*, the ensemble did not), the last
- * solve's right-hand side evaluations (all trajectories) into *evals;
- * *per_block gets the layout's trajectories per block. times: room for
- * repeats. PICARD_EBLOCK/ESHMEM when the layout cannot run p. */
+/* The first ntraj trajectories of the ensemble solved at p under layout
+ * once, then repeats times more: their median time into *seconds (0
+ * without repeats, or when the ensemble failed: the sample met E*, the
+ * ensemble did not), the last solve's right-hand side evaluations (all
+ * trajectories) into *evals; *per_block gets the layout's trajectories per
+ * block. times: room for repeats. PICARD_EBLOCK/ESHMEM when the layout
+ * cannot run p. */
 static int time_layout(struct tuner *t, const picard_tune_point *p, picard_layout layout,
-		       int repeats, double *times, double *seconds, double *evals, int *per_block)
+		       long ntraj, int repeats, double *times, double *seconds, double *evals,
+		       int *per_block)
 {
 	picard_options o = point_options(t, p->m, p->K, p->h, p->iter_rtol);
 	picard_solver *s = NULL;
@@ -289,7 +325,7 @@ static int time_layout(struct tuner *t, const picard_tune_point *p, picard_layou
 	o.layout = layout;
 	*seconds = 0;
 	*evals = 0;
-	err = picard_solver_create(&s, t->model, &o, t->opt.ntraj);
+	err = picard_solver_create(&s, t->model, &o, ntraj);
 	if (!err)
 		*per_block = picard_solver_grid(s)->traj_per_block;
 	for (int r = -1; !err && r < repeats; r++) {
@@ -328,9 +364,10 @@ static bool layout_fits(const picard_scheme_type *scheme, picard_layout layout, 
 /* Seconds per right-hand side evaluation of the scheme at m nodes under
  * layout, timed now: the fastest of repeats solves of the ensemble (after
  * a warm-up; the fastest, as other work on the machine only adds; on the
- * CPU backend the processor time of its threads) over
- * their evaluations, at a grid fixed by m alone (its first candidate K,
- * CALIBRATE_STEPS node intervals over the span, or one window; finer
+ * CPU backend the processor time of its threads, and of fewer trajectories
+ * where the ensemble would make more than CALIBRATE_EVALS_CPU evaluations)
+ * over their evaluations, at a grid fixed by m alone (its first candidate
+ * K, CALIBRATE_STEPS node intervals over the span, or one window; finer
  * until the ensemble's evaluations reach CALIBRATE_EVALS), so the cost is
  * the same wherever the search first asks for it. Where that grid fails
  * (the solution blows up on so coarse a grid), up to CALIBRATE_TRIES
@@ -339,25 +376,35 @@ static int time_cost(struct tuner *t, int m, picard_layout layout, double *secon
 {
 	const double span = t->opt.t1 - t->opt.t0;
 	const double h_min = span / ((m - 1) * (double)t->opt.max_windows);
+	const bool cpu = t->backend == PICARD_BACKEND_CPU;
+	const long probe = cpu && t->opt.ntraj > CALIBRATE_PROBE_TRAJ ? CALIBRATE_PROBE_TRAJ :
+			   t->opt.ntraj;
 	picard_tune_point q = {.scheme = t->opt.scheme, .m = m, .K = 1,
 			       .h = fmin(span / (m - 1), span / CALIBRATE_STEPS),
 			       .iter_rtol = point_rtol(t, 1)};
 	double *times = calloc(t->opt.repeats, sizeof(double));
 	double seconds = 0, evals = 0;
+	long timed = t->opt.ntraj;
 	int per_block, err = PICARD_EFAILED;
 
 	if (!times)
 		return picard_fail(PICARD_ENOMEM, "timings");
+	/* a grid that fails on the trajectories timed (past the probe's) is
+	 * tried finer too */
 	for (int i = 0; i < CALIBRATE_TRIES && err == PICARD_EFAILED; i++) {
 		if (i)
 			q.h /= 4;
-		err = time_layout(t, &q, layout, 0, NULL, &seconds, &evals, &per_block);
+		err = time_layout(t, &q, layout, probe, 0, NULL, &seconds, &evals, &per_block);
+		evals *= (double)t->opt.ntraj / (double)probe; /* the whole ensemble's */
+		if (!err && evals > 0 && evals < CALIBRATE_EVALS && q.h > h_min)
+			q.h = fmax(h_min, q.h * evals / CALIBRATE_EVALS);
+		if (!err && cpu && evals > CALIBRATE_EVALS_CPU)
+			timed = (long)fmax((double)probe,
+					   ceil(t->opt.ntraj * CALIBRATE_EVALS_CPU / evals));
+		if (!err)
+			err = time_layout(t, &q, layout, timed, t->opt.repeats, times, &seconds,
+					  &evals, &per_block);
 	}
-	if (!err && evals > 0 && evals < CALIBRATE_EVALS && q.h > h_min)
-		q.h = fmax(h_min, q.h * evals / CALIBRATE_EVALS);
-	if (!err)
-		err = time_layout(t, &q, layout, t->opt.repeats, times, &seconds, &evals,
-				  &per_block);
 	*seconds_per_eval = NAN;
 	if (err == PICARD_EFAILED)
 		err = PICARD_OK;
@@ -443,7 +490,8 @@ static int time_point(struct tuner *t, picard_tune_point *p)
 
 		if (!layout_fits(scheme, layouts[l], p->m))
 			continue;
-		err = time_layout(t, p, layouts[l], 0, NULL, &seconds, &evals, &per_block);
+		err = time_layout(t, p, layouts[l], t->opt.ntraj, 0, NULL, &seconds, &evals,
+				  &per_block);
 		if (!err)
 			err = eval_cost(t, p, layouts[l], &seconds_per_eval);
 		if (err == PICARD_EBLOCK || err == PICARD_ESHMEM) {
@@ -634,6 +682,8 @@ static int tune_m(struct tuner *t, int m, int slot)
 	const int kmax = picard_scheme_of(t->opt.scheme)->tune_candidates(t->opt.kmax);
 
 	*per_m = (picard_tune_point){.scheme = t->opt.scheme, .m = m, .error = INFINITY};
+	t->m_error = INFINITY;
+	t->m_points = 0;
 	for (int K = 1; K <= kmax; K++) {
 		picard_tune_point p;
 
@@ -661,6 +711,25 @@ static int tune_m(struct tuner *t, int m, int slot)
 			res->best = p;
 	}
 	return PICARD_OK;
+}
+
+/* tune_m, then what it found for the progress: per_m's error, where
+ * nothing met E*, is the smallest E reached at m. A search stopped by the
+ * time allowed reports the m it was in with what it had found, and counts
+ * it among the m tried (result->nm) when a point of it was measured. */
+static int tune_candidate(struct tuner *t, int m, int slot)
+{
+	picard_tune_point *per_m = &t->result->per_m[slot];
+	int err = tune_m(t, m, slot);
+
+	if (!per_m->meets)
+		per_m->error = t->m_error;
+	if (err == TUNE_STOPPED && !t->m_points)
+		return err;
+	t->result->nm = slot + 1;
+	if ((!err || err == TUNE_STOPPED) && t->opt.on_candidate)
+		t->opt.on_candidate(per_m, t->opt.ctx);
+	return err;
 }
 
 bool picard_tune_faster(const picard_tune_point *p, const picard_tune_point *best)
@@ -906,6 +975,7 @@ int picard_tune(const picard_model *model, const picard_tune_options *options,
 	struct tuner t = {.model = model, .result = result};
 	int err;
 
+	clock_gettime(CLOCK_MONOTONIC, &t.start);
 	if (!model || !options || !result)
 		return picard_fail(PICARD_EINVAL, "picard_tune: NULL argument");
 	memset(result, 0, sizeof(*result));
@@ -935,8 +1005,11 @@ int picard_tune(const picard_model *model, const picard_tune_options *options,
 		err = screen_unverifiable(&t);
 	result->reference_error = t.ref.interp_error;
 	for (int i = 0; !err && i < t.opt.nms; i++) {
-		err = tune_m(&t, t.opt.ms[i], i);
-		result->nm = i + 1;
+		err = tune_candidate(&t, t.opt.ms[i], i);
+	}
+	if (err == TUNE_STOPPED) {
+		result->stopped = true;
+		err = PICARD_OK;
 	}
 	if (!err && !result->best.meets)
 		err = picard_fail(PICARD_ENOTFOUND, "no (m, K, h) meets atol %g, rtol %g (with its %g margin); the best E reached was %g",

@@ -987,3 +987,116 @@ Test(tune, search_rejects_bad_options)
 	opt.ms[0] = 1;
 	cr_expect_eq(picard_tune(model, &opt, &res), PICARD_EINVAL, "m = 1");
 }
+
+/* What on_point and on_candidate saw of a search: the smallest E measured
+ * at each m, and each m's report. */
+struct candidate_log {
+	int ms[PICARD_TUNE_MAX_M];     /* the m reported, in order */
+	picard_tune_point reported[PICARD_TUNE_MAX_M];
+	int nreported;
+	double smallest[PICARD_TUNE_MAX_M]; /* by m's slot, from on_point */
+	int slot_of_m[64];             /* m -> slot (m < 64) */
+};
+
+static void log_point(const picard_tune_point *p, void *ctx)
+{
+	struct candidate_log *log = ctx;
+	double *smallest = &log->smallest[log->slot_of_m[p->m]];
+
+	if (p->seconds == 0) /* measured, not yet costed */
+		*smallest = fmin(*smallest, p->error);
+}
+
+static void log_candidate(const picard_tune_point *p, void *ctx)
+{
+	struct candidate_log *log = ctx;
+
+	cr_assert_lt(log->nreported, PICARD_TUNE_MAX_M);
+	log->ms[log->nreported] = p->m;
+	log->reported[log->nreported++] = *p;
+}
+
+/* Issue 35 (picard-tune's progress): on_candidate reports each m once when
+ * it is done, in order, with its fastest point (the result's per_m) or,
+ * where none met E*, the smallest E measured there (what on_point saw).
+ * decay in double, K <= 2, at most 20 windows: 1e-4 is out of reach (the
+ * smallest E is 8.3e-3); 1e-1 is met at m = 4 (m = 8 may stop short of
+ * it where it cannot be faster: reported as none, with its smallest E). */
+Test(tune, candidates_reported_with_their_smallest_error)
+{
+	const picard_model *model = picard_model_find("decay");
+	const double tols[] = {1e-4, 1e-1};
+
+	cr_assert_not_null(model);
+	for (int t = 0; t < 2; t++) {
+		struct candidate_log log = {.nreported = 0};
+		int meeting = 0;
+		picard_tune_options opt = {
+			.tol = tols[t], .precision = PICARD_DOUBLE, .backend = PICARD_BACKEND_CPU,
+			.ntraj = 8, .sample = 8, .kmax = 2, .nms = 2, .ms = {4, 8},
+			.repeats = 1, .max_windows = 20,
+			.on_point = log_point, .on_candidate = log_candidate, .ctx = &log,
+		};
+		picard_tune_result res;
+		int err;
+
+		log.slot_of_m[4] = 0;
+		log.slot_of_m[8] = 1;
+		log.smallest[0] = log.smallest[1] = INFINITY;
+		err = picard_tune(model, &opt, &res);
+		cr_assert_eq(err, t == 0 ? PICARD_ENOTFOUND : 0, "tol %g: %s", tols[t],
+			     picard_error_detail());
+		cr_assert_eq(log.nreported, 2, "%d reported", log.nreported);
+		cr_expect_eq(res.nm, 2);
+		for (int i = 0; i < 2; i++) {
+			const picard_tune_point *p = &log.reported[i];
+
+			cr_expect_eq(log.ms[i], opt.ms[i]);
+			meeting += p->meets;
+			cr_expect_eq(p->meets, res.per_m[i].meets, "m = %d", p->m);
+			if (p->meets) {
+				cr_expect_eq(p->seconds, res.per_m[i].seconds, "m = %d", p->m);
+				cr_expect_leq(p->error, 0.8 * tols[t], "m = %d", p->m);
+			} else {
+				cr_expect(isfinite(p->error), "m = %d", p->m);
+				cr_expect_eq(p->error, log.smallest[i], "m = %d: reported E %g, "
+					     "smallest measured %g", p->m, p->error, log.smallest[i]);
+			}
+		}
+		cr_expect(t == 0 ? meeting == 0 : log.reported[0].meets, "tol %g: %d meet", tols[t],
+			  meeting);
+		cr_expect(!res.stopped);
+	}
+}
+
+/* seconds_limit: so small a limit (1 ns) that the search measures no
+ * point: nothing found, stopped said, no candidate reported; the same
+ * search without it meets E*. A negative limit is refused. */
+Test(tune, seconds_limit_stops_the_search)
+{
+	const picard_model *model = picard_model_find("decay");
+	struct candidate_log log = {.nreported = 0};
+	picard_tune_options opt = {
+		.tol = 1e-4, .precision = PICARD_DOUBLE, .backend = PICARD_BACKEND_CPU,
+		.ntraj = 8, .sample = 8, .kmax = 2, .nms = 1, .ms = {4}, .repeats = 1,
+		.on_candidate = log_candidate, .ctx = &log, .seconds_limit = 1e-9,
+	};
+	picard_tune_result res;
+	int err;
+
+	cr_assert_not_null(model);
+	err = picard_tune(model, &opt, &res);
+	cr_expect_eq(err, PICARD_ENOTFOUND, "%d: %s", err, picard_error_detail());
+	cr_expect(res.stopped);
+	cr_expect_eq(res.points, 0);
+	cr_expect_eq(res.nm, 0);
+	cr_expect_eq(log.nreported, 0);
+	opt.seconds_limit = 0;
+	err = picard_tune(model, &opt, &res);
+	cr_expect_eq(err, 0, "%s", picard_error_detail());
+	cr_expect(!res.stopped);
+	cr_expect(res.best.meets);
+	cr_expect_eq(log.nreported, 1);
+	opt.seconds_limit = -1;
+	cr_expect_eq(picard_tune(model, &opt, &res), PICARD_EINVAL);
+}

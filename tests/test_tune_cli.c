@@ -123,7 +123,7 @@ static struct path decay_init(long n, double *x0)
 /* One bad command line of picard-tune and what its error line must name. */
 struct bad_input {
 	char args[160];  /* arguments, blank separated */
-	char needle[40]; /* the flag or value the message names */
+	char needle[48]; /* the flag or value the message names */
 };
 
 ParameterizedTestParameters(tune_cli, bad_input)
@@ -161,6 +161,13 @@ ParameterizedTestParameters(tune_cli, bad_input)
 		{"decay --tol 1e-3 --csv=", "--csv"},
 		{"decay --tol 1e-3 --no-cache=1", "--no-cache"},
 		{"decay --tol 1e-3 --frobnicate", "--frobnicate"},
+		/* issue 35: the budget is a number of seconds > 0 */
+		{"decay --tol 1e-3 --budget 0", "--budget 0: must be > 0"},
+		{"decay --tol 1e-3 --budget -5", "--budget -5: must be > 0"},
+		{"decay --tol 1e-3 --budget nan", "--budget nan: must be finite"},
+		{"decay --tol 1e-3 --budget inf", "--budget inf: must be finite"},
+		{"decay --tol 1e-3 --budget 1min", "--budget '1min': expected a number"},
+		{"decay --tol 1e-3 --budget=", "--budget '': expected a number"},
 		{"decay lotka --tol 1e-3", "lotka"},
 	};
 
@@ -198,7 +205,7 @@ Test(tune_cli, help)
 	struct cli_run run = run_line("picard-tune", "--help");
 	static const char *const flags[] = {"--tol", "--precision", "--backend", "--traj",
 		"--sample", "--kmax", "--m", "--t0", "--t1", "--spread", "--seed", "--repeats",
-		"--max-windows", "--csv", "--no-cache", "--help"};
+		"--max-windows", "--csv", "--no-cache", "--budget", "--help"};
 
 	cr_expect_eq(run.status, 0);
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
@@ -251,7 +258,9 @@ Test(tune_cli, tune_then_run_uses_cache)
 				  "device=\"CPU\" build="), "cache:\n%s", text);
 	free(text);
 	text = slurp(csv.s, NULL);
-	cr_expect_eq(strncmp(text, "m,K,h,windows,E,seconds,meets\n", 30), 0, "csv:\n%s", text);
+	cr_expect_eq(strncmp(text, "m,K,h,windows,E,seconds,meets,scheme\n", 37), 0, "csv:\n%s",
+		     text);
+	cr_expect_not_null(strstr(text, ",trapezoid\n"), "csv lacks the scheme:\n%s", text);
 	cr_expect_not_null(strstr(text, "\n4,1,"), "csv lacks m = 4, K = 1:\n%s", text);
 	cr_expect_not_null(strstr(text, "\n8,3,"), "csv lacks m = 8, K = 3:\n%s", text);
 	free(text);
@@ -637,8 +646,8 @@ Test(tune_cli, run_with_corrupt_cache)
 /* Nothing meets E*: a clear message with the best E, exit 1, no entry. */
 Test(tune_cli, unreachable_tolerance)
 {
-	struct cli_run run = run_line("picard-tune", "decay --tol 3e-7 --backend cpu --m 4 "
-				      "--kmax 2 --traj 8 --max-windows 1000");
+	struct cli_run run = run_line("picard-tune", "decay --tol 3e-7 --precision float "
+				      "--backend cpu --m 4 --kmax 2 --traj 8 --max-windows 1000");
 
 	cr_expect_eq(run.status, 1, "exit status %d\n%s%s", run.status, run.out, run.err);
 	cr_expect_not_null(strstr(run.err, "picard-tune: no configuration reaches E* = 3e-07; "
@@ -652,7 +661,7 @@ Test(tune_cli, unreachable_tolerance)
 	 * member's |x0|, 0.952 here: 2.3e-7) no search starts: refused, exit 2
 	 * (picard-run's quick search meets 3e-7 itself, with dp8: float
 	 * reaches its floor) */
-	run = run_line("picard-run", "decay --tol 1e-14 --backend cpu --traj 8");
+	run = run_line("picard-run", "decay --tol 1e-14 --backend cpu --traj 8 --precision float");
 	cr_expect_eq(run.status, 2, "exit status %d\n%s%s", run.status, run.out, run.err);
 	cr_expect_not_null(strstr(run.err, "picard-run: --tol 1e-14: "), "%s", run.err);
 	cr_expect_not_null(strstr(run.err, "2.3e-07 absolute"), "%s", run.err);
@@ -679,8 +688,8 @@ Test(tune_cli, floor_rules_out_one_member_not_the_run)
 
 	cr_assert_not_null(decay);
 	write_file(init.s, rows, strlen(rows));
-	snprintf(line, sizeof(line), "decay --tol 1e-9 --backend cpu --init %s --out %s", init.s,
-		 out.s);
+	snprintf(line, sizeof(line), "decay --tol 1e-9 --precision float --backend cpu --init %s "
+		 "--out %s", init.s, out.s);
 	run = run_line("picard-run", line);
 	cr_expect_eq(run.status, 1, "exit status %d\n%s%s", run.status, run.out, run.err);
 	csv = slurp(out.s, NULL);

@@ -75,6 +75,11 @@ int parse_precision(const char *flag, const char *text, picard_precision *out)
 	return 0;
 }
 
+bool cli_tolerance_wants_double(double atol, double rtol, double scale)
+{
+	return atol + rtol * scale < CLI_FLOAT_TOL_FLOOR * fmax(scale, 1e-300);
+}
+
 picard_precision cli_default_precision(picard_scheme scheme)
 {
 	const picard_scheme_type *type = picard_scheme_of(scheme);

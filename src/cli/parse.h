@@ -28,6 +28,18 @@ int parse_precision(const char *flag, const char *text, picard_precision *out);
 /* The precision of a run without --precision: double for a scheme that
  * runs in double alone (newton), else float (the paper's). */
 picard_precision cli_default_precision(picard_scheme scheme);
+
+/* Below this part of the largest start state a tolerance is not float's:
+ * its rounding, 6e-8 |x| an operation, adds up over the windows (the
+ * pendulum over 20 s at 1e-6 was out of reach in float on the CPU). */
+#define CLI_FLOAT_TOL_FLOOR 1e-6
+#define CLI_FLOAT_TOL_FLOOR_TEXT "1e-6"
+
+/* Whether --tol (atol, rtol) without --precision asks for double: atol +
+ * rtol |x| below CLI_FLOAT_TOL_FLOOR |x| at the ensemble's largest start
+ * state |x| = scale. picard-run and picard-tune decide alike, so that an
+ * entry one stores serves the other. */
+bool cli_tolerance_wants_double(double atol, double rtol, double scale);
 /* Whether picard-run picks type for model on its own (its default, its
  * search across schemes): for a model with an operator (a discretised
  * PDE) a scheme that solves with it, as a dense per-thread step at its

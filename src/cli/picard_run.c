@@ -415,19 +415,10 @@ static void ensemble_identity(const struct run *run, char *id, size_t len)
 				   run->model->nparams, id, len);
 }
 
-/* Below this part of the largest start state a tolerance is not float's:
- * its rounding, 6e-8 |x| an operation, accumulates over the windows
- * (kepler over 100 orbits, the pendulum over 20 s: 1e-6 was out of reach
- * in float on the CPU). */
-#define FLOAT_TOL_FLOOR 1e-5
-#define PICARD_STR_OF(x) #x
-#define PICARD_STR(x) PICARD_STR_OF(x)
-
 /* --tol without --precision: double where the tolerance asks for more than
- * float reaches on this ensemble (atol + rtol |x| below FLOAT_TOL_FLOOR |x|
- * at its largest start state |x|), rather than a search that ends in
- * failure. A model or scheme that already defaults to double, and a given
- * --precision, stay as they are. */
+ * float reaches on this ensemble (cli_tolerance_wants_double), rather than
+ * a search that ends in failure. A model or scheme that already defaults
+ * to double, and a given --precision, stay as they are. */
 static void precision_for_tolerance(struct run *run)
 {
 	struct run_options *opts = &run->opts;
@@ -439,7 +430,7 @@ static void precision_for_tolerance(struct run *run)
 	for (long i = 0; i < n; i++)
 		scale = fmax(scale, fabs(run->x0[i]));
 	shard_max(&run->shard, &scale, 1); /* every rank's share: one choice */
-	if (opts->tol + opts->rtol * scale >= FLOAT_TOL_FLOOR * fmax(scale, 1e-300))
+	if (!cli_tolerance_wants_double(opts->tol, opts->rtol, scale))
 		return;
 	opts->precision = PICARD_DOUBLE;
 	opts->precision_for_tol = true;
@@ -598,7 +589,7 @@ static void print_summary(const struct run *run)
 	printf(", %ld window%s, t in [%g, %g]\n", grid->windows, grid->windows == 1 ? "" : "s",
 	       grid->t0, grid->t1);
 	printf("%-12s %s%s\n", "precision", run->opts.precision == PICARD_DOUBLE ? "double" : "float",
-	       run->opts.precision_for_tol ? " (for --tol: below " PICARD_STR(FLOAT_TOL_FLOOR)
+	       run->opts.precision_for_tol ? " (for --tol: below " CLI_FLOAT_TOL_FLOOR_TEXT
 					     " of the largest start state, float's rounding adds up; "
 					     "--precision float to force it)" : "");
 	if (type->takes_linsolve)

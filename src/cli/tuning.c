@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "candidates.h"
 #include "content_hash.h"
 #include "diag.h"
 #include "model_impl.h"
@@ -17,13 +18,7 @@
 #include "tuning.h"
 
 #define QUICK_SAMPLE 32        /* picard-run's quick search: trajectories measured */
-/* At most this many timed: on the GPU the run's own size up to a million
- * (which scheme wins changes with it: issue 15), on the CPU a sample. */
-#define QUICK_TRAJ_MAX_CUDA (1L << 20)
-#define QUICK_TRAJ_MAX_CPU 1024L
-#define QUICK_KMAX 4          /* K = 1 .. 4 */
 #define QUICK_REPEATS 3       /* timed solves per candidate, median */
-#define QUICK_M_MAX 32        /* each scheme's m candidates up to this */
 
 /* ---- the key ------------------------------------------------------------------ */
 
@@ -76,18 +71,47 @@ void tuning_progress_init(struct tuning_progress *progress, FILE *csv)
 	memset(progress, 0, sizeof(*progress));
 	progress->csv = csv;
 	progress->tty = isatty(STDERR_FILENO);
-	if (csv && fputs("m,K,h,windows,E,seconds,meets\n", csv) == EOF)
+	clock_gettime(CLOCK_MONOTONIC, &progress->start);
+	if (csv && fputs("m,K,h,windows,E,seconds,meets,scheme\n", csv) == EOF)
 		progress->csv_failed = true;
 }
 
 /* One CSV row: reals with 17 digits, so they read back exactly; E is inf
- * where a trajectory failed; seconds 0 where the point was not timed. */
+ * where a trajectory failed; seconds 0 where the point was not timed; the
+ * scheme last (picard-tune searches several). */
 static void write_csv_row(struct tuning_progress *progress, const picard_tune_point *p)
 {
-	if (fprintf(progress->csv, "%d,%d,%.17g,%ld,%.17g,%.17g,%d\n", p->m, p->K, p->h,
-		    p->windows, p->error, p->seconds, p->meets ? 1 : 0) < 0 ||
+	if (fprintf(progress->csv, "%d,%d,%.17g,%ld,%.17g,%.17g,%d,%s\n", p->m, p->K, p->h,
+		    p->windows, p->error, p->seconds, p->meets ? 1 : 0,
+		    picard_scheme_of(p->scheme)->name) < 0 ||
 	    fflush(progress->csv) != 0)
 		progress->csv_failed = true;
+}
+
+/* Seconds since start. */
+static double seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
+}
+
+/* "[#####.....] 5/13 " when the candidates are counted, into bar. */
+static void progress_bar(const struct tuning_progress *progress, char *bar, size_t len)
+{
+	enum { WIDTH = 20 };
+	char filled[WIDTH + 1];
+	int done;
+
+	bar[0] = 0;
+	if (progress->candidates <= 0)
+		return;
+	done = (int)((long)WIDTH * progress->done / progress->candidates);
+	for (int i = 0; i < WIDTH; i++)
+		filled[i] = i < done ? '#' : '.';
+	filled[WIDTH] = 0;
+	snprintf(bar, len, "[%s] %d/%d ", filled, progress->done, progress->candidates);
 }
 
 /* picard_tune reports each point once when its E is measured (seconds 0)
@@ -96,7 +120,7 @@ static void write_csv_row(struct tuning_progress *progress, const picard_tune_po
 void tuning_on_point(const picard_tune_point *p, void *ctx)
 {
 	struct tuning_progress *progress = ctx;
-	char line[160];
+	char line[200], bar[48];
 	int len;
 
 	if (progress->csv && !progress->csv_failed)
@@ -105,16 +129,60 @@ void tuning_on_point(const picard_tune_point *p, void *ctx)
 		progress->points++;
 	if (!progress->tty)
 		return;
+	progress_bar(progress, bar, sizeof(bar));
 	if (p->seconds == 0)
-		len = snprintf(line, sizeof(line), "m=%d K=%d h=%.3g E=%.2g%s (%ld points)",
-			       p->m, p->K, p->h, p->error, p->meets ? " meets" : "",
-			       progress->points);
+		len = snprintf(line, sizeof(line), "%s%s m=%d K=%d h=%.3g E=%.2g%s "
+			       "(%ld points, %.0f s)",
+			       bar, picard_scheme_of(p->scheme)->name, p->m, p->K, p->h, p->error,
+			       p->meets ? " meets" : "", progress->points,
+			       seconds_since(&progress->start));
 	else
-		len = snprintf(line, sizeof(line), "m=%d K=%d h=%.3g predicted: %.3g ms (%ld points)",
-			       p->m, p->K, p->h, p->seconds * 1e3, progress->points);
+		len = snprintf(line, sizeof(line), "%s%s m=%d K=%d h=%.3g predicted: %.3g ms "
+			       "(%ld points, %.0f s)", bar, picard_scheme_of(p->scheme)->name, p->m,
+			       p->K, p->h, p->seconds * 1e3, progress->points,
+			       seconds_since(&progress->start));
 	fprintf(stderr, "\r%s%*s", line, progress->shown > len ? progress->shown - len : 0, "");
 	fflush(stderr);
 	progress->shown = len;
+}
+
+/* picard_tune reports each m candidate when it is done: counted for the
+ * terminal's bar, or one line on stderr where that is no terminal and the
+ * program asked for lines (label set). */
+void tuning_on_candidate(const picard_tune_point *p, void *ctx)
+{
+	struct tuning_progress *progress = ctx;
+	const picard_scheme_type *type = picard_scheme_of(p->scheme);
+
+	progress->done++;
+	if (progress->tty || !progress->label)
+		return;
+	fprintf(stderr, "%s: [%d/%d] %s m=%d: ", progress->label, progress->done,
+		progress->candidates, type->name, p->m);
+	if (p->meets)
+		fprintf(stderr, "E = %.3g at K=%d h=%.4g (%ld window%s), %.4g ms predicted",
+			p->error, p->K, p->h, p->windows, p->windows == 1 ? "" : "s",
+			p->seconds * 1e3);
+	else if (isfinite(p->error))
+		fprintf(stderr, "none meets E* or beats the fastest so far (the smallest E %.3g)",
+			p->error);
+	else
+		fprintf(stderr, "none meets E* (every point tried failed)");
+	fprintf(stderr, " [%.1f s]\n", seconds_since(&progress->start));
+	fflush(stderr);
+}
+
+void tuning_on_skipped(const char *scheme, int m, const char *why, void *ctx)
+{
+	struct tuning_progress *progress = ctx;
+
+	progress->done++;
+	if (progress->tty || !progress->label)
+		return;
+	fprintf(stderr, "%s: [%d/%d] %s m=%d: not searched (%s) [%.1f s]\n", progress->label,
+		progress->done, progress->candidates, scheme, m, why,
+		seconds_since(&progress->start));
+	fflush(stderr);
 }
 
 void tuning_progress_done(struct tuning_progress *progress)
@@ -171,15 +239,6 @@ int tuning_report_not_found(const picard_tune_result *result, double tol,
 }
 
 /* ---- picard-run --tol ----------------------------------------------------------------- */
-
-/* Seconds since start. */
-static double seconds_since(const struct timespec *start)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
-}
 
 /* Take m, K, h from p where they were not given; print where they come
  * from, and which were given. */
@@ -301,21 +360,38 @@ void tuning_print_costs(const picard_tune_result *result)
 	       "");
 }
 
+void tuning_print_command(const char *program, const struct tuning_command *c)
+{
+	printf("%s %s --tol %g", program, c->model_arg, c->tol);
+	if (c->rtol > 0)
+		printf(" --rtol %g", c->rtol);
+	if (c->scheme_given)
+		printf(" --scheme %s", picard_scheme_of(c->scheme)->name);
+	if (c->precision != PICARD_FLOAT)
+		printf(" --precision %s", tuning_precision_name(c->precision));
+	if (c->backend != PICARD_BACKEND_AUTO)
+		printf(" --backend %s", tuning_backend_name(c->backend));
+	if (c->traj) /* an entry serves its ensemble size class */
+		printf(" --traj %ld", c->traj);
+	if (c->t0_given)
+		printf(" --t0 %.17g", c->t0);
+	if (c->t1_given)
+		printf(" --t1 %.17g", c->t1);
+}
+
 /* The picard-tune command line that runs the full search for opts. */
 static void print_full_search(const struct run_options *opts)
 {
-	printf("%-12s the full search, stored for later runs: picard-tune %s --tol %g", "",
-	       opts->model->name, opts->tol);
-	if (opts->scheme_given)
-		printf(" --scheme %s", picard_scheme_of(opts->scheme)->name);
-	if (opts->precision != PICARD_FLOAT)
-		printf(" --precision %s", tuning_precision_name(opts->precision));
-	if (opts->backend != PICARD_BACKEND_AUTO)
-		printf(" --backend %s", tuning_backend_name(opts->backend));
-	if (opts->t0_given)
-		printf(" --t0 %.17g", opts->t0);
-	if (opts->t1_given)
-		printf(" --t1 %.17g", opts->t1);
+	const struct tuning_command command = {
+		.model_arg = opts->model_name, .tol = opts->tol, .rtol = opts->rtol,
+		.scheme_given = opts->scheme_given, .scheme = opts->scheme,
+		.precision = opts->precision, .backend = opts->backend,
+		.traj = opts->traj_given ? opts->traj : 0,
+		.t0_given = opts->t0_given, .t0 = opts->t0, .t1_given = opts->t1_given, .t1 = opts->t1,
+	};
+
+	printf("%-12s the full search, stored for later runs: ", "");
+	tuning_print_command("picard-tune", &command);
 	putchar('\n');
 }
 
@@ -370,175 +446,61 @@ static int run_closest(struct run_options *opts, const picard_tune_result *resul
 	return 0;
 }
 
-/* Whether the quick search tries the scheme type: the one the flags
- * settle (settled, scheme), else each with a search that suits the model.
- * Its scheme and m candidates (up to QUICK_M_MAX) into tune. */
-static bool quick_candidate(const struct run_options *opts, bool settled, picard_scheme scheme,
-			    const picard_scheme_type *type, picard_tune_options *tune)
-{
-	if ((settled && type->id != scheme) ||
-	    (!settled && (!type->tune_point || type->tuned_when_named ||
-			  !cli_scheme_suits(opts->model, type))))
-		return false;
-	tune->scheme = type->id;
-	tune->nms = 0;
-	for (int j = 0; j < type->tune_nms; j++)
-		if (type->tune_ms[j] <= QUICK_M_MAX && tune->nms < PICARD_TUNE_MAX_M)
-			tune->ms[tune->nms++] = type->tune_ms[j];
-	return true;
-}
-
-/* Whether an implicit per-thread scheme (radau5) can win here: on a stiff
- * model or sample. On a non-stiff one an explicit pair of higher order
- * takes fewer, cheaper steps (no Newton iteration, no LU), so radau5 is
- * not compiled or searched; the first search tells (result: a search's
- * result, its sample screened by the reference). */
-static bool implicit_can_win(const picard_model *model, const picard_scheme_type *type,
-			     const picard_tune_result *result)
-{
-	return !type->solves_stiff || !type->tableau || model->stiff ||
-	       (result && result->sample_stiff > 0);
-}
-
-/* Compile first, in parallel, what the searches of the candidates will
- * compile (picard_tune_prepare); the implicit pair only on a stiff model,
- * as the search would skip it. A failure costs only time: each search
- * compiles what it needs on first use. */
-static void prepare_candidates(const struct run_options *opts, bool settled, picard_scheme scheme,
-			       const picard_tune_options *tune)
-{
-	picard_tune_options searches[16];
-	int n = 0;
-
-	for (int i = 0; picard_scheme_list[i] && n < 16; i++) {
-		searches[n] = *tune;
-		if (quick_candidate(opts, settled, scheme, picard_scheme_list[i], &searches[n]) &&
-		    (settled || implicit_can_win(opts->model, picard_scheme_list[i], NULL)))
-			n++;
-	}
-	picard_tune_prepare(opts->model, searches, n, NULL);
-}
-
-/* The quick search of picard-run: small sample, grid and ensemble. A run's
- * --spread 0 cannot be passed as 0 (picard_tune reads it as its default):
- * DBL_MIN makes every 1 + S (2u - 1) round to 1, the same states. */
+/* The quick search of picard-run: small sample, grid and ensemble, down
+ * the candidate list picard-tune also goes through (candidates.h). A
+ * run's --spread 0 cannot be passed as 0 (picard_tune reads it as its
+ * default): DBL_MIN makes every 1 + S (2u - 1) round to 1, the same
+ * states. */
 static int quick_search(struct run_options *opts, const struct tuning_key *tk, long ntraj,
 			const double *x0, const double *params)
 {
-	const long quick_max = tk->backend == PICARD_BACKEND_CUDA ? QUICK_TRAJ_MAX_CUDA :
-				QUICK_TRAJ_MAX_CPU;
-	picard_tune_options tune = {
-		.tol = opts->tol, .rtol = opts->rtol, .precision = opts->precision,
-		.backend = tk->backend, .t0 = opts->t0, .t1 = opts->t1,
-		.ntraj = ntraj < quick_max ? ntraj : quick_max,
-		.sample = QUICK_SAMPLE, .spread = opts->spread > 0 ? opts->spread : DBL_MIN,
-		.seed = opts->seed, .kmax = QUICK_KMAX,
-		.repeats = QUICK_REPEATS, .on_point = tuning_on_point, .cost_key = &tk->key,
-		/* the run's own ensemble: its extremes are in the sample */
-		.x0 = x0, .params = params, .nstates = ntraj,
-	};
+	static struct candidate_search search; /* its table of rows is large */
+	struct candidate_request request = {.settled = false};
+	struct candidate list[CANDIDATES_MAX];
 	struct tuning_progress progress;
-	picard_tune_result result;
-	struct timespec start;
 	char source[800], left_out[160]; /* the names (256), the counts and what was left out */
-	int err;
+	int err, n;
 
-	picard_scheme scheme = PICARD_SCHEME_TRAPEZOID;
-	const bool settled = scheme_settled(opts, &scheme);
-	/* every scheme's point closest to the tolerance, for when none meets */
-	picard_tune_point closest = {.error = INFINITY, .scaled_error = INFINITY};
-	char names[256] = "", times[512] = "";
-	size_t used = 0, named = 0; /* of times, of names: the schemes searched */
-	int tried = 0;
-
-	err = PICARD_ENOTFOUND; /* until a scheme is tried */
+	request.settled = scheme_settled(opts, &request.scheme);
+	n = candidates_list(opts->model, &request, list);
+	search = (struct candidate_search){
+		.model = opts->model,
+		.tune = {
+			.tol = opts->tol, .rtol = opts->rtol, .precision = opts->precision,
+			.backend = tk->backend, .t0 = opts->t0, .t1 = opts->t1,
+			.ntraj = candidates_costed_traj(tk->backend, ntraj),
+			.sample = QUICK_SAMPLE, .spread = opts->spread > 0 ? opts->spread : DBL_MIN,
+			.seed = opts->seed, .repeats = QUICK_REPEATS,
+			.on_point = tuning_on_point, .on_candidate = tuning_on_candidate,
+			.ctx = &progress, .cost_key = &tk->key,
+			/* the run's own ensemble: its extremes are in the sample */
+			.x0 = x0, .params = params, .nstates = ntraj,
+		},
+	};
 	tuning_progress_init(&progress, NULL);
-	tune.ctx = &progress;
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	prepare_candidates(opts, settled, scheme, &tune);
-	/* the scheme the flags settle; else each in the list's order, a later
-	 * one taking over only when its predicted time is lower by the
-	 * margin: counted evaluations times cached costs, the same choice
-	 * every run */
-	for (int i = 0; picard_scheme_list[i]; i++) {
-		const picard_scheme_type *type = picard_scheme_list[i];
-		picard_tune_result other;
-		int other_err;
-
-		if (!quick_candidate(opts, settled, scheme, type, &tune))
-			continue;
-		if (!settled && !implicit_can_win(opts->model, type, tried ? &result : NULL)) {
-			if (used < sizeof(times))
-				used += snprintf(times + used, sizeof(times) - used,
-						 "%s%s not searched (no sampled member is stiff)",
-						 used ? ", " : "", type->name);
-			continue;
-		}
-		named += snprintf(names + named, named < sizeof(names) ? sizeof(names) - named : 0,
-				  "%s%s", named ? ", " : "", type->name);
-		/* a scheme's search stops where it cannot beat the fastest
-		 * so far (predicted): the list puts the cheap searches first */
-		tune.seconds_to_beat = tried && !err ? result.best.seconds : 0;
-		other_err = picard_tune(opts->model, &tune, &other);
-		if (other_err && other_err != PICARD_ENOTFOUND) {
-			err = other_err;
-			break;
-		}
-		if (picard_tune_closer(&other.closest, &closest))
-			closest = other.closest;
-		/* what each scheme's fastest point timed at, for the summary */
-		if (used < sizeof(times))
-			/* with a time to beat, a search that finds nothing may
-			 * only have stopped where it could no longer win */
-			used += other_err ? snprintf(times + used, sizeof(times) - used, "%s%s %s",
-						     used ? ", " : "", type->name,
-						     tune.seconds_to_beat > 0 ? "slower or none meets" :
-										"none meets") :
-					    snprintf(times + used, sizeof(times) - used, "%s%s %.3g ms",
-						     used ? ", " : "", type->name,
-						     other.best.seconds * 1e3);
-		if (!tried++) {
-			result = other;
-			err = other_err;
-			continue;
-		}
-		other.points += result.points;
-		other.costs_timed += result.costs_timed;
-		other.costs_not_kept += result.costs_not_kept;
-		if (other_err == 0 && (err || picard_tune_faster(&other.best, &result.best))) {
-			result = other;
-			err = 0;
-		} else {
-			result.points = other.points;
-			result.costs_timed = other.costs_timed;
-			result.costs_not_kept = other.costs_not_kept;
-			if (err && other.best_error < result.best_error)
-				result.best_error = other.best_error;
-			if (err && other.refused_error < result.refused_error) {
-				result.refused_error = other.refused_error;
-				result.refused_by = other.refused_by;
-			}
-		}
-	}
+	progress.candidates = candidates_count(list, n);
+	err = candidates_search(&search, list, n);
 	tuning_progress_done(&progress);
-	if (err == PICARD_ENOTFOUND && isfinite(closest.scaled_error) &&
-	    result.reference_error < opts->tol)
-		return run_closest(opts, &result, &closest, names, seconds_since(&start));
+	const picard_tune_result *result = &search.result;
+	if (err == PICARD_ENOTFOUND && isfinite(search.closest.scaled_error) &&
+	    result->reference_error < opts->tol)
+		return run_closest(opts, result, &search.closest, search.names, search.seconds);
 	if (err == PICARD_ENOTFOUND)
-		return tuning_report_not_found(&result, opts->tol, opts->precision, true);
+		return tuning_report_not_found(result, opts->tol, opts->precision, true);
 	if (err)
 		return cli_library_error(err);
 	snprintf(source, sizeof(source), "a quick search on this ensemble (%ld trajector%s sampled%s, "
 		 "%s%s: %ld points, %.3g s; not cached)", ntraj < QUICK_SAMPLE ? ntraj : QUICK_SAMPLE,
 		 ntraj == 1 ? "y" : "ies",
-		 sample_left_out(&result, left_out, sizeof(left_out)),
-		 names, !settled ? ", the least predicted time by 10%" : "",
-		 result.points, seconds_since(&start));
-	apply_point(opts, &result.best, source);
-	if (!settled)
+		 sample_left_out(result, left_out, sizeof(left_out)),
+		 search.names, !request.settled ? ", the least predicted time by 10%" : "",
+		 result->points, search.seconds);
+	apply_point(opts, &result->best, source);
+	if (!request.settled)
 		printf("%-12s %s ran; each scheme's least predicted time on %ld trajectories: %s\n",
-		       "schemes", picard_scheme_of(result.best.scheme)->name, tune.ntraj, times);
-	tuning_print_costs(&result);
+		       "schemes", picard_scheme_of(result->best.scheme)->name, search.tune.ntraj,
+		       search.times);
+	tuning_print_costs(result);
 	print_full_search(opts);
 	return 0;
 }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "options.h"
 #include "picard.h"
@@ -40,13 +41,18 @@ int tuning_key_init(struct tuning_key *tk, const picard_model *model,
 		    double tol, double rtol, double t0, double t1,
 		    const char *ensemble, long ntraj);
 
-/* What picard_tune's on_point callback feeds. */
+/* What picard_tune's on_point and on_candidate callbacks feed. */
 struct tuning_progress {
 	FILE *csv;        /* CSV of every point (header written), or NULL */
 	bool csv_failed;  /* a row could not be written */
 	bool tty;         /* stderr is a terminal: show one updating line */
 	int shown;        /* characters of the line on the terminal now */
 	long points;      /* points evaluated so far */
+	const char *label; /* set: one line per candidate on stderr, starting
+			      "label: ", where stderr is no terminal */
+	int candidates;   /* (scheme, m) candidates listed (0: not counted) */
+	int done;         /* of those, searched */
+	struct timespec start; /* when the progress started */
 };
 
 /* Start progress reporting (csv: open file or NULL; the header is written
@@ -54,6 +60,11 @@ struct tuning_progress {
 void tuning_progress_init(struct tuning_progress *progress, FILE *csv);
 /* The on_point callback: ctx is a struct tuning_progress. */
 void tuning_on_point(const picard_tune_point *point, void *ctx);
+/* The on_candidate callback: ctx is a struct tuning_progress. */
+void tuning_on_candidate(const picard_tune_point *fastest, void *ctx);
+/* The progress line of a candidate (scheme, m) not searched, and why;
+ * ctx a struct tuning_progress, as tuning_on_candidate's. */
+void tuning_on_skipped(const char *scheme, int m, const char *why, void *ctx);
 /* Blank the terminal line, if one is shown. */
 void tuning_progress_done(struct tuning_progress *progress);
 
@@ -71,6 +82,23 @@ int tuning_report_not_found(const picard_tune_result *result, double tol,
  * evaluation timed by this search (and whether kept) or cached; none when
  * nothing met E*. */
 void tuning_print_costs(const picard_tune_result *result);
+
+/* The flags a tuning-cache entry is keyed by, for a command line that
+ * finds or makes it. */
+struct tuning_command {
+	const char *model_arg;       /* MODEL as given: a name or a file's path */
+	double tol, rtol;            /* --tol, --rtol (0: not printed) */
+	bool scheme_given;           /* --scheme printed */
+	picard_scheme scheme;
+	picard_precision precision;  /* --precision, printed unless float */
+	picard_backend backend;      /* --backend, printed unless auto */
+	long traj;                   /* --traj (0: not printed) */
+	bool t0_given, t1_given;     /* --t0, --t1 printed */
+	double t0, t1;
+};
+
+/* "PROGRAM MODEL --tol E [flags]" on stdout, without a newline. */
+void tuning_print_command(const char *program, const struct tuning_command *command);
 
 /* picard-run --tol: when not all of --m, --K, --h were given, set the
  * others from the tuning cache entry for this ensemble, or else from a
