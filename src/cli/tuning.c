@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "content_hash.h"
+#include "decision_cache.h"
 #include "diag.h"
 #include "model_impl.h"
 #include "parse.h"
@@ -341,25 +342,58 @@ static const char *sample_left_out(const picard_tune_result *result, char *buf, 
 	return buf;
 }
 
+/* Keep the decision d of the quick search for key, so that the same
+ * command repeated takes it (decision_cache.h); what to say of it:
+ * where it is kept, or why not (the next run searches again). */
+static const char *keep_decision(const char *key, const struct quick_decision *d)
+{
+	static char said[4300];
+	char path[4200];
+
+	if (decision_store(key, d) == 0 && decision_path(key, path, sizeof(path)) == 0) {
+		snprintf(said, sizeof(said), "kept in %s", path);
+		return said;
+	}
+	cli_warning("the quick search's decision not kept: %s", picard_error_detail());
+	return "not kept";
+}
+
 /* No configuration met the tolerance on every sampled member, yet some
  * came close: the members that can meet it are still solved. The closest
  * point (the smallest scaled error on the sample) runs, each member is
  * judged on its own (promise.h: those that miss are tol-exceeded, named,
  * and the exit is 1), and none is solved again: the search already found
- * no finer grid that helps. */
-static int run_closest(struct run_options *opts, const picard_tune_result *result,
-		       const picard_tune_point *closest, const char *names, double seconds)
+ * no finer grid that helps. searched: the schemes, or where the decision
+ * was reused from. */
+static void run_closest(struct run_options *opts, const picard_tune_point *closest,
+			const char *searched, const char *source)
 {
-	char source[640], left_out[160];
-
 	printf("%-12s quick search (%s): no configuration meets the tolerance on every sampled "
 	       "member; the closest (%ld meet it, %.3g x tol at worst) runs and each member is "
-	       "judged\n", "search", names, closest->sample_meeting, closest->scaled_error);
-	snprintf(source, sizeof(source), "the closest point of a quick search on this ensemble "
-		 "(%ld points, %.3g s%s; not cached)", result->points, seconds,
-		 sample_left_out(result, left_out, sizeof(left_out)));
+	       "judged\n", "search", searched, closest->sample_meeting, closest->scaled_error);
 	apply_point(opts, closest, source);
 	opts->tuned_closest = true;
+}
+
+/* A decision kept by an earlier run of the same command: applied as the
+ * search left it, said so, with where it was kept and how it was made. */
+static int reuse_decision(struct run_options *opts, const char *key,
+			  const struct quick_decision *d)
+{
+	char path[4200], source[5000];
+	int err = decision_path(key, path, sizeof(path));
+
+	if (err)
+		return cli_library_error(err);
+	snprintf(source, sizeof(source), "%sa quick search's decision reused from %s (stored %s; "
+		 "that search: %s)", d->closest ? "the closest point of " : "", path, d->date,
+		 d->search);
+	if (d->closest) {
+		run_closest(opts, &d->point, "its decision reused", source);
+		return 0;
+	}
+	apply_point(opts, &d->point, source);
+	print_full_search(opts);
 	return 0;
 }
 
@@ -367,7 +401,7 @@ static int run_closest(struct run_options *opts, const picard_tune_result *resul
  * --spread 0 cannot be passed as 0 (picard_tune reads it as its default):
  * DBL_MIN makes every 1 + S (2u - 1) round to 1, the same states. */
 static int quick_search(struct run_options *opts, const struct tuning_key *tk, long ntraj,
-			const double *x0, const double *params)
+			const double *x0, const double *params, const char *key)
 {
 	const long quick_max = tk->backend == PICARD_BACKEND_CUDA ? QUICK_TRAJ_MAX_CUDA :
 				QUICK_TRAJ_MAX_CPU;
@@ -384,7 +418,8 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 	struct tuning_progress progress;
 	picard_tune_result result;
 	struct timespec start;
-	char source[800], left_out[160]; /* the names (256), the counts and what was left out */
+	struct quick_decision decision = {.closest = false};
+	char source[5600], left_out[160];
 	int err;
 
 	picard_scheme scheme = PICARD_SCHEME_TRAPEZOID;
@@ -465,18 +500,28 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 	}
 	tuning_progress_done(&progress);
 	if (err == PICARD_ENOTFOUND && isfinite(closest.scaled_error) &&
-	    result.reference_error < opts->tol)
-		return run_closest(opts, &result, &closest, names, seconds_since(&start));
+	    result.reference_error < opts->tol) {
+		decision = (struct quick_decision){.point = closest, .closest = true};
+		snprintf(decision.search, sizeof(decision.search), "%s: %ld points, %.3g s%s",
+			 names, result.points, seconds_since(&start),
+			 sample_left_out(&result, left_out, sizeof(left_out)));
+		snprintf(source, sizeof(source), "the closest point of a quick search on this "
+			 "ensemble (%s; %s)", decision.search, keep_decision(key, &decision));
+		run_closest(opts, &closest, names, source);
+		return 0;
+	}
 	if (err == PICARD_ENOTFOUND)
 		return tuning_report_not_found(&result, opts->tol, opts->precision, true);
 	if (err)
 		return cli_library_error(err);
-	snprintf(source, sizeof(source), "a quick search on this ensemble (%ld trajector%s sampled%s, "
-		 "%s%s: %ld points, %.3g s; not cached)", ntraj < QUICK_SAMPLE ? ntraj : QUICK_SAMPLE,
-		 ntraj == 1 ? "y" : "ies",
-		 sample_left_out(&result, left_out, sizeof(left_out)),
+	decision.point = result.best;
+	snprintf(decision.search, sizeof(decision.search), "%ld trajector%s sampled%s, %s%s: "
+		 "%ld points, %.3g s", ntraj < QUICK_SAMPLE ? ntraj : QUICK_SAMPLE,
+		 ntraj == 1 ? "y" : "ies", sample_left_out(&result, left_out, sizeof(left_out)),
 		 names, !settled ? ", the least predicted time by 10%" : "",
 		 result.points, seconds_since(&start));
+	snprintf(source, sizeof(source), "a quick search on this ensemble (%s; %s)",
+		 decision.search, keep_decision(key, &decision));
 	apply_point(opts, &result.best, source);
 	if (!settled)
 		printf("%-12s %s ran; each scheme's least predicted time on %ld trajectories: %s\n",
@@ -490,9 +535,10 @@ int tuning_for_run(struct run_options *opts, long ntraj, const double *x0,
 		   const double *params, const char *ensemble_id)
 {
 	struct tuning_key tk;
+	struct quick_decision decision;
 	picard_tune_point point;
 	picard_scheme scheme;
-	char path[4096], source[4200];
+	char path[4096], source[4200], key[DECISION_KEY_MAX];
 	int err;
 
 	/* given grids win; lobatto's is m and the window, a per-thread
@@ -523,6 +569,10 @@ int tuning_for_run(struct run_options *opts, long ntraj, const double *x0,
 	if (err != PICARD_ENOTFOUND)
 		cli_warning("tuning cache not read: %s: %s", picard_strerror(err),
 			    picard_error_detail());
+	/* the same command's quick search decided before: its decision */
+	decision_key(key, opts, &tk, ntraj);
+	if (decision_load(key, &decision) == 0)
+		return reuse_decision(opts, key, &decision);
 	fflush(stdout);
-	return quick_search(opts, &tk, ntraj, x0, params);
+	return quick_search(opts, &tk, ntraj, x0, params, key);
 }
