@@ -284,3 +284,60 @@ ParameterizedTest(struct damage *damage, quick_cache, damaged_decision_is_not_tr
 	free_run(&run);
 }
 
+/* ---- --clear-cache ------------------------------------------------------------------------ */
+
+/* After a run has filled both cache directories: --clear-cache exits 0,
+ * says what it removed from where, and leaves none of it, nor the
+ * decision (the next run searches again); a file of the user's in the
+ * same directory stays. */
+Test(quick_cache, clear_cache_empties_what_it_names)
+{
+	const char *parts[] = {"jit/kernels", "jit/models", "jit/include", "cache/tune.txt",
+			       "cache/decisions"};
+	double x0[NTRAJ];
+	struct cli_run run;
+
+	setenv("PICARD_JIT_CACHE_DIR", in_workdir("jit").s, 1);
+	decay_file("0.5");
+	init_file(x0);
+	run = run_decay("first.csv");
+	cr_assert_eq(run.status, 0, "exit status %d\n%s%s", run.status, run.out, run.err);
+	free_run(&run);
+	write_file(in_workdir("cache/mine.txt").s, "mine\n", 5);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		cr_assert(access(in_workdir(parts[i]).s, F_OK) == 0, "no %s after a run", parts[i]);
+
+	run = run_program_line("picard-run", "--clear-cache");
+	cr_assert_eq(run.status, 0, "exit status %d\n%s%s", run.status, run.out, run.err);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		char said[256];
+
+		snprintf(said, sizeof(said), "removed   %s (", in_workdir(parts[i]).s);
+		cr_expect_not_null(strstr(run.out, said), "no '%s' in\n%s", said, run.out);
+		cr_expect(access(in_workdir(parts[i]).s, F_OK) != 0, "%s left", parts[i]);
+	}
+	cr_expect(access(in_workdir("cache/mine.txt").s, F_OK) == 0, "the user's file removed");
+	free_run(&run);
+
+	run = run_decay("again.csv");
+	cr_assert_eq(run.status, 0, "exit status %d\n%s%s", run.status, run.out, run.err);
+	cr_expect_null(strstr(run.out, "reused"), "%s", run.out);
+	cr_expect_leq(worst_error("again.csv", x0, 0.5), TOL, "%s", run.out);
+	free_run(&run);
+}
+
+/* --clear-cache clears every model's: a MODEL with it is a usage error,
+ * and nothing is removed. */
+Test(quick_cache, clear_cache_takes_no_model)
+{
+	struct cli_run run;
+
+	mkdir(in_workdir("cache").s, 0755);
+	write_file(in_workdir("cache/decisions").s, "x", 1);
+	run = run_program_line("picard-run", "decay --clear-cache");
+	cr_expect_eq(run.status, 2, "exit status %d\n%s%s", run.status, run.out, run.err);
+	cr_expect_not_null(strstr(run.err, "picard-run: --clear-cache takes no MODEL"), "%s",
+			   run.err);
+	cr_expect(access(in_workdir("cache/decisions").s, F_OK) == 0, "removed");
+	free_run(&run);
+}

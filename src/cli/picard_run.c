@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clear_cache.h"
 #include "diag.h"
 #include "ensemble_range.h"
 #include "jit.h"
@@ -865,6 +866,8 @@ static int run_command(struct run *run)
 		cli_list_schemes(stdout);
 		return CLI_EXIT_OK;
 	}
+	if (run->opts.clear_cache)
+		return clear_caches(stdout) ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 	if (run->opts.list)
 		return list_models(&run->opts);
 	if (run->opts.describe)
