@@ -30,6 +30,7 @@
 #include "model_load.h"
 #include "model_operator.h"
 #include "model_probe.h"
+#include "progress.h"
 
 extern char **environ;
 
@@ -251,8 +252,9 @@ static int build_host_side(const char *path, const char *text, const char *name,
 {
 	char codegen[] = PICARD_MODEL_CODEGEN;
 	char include_opt[PATH_MAX_LEN + 8], tmp[PATH_MAX_LEN + 32];
+	const char *base = strrchr(path, '/'), *tableau = strchr(define, '=');
 	char *argv[32];
-	int argc = 0;
+	int argc = 0, status, phase;
 
 	int err = pathf(include_opt, sizeof(include_opt), "-I%s", include);
 
@@ -272,7 +274,13 @@ static int build_host_side(const char *path, const char *text, const char *name,
 	argv[argc++] = "-o";
 	argv[argc++] = tmp;
 	argv[argc] = NULL;
-	if (run(argv, log) != 0) {
+	/* a whole model file takes the host compiler seconds */
+	phase = picard_progress_begin("compiling %s%s%s for the host (%s)", base ? base + 1 : path,
+				      tableau ? "'s steps of " : "", tableau ? tableau + 1 : "",
+				      compiler());
+	status = run(argv, log);
+	picard_progress_end(phase);
+	if (status != 0) {
 		remove(tmp);
 		return compile_failed(path, text, name, log);
 	}

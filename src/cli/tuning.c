@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "model_impl.h"
 #include "parse.h"
+#include "progress.h"
 #include "scheme.h"
 #include "tuning.h"
 
@@ -113,6 +114,9 @@ void tuning_on_point(const picard_tune_point *p, void *ctx)
 	else
 		len = snprintf(line, sizeof(line), "m=%d K=%d h=%.3g predicted: %.3g ms (%ld points)",
 			       p->m, p->K, p->h, p->seconds * 1e3, progress->points);
+	/* picard-run says it on its progress line (progress.h) */
+	if (picard_progress_detail(line))
+		return;
 	fprintf(stderr, "\r%s%*s", line, progress->shown > len ? progress->shown - len : 0, "");
 	fflush(stderr);
 	progress->shown = len;
@@ -431,6 +435,8 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 	int tried = 0;
 
 	err = PICARD_ENOTFOUND; /* until a scheme is tried */
+	const int phase = picard_progress_begin("quick search for a grid that meets --tol %g",
+						opts->tol);
 	tuning_progress_init(&progress, NULL);
 	tune.ctx = &progress;
 	clock_gettime(CLOCK_MONOTONIC, &start);
@@ -499,6 +505,7 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 		}
 	}
 	tuning_progress_done(&progress);
+	picard_progress_end(phase);
 	if (err == PICARD_ENOTFOUND && isfinite(closest.scaled_error) &&
 	    result.reference_error < opts->tol) {
 		decision = (struct quick_decision){.point = closest, .closest = true};
