@@ -223,6 +223,42 @@ Test(quick_cache, two_runs_at_once_share_a_fresh_cache)
 	free_run(&run);
 }
 
+/* A picard-tune entry wins over a kept decision: after a run has kept one,
+ * picard-tune stores an entry for the same model file, precision,
+ * tolerance and ensemble (its default, so no --init), and the run takes
+ * the entry; its states at t1 are x(t0) exp(-10 lambda), each member ok. */
+Test(quick_cache, tune_entry_wins_over_a_decision)
+{
+	char line[1024], tune[1024];
+	double x[2][NTRAJ]; /* the states at t0 and t1 */
+	struct cli_run run;
+
+	decay_file("0.5");
+	snprintf(line, sizeof(line), "%s --traj %d --tol %g --backend cpu --precision double "
+		 "--scheme dp5 --out %s --save-at 0,10", in_workdir("decay.cu").s, NTRAJ, TOL,
+		 in_workdir("saved.npy").s);
+	run = run_program_line("picard-run", line);
+	cr_assert_eq(run.status, 0, "exit status %d\n%s%s", run.status, run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "; kept in "), "%s", run.out);
+	free_run(&run);
+	snprintf(tune, sizeof(tune), "%s --traj %d --tol %g --backend cpu --precision double "
+		 "--scheme dp5", in_workdir("decay.cu").s, NTRAJ, TOL);
+	run = run_program_line("picard-tune", tune);
+	cr_assert_eq(run.status, 0, "picard-tune: exit status %d\n%s%s", run.status, run.out,
+		     run.err);
+	free_run(&run);
+	run = run_program_line("picard-run", line);
+	cr_assert_eq(run.status, 0, "exit status %d\n%s%s", run.status, run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "from the tuning cache"), "%s", run.out);
+	cr_expect_null(strstr(run.out, "reused"), "%s", run.out);
+	read_npy(in_workdir("saved.npy").s, "(2, 4, 1)", 2 * NTRAJ, &x[0][0]);
+	for (int i = 0; i < NTRAJ; i++)
+		cr_expect_leq(fabs(x[1][i] - x[0][i] * exp(-0.5 * 10)), TOL, "member %d: %g from %g",
+			      i, x[1][i], x[0][i]);
+	cr_expect_not_null(strstr(run.out, "met by 4 of 4 trajectories"), "%s", run.out);
+	free_run(&run);
+}
+
 /* ---- a damaged file ----------------------------------------------------------------------- */
 
 /* How a decision file is damaged: what replaces what. */
