@@ -77,14 +77,17 @@ int decision_path(const char *key, char *path, size_t len)
 	return PICARD_OK;
 }
 
-/* The line starting with prefix, from its end to the newline, into buf;
+/* The rest of the line (not the first) that starts with prefix, into buf;
  * false when there is none or it does not fit. */
 static bool line_after(const char *text, const char *prefix, char *buf, size_t len)
 {
-	const char *at = strstr(text, prefix);
+	const char *at = text;
 	size_t n;
 
-	if (!at || (at != text && at[-1] != '\n'))
+	do
+		at = strstr(at + 1, prefix);
+	while (at && at[-1] != '\n');
+	if (!at)
 		return false;
 	at += strlen(prefix);
 	n = strcspn(at, "\n");
@@ -103,11 +106,10 @@ static bool read_point(const char *text, struct quick_decision *d)
 	picard_tune_point *p = &d->point;
 	int closest = -1, layout_id, end = 0;
 
-	if (!line_after(text, "point ", line + 6, sizeof(line) - 6))
+	if (!line_after(text, "point ", line, sizeof(line)))
 		return false;
-	memcpy(line, "point ", 6);
 	memset(p, 0, sizeof(*p));
-	if (sscanf(line, "point scheme=%31s m=%d K=%d h=%la windows=%ld E=%la scaled_error=%la "
+	if (sscanf(line, "scheme=%31s m=%d K=%d h=%la windows=%ld E=%la scaled_error=%la "
 		   "seconds=%la sample_meeting=%ld layout=%31s traj_per_block=%d iter_rtol=%la "
 		   "block=%d closest=%d%n", scheme, &p->m, &p->K, &p->h, &p->windows, &p->error,
 		   &p->scaled_error, &p->seconds, &p->sample_meeting, layout, &p->traj_per_block,
