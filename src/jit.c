@@ -23,6 +23,7 @@
 #include "errors.h"
 #include "jit.h"
 #include "model_impl.h"
+#include "progress.h"
 
 /* What NVRTC is given besides the architecture: C++17 as the build, and
  * functions without qualifiers (a model's exact solution, its start
@@ -145,7 +146,7 @@ static int compile(const picard_model *model, const char *expression, const char
 	const struct picard_model_impl *impl = model->impl;
 	const char *names[PICARD_EMBEDDED_MAX], *texts[PICARD_EMBEDDED_MAX];
 	const char *options[JIT_NOPTIONS + 1];
-	int nheaders = 0, err = PICARD_OK;
+	int nheaders = 0, err = PICARD_OK, phase;
 	nvrtcProgram prog;
 	nvrtcResult r;
 	const char *name;
@@ -168,6 +169,7 @@ static int compile(const picard_model *model, const char *expression, const char
 			       texts, names);
 	if (r != NVRTC_SUCCESS)
 		return picard_fail(PICARD_ECOMPILE, "NVRTC: %s", nvrtcGetErrorString(r));
+	phase = picard_progress_begin("compiling %s with NVRTC", expression);
 	r = nvrtcAddNameExpression(prog, expression);
 	if (r == NVRTC_SUCCESS)
 		r = nvrtcCompileProgram(prog, (int)(arch ? JIT_NOPTIONS + 1 : JIT_NOPTIONS), options);
@@ -208,6 +210,7 @@ static int compile(const picard_model *model, const char *expression, const char
 	ncompiled++;
 	pthread_mutex_unlock(&lock);
 out:
+	picard_progress_end(phase);
 	nvrtcDestroyProgram(&prog);
 	return err;
 }

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@
 #include "model_load.h"
 #include "model_operator.h"
 #include "model_probe.h"
+#include "progress.h"
 
 extern char **environ;
 
@@ -251,8 +253,9 @@ static int build_host_side(const char *path, const char *text, const char *name,
 {
 	char codegen[] = PICARD_MODEL_CODEGEN;
 	char include_opt[PATH_MAX_LEN + 8], tmp[PATH_MAX_LEN + 32];
+	const char *base = strrchr(path, '/'), *tableau = strchr(define, '=');
 	char *argv[32];
-	int argc = 0;
+	int argc = 0, status, phase;
 
 	int err = pathf(include_opt, sizeof(include_opt), "-I%s", include);
 
@@ -272,7 +275,13 @@ static int build_host_side(const char *path, const char *text, const char *name,
 	argv[argc++] = "-o";
 	argv[argc++] = tmp;
 	argv[argc] = NULL;
-	if (run(argv, log) != 0) {
+	/* a whole model file takes the host compiler seconds */
+	phase = picard_progress_begin("compiling %s%s%s for the host (%s)", base ? base + 1 : path,
+				      tableau ? "'s steps of " : "", tableau ? tableau + 1 : "",
+				      compiler());
+	status = run(argv, log);
+	picard_progress_end(phase);
+	if (status != 0) {
 		remove(tmp);
 		return compile_failed(path, text, name, log);
 	}
@@ -408,13 +417,25 @@ static int build_rk_host(const struct loaded_model *loaded, const char *tableau,
 	return err;
 }
 
+/* Whether model is one picard_model_load loaded (else built in). */
+static bool is_loaded(const picard_model *model)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&lock);
+	for (const struct loaded_model *l = loaded_models; l && !found; l = l->next)
+		found = &l->model == model;
+	pthread_mutex_unlock(&lock);
+	return found;
+}
+
 int picard_model_prepare_rk_hosts(const picard_model *model, const char *const *tableaus, int n)
 {
 	const struct loaded_model *loaded = (const struct loaded_model *)model;
 	int failed = PICARD_OK;
 	char detail[1024] = "";
 
-	if (!model->impl || !model->impl->source_path)
+	if (!is_loaded(model))
 		return PICARD_OK; /* built in: its host sides are in picard */
 #pragma omp parallel for schedule(dynamic, 1)
 	for (int i = 0; i < n; i++) {

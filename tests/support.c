@@ -49,10 +49,15 @@ static int remove_entry(const char *path, const struct stat *st, int flag,
 	return remove(path);
 }
 
+void remove_tree(const char *path)
+{
+	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 void remove_workdir(void)
 {
 	if (workdir[0])
-		nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+		remove_tree(workdir);
 }
 
 struct path in_workdir(const char *name)
@@ -107,52 +112,95 @@ const char *program(const char *name)
 	return path;
 }
 
-struct cli_run run_program(const char *name, const char *const *args)
+/* argv of program name and args (NULL-terminated) into argv. */
+static void program_argv(const char *name, const char *const *args, char **argv)
 {
-	char *argv[MAX_ARGS + 2];
 	int argc = 0;
 
 	argv[argc++] = (char *)program(name);
 	while (*args && argc <= MAX_ARGS)
 		argv[argc++] = (char *)*args++;
 	argv[argc] = NULL;
-	return run_argv(argv);
 }
 
-struct cli_run run_argv(char *const *argv)
+/* The blank-separated words of line (cut in copy) into args, NULL-ended. */
+static void split_line(const char *line, char *copy, size_t len, char **args)
 {
-	const struct path out_file = in_workdir(".stdout"), err_file = in_workdir(".stderr");
-	posix_spawn_file_actions_t actions;
-	struct cli_run run;
-	int wstatus;
-	pid_t pid;
-
-	posix_spawn_file_actions_init(&actions);
-	posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&actions, 1, out_file.s, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	posix_spawn_file_actions_addopen(&actions, 2, err_file.s, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	cr_assert_eq(posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ), 0,
-		     "cannot start %s", argv[0]);
-	posix_spawn_file_actions_destroy(&actions);
-	cr_assert_eq(waitpid(pid, &wstatus, 0), pid);
-	run.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
-	run.out = slurp(out_file.s, NULL);
-	run.err = slurp(err_file.s, NULL);
-	unlink(out_file.s);
-	unlink(err_file.s);
-	return run;
-}
-
-struct cli_run run_program_line(const char *name, const char *line)
-{
-	char copy[1024], *args[MAX_ARGS + 1], *save = NULL;
+	char *save = NULL;
 	int argc = 0;
 
-	snprintf(copy, sizeof(copy), "%s", line);
+	snprintf(copy, len, "%s", line);
 	for (char *tok = strtok_r(copy, " ", &save); tok && argc < MAX_ARGS;
 	     tok = strtok_r(NULL, " ", &save))
 		args[argc++] = tok;
 	args[argc] = NULL;
+}
+
+struct cli_run run_program(const char *name, const char *const *args)
+{
+	char *argv[MAX_ARGS + 2];
+
+	program_argv(name, args, argv);
+	return run_argv(argv);
+}
+
+struct cli_started start_argv(char *const *argv, const char *tag)
+{
+	posix_spawn_file_actions_t actions;
+	struct cli_started started;
+	char name[64];
+
+	snprintf(name, sizeof(name), ".stdout%s", tag);
+	started.out = in_workdir(name);
+	snprintf(name, sizeof(name), ".stderr%s", tag);
+	started.err = in_workdir(name);
+	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&actions, 1, started.out.s, O_WRONLY | O_CREAT | O_TRUNC,
+					 0644);
+	posix_spawn_file_actions_addopen(&actions, 2, started.err.s, O_WRONLY | O_CREAT | O_TRUNC,
+					 0644);
+	cr_assert_eq(posix_spawnp(&started.pid, argv[0], &actions, NULL, argv, environ), 0,
+		     "cannot start %s", argv[0]);
+	posix_spawn_file_actions_destroy(&actions);
+	return started;
+}
+
+struct cli_run finish_run(const struct cli_started *started)
+{
+	struct cli_run run;
+	int wstatus;
+
+	cr_assert_eq(waitpid(started->pid, &wstatus, 0), started->pid);
+	run.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+	run.out = slurp(started->out.s, NULL);
+	run.err = slurp(started->err.s, NULL);
+	unlink(started->out.s);
+	unlink(started->err.s);
+	return run;
+}
+
+struct cli_run run_argv(char *const *argv)
+{
+	const struct cli_started started = start_argv(argv, "");
+
+	return finish_run(&started);
+}
+
+struct cli_started start_program_line(const char *name, const char *line, const char *tag)
+{
+	char copy[1024], *args[MAX_ARGS + 1], *argv[MAX_ARGS + 2];
+
+	split_line(line, copy, sizeof(copy), args);
+	program_argv(name, (const char *const *)args, argv);
+	return start_argv(argv, tag);
+}
+
+struct cli_run run_program_line(const char *name, const char *line)
+{
+	char copy[1024], *args[MAX_ARGS + 1];
+
+	split_line(line, copy, sizeof(copy), args);
 	return run_program(name, (const char *const *)args);
 }
 

@@ -7,6 +7,7 @@
 #define PICARD_TESTS_SUPPORT_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "picard.h"
 
@@ -18,6 +19,8 @@ extern char workdir[64];
 void make_workdir(const char *prefix, const char *cache_subdir);
 /* Remove it and everything in it. */
 void remove_workdir(void);
+/* Remove path and everything under it (nothing when absent). */
+void remove_tree(const char *path);
 
 /* A file name, returned by value. */
 struct path {
@@ -50,6 +53,20 @@ struct cli_run run_argv(char *const *argv);
 /* The same with a blank-separated argument line ("" for none). */
 struct cli_run run_program_line(const char *name, const char *line);
 void free_run(struct cli_run *run);
+
+/* A program started and not yet waited for: runs at once side by side. */
+struct cli_started {
+	pid_t pid;       /* its process */
+	struct path out; /* where its stdout goes */
+	struct path err; /* and its stderr */
+};
+/* Start argv as run_argv() runs it, its output into files named by tag
+ * (distinct for programs running at once). */
+struct cli_started start_argv(char *const *argv, const char *tag);
+/* The same with program name and a blank-separated argument line. */
+struct cli_started start_program_line(const char *name, const char *line, const char *tag);
+/* Wait for a started program: what it did, as run_argv() says. */
+struct cli_run finish_run(const struct cli_started *started);
 
 /* Skip the test without a CUDA device, or fail it under
  * PICARD_REQUIRE_GPU=1, so a broken driver cannot hide behind a skip.

@@ -525,13 +525,15 @@ Test(tune_cli, run_quick_search_keeps_h)
  * configuration. lotka at 1e-9 in double is a near-tie of dp8 and vern9
  * (timed, it chose either); the five runs share this test's cache, where
  * the first leaves the costs per evaluation it timed and no configuration
- * (a quick search stores none), so each run searches again. Their
- * predicted times are equal too: the line that lists them is the same. */
+ * (a quick search stores none); its decision, which the next would
+ * reuse, is removed, so each run searches again. Their predicted times
+ * are equal too: the line that lists them is the same. */
 Test(tune_cli, run_quick_search_same_choice, .timeout = 600)
 {
 	char *parameters = NULL, *schemes = NULL;
 
 	for (int i = 0; i < 5; i++) {
+		remove_tree(in_workdir("cache/decisions").s);
 		struct cli_run run = run_line("picard-run", "lotka --tol 1e-9 --precision double "
 					      "--backend cpu --traj 64");
 		char *p = line_of(run.out, "parameters"), *s = line_of(run.out, "schemes");

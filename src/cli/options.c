@@ -449,6 +449,16 @@ static int set_list_schemes(void *ctx, const char *flag, const char *value)
 	return 0;
 }
 
+static int set_clear_cache(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+
+	(void)flag;
+	(void)value;
+	opts->clear_cache = true;
+	return 0;
+}
+
 static int set_help(void *ctx, const char *flag, const char *value)
 {
 	struct run_options *opts = ctx;
@@ -505,6 +515,7 @@ static const struct cli_flag flags[] = {
 	{"--list-schemes", NULL, set_list_schemes, "list the schemes, their orders and options, and exit"},
 	{"--describe", NULL, set_describe, "print MODEL's description (equations, source, notes) and exit"},
 	{"--precompile", NULL, set_precompile, "compile every kernel MODEL may run on this GPU (with --scheme: that scheme's) into the cache, in parallel, and exit"},
+	{"--clear-cache", NULL, set_clear_cache, "remove what picard keeps in its cache directories (below): compiled kernels and models, the tuning cache, the quick search decisions; say what was removed and exit"},
 	{"--help", NULL, set_help, "this text (also -h)"},
 };
 
@@ -523,10 +534,13 @@ void options_usage(FILE *f)
 		   "tuning cache entry of picard-tune for this model, precision, E, time span\n"
 		   "and device; without one a quick search (32 trajectories sampled, m up\n"
 		   "to 32, K <= 4; every scheme that suits the model but newton, or the one\n"
-		   "--scheme names) picks them, not cached. It picks by predicted time:\n"
-		   "counted right-hand side evaluations times a cost per evaluation timed\n"
-		   "once per scheme and m and kept in the tuning cache, so the same command\n"
-		   "on the same machine picks the same. Given --m, --K or --h always win.\n"
+		   "--scheme names) picks them. It picks by predicted time: counted\n"
+		   "right-hand side evaluations times a cost per evaluation timed once per\n"
+		   "scheme and m and kept in the tuning cache, so the same command on the\n"
+		   "same machine picks the same. Its decision is kept too, keyed by the\n"
+		   "model's text, the options, the ensemble and the device: the same command\n"
+		   "again reuses it (and still checks every member). Given --m, --K or --h\n"
+		   "always win.\n"
 		   "\n--scheme lobatto: windows of length H (--window) with m nodes at the\n"
 		   "Gauss-Lobatto-Legendre points (both ends included), each sweep\n"
 		   "x_j = x_w + (H/2) sum_l S_jl f(t_l, x_l); converged it is Lobatto IIIA\n"
@@ -560,7 +574,12 @@ void options_usage(FILE *f)
 		   "no configuration coming near --tol, or an unwritten --out; 2 bad command\n"
 		   "line or --init file, a grid over --max-work or a tolerance below the\n"
 		   "precision's floor for every member (nothing was solved). SIGINT or\n"
-		   "SIGTERM removes the temporary --out file.\n");
+		   "SIGTERM removes the temporary --out file.\n"
+		   "\ncaches: the tuning cache (tune.txt) and the quick search decisions\n"
+		   "(decisions/) in $PICARD_CACHE_DIR, else $XDG_CACHE_HOME/picard, else\n"
+		   "~/.cache/picard; compiled kernels and models (kernels/, models/,\n"
+		   "include/) in $PICARD_JIT_CACHE_DIR, else the same. --clear-cache removes\n"
+		   "them all; deleting any of them is safe too.\n");
 }
 
 /* ---- the command line ---------------------------------------------------- */
@@ -774,6 +793,11 @@ int options_parse(int argc, char **argv, struct run_options *opts)
 	err = cli_parse_args(&command, argc, argv, opts, &opts->help);
 	if (err || opts->help || opts->list_schemes)
 		return err;
+	if (opts->clear_cache && opts->model_name)
+		return cli_error(CLI_EUSAGE, "--clear-cache takes no MODEL: it clears every model's "
+				 "caches");
+	if (opts->clear_cache)
+		return 0;
 	if (!opts->precision_given)
 		opts->precision = cli_default_precision(opts->scheme);
 	if (opts->list && !opts->model_name)

@@ -101,6 +101,7 @@ struct run_options {
 	int repeat;                  /* --repeat N: solves timed (1) */
 	bool list;                   /* --list: show the models and stop */
 	bool list_schemes;           /* --list-schemes: show the schemes and stop */
+	bool clear_cache;            /* --clear-cache: empty the caches and stop */
 	bool describe;               /* --describe: show MODEL's description */
 	bool precompile;             /* --precompile: compile MODEL's kernels and stop */
 	bool help;                   /* --help / -h: show usage and stop */

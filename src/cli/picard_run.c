@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clear_cache.h"
 #include "diag.h"
 #include "ensemble_range.h"
 #include "jit.h"
@@ -32,6 +33,7 @@
 #include "options.h"
 #include "output.h"
 #include "parse.h"
+#include "progress.h"
 #include "promise.h"
 #include "scheme.h"
 #include "run.h"
@@ -483,6 +485,9 @@ static int solve(struct run *run)
 		records[nrecords++] = run->save;
 	if (run->check.states)
 		records[nrecords++] = run->check;
+	const int phase = picard_progress_begin("solving %ld trajector%s%s", run->ntraj,
+						run->ntraj == 1 ? "y" : "ies", run->opts.tol_given ?
+						" with their error estimates" : "");
 	for (int r = 0; r < repeat && !err; r++) {
 		err = picard_solve(run->solver, run->x0, run->params, run->x_final, run->status,
 				   run->fail_window, records, nrecords, r ? &stats : &run->stats);
@@ -495,6 +500,7 @@ static int solve(struct run *run)
 			err = 0;
 		}
 	}
+	picard_progress_end(phase);
 	if (!err) {
 		qsort(seconds, repeat, sizeof(double), compare_seconds);
 		run->solve_median = seconds[repeat / 2];
@@ -891,6 +897,8 @@ static int run_command(struct run *run)
 		cli_list_schemes(stdout);
 		return CLI_EXIT_OK;
 	}
+	if (run->opts.clear_cache)
+		return clear_caches(stdout) ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 	if (run->opts.list)
 		return list_models(&run->opts);
 	if (run->opts.describe)
@@ -909,6 +917,9 @@ int main(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	clock_gettime(CLOCK_MONOTONIC, &run.start);
 	shard_start(&run.shard, &argc, &argv);
+	/* long work said on stderr: by rank 0 alone under mpirun */
+	if (shard_is_root(&run.shard))
+		picard_progress_enable("picard-run");
 	run.argc = argc;
 	run.argv = argv;
 	return shard_finish(&run.shard, run_command(&run));

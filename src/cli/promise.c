@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "progress.h"
 #include "promise.h"
 #include "reference.h"
 #include "scheme.h"
@@ -92,8 +93,11 @@ static int check_recorded(const struct run *run, struct solved *s, picard_check_
 	copts.traj_error = malloc((size_t)slots * sizeof(double));
 	if (!copts.traj_error)
 		return cli_error(PICARD_ENOMEM, "check of %ld trajectories", slots);
+	const int phase = picard_progress_begin("checking %ld trajector%s against the GSL "
+						"reference", slots, slots == 1 ? "y" : "ies");
 	err = picard_check_each(run->model, picard_solver_grid(s->solver), s->n, s->x0,
 				s->params, s->check, &copts, res);
+	picard_progress_end(phase);
 	for (long slot = 0; !err && slot < slots; slot++) {
 		const long i = slot * s->check->traj_stride;
 
@@ -167,10 +171,13 @@ static int judge(const struct run *run, struct solved *s, picard_check_result *r
 	}
 	if (err || !run->opts.tol_given)
 		return err;
+	const int phase = picard_progress_begin("the GSL reference at t1 of the members "
+						"without an estimate");
 #pragma omp parallel for schedule(dynamic, 1)
 	for (long i = 0; i < s->n; i++)
 		if (s->status[i] == PICARD_TRAJ_OK && isnan(s->err[i]) && isnan(s->err_est[i]))
 			check_final(run, s, i);
+	picard_progress_end(phase);
 	for (long i = 0; i < s->n; i++)
 		if (s->status[i] == PICARD_TRAJ_OK && !meets(s, i))
 			s->status[i] = PICARD_TRAJ_TOL_EXCEEDED;
@@ -324,8 +331,11 @@ static int part_solve(const struct run *run, struct part *p, const picard_option
 	}
 	if ((run->save.states && !p->save.states) || (run->check.states && !p->check.states))
 		return cli_error(PICARD_ENOMEM, "records of %ld trajectories solved again", p->n);
+	const int phase = picard_progress_begin("solving %ld trajector%s again on a finer grid",
+						p->n, p->n == 1 ? "y" : "ies");
 	err = picard_solve(p->solver, p->x0, p->params, p->x_final, p->status, p->fail_window,
 			   records, nrec, NULL);
+	picard_progress_end(phase);
 	if (err && err != PICARD_EFAILED)
 		return cli_library_error(err);
 	s = (struct solved){

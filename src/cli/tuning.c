@@ -11,9 +11,11 @@
 
 #include "candidates.h"
 #include "content_hash.h"
+#include "decision_cache.h"
 #include "diag.h"
 #include "model_impl.h"
 #include "parse.h"
+#include "progress.h"
 #include "scheme.h"
 #include "tuning.h"
 
@@ -141,6 +143,9 @@ void tuning_on_point(const picard_tune_point *p, void *ctx)
 			       "(%ld points, %.0f s)", bar, picard_scheme_of(p->scheme)->name, p->m,
 			       p->K, p->h, p->seconds * 1e3, progress->points,
 			       seconds_since(&progress->start));
+	/* picard-run says it on its progress line (progress.h) */
+	if (picard_progress_detail(line))
+		return;
 	fprintf(stderr, "\r%s%*s", line, progress->shown > len ? progress->shown - len : 0, "");
 	fflush(stderr);
 	progress->shown = len;
@@ -424,25 +429,58 @@ static const char *sample_left_out(const picard_tune_result *result, char *buf, 
 	return buf;
 }
 
+/* Keep the decision d of the quick search for key, so that the same
+ * command repeated takes it (decision_cache.h); what to say of it:
+ * where it is kept, or why not (the next run searches again). */
+static const char *keep_decision(const char *key, const struct quick_decision *d)
+{
+	static char said[4300];
+	char path[4200];
+
+	if (decision_store(key, d) == 0 && decision_path(key, path, sizeof(path)) == 0) {
+		snprintf(said, sizeof(said), "kept in %s", path);
+		return said;
+	}
+	cli_warning("the quick search's decision not kept: %s", picard_error_detail());
+	return "not kept";
+}
+
 /* No configuration met the tolerance on every sampled member, yet some
  * came close: the members that can meet it are still solved. The closest
  * point (the smallest scaled error on the sample) runs, each member is
  * judged on its own (promise.h: those that miss are tol-exceeded, named,
  * and the exit is 1), and none is solved again: the search already found
- * no finer grid that helps. */
-static int run_closest(struct run_options *opts, const picard_tune_result *result,
-		       const picard_tune_point *closest, const char *names, double seconds)
+ * no finer grid that helps. searched: the schemes, or where the decision
+ * was reused from. */
+static void run_closest(struct run_options *opts, const picard_tune_point *closest,
+			const char *searched, const char *source)
 {
-	char source[640], left_out[160];
-
 	printf("%-12s quick search (%s): no configuration meets the tolerance on every sampled "
 	       "member; the closest (%ld meet it, %.3g x tol at worst) runs and each member is "
-	       "judged\n", "search", names, closest->sample_meeting, closest->scaled_error);
-	snprintf(source, sizeof(source), "the closest point of a quick search on this ensemble "
-		 "(%ld points, %.3g s%s; not cached)", result->points, seconds,
-		 sample_left_out(result, left_out, sizeof(left_out)));
+	       "judged\n", "search", searched, closest->sample_meeting, closest->scaled_error);
 	apply_point(opts, closest, source);
 	opts->tuned_closest = true;
+}
+
+/* A decision kept by an earlier run of the same command: applied as the
+ * search left it, said so, with where it was kept and how it was made. */
+static int reuse_decision(struct run_options *opts, const char *key,
+			  const struct quick_decision *d)
+{
+	char path[4200], source[5000];
+	int err = decision_path(key, path, sizeof(path));
+
+	if (err)
+		return cli_library_error(err);
+	snprintf(source, sizeof(source), "%sa quick search's decision reused from %s (stored %s; "
+		 "that search: %s)", d->closest ? "the closest point of " : "", path, d->date,
+		 d->search);
+	if (d->closest) {
+		run_closest(opts, &d->point, "its decision reused", source);
+		return 0;
+	}
+	apply_point(opts, &d->point, source);
+	print_full_search(opts);
 	return 0;
 }
 
@@ -452,13 +490,14 @@ static int run_closest(struct run_options *opts, const picard_tune_result *resul
  * default): DBL_MIN makes every 1 + S (2u - 1) round to 1, the same
  * states. */
 static int quick_search(struct run_options *opts, const struct tuning_key *tk, long ntraj,
-			const double *x0, const double *params)
+			const double *x0, const double *params, const char *key)
 {
 	static struct candidate_search search; /* its table of rows is large */
 	struct candidate_request request = {.settled = false};
 	struct candidate list[CANDIDATES_MAX];
 	struct tuning_progress progress;
-	char source[800], left_out[160]; /* the names (256), the counts and what was left out */
+	struct quick_decision decision = {.closest = false};
+	char source[5600], left_out[160];
 	int err, n;
 
 	request.settled = scheme_settled(opts, &request.scheme);
@@ -477,24 +516,37 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 			.x0 = x0, .params = params, .nstates = ntraj,
 		},
 	};
+	const int phase = picard_progress_begin("quick search for a grid that meets --tol %g",
+						opts->tol);
 	tuning_progress_init(&progress, NULL);
 	progress.candidates = candidates_count(list, n);
 	err = candidates_search(&search, list, n);
 	tuning_progress_done(&progress);
+	picard_progress_end(phase);
 	const picard_tune_result *result = &search.result;
 	if (err == PICARD_ENOTFOUND && isfinite(search.closest.scaled_error) &&
-	    result->reference_error < opts->tol)
-		return run_closest(opts, result, &search.closest, search.names, search.seconds);
+	    result->reference_error < opts->tol) {
+		decision = (struct quick_decision){.point = search.closest, .closest = true};
+		snprintf(decision.search, sizeof(decision.search), "%s: %ld points, %.3g s%s",
+			 search.names, result->points, search.seconds,
+			 sample_left_out(result, left_out, sizeof(left_out)));
+		snprintf(source, sizeof(source), "the closest point of a quick search on this "
+			 "ensemble (%s; %s)", decision.search, keep_decision(key, &decision));
+		run_closest(opts, &search.closest, search.names, source);
+		return 0;
+	}
 	if (err == PICARD_ENOTFOUND)
 		return tuning_report_not_found(result, opts->tol, opts->precision, true);
 	if (err)
 		return cli_library_error(err);
-	snprintf(source, sizeof(source), "a quick search on this ensemble (%ld trajector%s sampled%s, "
-		 "%s%s: %ld points, %.3g s; not cached)", ntraj < QUICK_SAMPLE ? ntraj : QUICK_SAMPLE,
-		 ntraj == 1 ? "y" : "ies",
-		 sample_left_out(result, left_out, sizeof(left_out)),
+	decision.point = result->best;
+	snprintf(decision.search, sizeof(decision.search), "%ld trajector%s sampled%s, %s%s: "
+		 "%ld points, %.3g s", ntraj < QUICK_SAMPLE ? ntraj : QUICK_SAMPLE,
+		 ntraj == 1 ? "y" : "ies", sample_left_out(result, left_out, sizeof(left_out)),
 		 search.names, !request.settled ? ", the least predicted time by 10%" : "",
 		 result->points, search.seconds);
+	snprintf(source, sizeof(source), "a quick search on this ensemble (%s; %s)",
+		 decision.search, keep_decision(key, &decision));
 	apply_point(opts, &result->best, source);
 	if (!request.settled)
 		printf("%-12s %s ran; each scheme's least predicted time on %ld trajectories: %s\n",
@@ -509,9 +561,10 @@ int tuning_for_run(struct run_options *opts, long ntraj, const double *x0,
 		   const double *params, const char *ensemble_id)
 {
 	struct tuning_key tk;
+	struct quick_decision decision;
 	picard_tune_point point;
 	picard_scheme scheme;
-	char path[4096], source[4200];
+	char path[4096], source[4200], key[DECISION_KEY_MAX];
 	int err;
 
 	/* given grids win; lobatto's is m and the window, a per-thread
@@ -542,6 +595,10 @@ int tuning_for_run(struct run_options *opts, long ntraj, const double *x0,
 	if (err != PICARD_ENOTFOUND)
 		cli_warning("tuning cache not read: %s: %s", picard_strerror(err),
 			    picard_error_detail());
+	/* the same command's quick search decided before: its decision */
+	decision_key(key, opts, &tk, ntraj);
+	if (decision_load(key, &decision) == 0)
+		return reuse_decision(opts, key, &decision);
 	fflush(stdout);
-	return quick_search(opts, &tk, ntraj, x0, params);
+	return quick_search(opts, &tk, ntraj, x0, params, key);
 }

@@ -102,10 +102,11 @@ void tuning_print_command(const char *program, const struct tuning_command *comm
 
 /* picard-run --tol: when not all of --m, --K, --h were given, set the
  * others from the tuning cache entry for this ensemble, or else from a
- * quick search on the run's own ensemble (x0, params: ntraj rows as the
- * run will solve them, params NULL for the defaults; at most 1024 costed,
- * its extremes and evenly spaced rows sampled; not stored), and say which
- * on stdout. ensemble_id: "default" when the ensemble is picard-tune's
+ * quick search's decision kept for the same command (decision_cache.h),
+ * or else from a quick search on the run's own ensemble (x0, params: ntraj
+ * rows as the run will solve them, params NULL for the defaults; at most
+ * 1024 costed, its extremes and evenly spaced rows sampled; its decision
+ * kept, not a tuning cache entry), and say which on stdout. ensemble_id: "default" when the ensemble is picard-tune's
  * (spread 0.1 around the model's start, seed 1, no parameter spread),
  * else picard_ensemble_id() of x0 and params. Returns 0, or an error
  * already reported (PICARD_ENOTFOUND when no configuration met --tol). */
