@@ -516,8 +516,8 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 			.x0 = x0, .params = params, .nstates = ntraj,
 		},
 	};
-	const int phase = picard_progress_begin("quick search for a grid that meets --tol %g",
-						opts->tol);
+	const int phase = picard_progress_begin("quick search for a grid that meets the "
+						"tolerance");
 	tuning_progress_init(&progress, NULL);
 	progress.candidates = candidates_count(list, n);
 	err = candidates_search(&search, list, n);
