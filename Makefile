@@ -10,6 +10,7 @@
 #   make bench-check  bench-rk --selfcheck (orders of the Runge-Kutta methods)
 #   make plots        PNG figures of a benchmark run (RESULTS=bench/results/DIR)
 #   make install      headers, library, programs and picard.pc under PREFIX
+#   make kernels      the shipped models' kernels ahead of time (ARCH=90, KERNEL_MODELS=...)
 #                     (with MPI also picard_mpi.h, libpicard_mpi, the mpirun plugin, picard-mpi.pc)
 #   make MPI=no       build without MPI even where it is installed
 #   make V=1          show full commands
@@ -617,6 +618,24 @@ bench-check: bench
 	$(BIN)/bench-rk --selfcheck
 
 # ---- install: headers, library, programs, pkg-config ------------------------------
+# make kernels [ARCH=90] [KERNEL_MODELS="lotka kepler"]: every kernel the
+# shipped models may run, compiled by NVRTC for sm_ARCH (no GPU needed),
+# into $(BUILD)/kernel-cache/kernels; make install then puts them in
+# PREFIX/share/picard/kernels, where an installed picard looks before
+# compiling (src/jit.c), so its first run of a shipped model compiles
+# nothing. Every variant of every model: long on few cores (fisher_kpp's
+# radau5, about 3 minutes a variant).
+ARCH          ?= 90
+KERNEL_MODELS ?= $(MODELS)
+KERNEL_CACHE  := $(BUILD)/kernel-cache
+.PHONY: kernels
+kernels: all
+	@echo "  KERNELS sm_$(ARCH) into $(KERNEL_CACHE)/kernels: $(KERNEL_MODELS)"
+	$(Q)for m in $(KERNEL_MODELS); do \
+		PICARD_JIT_ARCH=$(ARCH) PICARD_JIT_CACHE_DIR=$(KERNEL_CACHE) \
+			$(BIN)/picard-run $$m --precompile || exit 1; \
+	done
+
 # make install PREFIX=DIR [DESTDIR=STAGE]: include/picard.h, lib/libpicard.so
 # and .a, lib/pkgconfig/picard.pc and bin/picard-* (which find the library
 # through RPATH $ORIGIN/../lib); a C program then builds with
@@ -632,6 +651,10 @@ install: all
 	$(Q)install -m 755 $(SHLIB) $(DESTDIR)$(PREFIX)/lib/
 	$(Q)install -m 755 $(PROGRAMS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
 	$(Q)src/mk/gen-pc.sh $(PREFIX) $(CUDA_HOME) '$(LIB_LDLIBS)' > $(DESTDIR)$(PREFIX)/lib/pkgconfig/picard.pc
+	$(Q)if [ -d $(KERNEL_CACHE)/kernels ]; then \
+		install -d $(DESTDIR)$(PREFIX)/share/picard/kernels && \
+		install -m 644 $(KERNEL_CACHE)/kernels/*.cubin $(DESTDIR)$(PREFIX)/share/picard/kernels/; \
+	fi
 ifeq ($(MPI_FOUND),yes)
 	$(Q)install -m 644 include/picard_mpi.h $(DESTDIR)$(PREFIX)/include/
 	$(Q)install -m 644 $(MPI_LIB) $(DESTDIR)$(PREFIX)/lib/

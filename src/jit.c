@@ -6,7 +6,8 @@
  * that goes in (text, headers, expression, options, architecture, NVRTC's
  * version), and loaded with cudaLibraryLoadData: a model built into picard
  * and a model file loaded at run time take the same path. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>
 #include <pthread.h>
@@ -306,6 +307,41 @@ static int device_arch(int *arch)
 /* The cubin of expression for sm_<arch> and its lowered name: from the
  * cache, else compiled (and cached). *blob owns both. Thread-safe: NVRTC
  * compiles in parallel. */
+/* Where an installed picard keeps the kernels `make kernels` built ahead
+ * of time, into buf: $PICARD_KERNEL_DIR, else share/picard/kernels beside
+ * the lib/ that holds this library (a relocated install finds its own).
+ * Read only; 0 when there is none. */
+static int installed_dir(char *buf, size_t len)
+{
+	const char *dir = getenv("PICARD_KERNEL_DIR");
+	Dl_info info;
+	char lib[4096], *slash;
+
+	if (dir && *dir)
+		return snprintf(buf, len, "%s", dir) < (int)len;
+	if (!dladdr((void *)installed_dir, &info) || !info.dli_fname ||
+	    snprintf(lib, sizeof(lib), "%s", info.dli_fname) >= (int)sizeof(lib))
+		return 0;
+	slash = strrchr(lib, '/');
+	if (!slash)
+		return 0;
+	*slash = '\0';
+	return snprintf(buf, len, "%s/../share/picard/kernels", lib) < (int)len;
+}
+
+/* A kernel built ahead of time (installed_dir), as cache_load reads one. */
+static int installed_load(const struct hash *key, char **data, const char **lowered,
+			  const char **code)
+{
+	char dir[4096], path[4200];
+
+	if (!installed_dir(dir, sizeof(dir)) ||
+	    snprintf(path, sizeof(path), "%s/%016llx%016llx.cubin", dir, (unsigned long long)key->a,
+		     (unsigned long long)key->b) >= (int)sizeof(path))
+		return 0;
+	return cache_load(path, data, lowered, code);
+}
+
 static int obtain(const picard_model *model, const char *expression, int arch, char **blob,
 		  const char **name, const char **cubin)
 {
@@ -320,7 +356,7 @@ static int obtain(const picard_model *model, const char *expression, int arch, c
 	err = cache_path(&key, ".cubin", path, sizeof(path));
 	if (err)
 		return err;
-	if (cache_load(path, blob, name, cubin)) {
+	if (cache_load(path, blob, name, cubin) || installed_load(&key, blob, name, cubin)) {
 		pthread_mutex_lock(&lock);
 		ncached++;
 		pthread_mutex_unlock(&lock);

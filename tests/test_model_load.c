@@ -757,3 +757,37 @@ Test(model_load, prepare_builds_the_searches_host_sides)
 		  "x(5) = (%.15g, %.15g), exact (%.15g, %.15g)", x1[0], x1[1], exact[0], exact[1]);
 	picard_solver_free(solver);
 }
+
+/* Issue 35 (5): kernels built ahead of time (make kernels: --precompile
+ * with PICARD_JIT_ARCH, no GPU needed) serve a picard whose own kernel
+ * cache is empty: found in PICARD_KERNEL_DIR (an install's
+ * share/picard/kernels), none compiled, nothing copied into the empty
+ * cache. */
+Test(model_load, kernels_built_ahead_serve_an_empty_cache, .timeout = 300)
+{
+	const struct path ahead = in_workdir("ahead"), empty = in_workdir("empty");
+	char kernels[4200], said[128];
+	struct cli_run run;
+	int count;
+
+	setenv("PICARD_JIT_ARCH", "90", 1);
+	setenv("PICARD_JIT_CACHE_DIR", ahead.s, 1);
+	run = run_program_line("picard-run", "decay --precompile --scheme dp5");
+	cr_assert_eq(run.status, 0, "%s%s", run.out, run.err);
+	cr_assert_eq(sscanf(run.out, "decay: %d kernels", &count), 1, "%s", run.out);
+	cr_assert_gt(count, 0);
+	snprintf(said, sizeof(said), "decay: %d kernels, %d compiled, 0 found", count, count);
+	cr_expect_not_null(strstr(run.out, said), "%s", run.out);
+	free_run(&run);
+
+	snprintf(kernels, sizeof(kernels), "%s/kernels", ahead.s);
+	setenv("PICARD_KERNEL_DIR", kernels, 1);
+	setenv("PICARD_JIT_CACHE_DIR", empty.s, 1);
+	run = run_program_line("picard-run", "decay --precompile --scheme dp5");
+	cr_assert_eq(run.status, 0, "%s%s", run.out, run.err);
+	snprintf(said, sizeof(said), "decay: %d kernels, 0 compiled, %d found", count, count);
+	cr_expect_not_null(strstr(run.out, said), "%s", run.out);
+	snprintf(kernels, sizeof(kernels), "%s/kernels", empty.s);
+	cr_expect_eq(files_ending(kernels, ".cubin"), 0, "installed kernels copied into the cache");
+	free_run(&run);
+}

@@ -874,7 +874,11 @@ static int precompile(const struct run_options *opts)
 		cli_library_error(err);
 		return CLI_EXIT_FAILED;
 	}
-	printf("%s: %d kernels compiled or found in the cache in %.1f s\n", model->name, count,
+	long compiled = 0, found = 0;
+
+	picard_jit_stats(NULL, &compiled, &found);
+	printf("%s: %d kernels, %ld compiled, %ld found in the caches, in %.1f s\n", model->name,
+	       count, compiled, found,
 	       (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec));
 	return CLI_EXIT_OK;
 }
