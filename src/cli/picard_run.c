@@ -400,21 +400,15 @@ static int make_ensemble(struct run *run)
 	return err;
 }
 
-/* The ensemble's identity for the tuning cache: "default" when it is
- * picard-tune's (spread around the model's start with the default spread
- * and seed, no parameter spread, no --init), else a hash of its states and
- * parameters, so an entry tuned on one ensemble never serves another. */
+/* The ensemble's identity for the tuning cache (tuning_ensemble_id): a
+ * plain draw unless --init, --spread-param or --param made it. */
 static void ensemble_identity(const struct run *run, char *id, size_t len)
 {
 	const struct run_options *opts = &run->opts;
 
-	if (!opts->init_path && !opts->nspread_params && !opts->nset_params &&
-	    opts->spread == RUN_DEFAULT_SPREAD &&
-	    opts->seed == RUN_DEFAULT_SEED)
-		snprintf(id, len, "default");
-	else
-		picard_ensemble_id(run->x0, run->params, run->ntraj, run->model->dim,
-				   run->model->nparams, id, len);
+	tuning_ensemble_id(run->model, !opts->init_path && !opts->nspread_params &&
+			   !opts->nset_params, opts->spread, opts->seed, run->x0, run->params,
+			   run->ntraj, id, len);
 }
 
 /* --tol without --precision: double where the tolerance asks for more than

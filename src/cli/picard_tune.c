@@ -382,11 +382,8 @@ static int make_ensemble(struct tune_run *run)
 				    run->x0, NULL);
 	if (err)
 		return cli_library_error(err);
-	if (spread == RUN_DEFAULT_SPREAD && seed == RUN_DEFAULT_SEED)
-		snprintf(run->ensemble, sizeof(run->ensemble), "default");
-	else
-		picard_ensemble_id(run->x0, NULL, run->traj, opts->model->dim,
-				   opts->model->nparams, run->ensemble, sizeof(run->ensemble));
+	tuning_ensemble_id(opts->model, true, spread, seed, run->x0, NULL, run->traj,
+			   run->ensemble, sizeof(run->ensemble));
 	return 0;
 }
 

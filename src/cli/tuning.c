@@ -68,6 +68,16 @@ const char *tuning_backend_name(picard_backend backend)
 
 /* ---- progress ------------------------------------------------------------------- */
 
+void tuning_ensemble_id(const picard_model *model, bool drawn_plain, double spread,
+			unsigned long long seed, const double *x0, const double *params,
+			long ntraj, char *id, size_t len)
+{
+	if (drawn_plain && spread == RUN_DEFAULT_SPREAD && seed == RUN_DEFAULT_SEED)
+		snprintf(id, len, "default");
+	else
+		picard_ensemble_id(x0, params, ntraj, model->dim, model->nparams, id, len);
+}
+
 void tuning_progress_init(struct tuning_progress *progress, FILE *csv)
 {
 	memset(progress, 0, sizeof(*progress));

@@ -41,6 +41,15 @@ int tuning_key_init(struct tuning_key *tk, const picard_model *model,
 		    double tol, double rtol, double t0, double t1,
 		    const char *ensemble, long ntraj);
 
+/* The ensemble's name in a tuning key, into id: "default" for picard-tune's
+ * own (drawn around the model's start, parameters at their defaults, no
+ * --init: drawn_plain, at the default spread and seed), else a hash of its
+ * states and parameters, so an entry tuned on one ensemble never serves
+ * another. picard-run and picard-tune name an ensemble alike. */
+void tuning_ensemble_id(const picard_model *model, bool drawn_plain, double spread,
+			unsigned long long seed, const double *x0, const double *params,
+			long ntraj, char *id, size_t len);
+
 /* What picard_tune's on_point and on_candidate callbacks feed. */
 struct tuning_progress {
 	FILE *csv;        /* CSV of every point (header written), or NULL */
