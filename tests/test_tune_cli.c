@@ -372,8 +372,8 @@ Test(tune_cli, run_quick_search_without_cache)
 		 "--out %s", in_workdir("init64.csv").s, in_workdir("quick.csv").s);
 	run = run_line("picard-run", line);
 	cr_expect_not_null(strstr(run.out, "from a quick search"), "%s", run.out);
-	cr_expect_not_null(strstr(run.out, "picard-tune decay --tol 1e-05 --precision double "
-				  "--backend cpu"), "%s", run.out);
+	/* picard-tune cannot draw an --init ensemble: no command is named */
+	cr_expect_not_null(strstr(run.out, "no full search for this ensemble"), "%s", run.out);
 	cr_expect_eq(run.status, 0, "exit status %d\n%s%s", run.status, run.out, run.err);
 	cr_expect_not_null(strstr(run.out, "met by 64 of 64 trajectories"), "%s", run.out);
 	cr_expect_leq(decay_error(in_workdir("quick.csv").s, x0, 64), 1e-5, "%s", run.out);
@@ -467,6 +467,43 @@ Test(tune_cli, tolerance_beyond_float_runs_in_double)
 	run = run_line("picard-run", line);
 	cr_expect_eq(run.status, 2, "%s%s", run.out, run.err);
 	cr_expect_not_null(strstr(run.err, "below what float reaches"), "%s", run.err);
+	free_run(&run);
+}
+
+/* The full search picard-run names serves its ensemble: with --spread
+ * and --seed the picard-tune command carries them, and its entry is the
+ * one the same picard-run then takes (every member checked against the
+ * reference within 1e-5); with --init, which picard-tune cannot draw, no
+ * command is named (it named one whose entry served another ensemble). */
+Test(tune_cli, full_search_named_serves_the_run)
+{
+	struct cli_run run;
+
+	run = run_line("picard-run", "decay --spread 0.2 --seed 7 --traj 16 --tol 1e-5 "
+		       "--backend cpu");
+	cr_expect_not_null(strstr(run.out, "stored for later runs: picard-tune decay --tol 1e-05 "
+				  "--backend cpu --traj 16 --spread 0.2 --seed 7\n"), "%s", run.out);
+	free_run(&run);
+	run = run_line("picard-tune", "decay --tol 1e-05 --backend cpu --traj 16 --spread 0.2 "
+		       "--seed 7");
+	cr_assert_eq(run.status, 0, "%s%s", run.out, run.err);
+	free_run(&run);
+	run = run_line("picard-run", "decay --spread 0.2 --seed 7 --traj 16 --tol 1e-5 "
+		       "--backend cpu");
+	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);
+	cr_expect_not_null(strstr(run.out, "from the tuning cache"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "met by 16 of 16 trajectories (16 checked"), "%s",
+			   run.out);
+	free_run(&run);
+
+	write_file(in_workdir("i.csv").s, "x1\n1\n0.5\n", strlen("x1\n1\n0.5\n"));
+	char line[512];
+	snprintf(line, sizeof(line), "decay --init %s --tol 1e-5 --backend cpu",
+		 in_workdir("i.csv").s);
+	run = run_line("picard-run", line);
+	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);
+	cr_expect_null(strstr(run.out, "stored for later runs"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "no full search for this ensemble"), "%s", run.out);
 	free_run(&run);
 }
 

@@ -556,6 +556,7 @@ static void print_run_command(const struct tune_run *run)
 		.scheme_given = opts->scheme_given, .scheme = opts->scheme,
 		.precision = opts->precision, .backend = opts->backend, .traj = opts->traj,
 		.t0_given = opts->t0_given, .t0 = opts->t0, .t1_given = opts->t1_given, .t1 = opts->t1,
+		.spread = opts->spread_given ? opts->spread : RUN_DEFAULT_SPREAD, .seed = opts->seed,
 	};
 
 	printf("%-12s ", "");

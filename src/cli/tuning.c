@@ -5,6 +5,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -377,6 +378,9 @@ void tuning_print_costs(const picard_tune_result *result)
 
 void tuning_print_command(const char *program, const struct tuning_command *c)
 {
+	char spread_text[32];
+
+	snprintf(spread_text, sizeof(spread_text), "%.15g", c->spread);
 	printf("%s %s --tol %g", program, c->model_arg, c->tol);
 	if (c->rtol > 0)
 		printf(" --rtol %g", c->rtol);
@@ -392,6 +396,13 @@ void tuning_print_command(const char *program, const struct tuning_command *c)
 		printf(" --t0 %.17g", c->t0);
 	if (c->t1_given)
 		printf(" --t1 %.17g", c->t1);
+	/* the spread as a short text where that reads back as the same double */
+	if (c->spread != RUN_DEFAULT_SPREAD && strtod(spread_text, NULL) == c->spread)
+		printf(" --spread %s", spread_text);
+	else if (c->spread != RUN_DEFAULT_SPREAD)
+		printf(" --spread %.17g", c->spread);
+	if (c->seed && c->seed != RUN_DEFAULT_SEED)
+		printf(" --seed %llu", c->seed);
 }
 
 /* The picard-tune command line that runs the full search for opts. */
@@ -403,8 +414,18 @@ static void print_full_search(const struct run_options *opts)
 		.precision = opts->precision, .backend = opts->backend,
 		.traj = opts->traj_given ? opts->traj : 0,
 		.t0_given = opts->t0_given, .t0 = opts->t0, .t1_given = opts->t1_given, .t1 = opts->t1,
+		.spread = opts->spread, .seed = opts->seed,
 	};
 
+	/* picard-tune draws its ensemble as picard-run does from --spread and
+	 * --seed alone: an entry it stored would not serve this one */
+	if (opts->init_path || opts->nspread_params || opts->nset_params) {
+		printf("%-12s no full search for this ensemble: picard-tune draws its own "
+		       "(--spread, --seed), not one from %s; this decision is kept for the same "
+		       "command\n", "", opts->init_path ? "--init" : opts->nspread_params ?
+		       "--spread-param" : "--param");
+		return;
+	}
 	printf("%-12s the full search, stored for later runs: ", "");
 	tuning_print_command("picard-tune", &command);
 	putchar('\n');

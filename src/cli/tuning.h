@@ -104,6 +104,9 @@ struct tuning_command {
 	long traj;                   /* --traj (0: not printed) */
 	bool t0_given, t1_given;     /* --t0, --t1 printed */
 	double t0, t1;
+	double spread;               /* --spread, printed unless the default */
+	unsigned long long seed;     /* --seed, printed unless the default
+					(0: the default) */
 };
 
 /* "PROGRAM MODEL --tol E [flags]" on stdout, without a newline. */
