@@ -489,7 +489,7 @@ static const struct cli_flag flags[] = {
 	{"--linsolve-maxit", "N", set_linsolve_maxit, "imex schemes, iterative solves: iterations per solve at most, else the trajectory is linsolve-failed (default: Krylov 10 n + 100, ADI 500)"},
 	{"--t0", "T", set_t0, "start time (default: the model's)"},
 	{"--t1", "T", set_t1, "end time, > t0 (default: the model's)"},
-	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float; newton, newton-radau, a stiff model's scheme, and --tol below 1e-6 of the largest start state: double)"},
+	{"--precision", "P", set_precision, CLI_PRECISION_HELP},
 	{"--backend", "B", set_backend, "auto, cuda or cpu; auto uses CUDA when a device is present (default auto)"},
 	{"--layout", "L", set_layout, "CUDA thread layout: paper (a block of m*n threads per trajectory), warp (a lane per node, m <= 32), thread (a thread per trajectory, m <= 32; lobatto: m <= 16) or auto (default auto; with --tol: the tuned one); lobatto: warp or thread"},
 	{"--traj-per-block", "N", set_traj_per_block, "warp and thread layouts (lobatto: thread only): trajectories per block, 1..1024 (default 0: the layout's)"},

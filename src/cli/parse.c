@@ -80,6 +80,15 @@ bool cli_tolerance_wants_double(double atol, double rtol, double scale)
 	return atol + rtol * scale < CLI_FLOAT_TOL_FLOOR * fmax(scale, 1e-300);
 }
 
+double cli_largest_abs(const double *x, long n)
+{
+	double largest = 0;
+
+	for (long i = 0; i < n; i++)
+		largest = fmax(largest, fabs(x[i]));
+	return largest;
+}
+
 picard_precision cli_default_precision(picard_scheme scheme)
 {
 	const picard_scheme_type *type = picard_scheme_of(scheme);

@@ -33,13 +33,20 @@ picard_precision cli_default_precision(picard_scheme scheme);
  * its rounding, 6e-8 |x| an operation, adds up over the windows (the
  * pendulum over 20 s at 1e-6 was out of reach in float on the CPU). */
 #define CLI_FLOAT_TOL_FLOOR 1e-6
-#define CLI_FLOAT_TOL_FLOOR_TEXT "1e-6"
+#define CLI_TEXT_OF(x) #x
+#define CLI_TEXT(x) CLI_TEXT_OF(x)
+/* --precision's help, picard-run's and picard-tune's */
+#define CLI_PRECISION_HELP "float or double: arithmetic of the sweeps (default float; newton, " \
+	"newton-radau, a stiff model's scheme, and --tol below " CLI_TEXT(CLI_FLOAT_TOL_FLOOR) \
+	" of the largest start state: double)"
 
 /* Whether --tol (atol, rtol) without --precision asks for double: atol +
  * rtol |x| below CLI_FLOAT_TOL_FLOOR |x| at the ensemble's largest start
  * state |x| = scale. picard-run and picard-tune decide alike, so that an
  * entry one stores serves the other. */
 bool cli_tolerance_wants_double(double atol, double rtol, double scale);
+/* max |x[i]| over n values (0 for none): an ensemble's largest state. */
+double cli_largest_abs(const double *x, long n);
 /* Whether picard-run picks type for model on its own (its default, its
  * search across schemes): for a model with an operator (a discretised
  * PDE) a scheme that solves with it, as a dense per-thread step at its

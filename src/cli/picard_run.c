@@ -423,8 +423,7 @@ static void precision_for_tolerance(struct run *run)
 
 	if (!opts->tol_given || opts->precision_given || opts->precision != PICARD_FLOAT)
 		return;
-	for (long i = 0; i < n; i++)
-		scale = fmax(scale, fabs(run->x0[i]));
+	scale = cli_largest_abs(run->x0, n);
 	shard_max(&run->shard, &scale, 1); /* every rank's share: one choice */
 	if (!cli_tolerance_wants_double(opts->tol, opts->rtol, scale))
 		return;
@@ -589,7 +588,7 @@ static void print_summary(const struct run *run)
 	printf(", %ld window%s, t in [%g, %g]\n", grid->windows, grid->windows == 1 ? "" : "s",
 	       grid->t0, grid->t1);
 	printf("%-12s %s%s\n", "precision", run->opts.precision == PICARD_DOUBLE ? "double" : "float",
-	       run->opts.precision_for_tol ? " (for --tol: below " CLI_FLOAT_TOL_FLOOR_TEXT
+	       run->opts.precision_for_tol ? " (for --tol: below " CLI_TEXT(CLI_FLOAT_TOL_FLOOR)
 					     " of the largest start state, float's rounding adds up; "
 					     "--precision float to force it)" : "");
 	if (type->takes_linsolve)

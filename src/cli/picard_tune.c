@@ -231,7 +231,7 @@ static int set_help(void *ctx, const char *flag, const char *value)
 static const struct cli_flag flags[] = {
 	{"--tol", "E", set_tol, "the error bound E*, > 0 (required): E = max |x - x_rk8pd| at every window end; at least 1.1e-14 (double), 2.4e-7 (float) times the largest |x0|"},
 	{"--rtol", "R", set_rtol, "with --tol as the absolute part: |x_k - x_rk8pd_k| <= E + R |x_rk8pd_k| per component (default 0)"},
-	{"--precision", "P", set_precision, "float or double: arithmetic of the sweeps (default float; newton, newton-radau, a stiff model's scheme, and --tol below 1e-6 of the largest start state: double)"},
+	{"--precision", "P", set_precision, CLI_PRECISION_HELP},
 	{"--backend", "B", set_backend, "auto, cuda or cpu: where to solve and time (default auto)"},
 	{"--traj", "N", set_traj, "trajectories of the ensemble tuned for, as picard-run --traj (default 8192); on the CPU backend at most 1024 of them are costed, as picard-run's quick search"},
 	{"--sample", "N", set_sample, "trajectories whose E is measured: those holding each component's smallest and largest start, then evenly spaced, as picard-run's quick search (default 32)"},
@@ -621,8 +621,7 @@ static int search(struct tune_run *run)
 	if (err)
 		return err;
 	/* --tol beyond float's reach: double, as picard-run decides */
-	for (long i = 0; i < run->traj * run->opts.model->dim; i++)
-		scale = fmax(scale, fabs(run->x0[i]));
+	scale = cli_largest_abs(run->x0, run->traj * run->opts.model->dim);
 	if (!run->opts.precision_given && run->opts.precision == PICARD_FLOAT &&
 	    cli_tolerance_wants_double(run->opts.tol, run->opts.rtol, scale))
 		run->opts.precision = PICARD_DOUBLE;
