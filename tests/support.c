@@ -287,7 +287,7 @@ ReportHook(POST_ALL)(struct criterion_global_stats *stats)
 		for (struct criterion_test_stats *t = s->tests; t; t = t->next)
 			skipped += t->test_status == CR_STATUS_SKIPPED && t->message;
 		if (skipped && !total++)
-			fprintf(stderr, "[SKIP] skipped (no CUDA device, or no MPI):");
+			fprintf(stderr, "[SKIP] skipped (no CUDA device, no MPI, or PICARD_TEST_MODELS):");
 		if (skipped)
 			fprintf(stderr, " %s %zu", s->suite->name, skipped);
 	}

@@ -44,6 +44,40 @@
 #define SPREAD_X0 0.3          /* ensembles: initial states +-30% */
 #define SPREAD_PARAMS 0.1      /* and parameters +-10% around the defaults */
 
+/* The comparisons of every model run one test per registered model (a
+ * model's cases take up to a few minutes from a cold kernel cache; all of
+ * them in one test outlasted a device call), so a runner with -j spreads
+ * them: every_model() is their parameters, the models' indices. */
+#define MAX_MODELS 64
+static struct criterion_test_params every_model(void)
+{
+	static int index[MAX_MODELS];
+	const int count = picard_model_count() < MAX_MODELS ? picard_model_count() : MAX_MODELS;
+
+	for (int i = 0; i < count; i++)
+		index[i] = i;
+	return cr_make_param_array(int, index, count);
+}
+
+/* Fails where every_model() left registered models out; skips model
+ * which where PICARD_TEST_MODELS (names, comma or space separated) does
+ * not name it: a device call reruns one model's cases. */
+static void every_model_ran(const char *test, int which)
+{
+	const char *chosen = getenv("PICARD_TEST_MODELS");
+	const char *name = picard_model_at(which)->name;
+	const size_t len = strlen(name);
+
+	cr_assert_gt(picard_model_count(), 0, "no registered models");
+	cr_assert_leq(picard_model_count(), MAX_MODELS, "more models than %s runs", test);
+	if (!chosen || !*chosen)
+		return;
+	for (const char *at = strstr(chosen, name); at; at = strstr(at + 1, name))
+		if ((at == chosen || strchr(", ", at[-1])) && strchr(", ", at[len]))
+			return;
+	cr_skip_test("%s: PICARD_TEST_MODELS=%s", name, chosen);
+}
+
 /* Grids every model is run on; m = 0 stands for the block limit m*n = 1024. */
 static const struct grid_case {
 	int m, K;
@@ -480,30 +514,36 @@ static void compare_backends(const picard_model *model, const struct grid_case *
 	free(params);
 }
 
-/* compare_backends over every registered model and grid case. */
-static void compare_all_models(picard_precision precision)
-{
-	const int count = picard_model_count();
-
-	cr_assert_gt(count, 0, "no registered models");
-	for (int i = 0; i < count; i++) {
-		if (stiff_left_out(picard_model_at(i), "gpu/matches_cpu"))
-			continue;
-		for (size_t c = 0; c < sizeof(grid_cases) / sizeof(grid_cases[0]); c++)
-			compare_backends(picard_model_at(i), &grid_cases[c], c, precision);
-	}
-}
-
-Test(gpu, matches_cpu_double, .timeout = 300)
+/* compare_backends over every grid case of the registered model at index
+ * which (one test per model: every_model). */
+static void compare_model(int which, picard_precision precision)
 {
 	require_gpu();
-	compare_all_models(PICARD_DOUBLE);
+	every_model_ran("gpu/matches_cpu", which);
+	if (stiff_left_out(picard_model_at(which), "gpu/matches_cpu"))
+		return;
+	for (size_t c = 0; c < sizeof(grid_cases) / sizeof(grid_cases[0]); c++)
+		compare_backends(picard_model_at(which), &grid_cases[c], c, precision);
 }
 
-Test(gpu, matches_cpu_float, .timeout = 300)
+ParameterizedTestParameters(gpu, matches_cpu_double)
 {
-	require_gpu();
-	compare_all_models(PICARD_FLOAT);
+	return every_model();
+}
+
+ParameterizedTest(int *which, gpu, matches_cpu_double, .timeout = 600)
+{
+	compare_model(*which, PICARD_DOUBLE);
+}
+
+ParameterizedTestParameters(gpu, matches_cpu_float)
+{
+	return every_model();
+}
+
+ParameterizedTest(int *which, gpu, matches_cpu_float, .timeout = 600)
+{
+	compare_model(*which, PICARD_FLOAT);
 }
 
 /* The paper's global error E of one backend: lotka at Table 1's E* = 1e-3
@@ -1151,33 +1191,43 @@ static void compare_lobatto(const picard_model *model, const struct lobatto_case
 	free(bound);
 }
 
-static void compare_lobatto_all_models(picard_precision precision)
+/* compare_lobatto over every case of the registered model at index i
+ * (one test per model: every_model). */
+static void compare_lobatto_model(int i, picard_precision precision)
 {
-	for (int i = 0; i < picard_model_count(); i++) {
-		const picard_model *model = picard_model_at(i);
-		double *x0, *params, base;
+	const picard_model *model = picard_model_at(i);
+	double *x0, *params, base;
 
-		if (stiff_left_out(model, "gpu/lobatto_matches_cpu"))
-			continue;
-		make_ensemble(model, LOBATTO_NTRAJ, 2000 + i, &x0, &params);
-		base = lobatto_base_window(model, x0, params);
-		for (size_t c = 0; c < sizeof(lobatto_cases) / sizeof(lobatto_cases[0]); c++)
-			compare_lobatto(model, &lobatto_cases[c], base, x0, params, precision);
-		free(x0);
-		free(params);
-	}
+	require_gpu();
+	every_model_ran("gpu/lobatto_matches_cpu", i);
+	if (stiff_left_out(model, "gpu/lobatto_matches_cpu"))
+		return;
+	make_ensemble(model, LOBATTO_NTRAJ, 2000 + i, &x0, &params);
+	base = lobatto_base_window(model, x0, params);
+	for (size_t c = 0; c < sizeof(lobatto_cases) / sizeof(lobatto_cases[0]); c++)
+		compare_lobatto(model, &lobatto_cases[c], base, x0, params, precision);
+	free(x0);
+	free(params);
 }
 
-Test(gpu, lobatto_matches_cpu_double, .timeout = 300)
+ParameterizedTestParameters(gpu, lobatto_matches_cpu_double)
 {
-	require_gpu();
-	compare_lobatto_all_models(PICARD_DOUBLE);
+	return every_model();
 }
 
-Test(gpu, lobatto_matches_cpu_float, .timeout = 300)
+ParameterizedTest(int *which, gpu, lobatto_matches_cpu_double, .timeout = 600)
 {
-	require_gpu();
-	compare_lobatto_all_models(PICARD_FLOAT);
+	compare_lobatto_model(*which, PICARD_DOUBLE);
+}
+
+ParameterizedTestParameters(gpu, lobatto_matches_cpu_float)
+{
+	return every_model();
+}
+
+ParameterizedTest(int *which, gpu, lobatto_matches_cpu_float, .timeout = 600)
+{
+	compare_lobatto_model(*which, PICARD_FLOAT);
 }
 
 /* Ensembles of every size around the groups of a block (1, a partial
@@ -1425,18 +1475,9 @@ static void rk_fail_times_agree(const struct rk_out *gpu, const struct rk_out *c
 	}
 }
 
-/* One test per shipped model (a model's cases take up to a few minutes
- * from a cold kernel cache; all of them in one test outlasted a device
- * call), so a runner with -j spreads them. */
-#define RK_MAX_MODELS 64
 ParameterizedTestParameters(gpu, rk_matches_cpu)
 {
-	static int index[RK_MAX_MODELS];
-	const int count = picard_model_count() < RK_MAX_MODELS ? picard_model_count() : RK_MAX_MODELS;
-
-	for (int i = 0; i < count; i++)
-		index[i] = i;
-	return cr_make_param_array(int, index, count);
+	return every_model();
 }
 
 ParameterizedTest(int *which, gpu, rk_matches_cpu, .timeout = 600)
@@ -1445,7 +1486,7 @@ ParameterizedTest(int *which, gpu, rk_matches_cpu, .timeout = 600)
 					    PICARD_SCHEME_VERN9, PICARD_SCHEME_RADAU5};
 
 	require_gpu();
-	cr_assert_leq(picard_model_count(), RK_MAX_MODELS, "more models than gpu/rk_matches_cpu runs");
+	every_model_ran("gpu/rk_matches_cpu", *which);
 	{
 		const int i = *which;
 		const picard_model *model = picard_model_at(i);
