@@ -764,6 +764,9 @@ typedef struct picard_tune_options {
 	 * (result.stopped says so; PICARD_ENOTFOUND when none met tol). A
 	 * point under way when the time runs out is finished. */
 	double seconds_limit;
+	/* picard-run's quick search: on the CUDA backend only the kernels
+	 * quick to compile (src/scheme.h, quick_compiles) are searched */
+	bool quick;
 } picard_tune_options;
 
 /* The outcome of a search. */

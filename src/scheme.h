@@ -104,6 +104,13 @@ typedef struct picard_scheme_type {
 	const picard_layout *tune_layouts;
 	int tune_nlayouts;
 	int (*layout_max_m)(picard_layout layout);
+	/* Whether picard-run's quick search compiles the CUDA kernel of m
+	 * nodes under layout (AUTO: the one its small sample runs) for a
+	 * model of dim components (NULL: every one). The kernels NVRTC takes
+	 * more than about 3 s to compile on one core are left to picard-tune:
+	 * a first run's wall time is its slowest compile
+	 * (bench/results/cpu-2026-11-27-issue35-nvrtc). */
+	bool (*quick_compiles)(picard_layout layout, int m, int dim);
 	/* the windows of the tuner's first point (0: one): where fewer
 	 * windows' error stalls above any tolerance instead of falling (a
 	 * stiff model's initial layer inside the first window), the search's

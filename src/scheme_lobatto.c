@@ -137,6 +137,21 @@ static int layout_max_m(picard_layout layout)
 	return layout == PICARD_LAYOUT_THREAD ? PICARD_LOBATTO_THREAD_MAX_M : PICARD_LOBATTO_MAX_M;
 }
 
+/* NVRTC's time on one core for lobatto's kernels grows with dim: the group
+ * (warp) layout's, which the search's small sample runs, 0.5-0.7 s at 3
+ * components, 1.6-2.7 s at 10, 5-14 s at 24 and 20-43 s at 51; the thread
+ * layout's 0.66 s at 3 components for 8 nodes, 3.1 s at 10, and 3.5 s at
+ * 3 for 16 nodes, 18.7 s at 10. */
+#define QUICK_GROUP_MAX_DIM 16
+#define QUICK_THREAD_MAX_DIM 4
+#define QUICK_THREAD_MAX_M 8
+
+static bool quick_compiles(picard_layout layout, int m, int dim)
+{
+	return layout == PICARD_LAYOUT_THREAD ? m <= QUICK_THREAD_MAX_M && dim <= QUICK_THREAD_MAX_DIM :
+						dim <= QUICK_GROUP_MAX_DIM;
+}
+
 const picard_scheme_type picard_scheme_lobatto = {
 	.id = PICARD_SCHEME_LOBATTO,
 	.name = "lobatto",
@@ -165,6 +180,7 @@ const picard_scheme_type picard_scheme_lobatto = {
 	.tune_layouts = tune_layouts,
 	.tune_nlayouts = sizeof(tune_layouts) / sizeof(tune_layouts[0]),
 	.layout_max_m = layout_max_m,
+	.quick_compiles = quick_compiles,
 	.warp_block_own = true,
 	.cpu = &picard_cpu_lobatto,
 	.cuda = &picard_cuda_lobatto,

@@ -353,12 +353,18 @@ static int time_layout(struct tuner *t, const picard_tune_point *p, picard_layou
 	return err;
 }
 
-/* Whether layout can run m nodes of the scheme. */
-static bool layout_fits(const picard_scheme_type *scheme, picard_layout layout, int m)
+/* Whether the search runs m nodes of its scheme under layout: the layout
+ * can, and in the quick search on the CUDA backend its kernel is quick to
+ * compile (picard_scheme_type.quick_compiles). */
+static bool layout_fits(const struct tuner *t, picard_layout layout, int m)
 {
+	const picard_scheme_type *scheme = picard_scheme_of(t->opt.scheme);
 	const int max_m = scheme->layout_max_m(layout);
 
-	return !max_m || m <= max_m;
+	if (max_m && m > max_m)
+		return false;
+	return !t->opt.quick || t->backend != PICARD_BACKEND_CUDA || !scheme->quick_compiles ||
+	       scheme->quick_compiles(layout, m, t->model->dim);
 }
 
 /* Seconds per right-hand side evaluation of the scheme at m nodes under
@@ -488,7 +494,7 @@ static int time_point(struct tuner *t, picard_tune_point *p)
 		double seconds, evals, seconds_per_eval;
 		int per_block = 0;
 
-		if (!layout_fits(scheme, layouts[l], p->m))
+		if (!layout_fits(t, layouts[l], p->m))
 			continue;
 		err = time_layout(t, p, layouts[l], t->opt.ntraj, 0, NULL, &seconds, &evals,
 				  &per_block);
@@ -552,7 +558,6 @@ static bool too_costly(const struct tuner *t, long windows, int K, double factor
  * where there is a time to beat. */
 static int too_slow(struct tuner *t, const picard_tune_point *p, bool *slow)
 {
-	const picard_scheme_type *scheme = picard_scheme_of(t->opt.scheme);
 	const picard_tune_point *b = &t->result->best;
 	double beat = t->opt.seconds_to_beat > 0 ? t->opt.seconds_to_beat : INFINITY;
 	double cheapest = INFINITY;
@@ -568,7 +573,7 @@ static int too_slow(struct tuner *t, const picard_tune_point *p, bool *slow)
 		double seconds_per_eval;
 		int err;
 
-		if (!layout_fits(scheme, layouts[l], p->m))
+		if (!layout_fits(t, layouts[l], p->m))
 			continue;
 		err = eval_cost(t, p, layouts[l], &seconds_per_eval);
 		if (err == PICARD_EBLOCK || err == PICARD_ESHMEM)
@@ -1079,7 +1084,7 @@ static int search_kernels(const struct tuner *t, struct name_list *kernels)
 								 point_rtol(t, K));
 				char name[256];
 
-				if (l >= 0 && !layout_fits(scheme, layouts[l], m))
+				if (!layout_fits(t, l < 0 ? PICARD_LAYOUT_AUTO : layouts[l], m))
 					continue;
 				o.layout = l < 0 ? PICARD_LAYOUT_AUTO : layouts[l];
 				if (picard_solver_kernel_name(t->model, &o,

@@ -203,3 +203,52 @@ Test(schemes, double_only_scheme_defaults_to_double)
 	free_run(&run);
 	remove_workdir();
 }
+
+/* picard-run's quick search compiles on the GPU only what NVRTC compiled
+ * in under about 3 s on one core (bench/results/cpu-2026-11-27-issue35-
+ * nvrtc): each scheme's rule against the kernels timed there, slow ones
+ * left out, quick ones kept. */
+Test(schemes, quick_search_leaves_out_the_kernels_measured_slow_to_compile)
+{
+	static const struct {
+		picard_scheme scheme;
+		picard_layout layout;
+		int m, dim;
+		double seconds; /* measured, one core */
+	} timed[] = {
+		{PICARD_SCHEME_TRAPEZOID, PICARD_LAYOUT_THREAD, 16, 51, 21.32},
+		{PICARD_SCHEME_TRAPEZOID, PICARD_LAYOUT_THREAD, 32, 24, 17.40},
+		{PICARD_SCHEME_TRAPEZOID, PICARD_LAYOUT_THREAD, 16, 24, 4.25},
+		{PICARD_SCHEME_TRAPEZOID, PICARD_LAYOUT_THREAD, 8, 51, 5.98},
+		{PICARD_SCHEME_TRAPEZOID, PICARD_LAYOUT_THREAD, 8, 24, 1.51},
+		{PICARD_SCHEME_TRAPEZOID, PICARD_LAYOUT_THREAD, 16, 10, 0.99},
+		{PICARD_SCHEME_TRAPEZOID, PICARD_LAYOUT_THREAD, 32, 3, 0.53},
+		{PICARD_SCHEME_TRAPEZOID, PICARD_LAYOUT_PAPER, 32, 51, 0.27},
+		{PICARD_SCHEME_TRAPEZOID, PICARD_LAYOUT_WARP, 32, 51, 1.56},
+		{PICARD_SCHEME_TRAPEZOID, PICARD_LAYOUT_AUTO, 32, 51, 0.27},
+		{PICARD_SCHEME_LOBATTO, PICARD_LAYOUT_WARP, 4, 51, 20.07},
+		{PICARD_SCHEME_LOBATTO, PICARD_LAYOUT_AUTO, 32, 24, 13.62},
+		{PICARD_SCHEME_LOBATTO, PICARD_LAYOUT_AUTO, 4, 24, 5.27},
+		{PICARD_SCHEME_LOBATTO, PICARD_LAYOUT_AUTO, 32, 10, 2.71},
+		{PICARD_SCHEME_LOBATTO, PICARD_LAYOUT_WARP, 32, 3, 0.71},
+		{PICARD_SCHEME_LOBATTO, PICARD_LAYOUT_THREAD, 16, 3, 3.50},
+		{PICARD_SCHEME_LOBATTO, PICARD_LAYOUT_THREAD, 8, 10, 3.12},
+		{PICARD_SCHEME_LOBATTO, PICARD_LAYOUT_THREAD, 8, 3, 0.66},
+	};
+
+	for (size_t i = 0; i < sizeof(timed) / sizeof(timed[0]); i++) {
+		const picard_scheme_type *type = picard_scheme_of(timed[i].scheme);
+		const bool slow = timed[i].seconds > 3;
+
+		cr_assert_not_null(type->quick_compiles, "%s", type->name);
+		cr_expect_eq(type->quick_compiles(timed[i].layout, timed[i].m, timed[i].dim), !slow,
+			     "%s layout %d, m = %d, dim %d: %.2f s to compile, %s", type->name,
+			     (int)timed[i].layout, timed[i].m, timed[i].dim, timed[i].seconds,
+			     slow ? "searched" : "left out");
+	}
+	/* the per-thread pairs' kernels: 0.2-2.8 s at 3 to 51 components */
+	for (int i = 0; picard_scheme_list[i]; i++)
+		if (picard_scheme_list[i]->tableau)
+			cr_expect_null(picard_scheme_list[i]->quick_compiles, "%s",
+				       picard_scheme_list[i]->name);
+}

@@ -797,6 +797,28 @@ Test(gpu, tune_lotka_cli, .timeout = 600)
 	remove_workdir();
 }
 
+/* The quick search on the GPU compiles only the kernels quick to compile
+ * (picard_scheme_type.quick_compiles): at fisher_kpp's 32 components
+ * lobatto's take NVRTC 5 to 40 s each, so it is left to picard-tune, said
+ * so, and the answer still meets the tolerance. */
+Test(gpu, quick_search_leaves_slow_kernels_to_picard_tune, .timeout = 600)
+{
+	struct cli_run run;
+
+	require_gpu();
+	make_tcli_workdir();
+	run = run_line("picard-run", "fisher_kpp --tol 1e-6 --backend cuda --traj 64 "
+		       "--precision double");
+	cr_log_info("picard-run:\n%s%s", run.out, run.err);
+	cr_assert_eq(run.status, 0, "picard-run: exit status %d\n%s%s", run.status, run.out,
+		     run.err);
+	cr_expect_not_null(strstr(run.out, "lobatto not searched (its kernels compile slowly at "
+				  "n = 32"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "[PASS]"), "%s", run.out);
+	free_run(&run);
+	remove_workdir();
+}
+
 /* A model file loaded at run time has entries of its own: the copy of
  * decay's file is keyed NAME+HASH (its text), so a registered decay's run
  * does not take them, and an edit of the file would not either. */

@@ -81,6 +81,8 @@ int candidates_list(const picard_model *model, const struct candidate_request *r
 					   !cli_scheme_suits(model, type))))
 			continue;
 		list[n] = quick_entry(type);
+		/* a scheme the command names runs whatever it compiles */
+		list[n].quick = !request->settled;
 		list[n++].if_stiff = !request->settled && type->solves_stiff && type->tableau &&
 				     !model->stiff;
 	}
@@ -89,7 +91,10 @@ int candidates_list(const picard_model *model, const struct candidate_request *r
 		bool listed = false;
 
 		for (int i = 0; i < n; i++)
-			listed |= same_candidates(&list[i], &wide);
+			if (same_candidates(&list[i], &wide)) {
+				list[i].quick = false; /* picard-tune's own: all of it */
+				listed = true;
+			}
 		if (!listed)
 			list[n++] = wide;
 	}
@@ -200,6 +205,27 @@ static bool entry_searched(const struct candidate *entry, const picard_tune_resu
 	return !entry->if_stiff || (found && found->sample_stiff > 0);
 }
 
+/* The search of entry into *tune (its scheme, m and K); returns its m
+ * count. The quick search's entries on the CUDA backend keep only the m
+ * whose sample kernel is quick to compile (picard_scheme_type.
+ * quick_compiles; 0 where none is), picard-tune's own scheme every m. */
+static int entry_options(const struct candidate_search *search, const struct candidate *entry,
+			 picard_tune_options *tune)
+{
+	const picard_scheme_type *type = entry->type;
+
+	*tune = search->tune;
+	tune->scheme = type->id;
+	tune->kmax = entry->kmax;
+	tune->quick = entry->quick;
+	tune->nms = 0;
+	for (int j = 0; j < entry->nms; j++)
+		if (!tune->quick || tune->backend != PICARD_BACKEND_CUDA || !type->quick_compiles ||
+		    type->quick_compiles(PICARD_LAYOUT_AUTO, entry->ms[j], search->model->dim))
+			tune->ms[tune->nms++] = entry->ms[j];
+	return tune->nms;
+}
+
 /* Compile first, in parallel, what the entries' searches will compile
  * (picard_tune_prepare): the kernels of every candidate on the GPU, a
  * model file's per-thread host sides on the CPU. A failure costs only
@@ -209,15 +235,9 @@ static void prepare(const struct candidate_search *search, const struct candidat
 	picard_tune_options searches[CANDIDATES_MAX];
 	int count = 0;
 
-	for (int i = 0; i < n; i++) {
-		if (!entry_searched(&list[i], NULL))
-			continue;
-		searches[count] = search->tune;
-		searches[count].scheme = list[i].type->id;
-		searches[count].nms = list[i].nms;
-		memcpy(searches[count].ms, list[i].ms, sizeof(searches[count].ms));
-		searches[count++].kmax = list[i].kmax;
-	}
+	for (int i = 0; i < n; i++)
+		if (entry_searched(&list[i], NULL) && entry_options(search, &list[i], &searches[count]))
+			count++;
 	picard_tune_prepare(search->model, searches, count, NULL);
 }
 
@@ -238,9 +258,14 @@ int candidates_search(struct candidate_search *search, const struct candidate *l
 	for (int i = 0; i < n && !search->stopped; i++) {
 		picard_tune_result other;
 		int err_other;
+		char why[96] = "";
 
-		if (!entry_searched(&list[i], search->searched ? &search->result : NULL)) {
-			static const char why[] = "no sampled member is stiff";
+		if (!entry_searched(&list[i], search->searched ? &search->result : NULL))
+			snprintf(why, sizeof(why), "no sampled member is stiff");
+		else if (!entry_options(search, &list[i], &tune))
+			snprintf(why, sizeof(why), "its kernels compile slowly at n = %d: picard-tune "
+				 "searches it", search->model->dim);
+		if (why[0]) {
 			const size_t used = strlen(search->times);
 
 			snprintf(search->times + used, sizeof(search->times) - used,
@@ -250,10 +275,6 @@ int candidates_search(struct candidate_search *search, const struct candidate *l
 						  search->tune.ctx);
 			continue;
 		}
-		tune.scheme = list[i].type->id;
-		tune.nms = list[i].nms;
-		memcpy(tune.ms, list[i].ms, sizeof(tune.ms));
-		tune.kmax = list[i].kmax;
 		/* an entry's search stops where it cannot beat the fastest
 		 * so far (predicted) */
 		tune.seconds_to_beat = search->searched && !err ? search->result.best.seconds : 0;

@@ -34,6 +34,10 @@ struct candidate {
 	int kmax;                    /* K = 1 .. kmax (0: picard_tune's 9) */
 	bool wide;                   /* picard-tune's wider search, not the
 					quick search's */
+	bool quick;                  /* only kernels quick to compile
+					(picard_tune_options.quick): the quick
+					search's, unless the command named the
+					scheme or it is picard-tune's own */
 	bool if_stiff;               /* an implicit per-thread pair (radau5)
 					the command did not name: searched
 					only on a stiff model or sample */
