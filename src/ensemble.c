@@ -1,6 +1,7 @@
-/* ensemble.c - initial states spread around a centre by cuRAND. The Philox
- * generator gives the same sequence on the device and from its host
- * implementation, so both backends see the same ensemble for a seed. A
+/* ensemble.c - initial states spread around a centre by cuRAND's Philox
+ * sequence: on the device by cuRAND, on the host computed directly
+ * (philox.h, the same values as cuRAND's host generator, in parallel and
+ * far faster), so both backends see the same ensemble for a seed. A
  * member's numbers sit at its index in that sequence, so any contiguous
  * range of members can be drawn alone (ensemble_range.h: one MPI rank's). */
 #include <cuda_runtime_api.h>
@@ -9,6 +10,7 @@
 
 #include "ensemble_range.h"
 #include "errors.h"
+#include "philox.h"
 
 /* cuRAND's Philox lays a generation of more than 2^18 doubles out by its
  * size: value i of a generation from 0 is then not value i - k of one
@@ -21,18 +23,26 @@
 #define UNIFORM_PIECE ((size_t)1 << 16)
 
 /* count uniforms in (0, 1] into host memory u, from position offset of the
- * seed's sequence on, generated on the device (on_device) or by cuRAND's
- * host implementation, in pieces (above). */
-static int generate_uniforms(double *u, size_t count, unsigned long long offset,
-			     unsigned long long seed, bool on_device)
+ * seed's sequence on: computed here, each value alone (philox.h). */
+static void host_uniforms(double *u, size_t count, unsigned long long offset,
+			  unsigned long long seed)
+{
+#pragma omp parallel for schedule(static) if (count >= UNIFORM_PIECE)
+	for (size_t i = 0; i < count; i++)
+		u[i] = picard_philox_uniform(offset + i, seed);
+}
+
+/* The same, generated on the device by cuRAND in pieces (above) and
+ * copied back. */
+static int device_uniforms(double *u, size_t count, unsigned long long offset,
+			   unsigned long long seed)
 {
 	curandGenerator_t gen = NULL;
 	double *dev = NULL;
 	curandStatus_t st;
 	int err = PICARD_OK;
 
-	st = on_device ? curandCreateGenerator(&gen, CURAND_RNG_PSEUDO_PHILOX4_32_10) :
-			 curandCreateGeneratorHost(&gen, CURAND_RNG_PSEUDO_PHILOX4_32_10);
+	st = curandCreateGenerator(&gen, CURAND_RNG_PSEUDO_PHILOX4_32_10);
 	if (st != CURAND_STATUS_SUCCESS)
 		return picard_fail(PICARD_ECUDA, "cuRAND: cannot create generator (status %d)", st);
 	st = curandSetPseudoRandomGeneratorSeed(gen, seed);
@@ -40,8 +50,8 @@ static int generate_uniforms(double *u, size_t count, unsigned long long offset,
 		err = picard_fail(PICARD_ECUDA, "cuRAND: cannot seed (status %d)", st);
 		goto out;
 	}
-	if (on_device && cudaMalloc((void **)&dev, (count < UNIFORM_PIECE ? count : UNIFORM_PIECE) *
-					    sizeof(double)) != cudaSuccess) {
+	if (cudaMalloc((void **)&dev, (count < UNIFORM_PIECE ? count : UNIFORM_PIECE) *
+				       sizeof(double)) != cudaSuccess) {
 		err = picard_fail(PICARD_ENOMEM, "ensemble: %zu doubles do not fit the device",
 				  UNIFORM_PIECE);
 		goto out;
@@ -51,12 +61,11 @@ static int generate_uniforms(double *u, size_t count, unsigned long long offset,
 
 		st = curandSetGeneratorOffset(gen, offset + done);
 		if (st == CURAND_STATUS_SUCCESS)
-			st = curandGenerateUniformDouble(gen, on_device ? dev : u + done, n);
+			st = curandGenerateUniformDouble(gen, dev, n);
 		if (st != CURAND_STATUS_SUCCESS)
-			err = picard_fail(PICARD_ECUDA, "cuRAND %s: status %d",
-					  on_device ? "device" : "host", st);
-		else if (on_device &&
-			 cudaMemcpy(u + done, dev, n * sizeof(double), cudaMemcpyDeviceToHost) != cudaSuccess)
+			err = picard_fail(PICARD_ECUDA, "cuRAND device: status %d", st);
+		else if (cudaMemcpy(u + done, dev, n * sizeof(double), cudaMemcpyDeviceToHost) !=
+			 cudaSuccess)
 			err = picard_fail(PICARD_ECUDA, "ensemble: copy from device failed");
 	}
 out:
@@ -97,7 +106,11 @@ int picard_ensemble_spread_range(int dim, const double *center, long first, long
 	u = malloc(count * sizeof(double));
 	if (!u)
 		return picard_fail(PICARD_ENOMEM, "ensemble: %zu doubles", count);
-	err = generate_uniforms(u, count, (unsigned long long)first * dim, seed, on_device);
+	err = PICARD_OK;
+	if (on_device)
+		err = device_uniforms(u, count, (unsigned long long)first * dim, seed);
+	else
+		host_uniforms(u, count, (unsigned long long)first * dim, seed);
 	for (size_t i = 0; !err && i < count; i++)
 		x0[i] = center[i % dim] * (1 + spread * (2 * u[i] - 1));
 	free(u);
