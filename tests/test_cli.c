@@ -897,6 +897,49 @@ Test(cli, out_npy)
 	}
 }
 
+/* An ensemble whose .npy spans many of the writer's blocks (8192 values),
+ * rows of 3 split across their edges, and a status file of its 5000
+ * trajectories: the data equal the CSV of the same run, value for value,
+ * and every status row reads "traj,ok" in order. */
+Test(cli, out_npy_across_write_blocks)
+{
+	const long ntraj = 5000, ntimes = 3;
+	const size_t values = (size_t)(ntimes * ntraj * 3);
+	const struct path npy_file = in_workdir("big.npy"), csv_file = in_workdir("big.csv");
+	const struct path status_file = in_workdir("big.status.csv");
+	double *npy = malloc(values * sizeof(double)), *csv = malloc(values * sizeof(double));
+	double times[3];
+	char line[512], row[64], expect[64];
+	struct cli_run run;
+	char *statuses;
+
+	cr_assert(npy && csv);
+	for (int c = 0; c < 2; c++) {
+		snprintf(line, sizeof(line), "lorenz --backend cpu --traj %ld --t1 0.5 --save-at "
+			 "0.1,0.3,0.5 --out %s", ntraj, c ? csv_file.s : npy_file.s);
+		run = run_line(line);
+		cr_assert_eq(run.status, 0, "'%s': exit status %d (stderr: %s)", line, run.status,
+			     run.err);
+		free_run(&run);
+	}
+	read_npy(npy_file.s, "(3, 5000, 3)", values, npy);
+	read_saved_csv(csv_file.s, ntimes, ntraj, 3, times, csv);
+	for (size_t v = 0; v < values; v++)
+		cr_assert_eq(npy[v], csv[v], "value %zu: .npy %.17g, .csv %.17g", v, npy[v], csv[v]);
+	statuses = slurp(status_file.s, NULL);
+	cr_assert_eq(count_lines(statuses), 1 + ntraj, "%s", statuses);
+	nth_line(statuses, 0, row, sizeof(row));
+	cr_expect_str_eq(row, "traj,status");
+	for (long i = 0; i < ntraj; i++) {
+		nth_line(statuses, 1 + i, row, sizeof(row));
+		snprintf(expect, sizeof(expect), "%ld,ok", i);
+		cr_assert_str_eq(row, expect, "status row %ld", i + 1);
+	}
+	free(statuses);
+	free(npy);
+	free(csv);
+}
+
 /* ---- --init ------------------------------------------------------------------------- */
 
 /* Run MODEL with --init FILE (written with text) and extra arguments. */

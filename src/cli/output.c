@@ -16,6 +16,7 @@
 #include "temp_files.h"
 
 #define NPY_ALIGN 64 /* NumPy pads its header so the data starts aligned */
+#define WRITE_BLOCK (1 << 16) /* bytes converted before each fwrite: 8192 values */
 
 /* ---- the records written ------------------------------------------------ */
 
@@ -83,9 +84,10 @@ static picard_traj_status row_status(const struct run_results *res, long i, cons
 }
 
 /* ",err,err_est" of trajectory i: nan where there is none. */
+#define ERR_FIELDS ",%.6g,%.6g"
 static void csv_errors(FILE *f, const struct run_results *res, long i)
 {
-	fprintf(f, ",%.6g,%.6g", res->err ? res->err[i] : NAN, res->err_est ? res->err_est[i] : NAN);
+	fprintf(f, ERR_FIELDS, res->err ? res->err[i] : NAN, res->err_est ? res->err_est[i] : NAN);
 }
 
 static void csv_header(FILE *f, const struct run_results *res)
@@ -156,19 +158,29 @@ static void put_le_double(unsigned char *bytes, double value)
 		bytes[b] = (unsigned char)(bits >> (8 * b));
 }
 
+/* The record's rows, converted into a block of WRITE_BLOCK bytes at a
+ * time and written with one fwrite each (a call per value took most of a
+ * large ensemble's output time). */
 static void npy_record(FILE *f, const struct run_results *res, long r)
 {
 	const int n = res->model->dim;
-	unsigned char bytes[8];
+	unsigned char block[WRITE_BLOCK];
+	size_t used = 0;
 
 	for (long i = 0; i < res->ntraj; i++) {
 		const double *x = record_state(res, r, i);
 
 		for (int k = 0; k < n; k++) {
-			put_le_double(bytes, x ? x[k] : NAN);
-			fwrite(bytes, 1, 8, f);
+			put_le_double(block + used, x ? x[k] : NAN);
+			used += 8;
+			if (used == sizeof(block)) {
+				if (fwrite(block, 1, used, f) != used)
+					return;
+				used = 0;
+			}
 		}
 	}
+	fwrite(block, 1, used, f);
 }
 
 void output_header(FILE *f, enum output_format format, const struct run_results *res)
@@ -277,14 +289,46 @@ void output_status_header(FILE *f, const struct run_results *res)
 	fputs(has_errors(res) ? "traj,status,err,err_est\n" : "traj,status\n", f);
 }
 
+/* "traj,status[,err,err_est]\n" of trajectory i at line (room for
+ * STATUS_ROW_MAX bytes), its length: the index's digits by hand, as
+ * fprintf's took most of the time of a status file of millions of rows. */
+#define STATUS_ROW_MAX 128
+static int status_row(char *line, const struct run_results *res, long i)
+{
+	const char *name = picard_traj_status_name(res->status[i]);
+	char digits[24];
+	int nd = 0, len = 0;
+
+	for (unsigned long v = (unsigned long)(res->first + i); nd == 0 || v; v /= 10)
+		digits[nd++] = (char)('0' + v % 10);
+	while (nd)
+		line[len++] = digits[--nd];
+	line[len++] = ',';
+	while (*name && len < STATUS_ROW_MAX / 2)
+		line[len++] = *name++;
+	if (has_errors(res))
+		len += snprintf(line + len, STATUS_ROW_MAX - 1 - len, ERR_FIELDS,
+				res->err ? res->err[i] : NAN, res->err_est ? res->err_est[i] : NAN);
+	line[len++] = '\n';
+	return len;
+}
+
+/* The rows, formatted into a block of WRITE_BLOCK bytes at a time and
+ * written with one fwrite each. */
 void output_status_rows(FILE *f, const struct run_results *res)
 {
-	for (long i = 0; i < res->ntraj && !ferror(f); i++) {
-		fprintf(f, "%ld,%s", res->first + i, picard_traj_status_name(res->status[i]));
-		if (has_errors(res))
-			csv_errors(f, res, i);
-		fputc('\n', f);
+	char block[WRITE_BLOCK];
+	size_t used = 0;
+
+	for (long i = 0; i < res->ntraj; i++) {
+		used += (size_t)status_row(block + used, res, i);
+		if (used > sizeof(block) - STATUS_ROW_MAX) {
+			if (fwrite(block, 1, used, f) != used)
+				return;
+			used = 0;
+		}
 	}
+	fwrite(block, 1, used, f);
 }
 
 /* The statuses of a .npy's trajectories (a .npy holds states only), in
