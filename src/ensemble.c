@@ -23,13 +23,22 @@
 #define UNIFORM_PIECE ((size_t)1 << 16)
 
 /* count uniforms in (0, 1] into host memory u, from position offset of the
- * seed's sequence on: computed here, each value alone (philox.h). */
+ * seed's sequence on: computed here (philox.h), a block of two values at a
+ * time, those of the range kept. */
 static void host_uniforms(double *u, size_t count, unsigned long long offset,
 			  unsigned long long seed)
 {
+	const uint64_t end = offset + count;
+
 #pragma omp parallel for schedule(static) if (count >= UNIFORM_PIECE)
-	for (size_t i = 0; i < count; i++)
-		u[i] = picard_philox_uniform(offset + i, seed);
+	for (uint64_t p = offset >> 1; p < (end + 1) >> 1; p++) {
+		double pair[2];
+
+		picard_philox_pair(p, seed, pair);
+		for (int h = 0; h < 2; h++)
+			if (2 * p + h >= offset && 2 * p + h < end)
+				u[2 * p + h - offset] = pair[h];
+	}
 }
 
 /* The same, generated on the device by cuRAND in pieces (above) and

@@ -56,16 +56,26 @@ static inline double picard_philox_double(uint32_t lo, uint32_t hi)
 	return (double)z * two_m53 + two_m53 / 2;
 }
 
-/* Value g of seed's sequence (above). */
-static inline double picard_philox_uniform(uint64_t g, uint64_t seed)
+/* Values 2p and 2p + 1 of seed's sequence (above), which share a block. */
+static inline void picard_philox_pair(uint64_t p, uint64_t seed, double out[2])
 {
-	const uint64_t q = g >> 2, block = (q >> PHILOX_THREADS_LOG2) + ((g & 3) >> 1);
+	const uint64_t q = p >> 1, block = (q >> PHILOX_THREADS_LOG2) + (p & 1);
 	const uint64_t thread = q & ((1u << PHILOX_THREADS_LOG2) - 1);
 	const uint32_t c[4] = {(uint32_t)block, (uint32_t)(block >> 32), (uint32_t)thread, 0};
-	uint32_t out[4];
+	uint32_t w[4];
 
-	picard_philox4x32_10(c, (uint32_t)seed, (uint32_t)(seed >> 32), out);
-	return g & 1 ? picard_philox_double(out[2], out[3]) : picard_philox_double(out[0], out[1]);
+	picard_philox4x32_10(c, (uint32_t)seed, (uint32_t)(seed >> 32), w);
+	out[0] = picard_philox_double(w[0], w[1]);
+	out[1] = picard_philox_double(w[2], w[3]);
+}
+
+/* Value g of seed's sequence. */
+static inline double picard_philox_uniform(uint64_t g, uint64_t seed)
+{
+	double pair[2];
+
+	picard_philox_pair(g >> 1, seed, pair);
+	return pair[g & 1];
 }
 
 #endif

@@ -52,27 +52,33 @@ Test(philox, values_are_curands_host_generators)
 
 /* The CPU backend's ensemble: spread x0 (1 + s (2u - 1)) with u the
  * generator's values at the member's index times dim, whatever range is
- * drawn (the draw past cuRAND's 2^16 pieces and across a piece's edge). */
+ * drawn (past cuRAND's 2^16 pieces, across a piece's edge, from an odd
+ * value to an odd end: half of a Philox block at each end). */
 Test(philox, cpu_draws_are_the_generators_values)
 {
+	static const long ranges[][2] = {{70000, 30000}, {70001, 30001}, {0, 1}, {5, 1}};
 	const double center[3] = {1, -2, 0.5};
-	const long first = 70000, ntraj = 30000;
 	const unsigned long long seed = 42;
-	double *x0 = malloc(ntraj * 3 * sizeof(double)), *u = malloc(ntraj * 3 * sizeof(double));
 	curandGenerator_t gen;
 
-	cr_assert(x0 && u);
-	cr_assert_eq(picard_ensemble_spread_range(3, center, first, ntraj, 0.25, seed,
-						  PICARD_BACKEND_CPU, x0), PICARD_OK);
 	cr_assert_eq(curandCreateGeneratorHost(&gen, CURAND_RNG_PSEUDO_PHILOX4_32_10),
 		     CURAND_STATUS_SUCCESS);
-	for (long done = 0; done < ntraj * 3; done += PIECE)
-		generate(gen, seed, first * 3 + done, u + done,
-			 ntraj * 3 - done < PIECE ? ntraj * 3 - done : PIECE);
-	for (long i = 0; i < ntraj * 3; i++)
-		cr_assert_eq(x0[i], center[i % 3] * (1 + 0.25 * (2 * u[i] - 1)),
-			     "member %ld, x[%ld]: %.17g", first + i / 3, i % 3, x0[i]);
+	for (size_t c = 0; c < sizeof(ranges) / sizeof(ranges[0]); c++) {
+		const long first = ranges[c][0], ntraj = ranges[c][1];
+		double *x0 = malloc(ntraj * 3 * sizeof(double)), *u = malloc(ntraj * 3 * sizeof(double));
+
+		cr_assert(x0 && u);
+		cr_assert_eq(picard_ensemble_spread_range(3, center, first, ntraj, 0.25, seed,
+							  PICARD_BACKEND_CPU, x0), PICARD_OK);
+		for (long done = 0; done < ntraj * 3; done += PIECE)
+			generate(gen, seed, first * 3 + done, u + done,
+				 ntraj * 3 - done < PIECE ? ntraj * 3 - done : PIECE);
+		for (long i = 0; i < ntraj * 3; i++)
+			cr_assert_eq(x0[i], center[i % 3] * (1 + 0.25 * (2 * u[i] - 1)),
+				     "members from %ld: member %ld, x[%ld]: %.17g", first,
+				     first + i / 3, i % 3, x0[i]);
+		free(x0);
+		free(u);
+	}
 	curandDestroyGenerator(gen);
-	free(x0);
-	free(u);
 }

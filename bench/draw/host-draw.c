@@ -1,11 +1,14 @@
 /* host-draw.c - the CPU backend's ensemble draw, before and after issue
  * 36: cuRAND's host Philox generator (in pieces of 2^16 values, as
- * src/ensemble.c drew them) against src/philox.h's values computed
- * directly, one thread and all (OpenMP), side by side; min and median of
- * REPEATS, ns per value, and whether the values agree bit for bit.
+ * src/ensemble.c drew them) against the library's draw now
+ * (picard_ensemble_spread_range on the CPU backend: src/philox.h's values
+ * computed directly), one thread and all (OpenMP), side by side; min and
+ * median of REPEATS, ns per value, and whether the spread states agree
+ * bit for bit (spread 1 around 1: x = 2u).
  *
- *	gcc -O2 -fopenmp -Isrc -I$CUDA_HOME/include bench/draw/host-draw.c \
- *		-L$CUDA_HOME/lib64 -lcurand -Wl,-rpath,$CUDA_HOME/lib64 -o bin/host-draw
+ *	gcc -O2 -fopenmp -Iinclude -Isrc -I$CUDA_HOME/include bench/draw/host-draw.c \
+ *		-Llib -lpicard -L$CUDA_HOME/lib64 -lcurand \
+ *		-Wl,-rpath,$PWD/lib:$CUDA_HOME/lib64 -o bin/host-draw
  *	bin/host-draw [VALUES]   (default 2^23: lotka's 2^22 members)
  */
 #define _POSIX_C_SOURCE 200809L
@@ -16,7 +19,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "philox.h"
+#include "ensemble_range.h"
+#include "picard.h"
 
 #define PIECE ((size_t)1 << 16)
 #define REPEATS 5
@@ -41,13 +45,15 @@ static void by_curand(double *u, size_t n)
 		curandGenerateUniformDouble(gen, u + done, n - done < PIECE ? n - done : PIECE);
 	}
 	curandDestroyGenerator(gen);
+	for (size_t i = 0; i < n; i++)
+		u[i] = 1 * (1 + 1 * (2 * u[i] - 1));
 }
 
-static void by_philox(double *u, size_t n)
+static void by_library(double *u, size_t n)
 {
-#pragma omp parallel for schedule(static)
-	for (size_t i = 0; i < n; i++)
-		u[i] = picard_philox_uniform(i, SEED);
+	const double one = 1;
+
+	picard_ensemble_spread_range(1, &one, 0, (long)n, 1, SEED, PICARD_BACKEND_CPU, u);
 }
 
 static int compare(const void *a, const void *b)
@@ -83,9 +89,9 @@ int main(int argc, char **argv)
 	printf("%zu values, seed %llu, %d threads\n", n, SEED, threads);
 	timed("cuRAND host generator", by_curand, a, n);
 	omp_set_num_threads(1);
-	timed("philox.h, 1 thread", by_philox, b, n);
+	timed("library (philox.h), 1 thread", by_library, b, n);
 	omp_set_num_threads(threads);
-	timed("philox.h, all threads", by_philox, b, n);
+	timed("library (philox.h), all", by_library, b, n);
 	printf("bit-identical: %s\n", memcmp(a, b, n * sizeof(double)) ? "NO" : "yes");
 	free(a);
 	free(b);
