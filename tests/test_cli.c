@@ -586,6 +586,30 @@ Test(cli, check_line_names_its_error)
 	free_run(&run);
 }
 
+/* The check line reports the first solve: where --tol solved members
+ * again after it (the ones over the tolerance by their estimate alone,
+ * beyond the 1024 checked), it comes after their line and says how many
+ * are judged in the tolerance line instead. */
+Test(cli, check_line_says_which_members_it_no_longer_judges)
+{
+	struct cli_run run = run_line("lotka --backend cpu --traj 2048 --precision double --m 8 "
+				      "--K 4 --h 0.06 --tol 1e-3");
+	const char *verify = strstr(run.out, "verify       "), *check;
+	long verified, again;
+
+	cr_assert_not_null(verify, "%s", run.out);
+	cr_assert_eq(sscanf(verify, "verify %ld trajector", &verified), 1, "%s", verify);
+	check = strstr(run.out, "check        E = ");
+	cr_assert(check && check > verify, "the check line is not after the verify line:\n%s",
+		  run.out);
+	check = strstr(check, "; the first solve's: ");
+	cr_assert_not_null(check, "%s", run.out);
+	cr_assert_eq(sscanf(check, "; the first solve's: %ld trajector", &again), 1, "%s", check);
+	cr_expect_eq(again, verified, "%s", run.out);
+	cr_expect_gt(verified, 0);
+	free_run(&run);
+}
+
 /* A trajectory that ran out of adaptive steps: the hint names
  * --max-steps, the flag that sets the limit (it said --K-max). */
 Test(cli, max_steps_hint_names_max_steps)

@@ -416,8 +416,9 @@ static int retry(struct run *run)
 }
 
 /* The members over the tolerance by their estimate alone, solved again on
- * the same grid with every window end checked against rk8pd. */
-static int verify(struct run *run)
+ * the same grid with every window end checked against rk8pd; *verified
+ * counts them. */
+static int verify(struct run *run, long *verified)
 {
 	const picard_options o = options_solver(&run->opts);
 	struct part p;
@@ -429,6 +430,7 @@ static int verify(struct run *run)
 		err = part_solve(run, &p, &o);
 	if (!err && p.n) {
 		fixed = part_merge(run, &p);
+		*verified = p.n;
 		printf("%-12s %ld trajector%s over the tolerance by estimate alone, checked: "
 		       "%ld within it\n", "verify", p.n, p.n == 1 ? "y" : "ies", fixed);
 	}
@@ -438,12 +440,14 @@ static int verify(struct run *run)
 
 /* ---- the run ---------------------------------------------------------------- */
 
-/* The check line of the first solve. It says which error it reports: E
- * is the difference from GSL's reference, which has an error of its own
- * near its tolerance (a solve more accurate than that shows the
- * reference's error), and with --tol the largest error in units of the
- * tolerance, what the tolerance line's verdict reads. */
-static void print_check(const struct run *run, const picard_check_result *res)
+/* The check line of the first solve, printed after the lines of the
+ * members solved again (again: how many). It says which error it
+ * reports: E is the difference from GSL's reference, which has an error
+ * of its own near its tolerance (a solve more accurate than that shows the
+ * reference's error), with --tol the largest error in units of the
+ * tolerance, and that members solved again since are judged in the
+ * tolerance line, not here. */
+static void print_check(const struct run *run, const picard_check_result *res, long again)
 {
 	const picard_tolerance tol = run_tolerance(&run->opts, run->grid);
 
@@ -457,6 +461,9 @@ static void print_check(const struct run *run, const picard_check_result *res)
 	       window_end(run->grid, res->worst_window) : run->grid->t0);
 	if (res->ref_failed)
 		printf("; %ld reference%s failed", res->ref_failed, res->ref_failed == 1 ? "" : "s");
+	if (again)
+		printf("; the first solve's: %ld trajector%s solved again (above) are judged in the "
+		       "tolerance line", again, again == 1 ? "y" : "ies");
 	putchar('\n');
 	if (res->ref_failed)
 		cli_warning("%s", picard_error_detail());
@@ -471,6 +478,7 @@ int promise_keep(struct run *run)
 		.ref_failed = run->ref_failed,
 	};
 	bool missed = false;
+	long verified = 0;
 	int err;
 
 	err = judge(run, &s, &run->checked);
@@ -480,14 +488,14 @@ int promise_keep(struct run *run)
 	if (err)
 		return err;
 	run->checked_done = s.check != NULL;
-	if (run->checked_done)
-		print_check(run, &run->checked);
 	if (run->opts.tol_given)
-		err = verify(run);
+		err = verify(run, &verified);
 	for (long i = 0; !err && i < run->ntraj; i++)
 		missed |= retry_wanted(run, i);
 	if (!err && missed && run->opts.tol_given && run->opts.tuned && !run->opts.tuned_closest)
 		err = retry(run);
+	if (run->checked_done)
+		print_check(run, &run->checked, verified + run->retried);
 	return err;
 }
 
