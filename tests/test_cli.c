@@ -964,6 +964,35 @@ Test(cli, out_npy_across_write_blocks)
 	free(csv);
 }
 
+/* A CSV of more rows than two formatting chunks (1 MiB of room: about
+ * 5,000 lotka rows), each chunk shared among the threads: its values equal
+ * the .npy's of the same run, row for row, in order. */
+Test(cli, out_csv_across_chunks)
+{
+	const long ntraj = 12001;
+	const size_t values = (size_t)ntraj * 2;
+	const struct path npy_file = in_workdir("many.npy"), csv_file = in_workdir("many.csv");
+	double *npy = malloc(values * sizeof(double)), *csv = malloc(values * sizeof(double));
+	char line[256];
+	struct cli_run run;
+
+	cr_assert(npy && csv);
+	for (int c = 0; c < 2; c++) {
+		snprintf(line, sizeof(line), "lotka --backend cpu --traj %ld --t1 1 --out %s", ntraj,
+			 c ? csv_file.s : npy_file.s);
+		run = run_line(line);
+		cr_assert_eq(run.status, 0, "'%s': exit status %d (stderr: %s)", line, run.status,
+			     run.err);
+		free_run(&run);
+	}
+	read_npy(npy_file.s, "(12001, 2)", values, npy);
+	read_final_csv(csv_file.s, ntraj, 2, csv);
+	for (size_t v = 0; v < values; v++)
+		cr_assert_eq(npy[v], csv[v], "value %zu: .npy %.17g, .csv %.17g", v, npy[v], csv[v]);
+	free(npy);
+	free(csv);
+}
+
 /* ---- --init ------------------------------------------------------------------------- */
 
 /* Run MODEL with --init FILE (written with text) and extra arguments. */

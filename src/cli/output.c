@@ -3,6 +3,7 @@
  * times of --save-every or --save-at, or just the final states. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <omp.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -83,11 +84,12 @@ static picard_traj_status row_status(const struct run_results *res, long i, cons
 	return PICARD_TRAJ_OK;
 }
 
-/* ",err,err_est" of trajectory i: nan where there is none. */
-#define ERR_FIELDS ",%.6g,%.6g"
-static void csv_errors(FILE *f, const struct run_results *res, long i)
+/* ",err,err_est" of trajectory i at at (room bytes), its length: nan
+ * where there is none. */
+static int error_fields(char *at, size_t room, const struct run_results *res, long i)
 {
-	fprintf(f, ERR_FIELDS, res->err ? res->err[i] : NAN, res->err_est ? res->err_est[i] : NAN);
+	return snprintf(at, room, ",%.6g,%.6g", res->err ? res->err[i] : NAN,
+			res->err_est ? res->err_est[i] : NAN);
 }
 
 static void csv_header(FILE *f, const struct run_results *res)
@@ -98,29 +100,75 @@ static void csv_header(FILE *f, const struct run_results *res)
 	fputs(has_errors(res) ? ",err,err_est\n" : "\n", f);
 }
 
-/* One row: [t,] traj, status, state (nan once failed)[, err, err_est]. */
-static void csv_row(FILE *f, const struct run_results *res, long r, long i)
+/* The most bytes a CSV row takes: a %.17g value is at most 24 characters
+ * and its comma, the time, index, status and errors within the rest. */
+static size_t csv_row_max(const struct run_results *res)
 {
-	const double *x = record_state(res, r, i);
-
-	if (res->times)
-		fprintf(f, "%.17g,", res->times[r]);
-	fprintf(f, "%ld,%s", res->first + i, picard_traj_status_name(row_status(res, i, x)));
-	for (int k = 0; k < res->model->dim; k++) {
-		if (x)
-			fprintf(f, ",%.17g", x[k]);
-		else
-			fputs(",nan", f);
-	}
-	if (has_errors(res))
-		csv_errors(f, res, i);
-	fputc('\n', f);
+	return 160 + 25 * (size_t)res->model->dim;
 }
 
-static void csv_record(FILE *f, const struct run_results *res, long r)
+/* One row at line (csv_row_max bytes), its length: [t,] traj, status,
+ * state (nan once failed)[, err, err_est]. */
+static size_t csv_row(char *line, const struct run_results *res, long r, long i)
 {
-	for (long i = 0; i < res->ntraj; i++)
-		csv_row(f, res, r, i);
+	const size_t room = csv_row_max(res);
+	const double *x = record_state(res, r, i);
+	size_t len = 0;
+
+	if (res->times)
+		len += snprintf(line + len, room - len, "%.17g,", res->times[r]);
+	len += snprintf(line + len, room - len, "%ld,%s", res->first + i,
+			picard_traj_status_name(row_status(res, i, x)));
+	for (int k = 0; k < res->model->dim; k++)
+		len += x ? snprintf(line + len, room - len, ",%.17g", x[k]) :
+			   snprintf(line + len, room - len, ",nan");
+	if (has_errors(res))
+		len += error_fields(line + len, room - len, res, i);
+	line[len++] = '\n';
+	return len;
+}
+
+/* The record's rows: formatting (%.17g) is nearly all of a large CSV's
+ * time, so the threads each format a contiguous share of a chunk of rows
+ * (CSV_CHUNK_BYTES of room) into their part of one buffer, written in
+ * order. */
+#define CSV_CHUNK_BYTES ((size_t)1 << 20)
+struct csv_share {
+	size_t start, used; /* a thread's part of the buffer, and its bytes */
+};
+
+static int csv_record(FILE *f, const struct run_results *res, long r)
+{
+	const size_t row_max = csv_row_max(res);
+	const long chunk = (long)(CSV_CHUNK_BYTES / row_max) + 1;
+	const int threads = omp_get_max_threads();
+	char *buf = malloc((size_t)chunk * row_max);
+	struct csv_share *share = calloc((size_t)threads, sizeof(*share));
+
+	if (!buf || !share) {
+		free(buf);
+		free(share);
+		return PICARD_ENOMEM;
+	}
+	for (long i0 = 0; i0 < res->ntraj && !ferror(f); i0 += chunk) {
+		const long rows = res->ntraj - i0 < chunk ? res->ntraj - i0 : chunk;
+
+		memset(share, 0, (size_t)threads * sizeof(*share));
+#pragma omp parallel num_threads(threads) if (rows >= 1024)
+		{
+			const int t = omp_get_thread_num(), n = omp_get_num_threads();
+			const long a = i0 + rows * t / n, b = i0 + rows * (t + 1) / n;
+
+			share[t].start = (size_t)(a - i0) * row_max;
+			for (long i = a; i < b; i++)
+				share[t].used += csv_row(buf + share[t].start + share[t].used, res, r, i);
+		}
+		for (int t = 0; t < threads; t++)
+			fwrite(buf + share[t].start, 1, share[t].used, f);
+	}
+	free(buf);
+	free(share);
+	return 0;
 }
 
 /* ---- NPY ------------------------------------------------------------------ */
@@ -191,22 +239,25 @@ void output_header(FILE *f, enum output_format format, const struct run_results 
 		npy_header(f, res);
 }
 
-void output_record(FILE *f, enum output_format format, const struct run_results *res, long r)
+int output_record(FILE *f, enum output_format format, const struct run_results *res, long r)
 {
 	if (format == OUTPUT_CSV)
-		csv_record(f, res, r);
-	else
-		npy_record(f, res, r);
+		return csv_record(f, res, r);
+	npy_record(f, res, r);
+	return 0;
 }
 
-/* The whole file: the header, then record after record. */
-static void write_results(FILE *f, enum output_format format, const struct run_results *res)
+/* The whole file: the header, then record after record; PICARD_ENOMEM
+ * where a record had no room to be formatted. */
+static int write_results(FILE *f, enum output_format format, const struct run_results *res)
 {
 	const long records = output_records(res);
+	int err = 0;
 
 	output_header(f, format, res);
-	for (long r = 0; r < records && !ferror(f); r++)
-		output_record(f, format, res, r);
+	for (long r = 0; r < records && !ferror(f) && !err; r++)
+		err = output_record(f, format, res, r);
+	return err;
 }
 
 /* ---- files ------------------------------------------------------------------ */
@@ -307,8 +358,7 @@ static int status_row(char *line, const struct run_results *res, long i)
 	while (*name && len < STATUS_ROW_MAX / 2)
 		line[len++] = *name++;
 	if (has_errors(res))
-		len += snprintf(line + len, STATUS_ROW_MAX - 1 - len, ERR_FIELDS,
-				res->err ? res->err[i] : NAN, res->err_est ? res->err_est[i] : NAN);
+		len += error_fields(line + len, STATUS_ROW_MAX - 1 - len, res, i);
 	line[len++] = '\n';
 	return len;
 }
@@ -396,8 +446,9 @@ int output_write(struct output *out, const struct run_results *res)
 	int failed, err = 0;
 
 	errno = 0;
-	write_results(out->file, out->format, res);
-	failed = ferror(out->file);
+	if (write_results(out->file, out->format, res))
+		errno = ENOMEM;
+	failed = errno == ENOMEM || ferror(out->file);
 	failed |= fclose(out->file) != 0;
 	out->file = NULL;
 	/* a .npy's statuses first, so a failure leaves neither file */

@@ -83,10 +83,11 @@ void output_discard(struct output *out);
  * rank its rows, output_mpi.c): the header (rank 0's), the rows of
  * record r (0 .. output_records() - 1) of res's trajectories, and those of
  * a .npy's status file beside it, FILE.status.csv (output_status_path(),
- * malloc'd or NULL). */
+ * malloc'd or NULL). output_record returns PICARD_ENOMEM where it had no
+ * room to format the record (CSV), else 0. */
 long output_records(const struct run_results *res);
 void output_header(FILE *f, enum output_format format, const struct run_results *res);
-void output_record(FILE *f, enum output_format format, const struct run_results *res, long r);
+int output_record(FILE *f, enum output_format format, const struct run_results *res, long r);
 char *output_status_path(const char *path);
 void output_status_header(FILE *f, const struct run_results *res);
 void output_status_rows(FILE *f, const struct run_results *res);

@@ -67,9 +67,11 @@ static int pieces_make(const struct shard *shard, enum file_kind kind,
 	fflush(f);
 	p->header = at = (long)p->size;
 	for (long r = 0; r < p->count && !ferror(f); r++) {
-		if (kind == FILE_RESULTS)
-			output_record(f, format, res, r);
-		else
+		if (kind == FILE_RESULTS && output_record(f, format, res, r)) {
+			fclose(f);
+			return PICARD_EIO; /* no room to format it */
+		}
+		if (kind != FILE_RESULTS)
 			output_status_rows(f, res);
 		fflush(f);
 		p->lengths[r] = (int64_t)p->size - at;
