@@ -167,4 +167,17 @@ const char *picard_scheme_names(char *buf, size_t len);
 }
 #endif
 
+/* Whether a search under o (its scheme, quick or not, backend) compiles
+ * and runs m nodes under layout for a model of dim components: all but
+ * the quick search on the CUDA backend, which takes what quick_compiles
+ * allows. */
+static inline bool picard_tune_compiles(const picard_tune_options *o, picard_backend backend,
+					picard_layout layout, int m, int dim)
+{
+	const picard_scheme_type *scheme = picard_scheme_of(o->scheme);
+
+	return !o->quick || backend != PICARD_BACKEND_CUDA || !scheme->quick_compiles ||
+	       scheme->quick_compiles(layout, m, dim);
+}
+
 #endif

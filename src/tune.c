@@ -361,10 +361,8 @@ static bool layout_fits(const struct tuner *t, picard_layout layout, int m)
 	const picard_scheme_type *scheme = picard_scheme_of(t->opt.scheme);
 	const int max_m = scheme->layout_max_m(layout);
 
-	if (max_m && m > max_m)
-		return false;
-	return !t->opt.quick || t->backend != PICARD_BACKEND_CUDA || !scheme->quick_compiles ||
-	       scheme->quick_compiles(layout, m, t->model->dim);
+	return (!max_m || m <= max_m) &&
+	       picard_tune_compiles(&t->opt, t->backend, layout, m, t->model->dim);
 }
 
 /* Seconds per right-hand side evaluation of the scheme at m nodes under

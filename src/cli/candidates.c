@@ -220,8 +220,8 @@ static int entry_options(const struct candidate_search *search, const struct can
 	tune->quick = entry->quick;
 	tune->nms = 0;
 	for (int j = 0; j < entry->nms; j++)
-		if (!tune->quick || tune->backend != PICARD_BACKEND_CUDA || !type->quick_compiles ||
-		    type->quick_compiles(PICARD_LAYOUT_AUTO, entry->ms[j], search->model->dim))
+		if (picard_tune_compiles(tune, tune->backend, PICARD_LAYOUT_AUTO, entry->ms[j],
+					 search->model->dim))
 			tune->ms[tune->nms++] = entry->ms[j];
 	return tune->nms;
 }
