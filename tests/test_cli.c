@@ -1294,3 +1294,44 @@ Test(cli, newton_ghost_of_a_stiff_model_is_not_ok)
 	free(csv);
 	free_run(&run);
 }
+
+/* --verbose says where the run's time went: phases that add up to the
+ * total (each under 0.5 ms left out, each rounded to 3 digits); without
+ * it, no such line. */
+Test(cli, verbose_phases_add_up_to_the_total)
+{
+	struct cli_run run = run_line("lotka --traj 20000 --backend cpu --t1 5 --verbose");
+	const char *line = strstr(run.out, "\nphases "), *total = strstr(run.out, "\ntotal ");
+	double sum = 0, whole = 0;
+	int count = 0;
+
+	cr_assert_eq(run.status, 0, "%s%s", run.out, run.err);
+	cr_assert_not_null(line, "no phases line:\n%s", run.out);
+	cr_assert_not_null(total, "no total line:\n%s", run.out);
+	cr_expect_not_null(strstr(line, " draw "), "%s", run.out);
+	cr_expect_not_null(strstr(line, " solve+copies "), "%s", run.out);
+	for (const char *p = line + 8; *p && *p != '\n';) {
+		char name[32], unit[4];
+		double value;
+		int used = 0;
+
+		if (sscanf(p, " %31[^ ] %lf %3[ms]%n", name, &value, unit, &used) != 3 || !used)
+			break;
+		sum += strcmp(unit, "ms") ? value : value * 1e-3;
+		count++;
+		p += used;
+		p += *p == ',';
+	}
+	char unit[4] = "";
+	cr_assert_eq(sscanf(total, "\ntotal %lf %3s", &whole, unit), 2, "%s", run.out);
+	whole *= strcmp(unit, "ms") ? 1 : 1e-3;
+	cr_expect_geq(count, 2, "%s", run.out);
+	cr_expect_leq(fabs(sum - whole), 0.02 * whole + 0.005, "phases %g s, total %g s:\n%s", sum,
+		      whole, run.out);
+	free_run(&run);
+
+	run = run_line("lotka --traj 20000 --backend cpu --t1 5");
+	cr_expect_eq(run.status, 0, "%s", run.err);
+	cr_expect_null(strstr(run.out, "phases"), "phases without --verbose:\n%s", run.out);
+	free_run(&run);
+}

@@ -510,7 +510,7 @@ static const struct cli_flag flags[] = {
 	{"--bound", "B", set_bound, "a state with |x| > B has diverged (default 1e12)"},
 	{"--max-work", "W", set_max_work, "the work a grid may fix, windows x sweeps (K or --K-max; --steps) x right-hand sides per sweep x n, per trajectory; a grid over it is refused before any work (default 1e8; adaptive dp5, dp8, vern9, radau5: --max-steps bounds theirs)"},
 	{"--repeat", "N", set_repeat, "solve N times and report the median and min solve time besides the first (each solve the same, results from the last; default 1)"},
-	{"--verbose", NULL, set_verbose, "say more: e.g. when the ensemble was solved in chunks to fit device memory"},
+	{"--verbose", NULL, set_verbose, "say more: when the ensemble was solved in chunks to fit device memory, and where the run's time went (phases)"},
 	{"--list", NULL, set_list, "list the registered models (or MODEL) and exit"},
 	{"--list-schemes", NULL, set_list_schemes, "list the schemes, their orders and options, and exit"},
 	{"--describe", NULL, set_describe, "print MODEL's description (equations, source, notes) and exit"},

@@ -757,14 +757,17 @@ static int prepare_and_solve(struct run *run)
 	if (!err && run->opts.out_path)
 		err = shard_output_open(&run->shard, &run->out, run->opts.out_path);
 	err = shard_agree(&run->shard, err, &run->out);
+	phases_mark(&run->phases, "init");
 	if (!err)
 		err = shard_agree(&run->shard, make_ensemble(run), &run->out);
+	phases_mark(&run->phases, "draw");
 	if (!err)
 		precision_for_tolerance(run);
 	if (!err)
 		err = shard_agree(&run->shard, check_ensemble_fits(run), &run->out);
 	if (!err)
 		err = shard_agree(&run->shard, check_tolerance(run), &run->out);
+	phases_mark(&run->phases, "checks");
 	/* --tol: m, K, h (trapezoid) or m, window, tolerance (lobatto) tuned
 	 * on the ensemble this run solves (rank 0's share under mpirun) */
 	if (!err) {
@@ -777,10 +780,12 @@ static int prepare_and_solve(struct run *run)
 		}
 		err = shard_share_tuning(&run->shard, &run->opts, tuned);
 	}
+	phases_mark(&run->phases, "search");
 	if (!err)
 		err = create_solver(run);
 	if (!err)
 		err = allocate(run);
+	phases_mark(&run->phases, "set-up");
 	if (!err)
 		err = solve(run);
 	if (!err)
@@ -788,6 +793,7 @@ static int prepare_and_solve(struct run *run)
 	err = shard_agree(&run->shard, err, &run->out);
 	if (!err)
 		reduce_stats(run);
+	phases_mark(&run->phases, "solve+copies");
 	return err;
 }
 
@@ -817,19 +823,25 @@ static int run_main(struct run *run)
 		return err == CLI_EUSAGE ? CLI_EXIT_USAGE : CLI_EXIT_FAILED;
 	}
 	print_summary(run);
+	phases_mark(&run->phases, "summary");
 	/* checks, estimates, statuses; tuned runs solve their misses again */
 	if (shard_agree(&run->shard, promise_keep(run), &run->out))
 		status = CLI_EXIT_FAILED;
+	phases_mark(&run->phases, "estimate+check");
 	/* the rest reports on the whole job: rank 0 prints it */
 	shard_quiet(&run->shard);
 	if (report_failures(run))
 		status = CLI_EXIT_FAILED;
 	if (run->opts.out_path && write_output(run))
 		status = CLI_EXIT_FAILED;
+	phases_mark(&run->phases, "output");
 	if (promise_report(run) != CLI_EXIT_OK)
 		status = CLI_EXIT_FAILED;
 	print_compiled();
 	shard_print_traffic(&run->shard);
+	phases_mark(&run->phases, "report");
+	if (run->opts.verbose)
+		phases_print(&run->phases, stdout);
 	printf("%-12s %s\n", "total", format_seconds(buf, sizeof(buf), elapsed(run)));
 	return status;
 }
@@ -884,6 +896,7 @@ static int run_command(struct run *run)
 	quiet = shard_quiet_begin(&run->shard);
 	status = options_parse(run->argc, run->argv, &run->opts);
 	shard_quiet_end(&run->shard, quiet, status);
+	phases_mark(&run->phases, "options+model");
 	if (status)
 		return status == CLI_DONE ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	if (run->opts.help) {
@@ -913,6 +926,7 @@ int main(int argc, char **argv)
 
 	memset(&run, 0, sizeof(run));
 	clock_gettime(CLOCK_MONOTONIC, &run.start);
+	phases_start(&run.phases, &run.start);
 	shard_start(&run.shard, &argc, &argv);
 	/* long work said on stderr: by rank 0 alone under mpirun */
 	if (shard_is_root(&run.shard))

@@ -8,6 +8,7 @@
 #include "init_file.h"
 #include "options.h"
 #include "output.h"
+#include "phases.h"
 #include "picard.h"
 #include "shard.h"
 
@@ -20,6 +21,7 @@ struct run {
 					   (all of it without mpirun) */
 	struct shard_job job;           /* the job's spread over ranks */
 	struct timespec start;          /* start of main, for the total */
+	struct phases phases;           /* where the time went (--verbose) */
 	const picard_model *model;      /* opts.model */
 	long ntraj;                     /* ensemble size (this rank's share
 					   under mpirun; shard.total the job's) */
