@@ -11,6 +11,7 @@
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -342,6 +343,51 @@ static int installed_load(const struct hash *key, char **data, const char **lowe
 	return cache_load(path, data, lowered, code);
 }
 
+/* Keys NVRTC is compiling in this process: a thread that wants one of
+ * them waits for it (compiled) instead of compiling it again, so that a
+ * search may run while its kernels are compiled ahead in the background. */
+#define IN_FLIGHT_MAX 64
+static struct hash in_flight[IN_FLIGHT_MAX];
+static int nin_flight;
+static pthread_cond_t landed = PTHREAD_COND_INITIALIZER;
+
+/* Whether key is being compiled (under lock). */
+static bool flying(const struct hash *key)
+{
+	for (int i = 0; i < nin_flight; i++)
+		if (in_flight[i].a == key->a && in_flight[i].b == key->b)
+			return true;
+	return false;
+}
+
+/* List key as being compiled; false (not listed, nobody waits) where the
+ * list is full or another thread listed it meanwhile (both compile). */
+static bool take_off(const struct hash *key)
+{
+	bool listed = false;
+
+	pthread_mutex_lock(&lock);
+	if (nin_flight < IN_FLIGHT_MAX && !flying(key)) {
+		in_flight[nin_flight++] = *key;
+		listed = true;
+	}
+	pthread_mutex_unlock(&lock);
+	return listed;
+}
+
+/* key is compiled (or failed): its waiters look in the cache again. */
+static void land(const struct hash *key)
+{
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < nin_flight; i++)
+		if (in_flight[i].a == key->a && in_flight[i].b == key->b) {
+			in_flight[i] = in_flight[--nin_flight];
+			break;
+		}
+	pthread_cond_broadcast(&landed);
+	pthread_mutex_unlock(&lock);
+}
+
 static int obtain(const picard_model *model, const char *expression, int arch, char **blob,
 		  const char **name, const char **cubin)
 {
@@ -356,16 +402,33 @@ static int obtain(const picard_model *model, const char *expression, int arch, c
 	err = cache_path(&key, ".cubin", path, sizeof(path));
 	if (err)
 		return err;
-	if (cache_load(path, blob, name, cubin) || installed_load(&key, blob, name, cubin)) {
+	for (bool waited = false;; waited = true) {
+		if (cache_load(path, blob, name, cubin) || installed_load(&key, blob, name, cubin)) {
+			pthread_mutex_lock(&lock);
+			ncached += !waited;
+			pthread_mutex_unlock(&lock);
+			return PICARD_OK;
+		}
+		if (waited) /* its compiler failed, or could not cache it */
+			break;
 		pthread_mutex_lock(&lock);
-		ncached++;
+		if (!flying(&key)) {
+			pthread_mutex_unlock(&lock);
+			break;
+		}
+		while (flying(&key))
+			pthread_cond_wait(&landed, &lock);
 		pthread_mutex_unlock(&lock);
-		return PICARD_OK;
 	}
+	const bool listed = take_off(&key);
+
 	err = compile(model, expression, option, 1, &lowered, &code, &size);
+	if (!err)
+		cache_store(path, lowered, code, size); /* a cache that fails costs time only */
+	if (listed)
+		land(&key);
 	if (err)
 		return err;
-	cache_store(path, lowered, code, size); /* a cache that fails costs time only */
 	/* one block, as from the cache: the name, a NUL, the cubin */
 	*blob = malloc(strlen(lowered) + 1 + size);
 	if (*blob) {
@@ -450,6 +513,12 @@ int picard_jit_kernel(const picard_model *model, const char *expression, const v
 
 int picard_jit_precompile(const picard_model *model, const char *const *expressions, int count)
 {
+	return picard_jit_precompile_until(model, expressions, count, NULL);
+}
+
+int picard_jit_precompile_until(const picard_model *model, const char *const *expressions,
+				int count, const volatile int *stop)
+{
 	char first_error[8192] = "";
 	int arch = 0, err = device_arch(&arch), failed = PICARD_OK;
 
@@ -459,7 +528,11 @@ int picard_jit_precompile(const picard_model *model, const char *const *expressi
 	for (int i = 0; i < count; i++) {
 		const char *name, *cubin;
 		char *blob = NULL;
-		int e = obtain(model, expressions[i], arch, &blob, &name, &cubin);
+		int e;
+
+		if (stop && *stop)
+			continue;
+		e = obtain(model, expressions[i], arch, &blob, &name, &cubin);
 
 		free(blob);
 		if (e) {

@@ -21,6 +21,11 @@ int picard_jit_kernel(const picard_model *model, const char *expression, const v
  * loading them: later solves find them there. */
 int picard_jit_precompile(const picard_model *model, const char *const *expressions, int count);
 
+/* The same, in order, starting no further compilation once *stop is set
+ * (those begun finish). */
+int picard_jit_precompile_until(const picard_model *model, const char *const *expressions,
+				int count, const volatile int *stop);
+
 /* Compile model's right-hand side for the device in float and double (no
  * device needed): its file's device-side errors, with file and line,
  * before a solve needs a kernel. Cached like the kernels. */

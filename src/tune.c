@@ -27,6 +27,9 @@
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
+#include <omp.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +44,7 @@
 #include "reference.h"
 #include "scheme.h"
 #include "tune_cost.h"
+#include "tune_prepare.h"
 
 #define TUNE_BISECTIONS 4       /* h to within 2^(1/16), about 4% */
 #define TUNE_CONFIRM 2          /* neighbours h*0.9, h*0.8 must pass too */
@@ -1093,16 +1097,46 @@ static int search_kernels(const struct tuner *t, struct name_list *kernels)
 	return err;
 }
 
-int picard_tune_prepare(const picard_model *model, const picard_tune_options *searches, int n,
-			int *prepared)
+/* What picard_tune_prepare_start left compiling. */
+struct picard_tune_prepared {
+	const picard_model *model;
+	struct name_list kernels;
+	pthread_t thread;
+	bool threaded;
+	volatile int stop;  /* the search is done: start no more */
+	int err;
+};
+
+/* The background compilation: one thread fewer than the cores, so that
+ * the search that started it keeps one. */
+static void *compile_kernels(void *arg)
 {
-	struct name_list kernels = {0}, tableaus = {0};
+	struct picard_tune_prepared *p = arg;
+	const int procs = omp_get_num_procs();
+
+	omp_set_num_threads(procs > 1 ? procs - 1 : 1);
+	p->err = picard_jit_precompile_until(p->model, (const char *const *)p->kernels.names,
+					     p->kernels.count, &p->stop);
+	return NULL;
+}
+
+int picard_tune_prepare_start(const picard_model *model, const picard_tune_options *searches,
+			      int n, int *prepared, struct picard_tune_prepared **out)
+{
+	struct picard_tune_prepared *p = calloc(1, sizeof(*p));
+	struct name_list tableaus = {0};
 	int err = PICARD_OK;
 
+	*out = NULL;
 	if (prepared)
 		*prepared = 0;
-	if (!model || (n > 0 && !searches))
+	if (!p)
+		return picard_fail(PICARD_ENOMEM, "picard_tune_prepare");
+	if (!model || (n > 0 && !searches)) {
+		free(p);
 		return picard_fail(PICARD_EINVAL, "picard_tune_prepare: NULL argument");
+	}
+	p->model = model;
 	for (int i = 0; !err && i < n; i++) {
 		struct tuner t = {.model = model};
 		const picard_scheme_type *scheme;
@@ -1115,18 +1149,49 @@ int picard_tune_prepare(const picard_model *model, const picard_tune_options *se
 			    picard_cuda_available() && scheme->cuda && model->impl &&
 			    model->impl->source ? PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU;
 		if (t.backend == PICARD_BACKEND_CUDA)
-			err = search_kernels(&t, &kernels);
+			err = search_kernels(&t, &p->kernels);
 		else if (scheme->tableau)
 			err = name_add(&tableaus, scheme->tableau);
 	}
-	if (!err && kernels.count)
-		err = picard_jit_precompile(model, (const char *const *)kernels.names, kernels.count);
 	if (!err && tableaus.count)
 		err = picard_model_prepare_rk_hosts(model, (const char *const *)tableaus.names,
 						    tableaus.count);
 	if (prepared)
-		*prepared = kernels.count + tableaus.count;
-	name_list_free(&kernels);
+		*prepared = p->kernels.count + tableaus.count;
 	name_list_free(&tableaus);
+	if (!err && p->kernels.count)
+		p->threaded = pthread_create(&p->thread, NULL, compile_kernels, p) == 0;
+	if (!err && p->kernels.count && !p->threaded)
+		compile_kernels(p);
+	*out = p;
 	return err;
+}
+
+int picard_tune_prepare_finish(struct picard_tune_prepared *p)
+{
+	int err;
+
+	if (!p)
+		return PICARD_OK;
+	p->stop = 1;
+	if (p->threaded)
+		pthread_join(p->thread, NULL);
+	err = p->err;
+	name_list_free(&p->kernels);
+	free(p);
+	return err ? picard_fail(err, "compiling the candidates' kernels: %s",
+				 picard_error_detail()) : PICARD_OK;
+}
+
+int picard_tune_prepare(const picard_model *model, const picard_tune_options *searches, int n,
+			int *prepared)
+{
+	struct picard_tune_prepared *p;
+	int err = picard_tune_prepare_start(model, searches, n, prepared, &p);
+
+	if (p && p->threaded) /* all of it compiled: wait, not stop */
+		pthread_join(p->thread, NULL), p->threaded = false;
+	int err_finish = picard_tune_prepare_finish(p);
+
+	return err ? err : err_finish;
 }

@@ -10,6 +10,7 @@
 #include <criterion/logging.h>
 #include <dirent.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -790,4 +791,49 @@ Test(model_load, kernels_built_ahead_serve_an_empty_cache, .timeout = 300)
 	snprintf(kernels, sizeof(kernels), "%s/kernels", empty.s);
 	cr_expect_eq(files_ending(kernels, ".cubin"), 0, "installed kernels copied into the cache");
 	free_run(&run);
+}
+
+/* One kernel wanted by two threads at once is compiled once: the second
+ * waits for the first's (src/jit.c), as a quick search waits for the
+ * kernels it compiles in the background. Started together, both would
+ * compile it without that. */
+struct precompile_one {
+	const picard_model *model;
+	const char *expression;
+	int err;
+};
+
+static void *precompile_thread(void *arg)
+{
+	struct precompile_one *job = arg;
+
+	job->err = picard_jit_precompile(job->model, &job->expression, 1);
+	return NULL;
+}
+
+Test(model_load, one_kernel_wanted_twice_at_once_is_compiled_once, .timeout = 120)
+{
+	const picard_model *model = picard_model_find("decay");
+	struct precompile_one jobs[2];
+	pthread_t threads[2];
+	const struct path dir = in_workdir("twice");
+	long compiled = 0, cached = 0;
+
+	cr_assert_not_null(model);
+	setenv("PICARD_JIT_ARCH", "90", 1);
+	setenv("PICARD_JIT_CACHE_DIR", dir.s, 1);
+	for (int i = 0; i < 2; i++) {
+		jobs[i] = (struct precompile_one){
+			.model = model,
+			.expression = "picard::picard_rk_kernel<decay, picard::rk_dp5, double, false, false>",
+		};
+		cr_assert_eq(pthread_create(&threads[i], NULL, precompile_thread, &jobs[i]), 0);
+	}
+	for (int i = 0; i < 2; i++) {
+		pthread_join(threads[i], NULL);
+		cr_expect_eq(jobs[i].err, PICARD_OK, "thread %d: %s", i, picard_error_detail());
+	}
+	picard_jit_stats(NULL, &compiled, &cached);
+	cr_expect_eq(compiled, 1, "compiled %ld times (found in the cache %ld times)", compiled,
+		     cached);
 }

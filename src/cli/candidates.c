@@ -9,6 +9,7 @@
 #include "candidates.h"
 #include "parse.h"
 #include "scheme.h"
+#include "tune_prepare.h"
 #include "tuning.h"
 
 /* At most this many trajectories costed: on the GPU the run's own size up
@@ -226,19 +227,24 @@ static int entry_options(const struct candidate_search *search, const struct can
 	return tune->nms;
 }
 
-/* Compile first, in parallel, what the entries' searches will compile
- * (picard_tune_prepare): the kernels of every candidate on the GPU, a
- * model file's per-thread host sides on the CPU. A failure costs only
- * time: each search compiles what it still needs on first use. */
-static void prepare(const struct candidate_search *search, const struct candidate *list, int n)
+/* Start compiling, in parallel and in the background, what the entries'
+ * searches will compile (picard_tune_prepare_start): the kernels of every
+ * candidate on the GPU, which a search waits for where it reaches one
+ * still compiling; a model file's per-thread host sides on the CPU, before
+ * this returns. A failure costs only time: each search compiles what it
+ * still needs on first use. */
+static struct picard_tune_prepared *prepare(const struct candidate_search *search,
+					    const struct candidate *list, int n)
 {
 	picard_tune_options searches[CANDIDATES_MAX];
+	struct picard_tune_prepared *prepared;
 	int count = 0;
 
 	for (int i = 0; i < n; i++)
 		if (entry_searched(&list[i], NULL) && entry_options(search, &list[i], &searches[count]))
 			count++;
-	picard_tune_prepare(search->model, searches, count, NULL);
+	picard_tune_prepare_start(search->model, searches, count, NULL, &prepared);
+	return prepared;
 }
 
 int candidates_search(struct candidate_search *search, const struct candidate *list, int n)
@@ -254,7 +260,7 @@ int candidates_search(struct candidate_search *search, const struct candidate *l
 	search->names[0] = search->times[0] = 0;
 	search->stopped = false;
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	prepare(search, list, n);
+	struct picard_tune_prepared *prepared = prepare(search, list, n);
 	for (int i = 0; i < n && !search->stopped; i++) {
 		picard_tune_result other;
 		int err_other;
@@ -300,6 +306,7 @@ int candidates_search(struct candidate_search *search, const struct candidate *l
 		search->finished += !other.stopped;
 		search->stopped = other.stopped;
 	}
+	picard_tune_prepare_finish(prepared); /* no more: the search is done */
 	search->result.stopped = search->stopped;
 	search->seconds = seconds_since(&start);
 	return err;
