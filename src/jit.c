@@ -360,19 +360,14 @@ static bool flying(const struct hash *key)
 	return false;
 }
 
-/* List key as being compiled; false (not listed, nobody waits) where the
- * list is full or another thread listed it meanwhile (both compile). */
+/* List key, not flying, as being compiled (under lock); false where the
+ * list is full (then a second thread that wants it compiles it too). */
 static bool take_off(const struct hash *key)
 {
-	bool listed = false;
-
-	pthread_mutex_lock(&lock);
-	if (nin_flight < IN_FLIGHT_MAX && !flying(key)) {
-		in_flight[nin_flight++] = *key;
-		listed = true;
-	}
-	pthread_mutex_unlock(&lock);
-	return listed;
+	if (nin_flight == IN_FLIGHT_MAX)
+		return false;
+	in_flight[nin_flight++] = *key;
+	return true;
 }
 
 /* key is compiled (or failed): its waiters look in the cache again. */
@@ -402,26 +397,26 @@ static int obtain(const picard_model *model, const char *expression, int arch, c
 	err = cache_path(&key, ".cubin", path, sizeof(path));
 	if (err)
 		return err;
-	for (bool waited = false;; waited = true) {
-		if (cache_load(path, blob, name, cubin) || installed_load(&key, blob, name, cubin)) {
-			pthread_mutex_lock(&lock);
-			ncached += !waited;
-			pthread_mutex_unlock(&lock);
-			return PICARD_OK;
-		}
-		if (waited) /* its compiler failed, or could not cache it */
-			break;
-		pthread_mutex_lock(&lock);
-		if (!flying(&key)) {
-			pthread_mutex_unlock(&lock);
-			break;
-		}
-		while (flying(&key))
-			pthread_cond_wait(&landed, &lock);
-		pthread_mutex_unlock(&lock);
-	}
-	const bool listed = take_off(&key);
+	bool listed, waited = false;
 
+	/* another thread compiling it is waited for; then this one holds
+	 * the key while it looks in the cache and, missing, compiles: a
+	 * kernel is compiled once however many threads want it at once */
+	pthread_mutex_lock(&lock);
+	while (flying(&key)) {
+		waited = true;
+		pthread_cond_wait(&landed, &lock);
+	}
+	listed = take_off(&key);
+	pthread_mutex_unlock(&lock);
+	if (cache_load(path, blob, name, cubin) || installed_load(&key, blob, name, cubin)) {
+		pthread_mutex_lock(&lock);
+		ncached += !waited;
+		pthread_mutex_unlock(&lock);
+		if (listed)
+			land(&key);
+		return PICARD_OK;
+	}
 	err = compile(model, expression, option, 1, &lowered, &code, &size);
 	if (!err)
 		cache_store(path, lowered, code, size); /* a cache that fails costs time only */
