@@ -32,7 +32,7 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -Wall -Wextra -fopenmp -fPIC -Iinclude -Isrc -I$(CUDA_HOME)/include -MMD -MP
 NVFLAGS  ?= -O3 -g
 NVFLAGS  += -std=c++17 -gencode arch=compute_$(CUDA_ARCH),code=[sm_$(CUDA_ARCH),compute_$(CUDA_ARCH)] \
-	    -Iinclude -Isrc -Ikernels -Xcompiler -Wall,-Wextra,-fPIC -MMD -MP
+	    -Iinclude -Isrc -Ikernels -Xcompiler -Wall,-Wextra,-fPIC,-fopenmp -MMD -MP
 # A model's host side (the CPU backend, the GSL reference), built by the
 # system C++ compiler: here for models/, at run time for a model file
 # elsewhere (src/model_load.c), with the same code generation flags, so

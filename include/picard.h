@@ -580,8 +580,8 @@ const double *picard_solver_fail_times(const picard_solver *solver);
 /* ntraj initial states spread uniformly around center (dim components):
  * x[i][k] = center[k] * (1 + spread * (2u - 1)), u from cuRAND's Philox
  * generator with seed. The numbers are the same on the device and on the
- * host generator; backend says which generates them (AUTO: the device if
- * present). */
+ * host; backend says which generates them (AUTO: the host, on its cores,
+ * which into host memory is faster than the device and a copy). */
 int picard_ensemble_spread(int dim, const double *center, long ntraj,
 			   double spread, unsigned long long seed,
 			   picard_backend backend, double *x0);
@@ -896,6 +896,11 @@ const char *picard_build_id(void);
 bool picard_cuda_available(void);
 /* Name of CUDA device 0 into buf, or an error code. */
 int picard_cuda_device_name(char *buf, size_t len);
+/* Start the CUDA runtime and device 0's context now, which takes the
+ * first CUDA call of a process a few hundred ms, so that a program can
+ * overlap that with host work by calling this on a thread of its own.
+ * Does nothing without a device. */
+void picard_cuda_warm_up(void);
 /* The CUDA runtime picard was built with and the CUDA version the driver
  * supports, as CUDA encodes them (1000 major + 10 minor: 13000 is 13.0);
  * *driver 0 when no driver is installed. */

@@ -115,6 +115,12 @@ extern "C" bool picard_cuda_available(void)
 	return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
 }
 
+extern "C" void picard_cuda_warm_up(void)
+{
+	if (picard_cuda_available())
+		cudaFree(0); /* creates the primary context */
+}
+
 extern "C" int picard_cuda_device_name(char *buf, size_t len)
 {
 	cudaDeviceProp prop;
@@ -1050,6 +1056,7 @@ static int upload_soa(struct picard_cuda_solver *cuda, const double *rows,
 {
 	int err = PICARD_OK;
 
+#pragma omp parallel for
 	for (long i = 0; i < ntraj; i++)
 		for (int c = 0; c < width; c++) {
 			double v = rows[i * stride + c];
@@ -1073,6 +1080,7 @@ static int download_soa(struct picard_cuda_solver *cuda, const void *dev,
 
 	CUDA_TRY(cudaMemcpy(cuda->staging, dev, ntraj * width * cuda->real_size,
 			    cudaMemcpyDeviceToHost), "copy from device");
+#pragma omp parallel for
 	for (long i = 0; i < ntraj; i++)
 		for (int c = 0; c < width; c++)
 			rows[i * width + c] = cuda->precision == PICARD_DOUBLE ?
@@ -1221,6 +1229,7 @@ static int download_record(struct picard_cuda_solver *cuda,
 
 	CUDA_TRY(cudaMemcpy(host, dr->states, count * cuda->real_size,
 			    cudaMemcpyDeviceToHost), "copy record from device");
+#pragma omp parallel for collapse(2)
 	for (long r = 0; r < nrec; r++)
 		for (long s = 0; s < dr->slots * n; s++) {
 			size_t from = (r * dr->slots) * n + s;
@@ -1255,6 +1264,7 @@ static int download_chunk(struct picard_cuda_solver *cuda, const struct picard_j
 			    cudaMemcpyDeviceToHost), "copy sweep counts from device");
 	CUDA_TRY(cudaMemcpy(job->sweeps_max + offset, cuda->sweeps_max, count * sizeof(int),
 			    cudaMemcpyDeviceToHost), "copy sweep counts from device");
+#pragma omp parallel for
 	for (long i = 0; i < count; i++)
 		job->status[offset + i] = (picard_traj_status)cuda->staging_status[i];
 	for (int r = 0; r < L->nrecords && !err; r++)

@@ -6,6 +6,7 @@
  * range of members can be drawn alone (ensemble_range.h: one MPI rank's). */
 #include <cuda_runtime_api.h>
 #include <curand.h>
+#include <omp.h>
 #include <stdlib.h>
 
 #include "ensemble_range.h"
@@ -104,10 +105,10 @@ int picard_ensemble_spread_range(int dim, const double *center, long first, long
 				   dim, first, ntraj, spread);
 	if (backend == PICARD_BACKEND_CUDA && !picard_cuda_available())
 		return picard_fail(PICARD_ENODEV, "ensemble on the device asked for, none found");
-	on_device = backend == PICARD_BACKEND_CUDA ||
-		    (backend == PICARD_BACKEND_AUTO && picard_cuda_available());
+	on_device = backend == PICARD_BACKEND_CUDA;
 	/* A zero spread needs no random numbers: x0 is the centre exactly. */
 	if (spread == 0) {
+#pragma omp parallel for schedule(static)
 		for (size_t i = 0; i < count; i++)
 			x0[i] = center[i % dim];
 		return PICARD_OK;
@@ -120,8 +121,11 @@ int picard_ensemble_spread_range(int dim, const double *center, long first, long
 		err = device_uniforms(u, count, (unsigned long long)first * dim, seed);
 	else
 		host_uniforms(u, count, (unsigned long long)first * dim, seed);
-	for (size_t i = 0; !err && i < count; i++)
-		x0[i] = center[i % dim] * (1 + spread * (2 * u[i] - 1));
+	if (!err) {
+#pragma omp parallel for schedule(static)
+		for (size_t i = 0; i < count; i++)
+			x0[i] = center[i % dim] * (1 + spread * (2 * u[i] - 1));
+	}
 	free(u);
 	return err;
 }
@@ -141,6 +145,7 @@ int picard_ensemble_model_range(const picard_model *model, long first, long ntra
 {
 	const int n = model ? model->dim : 0, np = model ? model->nparams : 0;
 	double *column = NULL, *start = NULL, *ones = NULL;
+	const int threads = omp_get_max_threads();
 	bool per_traj = false;
 	int err = PICARD_OK;
 
@@ -156,7 +161,7 @@ int picard_ensemble_model_range(const picard_model *model, long first, long ntra
 	if (per_traj && !params)
 		return picard_fail(PICARD_EINVAL, "ensemble: parameters spread, no buffer for them");
 	column = malloc((size_t)ntraj * sizeof(double));
-	start = malloc((size_t)n * sizeof(double));
+	start = malloc((size_t)n * threads * sizeof(double));
 	ones = calloc((size_t)n, sizeof(double));
 	if (!column || !start || !ones) {
 		err = picard_fail(PICARD_ENOMEM, "ensemble: %ld trajectories", ntraj);
@@ -169,21 +174,37 @@ int picard_ensemble_model_range(const picard_model *model, long first, long ntra
 		err = picard_ensemble_spread_range(1, &model->param_defaults[q], first, ntraj,
 						   param_spreads ? param_spreads[q] : 0, seed + 1 + q,
 						   backend, column);
-		for (long i = 0; !err && i < ntraj; i++)
-			params[i * np + q] = column[i];
+		if (!err) {
+#pragma omp parallel for
+			for (long i = 0; i < ntraj; i++)
+				params[i * np + q] = column[i];
+		}
 	}
 	/* states: factors 1 + spread (2u - 1) times each trajectory's start */
 	for (int k = 0; k < n; k++)
 		ones[k] = 1;
 	if (!err)
 		err = picard_ensemble_spread_range(n, ones, first, ntraj, spread, seed, backend, x0);
-	if (!err && !params)
+	if (!err && !params) {
 		picard_model_start(model, NULL, start);
-	for (long i = 0; !err && i < ntraj; i++) {
-		if (params)
-			picard_model_start(model, params + i * np, start);
-		for (int k = 0; k < n; k++)
-			x0[i * n + k] *= start[k];
+#pragma omp parallel for
+		for (long i = 0; i < ntraj; i++)
+			for (int k = 0; k < n; k++)
+				x0[i * n + k] *= start[k];
+	} else if (!err) {
+		/* each member's start from its own parameters, a start
+		 * buffer per thread */
+#pragma omp parallel num_threads(threads)
+		{
+			double *own = start + (size_t)omp_get_thread_num() * n;
+
+#pragma omp for
+			for (long i = 0; i < ntraj; i++) {
+				picard_model_start(model, params + i * np, own);
+				for (int k = 0; k < n; k++)
+					x0[i * n + k] *= own[k];
+			}
+		}
 	}
 out:
 	free(column);

@@ -115,6 +115,7 @@ int picard_estimate_create(struct picard_estimate *est, const picard_model *mode
 				  rows, ntraj);
 		goto fail;
 	}
+#pragma omp parallel for
 	for (long i = 0; i < ntraj; i++)
 		est->errors[i] = NAN;
 	return PICARD_OK;

@@ -497,6 +497,8 @@ static void sweep_stats(const picard_solver *s, const picard_traj_status *status
 	double total = 0, windows_run = 0;
 	int most = 0;
 
+	/* sums of whole numbers, exact in any order */
+#pragma omp parallel for reduction(+ : total, windows_run) reduction(max : most)
 	for (long i = 0; i < s->ntraj; i++) {
 		bool stopped = status[i] == PICARD_TRAJ_NONFINITE ||
 			       status[i] == PICARD_TRAJ_DIVERGED ||
@@ -540,10 +542,14 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 			x_final = picard_estimate_final(s->estimate);
 	}
 	for (int r = 0; r < nrecords; r++) {
-		size_t count = picard_record_size(s, &all[r]);
-		for (size_t i = 0; i < count; i++)
-			all[r].states[i] = NAN;
+		const long count = (long)picard_record_size(s, &all[r]);
+		double *states = all[r].states;
+
+#pragma omp parallel for
+		for (long i = 0; i < count; i++)
+			states[i] = NAN;
 	}
+#pragma omp parallel for
 	for (long i = 0; i < 2 * s->ntraj; i++)
 		s->fail_time[i] = NAN;
 
@@ -562,6 +568,7 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 	if (err)
 		goto out;
 	settle_fail_times(s, &job);
+#pragma omp parallel for reduction(+ : failed)
 	for (long i = 0; i < s->ntraj; i++)
 		failed += status[i] != PICARD_TRAJ_OK;
 	/* before the sweep statistics are read: the companion has its own */

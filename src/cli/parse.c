@@ -84,8 +84,16 @@ double cli_largest_abs(const double *x, long n)
 {
 	double largest = 0;
 
-	for (long i = 0; i < n; i++)
-		largest = fmax(largest, fabs(x[i]));
+#pragma omp parallel
+	{
+		double own = 0;
+
+#pragma omp for nowait
+		for (long i = 0; i < n; i++)
+			own = fmax(own, fabs(x[i]));
+#pragma omp critical(cli_largest_abs)
+		largest = fmax(largest, own);
+	}
 	return largest;
 }
 

@@ -17,6 +17,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,23 @@
 
 #define FAILURES_SHOWN 5 /* failed trajectories named on stderr */
 
+
+/* dst[i] = src[i], i < count, by the OpenMP threads (first touch of
+ * dst's pages too). */
+static void copy_doubles(double *dst, const double *src, long count)
+{
+#pragma omp parallel for
+	for (long i = 0; i < count; i++)
+		dst[i] = src[i];
+}
+
+/* A status that says how a finished member was judged, not that it
+ * failed. */
+static bool judged_only(picard_traj_status status)
+{
+	return status == PICARD_TRAJ_OK || status == PICARD_TRAJ_TOL_EXCEEDED ||
+	       status == PICARD_TRAJ_CHECK_FAILED;
+}
 
 /* Seconds since the start of main. */
 static double elapsed(const struct run *run)
@@ -124,6 +142,21 @@ static int list_models(const struct run_options *opts)
 /* count*size bytes for what, or NULL after a message: sizes that overflow
  * or exceed half the machine's memory are refused (rather than the process
  * being killed when it touches them). */
+/* Zero bytes at p, a page per iteration, by the OpenMP threads: the
+ * kernel's first-touch faults of a large array spread over the cores
+ * (a copy from the device into fresh pages takes them one at a time). */
+static void touch_pages(void *p, size_t bytes)
+{
+	const long page = 4096, pages = (long)((bytes + page - 1) / page);
+
+#pragma omp parallel for schedule(static) if (pages > 256)
+	for (long i = 0; i < pages; i++) {
+		const size_t at = (size_t)i * page;
+
+		memset((char *)p + at, 0, bytes - at < (size_t)page ? bytes - at : (size_t)page);
+	}
+}
+
 static void *alloc_array(size_t count, size_t size, const char *what)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -139,6 +172,8 @@ static void *alloc_array(size_t count, size_t size, const char *what)
 	ptr = malloc(count * size > 0 ? count * size : 1);
 	if (!ptr)
 		cli_error(PICARD_ENOMEM, "%s: cannot allocate %.3g GB", what, bytes / 1e9);
+	else
+		touch_pages(ptr, count * size);
 	return ptr;
 }
 
@@ -484,8 +519,8 @@ static int solve(struct run *run)
 	for (int r = 0; r < repeat && !err; r++) {
 		err = picard_solve(run->solver, run->x0, run->params, run->x_final, run->status,
 				   run->fail_window, records, nrecords, r ? &stats : &run->stats);
-		memcpy(run->fail_time, picard_solver_fail_times(run->solver),
-		       2 * run->ntraj * sizeof(*run->fail_time));
+		copy_doubles(run->fail_time, picard_solver_fail_times(run->solver),
+			     2 * run->ntraj);
 		seconds[r] = r ? stats.solve_seconds : run->stats.solve_seconds;
 		if (err == PICARD_EFAILED) {
 			snprintf(run->solve_detail, sizeof(run->solve_detail), "%s",
@@ -689,11 +724,13 @@ static long report_failures(const struct run *run)
 	struct shard_failure first[FAILURES_SHOWN];
 	char list[512] = "";
 	size_t used = 0;
-	long shown = 0, failed = 0;
+	long shown = 0, failed = 0, any = 0;
 
-	for (long i = 0; i < run->ntraj; i++) {
-		if (run->status[i] == PICARD_TRAJ_OK || run->status[i] == PICARD_TRAJ_TOL_EXCEEDED ||
-		    run->status[i] == PICARD_TRAJ_CHECK_FAILED)
+#pragma omp parallel for reduction(+ : any)
+	for (long i = 0; i < run->ntraj; i++)
+		any += !judged_only(run->status[i]);
+	for (long i = 0; any && i < run->ntraj; i++) {
+		if (judged_only(run->status[i]))
 			continue;
 		if (failed++ >= FAILURES_SHOWN)
 			continue;
@@ -745,12 +782,23 @@ static int write_output(struct run *run)
 	return err;
 }
 
+static void *warm_up_cuda(void *unused)
+{
+	(void)unused;
+	picard_cuda_warm_up();
+	return NULL;
+}
+
 /* Set up and solve; 0 or the error that stopped the run (reported). */
 static int prepare_and_solve(struct run *run)
 {
+	pthread_t warm;
 	int err;
 
 	run->model = run->opts.model;
+	/* the CUDA runtime starts while the host reads and draws */
+	const bool warming = run->opts.backend != PICARD_BACKEND_CPU &&
+			     pthread_create(&warm, NULL, warm_up_cuda, NULL) == 0;
 	err = read_init(run);
 	if (!err)
 		err = take_share(run);
@@ -761,6 +809,9 @@ static int prepare_and_solve(struct run *run)
 	if (!err)
 		err = shard_agree(&run->shard, make_ensemble(run), &run->out);
 	phases_mark(&run->phases, "draw");
+	if (warming)
+		pthread_join(warm, NULL);
+	phases_mark(&run->phases, "cuda start");
 	if (!err)
 		precision_for_tolerance(run);
 	if (!err)

@@ -68,6 +68,7 @@ int promise_allocate(struct run *run)
 	if (!run->err || !run->err_est || !run->ref_failed)
 		return cli_error(PICARD_ENOMEM, "per-trajectory errors of %ld trajectories",
 				 run->ntraj);
+#pragma omp parallel for
 	for (long i = 0; i < run->ntraj; i++)
 		run->err[i] = run->err_est[i] = NAN;
 	return 0;
@@ -534,10 +535,15 @@ static int report_check(const struct run *run)
 
 	if (!run->checked_done)
 		return CLI_EXIT_OK;
+	long ok = 0, check_failed = 0;
+
+#pragma omp parallel for reduction(+ : ok, check_failed)
 	for (long i = 0; i < run->ntraj; i++) {
-		counts[0] += run->status[i] == PICARD_TRAJ_OK && !isnan(run->err[i]);
-		counts[1] += run->status[i] == PICARD_TRAJ_CHECK_FAILED;
+		ok += run->status[i] == PICARD_TRAJ_OK && !isnan(run->err[i]);
+		check_failed += run->status[i] == PICARD_TRAJ_CHECK_FAILED;
 	}
+	counts[0] = ok;
+	counts[1] = check_failed;
 	shard_sum(&run->shard, counts, 2);
 	/* none finished: the failures say why */
 	if (counts[0] + counts[1])
@@ -566,14 +572,21 @@ int promise_report(const struct run *run)
 
 	if (!run->opts.tol_given)
 		return report_check(run);
+	long c_ok = 0, c_exceeded = 0, c_checked = 0, c_estimated = 0;
+
+#pragma omp parallel for reduction(+ : c_ok, c_exceeded, c_checked, c_estimated)
 	for (long i = 0; i < run->ntraj; i++) {
-		counts[0] += run->status[i] == PICARD_TRAJ_OK;
-		counts[1] += run->status[i] == PICARD_TRAJ_TOL_EXCEEDED;
+		c_ok += run->status[i] == PICARD_TRAJ_OK;
+		c_exceeded += run->status[i] == PICARD_TRAJ_TOL_EXCEEDED;
 		if (run->status[i] == PICARD_TRAJ_OK) {
-			counts[2] += !isnan(run->err[i]);
-			counts[3] += isnan(run->err[i]);
+			c_checked += !isnan(run->err[i]);
+			c_estimated += isnan(run->err[i]);
 		}
 	}
+	counts[0] = c_ok;
+	counts[1] = c_exceeded;
+	counts[2] = c_checked;
+	counts[3] = c_estimated;
 	/* the job's counts; the members named are rank 0's under mpirun */
 	shard_sum(&run->shard, counts, 4);
 	const long ok = counts[0], exceeded = counts[1], checked = counts[2],
