@@ -128,22 +128,27 @@ static size_t csv_row(char *line, const struct run_results *res, long r, long i)
 	return len;
 }
 
-/* The record's rows: formatting (%.17g) is nearly all of a large CSV's
+/* One row (of record r, or of the statuses, which have no r) at line, in
+ * at most a row_max of room: its length. */
+typedef size_t (*row_format)(char *line, const struct run_results *res, long r, long i);
+
+/* The rows of record r: formatting is nearly all of a large text file's
  * time, so the threads each format a contiguous share of a chunk of rows
- * (CSV_CHUNK_BYTES of room) into their part of one buffer, written in
- * order. */
-#define CSV_CHUNK_BYTES ((size_t)1 << 20)
-struct csv_share {
+ * (ROWS_CHUNK_BYTES of room) into their part of one buffer, written in
+ * order: the bytes are those of one thread. PICARD_ENOMEM where there is
+ * no room for the buffer. */
+#define ROWS_CHUNK_BYTES ((size_t)1 << 20)
+struct row_share {
 	size_t start, used; /* a thread's part of the buffer, and its bytes */
 };
 
-static int csv_record(FILE *f, const struct run_results *res, long r)
+static int write_rows(FILE *f, const struct run_results *res, long r, size_t row_max,
+		      row_format row)
 {
-	const size_t row_max = csv_row_max(res);
-	const long chunk = (long)(CSV_CHUNK_BYTES / row_max) + 1;
+	const long chunk = (long)(ROWS_CHUNK_BYTES / row_max) + 1;
 	const int threads = omp_get_max_threads();
 	char *buf = malloc((size_t)chunk * row_max);
-	struct csv_share *share = calloc((size_t)threads, sizeof(*share));
+	struct row_share *share = calloc((size_t)threads, sizeof(*share));
 
 	if (!buf || !share) {
 		free(buf);
@@ -161,7 +166,7 @@ static int csv_record(FILE *f, const struct run_results *res, long r)
 
 			share[t].start = (size_t)(a - i0) * row_max;
 			for (long i = a; i < b; i++)
-				share[t].used += csv_row(buf + share[t].start + share[t].used, res, r, i);
+				share[t].used += row(buf + share[t].start + share[t].used, res, r, i);
 		}
 		for (int t = 0; t < threads; t++)
 			fwrite(buf + share[t].start, 1, share[t].used, f);
@@ -169,6 +174,11 @@ static int csv_record(FILE *f, const struct run_results *res, long r)
 	free(buf);
 	free(share);
 	return 0;
+}
+
+static int csv_record(FILE *f, const struct run_results *res, long r)
+{
+	return write_rows(f, res, r, csv_row_max(res), csv_row);
 }
 
 /* ---- NPY ------------------------------------------------------------------ */
@@ -344,12 +354,13 @@ void output_status_header(FILE *f, const struct run_results *res)
  * STATUS_ROW_MAX bytes), its length: the index's digits by hand, as
  * fprintf's took most of the time of a status file of millions of rows. */
 #define STATUS_ROW_MAX 128
-static int status_row(char *line, const struct run_results *res, long i)
+static size_t status_row(char *line, const struct run_results *res, long r, long i)
 {
 	const char *name = picard_traj_status_name(res->status[i]);
 	char digits[24];
 	int nd = 0, len = 0;
 
+	(void)r; /* one status per trajectory */
 	for (unsigned long v = (unsigned long)(res->first + i); nd == 0 || v; v /= 10)
 		digits[nd++] = (char)('0' + v % 10);
 	while (nd)
@@ -360,25 +371,12 @@ static int status_row(char *line, const struct run_results *res, long i)
 	if (has_errors(res))
 		len += error_fields(line + len, STATUS_ROW_MAX - 1 - len, res, i);
 	line[len++] = '\n';
-	return len;
+	return (size_t)len;
 }
 
-/* The rows, formatted into a block of WRITE_BLOCK bytes at a time and
- * written with one fwrite each. */
-void output_status_rows(FILE *f, const struct run_results *res)
+int output_status_rows(FILE *f, const struct run_results *res)
 {
-	char block[WRITE_BLOCK];
-	size_t used = 0;
-
-	for (long i = 0; i < res->ntraj; i++) {
-		used += (size_t)status_row(block + used, res, i);
-		if (used > sizeof(block) - STATUS_ROW_MAX) {
-			if (fwrite(block, 1, used, f) != used)
-				return;
-			used = 0;
-		}
-	}
-	fwrite(block, 1, used, f);
+	return write_rows(f, res, 0, STATUS_ROW_MAX, status_row);
 }
 
 /* The statuses of a .npy's trajectories (a .npy holds states only), in
@@ -408,8 +406,8 @@ static int write_status_file(const struct output *out, const struct run_results 
 	output_set_default_mode(fd);
 	temp_files_track(*temp);
 	output_status_header(f, res);
-	output_status_rows(f, res);
-	failed = ferror(f);
+	failed = output_status_rows(f, res) != 0;
+	failed |= ferror(f);
 	failed |= fclose(f) != 0;
 	if (failed) {
 		unlink(*temp);

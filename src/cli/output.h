@@ -83,14 +83,14 @@ void output_discard(struct output *out);
  * rank its rows, output_mpi.c): the header (rank 0's), the rows of
  * record r (0 .. output_records() - 1) of res's trajectories, and those of
  * a .npy's status file beside it, FILE.status.csv (output_status_path(),
- * malloc'd or NULL). output_record returns PICARD_ENOMEM where it had no
- * room to format the record (CSV), else 0. */
+ * malloc'd or NULL). output_record and output_status_rows return
+ * PICARD_ENOMEM where they had no room to format the rows (CSV), else 0. */
 long output_records(const struct run_results *res);
 void output_header(FILE *f, enum output_format format, const struct run_results *res);
 int output_record(FILE *f, enum output_format format, const struct run_results *res, long r);
 char *output_status_path(const char *path);
 void output_status_header(FILE *f, const struct run_results *res);
-void output_status_rows(FILE *f, const struct run_results *res);
+int output_status_rows(FILE *f, const struct run_results *res);
 /* Give fd the mode a new file of fopen() would have (mkstemp's is 0600). */
 void output_set_default_mode(int fd);
 

@@ -71,8 +71,10 @@ static int pieces_make(const struct shard *shard, enum file_kind kind,
 			fclose(f);
 			return PICARD_EIO; /* no room to format it */
 		}
-		if (kind != FILE_RESULTS)
-			output_status_rows(f, res);
+		if (kind != FILE_RESULTS && output_status_rows(f, res)) {
+			fclose(f);
+			return PICARD_EIO; /* no room to format it */
+		}
 		fflush(f);
 		p->lengths[r] = (int64_t)p->size - at;
 		at = (long)p->size;
