@@ -292,8 +292,55 @@ static int build_host_side(const char *path, const char *text, const char *name,
 	return PICARD_OK;
 }
 
+/* NVRTC's check of a file's device side (picard_jit_check) runs on a
+ * thread of its own while the host compiler builds the host side: it
+ * needs only the text and the name. It is joined before the probe forks,
+ * and its error raised where the check stood, after the host side's and
+ * the subscripts' and the probe's. */
+struct device_check {
+	struct picard_model_impl impl;
+	picard_model model;
+	pthread_t thread;
+	bool started;
+	int err;
+	char detail[8192];
+};
+
+static void *device_check_run(void *arg)
+{
+	struct device_check *c = arg;
+
+	c->err = picard_jit_check(&c->model);
+	if (c->err)
+		snprintf(c->detail, sizeof(c->detail), "%s", picard_error_detail());
+	return NULL;
+}
+
+static void device_check_start(struct device_check *c, const char *path, const char *text,
+			       const char *name)
+{
+	memset(c, 0, sizeof(*c));
+	c->impl.source = text;
+	c->impl.source_path = path;
+	c->model.name = name;
+	c->model.impl = &c->impl;
+	c->started = pthread_create(&c->thread, NULL, device_check_run, c) == 0;
+}
+
+/* Wait for the check (run it here if its thread did not start); its
+ * error, not yet raised. */
+static void device_check_wait(struct device_check *c)
+{
+	if (c->started)
+		pthread_join(c->thread, NULL);
+	else
+		device_check_run(c);
+	c->started = false;
+}
+
 int picard_model_load(const char *path, const picard_model **out)
 {
+	struct device_check check = {.started = false};
 	char name[128], cache[PATH_MAX_LEN], include[PATH_MAX_LEN + 64];
 	char so[PATH_MAX_LEN + 128], log[PATH_MAX_LEN + 128], symbol[160];
 	char *text = NULL;
@@ -339,6 +386,8 @@ int picard_model_load(const char *path, const picard_model **out)
 	key = picard_hash(key, PICARD_MODEL_CODEGEN, strlen(PICARD_MODEL_CODEGEN));
 	key = compiler_hash(key, log);
 	err = pathf(so, sizeof(so), "%s/models/%s-%016llx.so", cache, name, (unsigned long long)key);
+	if (!err)
+		device_check_start(&check, path, text, name);
 	if (!err && stat(so, &st) != 0)
 		err = build_host_side(path, text, name, include, "-DPICARD_HOST_NO_RK", so, log);
 	remove(log);
@@ -369,10 +418,11 @@ int picard_model_load(const char *path, const picard_model **out)
 	/* out-of-bounds subscripts: the constant ones at their line, the
 	 * others by a guarded first evaluation, before NVRTC's compile */
 	err = picard_model_check_subscripts(path, text, &loaded->model);
+	device_check_wait(&check); /* before the probe forks */
 	if (!err)
 		err = picard_model_probe(&loaded->model);
-	if (!err)
-		err = picard_jit_check(&loaded->model);
+	if (!err && check.err)
+		err = picard_fail(check.err, "%s", check.detail);
 	if (!err)
 		err = picard_model_check_operator(&loaded->model);
 	if (err)
@@ -384,6 +434,8 @@ int picard_model_load(const char *path, const picard_model **out)
 	*out = &loaded->model;
 	return PICARD_OK;
 fail:
+	if (check.started)
+		device_check_wait(&check);
 	if (loaded)
 		free((char *)loaded->impl.source_path);
 	free(loaded);
