@@ -1105,6 +1105,7 @@ struct picard_tune_prepared {
 	bool threaded;
 	volatile int stop;  /* the search is done: start no more */
 	int err;
+	char detail[8192];  /* err's message, from the thread that had it */
 };
 
 /* The background compilation: one thread fewer than the cores, so that
@@ -1117,6 +1118,8 @@ static void *compile_kernels(void *arg)
 	omp_set_num_threads(procs > 1 ? procs - 1 : 1);
 	p->err = picard_jit_precompile_until(p->model, (const char *const *)p->kernels.names,
 					     p->kernels.count, &p->stop);
+	if (p->err)
+		snprintf(p->detail, sizeof(p->detail), "%s", picard_error_detail());
 	return NULL;
 }
 
@@ -1176,11 +1179,11 @@ int picard_tune_prepare_finish(struct picard_tune_prepared *p)
 	p->stop = 1;
 	if (p->threaded)
 		pthread_join(p->thread, NULL);
-	err = p->err;
+	err = p->err ? picard_fail(p->err, "compiling the candidates' kernels: %s", p->detail) :
+		       PICARD_OK;
 	name_list_free(&p->kernels);
 	free(p);
-	return err ? picard_fail(err, "compiling the candidates' kernels: %s",
-				 picard_error_detail()) : PICARD_OK;
+	return err;
 }
 
 int picard_tune_prepare(const picard_model *model, const picard_tune_options *searches, int n,

@@ -139,9 +139,6 @@ static int list_models(const struct run_options *opts)
 
 /* ---- setting up --------------------------------------------------------------- */
 
-/* count*size bytes for what, or NULL after a message: sizes that overflow
- * or exceed half the machine's memory are refused (rather than the process
- * being killed when it touches them). */
 /* Zero bytes at p, a page per iteration, by the OpenMP threads: the
  * kernel's first-touch faults of a large array spread over the cores
  * (a copy from the device into fresh pages takes them one at a time). */
@@ -157,6 +154,9 @@ static void touch_pages(void *p, size_t bytes)
 	}
 }
 
+/* count*size bytes for what, or NULL after a message: sizes that overflow
+ * or exceed half the machine's memory are refused (rather than the process
+ * being killed when it touches them). */
 static void *alloc_array(size_t count, size_t size, const char *what)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);

@@ -535,15 +535,11 @@ static int report_check(const struct run *run)
 
 	if (!run->checked_done)
 		return CLI_EXIT_OK;
-	long ok = 0, check_failed = 0;
-
-#pragma omp parallel for reduction(+ : ok, check_failed)
+#pragma omp parallel for reduction(+ : counts[:2])
 	for (long i = 0; i < run->ntraj; i++) {
-		ok += run->status[i] == PICARD_TRAJ_OK && !isnan(run->err[i]);
-		check_failed += run->status[i] == PICARD_TRAJ_CHECK_FAILED;
+		counts[0] += run->status[i] == PICARD_TRAJ_OK && !isnan(run->err[i]);
+		counts[1] += run->status[i] == PICARD_TRAJ_CHECK_FAILED;
 	}
-	counts[0] = ok;
-	counts[1] = check_failed;
 	shard_sum(&run->shard, counts, 2);
 	/* none finished: the failures say why */
 	if (counts[0] + counts[1])
@@ -572,21 +568,15 @@ int promise_report(const struct run *run)
 
 	if (!run->opts.tol_given)
 		return report_check(run);
-	long c_ok = 0, c_exceeded = 0, c_checked = 0, c_estimated = 0;
-
-#pragma omp parallel for reduction(+ : c_ok, c_exceeded, c_checked, c_estimated)
+#pragma omp parallel for reduction(+ : counts[:4])
 	for (long i = 0; i < run->ntraj; i++) {
-		c_ok += run->status[i] == PICARD_TRAJ_OK;
-		c_exceeded += run->status[i] == PICARD_TRAJ_TOL_EXCEEDED;
+		counts[0] += run->status[i] == PICARD_TRAJ_OK;
+		counts[1] += run->status[i] == PICARD_TRAJ_TOL_EXCEEDED;
 		if (run->status[i] == PICARD_TRAJ_OK) {
-			c_checked += !isnan(run->err[i]);
-			c_estimated += isnan(run->err[i]);
+			counts[2] += !isnan(run->err[i]);
+			counts[3] += isnan(run->err[i]);
 		}
 	}
-	counts[0] = c_ok;
-	counts[1] = c_exceeded;
-	counts[2] = c_checked;
-	counts[3] = c_estimated;
 	/* the job's counts; the members named are rank 0's under mpirun */
 	shard_sum(&run->shard, counts, 4);
 	const long ok = counts[0], exceeded = counts[1], checked = counts[2],
