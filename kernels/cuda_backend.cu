@@ -17,6 +17,7 @@ extern "C" {
 }
 #include "imex/imex_gpu.h"
 #include "krylov/krylov.h"
+#include "device_io.h"
 #include "jit.h"
 #include "lobatto.h"
 #include "model_impl.h"
@@ -38,8 +39,6 @@ struct picard_cuda_solver {
 	double *fail_time;          /* device, 2 per trajectory (launch.h) */
 	long *sweeps;               /* device, sweeps per trajectory */
 	int *sweeps_max;            /* device, most sweeps in a window */
-	void *staging;              /* host, reals for the SoA conversions */
-	int *staging_status;        /* host, status as the device wrote it */
 	const void *kernel;         /* the instance of the layout and precision */
 	const void *kernel_dense;   /* the same with dense output, once needed */
 	void *record_dev[PICARD_MAX_RECORDS]; /* device record buffers, kept
@@ -51,8 +50,6 @@ struct picard_cuda_solver {
 	void *weights_dev[PICARD_MAX_RECORDS]; /* lobatto: their dense output
 				       weights, likewise */
 	size_t weights_dev_size[PICARD_MAX_RECORDS]; /* their bytes */
-	void *record_host;          /* host staging of a record, likewise */
-	size_t record_host_size;    /* its bytes */
 	cudaEvent_t start, stop;    /* timing of the kernel alone */
 	/* lobatto scheme only */
 	int groups_per_warp;        /* trajectories per warp */
@@ -92,18 +89,11 @@ static int lobatto_block_threads(long ntraj, int groups_per_warp, int sm_count,
 }
 
 /* Map a CUDA error to PICARD_ECUDA with what was being done. */
-static int cuda_fail(cudaError_t err, const char *what)
-{
-	if (err == cudaErrorMemoryAllocation)
-		return picard_fail(PICARD_ENOMEM, "%s: %s", what, cudaGetErrorString(err));
-	return picard_fail(PICARD_ECUDA, "%s: %s", what, cudaGetErrorString(err));
-}
-
 #define CUDA_TRY(call, what)                                                   \
 	do {                                                                   \
 		cudaError_t cuda_err_ = (call);                                \
 		if (cuda_err_ != cudaSuccess) {                                \
-			err = cuda_fail(cuda_err_, what);                      \
+			err = picard_cuda_fail(cuda_err_, what);                      \
 			goto out;                                              \
 		}                                                              \
 	} while (0)
@@ -823,7 +813,7 @@ static int load_kernel(const picard_model *model, const picard_grid *grid, const
 		return err;
 	e = cudaFuncGetAttributes(&attr, *kernel);
 	if (e != cudaSuccess)
-		return cuda_fail(e, "describing the kernel");
+		return picard_cuda_fail(e, "describing the kernel");
 	*info = { attr.maxThreadsPerBlock, attr.numRegs, attr.localSizeBytes };
 	return PICARD_OK;
 }
@@ -854,7 +844,7 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 				   e != cudaSuccess ? cudaGetErrorString(e) : "none found");
 	e = cudaGetDeviceProperties(&prop, 0);
 	if (e != cudaSuccess)
-		return cuda_fail(e, "cudaGetDeviceProperties");
+		return picard_cuda_fail(e, "cudaGetDeviceProperties");
 	*sm_count = prop.multiProcessorCount;
 	scheme->layout(grid, asked, model->dim, ntraj, prop.multiProcessorCount);
 	memset(&L, 0, sizeof(L));
@@ -902,7 +892,7 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 memory:
 	e = cudaMemGetInfo(&free_bytes, &total_bytes);
 	if (e != cudaSuccess)
-		return cuda_fail(e, "cudaMemGetInfo");
+		return picard_cuda_fail(e, "cudaMemGetInfo");
 	if (device_limit && device_limit < free_bytes)
 		free_bytes = device_limit;
 	/* 90% of what is free, the rest for records and the runtime */
@@ -939,9 +929,6 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 		cudaFree(cuda->times_dev[r]);
 		cudaFree(cuda->weights_dev[r]);
 	}
-	free(cuda->record_host);
-	free(cuda->staging);
-	free(cuda->staging_status);
 	free(cuda);
 }
 
@@ -996,7 +983,6 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	struct picard_cuda_solver *cuda;
 	const int n = model->dim, np = model->nparams;
 	const size_t rs = precision == PICARD_DOUBLE ? sizeof(double) : sizeof(float);
-	const size_t width = n > np ? n : np;
 	const size_t per_traj = (2 * n + np) * rs + 2 * (sizeof(int) + sizeof(long)) +
 				(cuda_scheme(grid)->traj_bytes ? cuda_scheme(grid)->traj_bytes(grid, n) : 0);
 	long chunk = 0;
@@ -1019,12 +1005,6 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	cuda->chunk = chunk;
 	cuda->real_size = rs;
 	ntraj = chunk; /* the buffers below hold one chunk */
-	cuda->staging = malloc(ntraj * width * rs);
-	cuda->staging_status = (int *)malloc(ntraj * sizeof(int));
-	if (!cuda->staging || !cuda->staging_status) {
-		err = picard_fail(PICARD_ENOMEM, "host staging for %ld trajectories", ntraj);
-		goto out;
-	}
 	CUDA_TRY(cudaMalloc(&cuda->x0, ntraj * n * rs), "device memory for x0");
 	CUDA_TRY(cudaMalloc(&cuda->params, ntraj * (np ? np : 1) * rs), "device memory for parameters");
 	CUDA_TRY(cudaMalloc(&cuda->x_final, ntraj * n * rs), "device memory for final states");
@@ -1046,47 +1026,6 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	return PICARD_OK;
 out:
 	picard_cuda_free(cuda);
-	return err;
-}
-
-/* Row-major doubles rows[i*stride + c] (ntraj rows of width; stride 0: one
- * row for all) to device SoA reals dev[c][i] of the solver's precision. */
-static int upload_soa(struct picard_cuda_solver *cuda, const double *rows,
-		      int width, int stride, void *dev, long ntraj)
-{
-	int err = PICARD_OK;
-
-#pragma omp parallel for
-	for (long i = 0; i < ntraj; i++)
-		for (int c = 0; c < width; c++) {
-			double v = rows[i * stride + c];
-			if (cuda->precision == PICARD_DOUBLE)
-				((double *)cuda->staging)[c * ntraj + i] = v;
-			else
-				((float *)cuda->staging)[c * ntraj + i] = (float)v;
-		}
-	CUDA_TRY(cudaMemcpy(dev, cuda->staging, ntraj * width * cuda->real_size,
-			    cudaMemcpyHostToDevice), "copy to device");
-out:
-	return err;
-}
-
-/* Device SoA reals of the solver's precision (ntraj of them) to
- * row-major doubles. */
-static int download_soa(struct picard_cuda_solver *cuda, const void *dev,
-			int width, double *rows, long ntraj)
-{
-	int err = PICARD_OK;
-
-	CUDA_TRY(cudaMemcpy(cuda->staging, dev, ntraj * width * cuda->real_size,
-			    cudaMemcpyDeviceToHost), "copy from device");
-#pragma omp parallel for
-	for (long i = 0; i < ntraj; i++)
-		for (int c = 0; c < width; c++)
-			rows[i * width + c] = cuda->precision == PICARD_DOUBLE ?
-				((double *)cuda->staging)[c * ntraj + i] :
-				(double)((float *)cuda->staging)[c * ntraj + i];
-out:
 	return err;
 }
 
@@ -1173,15 +1112,6 @@ static int alloc_records(struct picard_cuda_solver *cuda,
 			cuda->record_dev_size[r] = bytes;
 		}
 		dr->states = cuda->record_dev[r];
-		if (bytes > cuda->record_host_size) {
-			free(cuda->record_host);
-			cuda->record_host_size = 0;
-			cuda->record_host = malloc(bytes);
-			if (!cuda->record_host)
-				return picard_fail(PICARD_ENOMEM, "host memory for a record of %zu bytes",
-						   bytes);
-			cuda->record_host_size = bytes;
-		}
 	}
 out:
 	return err;
@@ -1215,61 +1145,59 @@ out:
 	return err;
 }
 
-/* Copy a chunk's record into its slots of the caller's doubles. */
+/* Copy a chunk's record into its slots of the caller's doubles: row r
+ * of the device's at row r, slot first_slot of the caller's. */
 static int download_record(struct picard_cuda_solver *cuda,
 			   const picard_device_record *dr,
 			   const picard_record *rec)
 {
 	const int n = cuda->model->dim;
-	const long nrec = device_record_rows(cuda, dr);
-	const long all_slots = picard_record_slots(cuda->ntraj, rec->traj_stride);
-	const size_t count = nrec * dr->slots * n;
-	void *host = cuda->record_host; /* alloc_records made it large enough */
-	int err = PICARD_OK;
 
-	CUDA_TRY(cudaMemcpy(host, dr->states, count * cuda->real_size,
-			    cudaMemcpyDeviceToHost), "copy record from device");
-#pragma omp parallel for collapse(2)
-	for (long r = 0; r < nrec; r++)
-		for (long s = 0; s < dr->slots * n; s++) {
-			size_t from = (r * dr->slots) * n + s;
-			rec->states[(r * all_slots + dr->first_slot) * n + s] =
-				cuda->precision == PICARD_DOUBLE ? ((double *)host)[from] :
-				(double)((float *)host)[from];
-		}
-out:
-	return err;
+	return picard_io_download_rows(dr->states, device_record_rows(cuda, dr), dr->slots * n,
+				       cuda->real_size, rec->states + dr->first_slot * n,
+				       picard_record_slots(cuda->ntraj, rec->traj_stride) * n);
 }
 
-/* Per-trajectory results of a chunk into the job's arrays at offset. */
+/* Per-trajectory results of a chunk into the job's arrays at offset, its
+ * totals added to the job's. A chunk whose members all finished with no
+ * failing window or time has nothing to say per member but its final
+ * states: its statuses and failing windows are set here, not copied (the
+ * failing times are NaN already: picard_solve). */
 static int download_chunk(struct picard_cuda_solver *cuda, const struct picard_job *job,
 			  const picard_launch *L, long offset, long count)
 {
 	const int n = cuda->model->dim;
-	int err = PICARD_OK;
+	struct picard_job_totals t, *all = job->totals;
+	long irregular = 0;
+	int err = picard_io_totals(cuda->status, cuda->fail_window, cuda->fail_time, cuda->sweeps,
+				   cuda->sweeps_max, count, cuda->grid.windows, &t, &irregular);
 
-	if (job->x_final) {
-		err = download_soa(cuda, cuda->x_final, n, job->x_final + offset * n, count);
-		if (err)
-			return err;
-	}
-	CUDA_TRY(cudaMemcpy(cuda->staging_status, cuda->status, count * sizeof(int),
-			    cudaMemcpyDeviceToHost), "copy status from device");
-	CUDA_TRY(cudaMemcpy(job->fail_window + offset, cuda->fail_window, count * sizeof(long),
-			    cudaMemcpyDeviceToHost), "copy status from device");
-	CUDA_TRY(cudaMemcpy(job->fail_time + 2 * offset, cuda->fail_time,
-			    2 * count * sizeof(double), cudaMemcpyDeviceToHost),
-		 "copy failure times from device");
-	CUDA_TRY(cudaMemcpy(job->sweeps + offset, cuda->sweeps, count * sizeof(long),
-			    cudaMemcpyDeviceToHost), "copy sweep counts from device");
-	CUDA_TRY(cudaMemcpy(job->sweeps_max + offset, cuda->sweeps_max, count * sizeof(int),
-			    cudaMemcpyDeviceToHost), "copy sweep counts from device");
+	if (err)
+		return err;
+	all->failed += t.failed;
+	all->sweeps += t.sweeps;
+	all->windows_run += t.windows_run;
+	all->sweeps_max = t.sweeps_max > all->sweeps_max ? t.sweeps_max : all->sweeps_max;
+	if (job->x_final)
+		err = picard_io_download_soa(cuda->x_final, n, count, cuda->real_size,
+					     job->x_final + offset * n);
+	if (!err && irregular) {
+		err = picard_io_download_bytes(cuda->status, count * sizeof(int), job->status + offset);
+		if (!err)
+			err = picard_io_download_bytes(cuda->fail_window, count * sizeof(long),
+						       job->fail_window + offset);
+		if (!err)
+			err = picard_io_download_bytes(cuda->fail_time, 2 * count * sizeof(double),
+						       job->fail_time + 2 * offset);
+	} else if (!err) {
 #pragma omp parallel for
-	for (long i = 0; i < count; i++)
-		job->status[offset + i] = (picard_traj_status)cuda->staging_status[i];
+		for (long i = 0; i < count; i++) {
+			job->status[offset + i] = PICARD_TRAJ_OK;
+			job->fail_window[offset + i] = -1;
+		}
+	}
 	for (int r = 0; r < L->nrecords && !err; r++)
 		err = download_record(cuda, &L->records[r], &job->records[r]);
-out:
 	return err;
 }
 
@@ -1306,11 +1234,15 @@ static int solve_chunk(struct picard_cuda_solver *cuda, const struct picard_job 
 
 	L->ntraj = count;
 	L->traj_offset = offset;
-	err = upload_soa(cuda, job->x0 + offset * model->dim, model->dim, model->dim,
-			 cuda->x0, count);
-	if (!err && model->nparams)
-		err = upload_soa(cuda, job->params + offset * job->param_stride, model->nparams,
-				 job->param_stride, cuda->params, count);
+	err = picard_io_upload_soa(job->x0 + offset * model->dim, model->dim, model->dim, count,
+				   cuda->real_size, cuda->x0);
+	if (!err && model->nparams && job->param_stride)
+		err = picard_io_upload_soa(job->params + offset * job->param_stride,
+					   job->param_stride, model->nparams, count,
+					   cuda->real_size, cuda->params);
+	else if (!err && model->nparams) /* one row for all: no copy per member */
+		err = picard_io_broadcast_row(job->params, model->nparams, count, cuda->real_size,
+					      cuda->params);
 	if (!err)
 		err = start_records(cuda, L, offset, count);
 	if (err)
@@ -1387,6 +1319,7 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 	L.lobatto_tables = cuda->lobatto_tables;
 
 	*seconds = 0;
+	memset(job->totals, 0, sizeof(*job->totals));
 	cuda->job = job;
 	err = alloc_records(cuda, job, &L);
 	for (int r = 0; r < job->nrecords; r++)
@@ -1423,7 +1356,7 @@ extern "C" int picard_cuda_kernel_name(const picard_model *model, picard_grid *g
 	if (e == cudaSuccess)
 		e = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev);
 	if (e != cudaSuccess)
-		return cuda_fail(e, "the device's multiprocessors");
+		return picard_cuda_fail(e, "the device's multiprocessors");
 	cuda_scheme(grid)->layout(grid, asked, model->dim, ntraj, sm_count);
 	memset(&L, 0, sizeof(L));
 	launch_shape(grid, &L);

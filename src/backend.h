@@ -6,10 +6,30 @@
 #include <stdbool.h>
 
 #include "picard.h"
+#include "portable.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* What a solve's trajectories add up to: each backend fills them, the
+ * CUDA backend on the device, so that per-trajectory counts need not
+ * travel. Sums of whole numbers, exact in any order. */
+struct picard_job_totals {
+	long failed;        /* status not OK */
+	double sweeps;      /* sweeps over all windows of all trajectories */
+	double windows_run; /* windows run: all, or up to a stopping failure */
+	int sweeps_max;     /* most sweeps in one window */
+};
+
+/* A status that stopped its trajectory before t1: it ran its windows up to
+ * the failing one. */
+static inline __host__ __device__ bool picard_traj_stopped(int status)
+{
+	return status == PICARD_TRAJ_NONFINITE || status == PICARD_TRAJ_DIVERGED ||
+	       status == PICARD_TRAJ_STEP_UNDERFLOW || status == PICARD_TRAJ_MAX_STEPS ||
+	       status == PICARD_TRAJ_LINSOLVE_FAILED;
+}
 
 /* One solve's inputs and outputs as the backends see them. */
 struct picard_job {
@@ -31,8 +51,11 @@ struct picard_job {
 					trajectory failed writes its start and
 					end there (the per-thread Runge-Kutta
 					schemes), never NULL here */
-	long *sweeps;                /* ntraj: sweeps over all windows */
-	int *sweeps_max;             /* ntraj: most sweeps in one window */
+	long *sweeps;                /* ntraj: sweeps over all windows (the
+					CUDA backend keeps them on the device) */
+	int *sweeps_max;             /* ntraj: most sweeps in one window (the
+					same) */
+	struct picard_job_totals *totals; /* filled by the backend */
 	const picard_record *records; /* nrecords window-end records */
 	int nrecords;
 	struct picard_failure_note *note; /* the first failure's words, or

@@ -13,6 +13,26 @@
 #include "errors.h"
 #include "scheme.h"
 
+/* The job's totals from its per-trajectory arrays. */
+static void add_up(const struct picard_job *job)
+{
+	double sweeps = 0, windows_run = 0;
+	long failed = 0;
+	int most = 0;
+
+#pragma omp parallel for reduction(+ : sweeps, windows_run, failed) reduction(max : most)
+	for (long i = 0; i < job->ntraj; i++) {
+		sweeps += job->sweeps[i];
+		windows_run += picard_traj_stopped(job->status[i]) ? job->fail_window[i] + 1 :
+								     job->grid->windows;
+		most = job->sweeps_max[i] > most ? job->sweeps_max[i] : most;
+		failed += job->status[i] != PICARD_TRAJ_OK;
+	}
+	*job->totals = (struct picard_job_totals){
+		.failed = failed, .sweeps = sweeps, .windows_run = windows_run, .sweeps_max = most,
+	};
+}
+
 int picard_cpu_solve(const struct picard_job *job, double *seconds)
 {
 	const struct picard_cpu_scheme *cpu = picard_scheme_of(job->grid->scheme)->cpu;
@@ -45,6 +65,8 @@ int picard_cpu_solve(const struct picard_job *job, double *seconds)
 	}
 	if (err)
 		err = picard_fail(err, "CPU backend: no memory for %zu bytes of scratch", size);
+	else
+		add_up(job);
 out:
 	*seconds = omp_get_wtime() - start;
 	if (cpu->release)

@@ -23,11 +23,19 @@
  * is asked for (tests/test_ensemble_range.c). */
 #define UNIFORM_PIECE ((size_t)1 << 16)
 
-/* count uniforms in (0, 1] into host memory u, from position offset of the
- * seed's sequence on: computed here (philox.h), a block of two values at a
- * time, those of the range kept. */
-static void host_uniforms(double *u, size_t count, unsigned long long offset,
-			  unsigned long long seed)
+/* A member's value: the centre moved by spread times a uniform in (0, 1]
+ * made one in (-1, 1]. */
+static inline double spread_value(double center, double spread, double u)
+{
+	return center * (1 + spread * (2 * u - 1));
+}
+
+/* count values center[g % dim] * (1 + spread (2u - 1)) into x, u being
+ * the uniforms in (0, 1] of the seed's sequence from position offset on:
+ * computed here (philox.h), a block of two at a time, those of the range
+ * kept, in one pass over x. */
+static void host_spread(double *x, size_t count, unsigned long long offset,
+			unsigned long long seed, int dim, const double *center, double spread)
 {
 	const uint64_t end = offset + count;
 
@@ -36,9 +44,13 @@ static void host_uniforms(double *u, size_t count, unsigned long long offset,
 		double pair[2];
 
 		picard_philox_pair(p, seed, pair);
-		for (int h = 0; h < 2; h++)
-			if (2 * p + h >= offset && 2 * p + h < end)
-				u[2 * p + h - offset] = pair[h];
+		for (int h = 0; h < 2; h++) {
+			const uint64_t g = 2 * p + h;
+
+			if (g >= offset && g < end)
+				x[g - offset] = spread_value(center[(g - offset) % dim], spread,
+							     pair[h]);
+		}
 	}
 }
 
@@ -113,18 +125,18 @@ int picard_ensemble_spread_range(int dim, const double *center, long first, long
 			x0[i] = center[i % dim];
 		return PICARD_OK;
 	}
+	if (!on_device) {
+		host_spread(x0, count, (unsigned long long)first * dim, seed, dim, center, spread);
+		return PICARD_OK;
+	}
 	u = malloc(count * sizeof(double));
 	if (!u)
 		return picard_fail(PICARD_ENOMEM, "ensemble: %zu doubles", count);
-	err = PICARD_OK;
-	if (on_device)
-		err = device_uniforms(u, count, (unsigned long long)first * dim, seed);
-	else
-		host_uniforms(u, count, (unsigned long long)first * dim, seed);
+	err = device_uniforms(u, count, (unsigned long long)first * dim, seed);
 	if (!err) {
 #pragma omp parallel for schedule(static)
 		for (size_t i = 0; i < count; i++)
-			x0[i] = center[i % dim] * (1 + spread * (2 * u[i] - 1));
+			x0[i] = spread_value(center[i % dim], spread, u[i]);
 	}
 	free(u);
 	return err;
@@ -180,18 +192,18 @@ int picard_ensemble_model_range(const picard_model *model, long first, long ntra
 				params[i * np + q] = column[i];
 		}
 	}
-	/* states: factors 1 + spread (2u - 1) times each trajectory's start */
-	for (int k = 0; k < n; k++)
-		ones[k] = 1;
-	if (!err)
-		err = picard_ensemble_spread_range(n, ones, first, ntraj, spread, seed, backend, x0);
+	/* states: factors 1 + spread (2u - 1) times each trajectory's start;
+	 * with one start for all, the start is the centre (the same product,
+	 * 1 (1 + spread (2u - 1)) start, in one pass) */
 	if (!err && !params) {
 		picard_model_start(model, NULL, start);
-#pragma omp parallel for
-		for (long i = 0; i < ntraj; i++)
-			for (int k = 0; k < n; k++)
-				x0[i * n + k] *= start[k];
+		err = picard_ensemble_spread_range(n, start, first, ntraj, spread, seed, backend, x0);
 	} else if (!err) {
+		for (int k = 0; k < n; k++)
+			ones[k] = 1;
+		err = picard_ensemble_spread_range(n, ones, first, ntraj, spread, seed, backend, x0);
+	}
+	if (!err && params) {
 		/* each member's start from its own parameters, a start
 		 * buffer per thread */
 #pragma omp parallel num_threads(threads)

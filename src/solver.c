@@ -11,6 +11,7 @@
 #include "dense_output.h"
 #include "errors.h"
 #include "estimate.h"
+#include "large_alloc.h"
 #include "tolerance.h"
 #include "launch.h"
 #include "lobatto.h"
@@ -295,15 +296,16 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 		snprintf(s->device, sizeof(s->device), "CPU (%d threads)", omp_get_max_threads());
 	}
 	/* after the device has accepted the ensemble */
-	s->sweeps = malloc(ntraj * sizeof(*s->sweeps));
-	s->sweeps_max = malloc(ntraj * sizeof(*s->sweeps_max));
-	s->status = malloc(ntraj * sizeof(*s->status));
-	s->fail_window = malloc(ntraj * sizeof(*s->fail_window));
-	s->fail_time = malloc(2 * ntraj * sizeof(*s->fail_time));
+	s->sweeps = picard_large_alloc(ntraj * sizeof(*s->sweeps));
+	s->sweeps_max = picard_large_alloc(ntraj * sizeof(*s->sweeps_max));
+	s->status = picard_large_alloc(ntraj * sizeof(*s->status));
+	s->fail_window = picard_large_alloc(ntraj * sizeof(*s->fail_window));
+	s->fail_time = picard_large_alloc(2 * ntraj * sizeof(*s->fail_time));
 	if (!s->sweeps || !s->sweeps_max || !s->status || !s->fail_window || !s->fail_time) {
 		err = picard_fail(PICARD_ENOMEM, "sweep counts of %ld trajectories", ntraj);
 		goto fail;
 	}
+#pragma omp parallel for
 	for (long i = 0; i < 2 * ntraj; i++) /* no solve yet: none failed */
 		s->fail_time[i] = NAN;
 	if (opt.estimate_error) {
@@ -379,6 +381,7 @@ static void settle_fail_times(const picard_solver *s, const struct picard_job *j
 {
 	const picard_grid *g = &s->grid;
 
+#pragma omp parallel for
 	for (long i = 0; i < s->ntraj; i++) {
 		double *t = s->fail_time + 2 * i;
 		const long w = job->fail_window[i];
@@ -491,29 +494,13 @@ static int check_inputs(const picard_solver *s, const double *x0,
 
 /* Sweeps per window (over the windows run: a trajectory that became
  * non-finite or diverged stopped there) and right-hand side evaluations. */
-static void sweep_stats(const picard_solver *s, const picard_traj_status *status,
-			const long *fail_window, picard_stats *stats)
+static void sweep_stats(const picard_solver *s, const struct picard_job_totals *totals,
+			picard_stats *stats)
 {
-	double total = 0, windows_run = 0;
-	int most = 0;
-
-	/* sums of whole numbers, exact in any order */
-#pragma omp parallel for reduction(+ : total, windows_run) reduction(max : most)
-	for (long i = 0; i < s->ntraj; i++) {
-		bool stopped = status[i] == PICARD_TRAJ_NONFINITE ||
-			       status[i] == PICARD_TRAJ_DIVERGED ||
-			       status[i] == PICARD_TRAJ_STEP_UNDERFLOW ||
-			       status[i] == PICARD_TRAJ_MAX_STEPS ||
-			       status[i] == PICARD_TRAJ_LINSOLVE_FAILED;
-
-		total += s->sweeps[i];
-		windows_run += stopped ? fail_window[i] + 1 : s->grid.windows;
-		most = s->sweeps_max[i] > most ? s->sweeps_max[i] : most;
-	}
 	stats->windows = s->grid.windows;
-	stats->sweeps_mean = total / windows_run;
-	stats->sweeps_max = most;
-	stats->rhs_evals = total * rhs_per_sweep(picard_scheme_of(s->grid.scheme), s->grid.m);
+	stats->sweeps_mean = totals->sweeps / totals->windows_run;
+	stats->sweeps_max = totals->sweeps_max;
+	stats->rhs_evals = totals->sweeps * rhs_per_sweep(picard_scheme_of(s->grid.scheme), s->grid.m);
 }
 
 int picard_solve(picard_solver *s, const double *x0, const double *params,
@@ -522,6 +509,7 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 {
 	picard_record all[PICARD_MAX_RECORDS];
 	struct picard_failure_note note = { .traj = -1 };
+	struct picard_job_totals totals = {0};
 	double seconds = 0, estimate_seconds = 0;
 	long failed = 0;
 	int err;
@@ -561,16 +549,15 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 		.param_stride = params ? s->model->nparams : 0, .x_final = x_final,
 		.status = status, .fail_window = fail_window, .fail_time = s->fail_time,
 		.sweeps = s->sweeps, .sweeps_max = s->sweeps_max,
-		.records = all, .nrecords = nrecords, .note = &note,
+		.totals = &totals, .records = all, .nrecords = nrecords, .note = &note,
 	};
 	err = s->backend == PICARD_BACKEND_CUDA ? picard_cuda_solve(s->cuda, &job, &seconds) :
 						  picard_cpu_solve(&job, &seconds);
 	if (err)
 		goto out;
-	settle_fail_times(s, &job);
-#pragma omp parallel for reduction(+ : failed)
-	for (long i = 0; i < s->ntraj; i++)
-		failed += status[i] != PICARD_TRAJ_OK;
+	failed = totals.failed;
+	if (failed)
+		settle_fail_times(s, &job);
 	/* before the sweep statistics are read: the companion has its own */
 	if (s->estimate) {
 		double start = omp_get_wtime();
@@ -589,7 +576,7 @@ out:
 	if (stats) {
 		memset(stats, 0, sizeof(*stats));
 		if (!err || err == PICARD_EFAILED)
-			sweep_stats(s, status, fail_window, stats);
+			sweep_stats(s, &totals, stats);
 		stats->solve_seconds = seconds;
 		stats->estimate_seconds = estimate_seconds;
 		stats->failed = failed;

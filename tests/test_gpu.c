@@ -722,6 +722,62 @@ Test(gpu, chunks_when_memory_is_short, .timeout = 120)
 	free(params);
 }
 
+/* Chunks where only some members fail, with the parameters every member
+ * shares (passed once, spread over the members on the device): a chunk
+ * with no failure sets its statuses and failing windows on the host, one
+ * with failures copies them, and both give one launch's results bit for
+ * bit, sweep counts included. */
+Test(gpu, chunks_with_and_without_failures_match_one_launch, .timeout = 120)
+{
+	const picard_model *lotka = picard_model_find("lotka");
+	picard_options opt = { .m = 8, .K_max = 10, .h = 0.06, .t1 = 20, .bound = 1e4,
+			       .backend = PICARD_BACKEND_CUDA, .precision = PICARD_DOUBLE };
+	const long ntraj = 1000;
+	struct solve_out whole, parts;
+	long failed = 0, failed_in_first = 0;
+	double *x0, *params;
+
+	require_gpu();
+	cr_assert_not_null(lotka, "model lotka is not registered");
+	make_ensemble(lotka, ntraj, 78, &x0, &params);
+	for (long i = 700; i < 750; i++) /* far from the orbit: past the bound soon */
+		for (int k = 0; k < 2; k++)
+			x0[i * 2 + k] *= 40;
+	solve(lotka, &opt, ntraj, x0, NULL, &whole);
+	opt.device_memory = 300 * (2 * 2 + 6) * sizeof(double);
+	solve(lotka, &opt, ntraj, x0, NULL, &parts);
+	for (long i = 0; i < ntraj; i++) {
+		failed += whole.status[i] != PICARD_TRAJ_OK;
+		failed_in_first += i < 250 && whole.status[i] != PICARD_TRAJ_OK;
+	}
+	cr_log_info("%ld of %ld failed; %ld chunks", failed, ntraj, parts.stats.chunks);
+	cr_assert(failed > 0 && failed <= 50, "%ld failed: the test needs some, in one chunk",
+		  failed);
+	cr_assert_eq(failed_in_first, 0);
+	cr_assert_geq(parts.stats.chunks, 3, "%ld chunks", parts.stats.chunks);
+	cr_assert_eq(whole.err, PICARD_EFAILED);
+	cr_assert_eq(parts.err, PICARD_EFAILED);
+	cr_assert_eq(memcmp(whole.status, parts.status, ntraj * sizeof(*whole.status)), 0);
+	cr_assert_eq(memcmp(whole.fail_window, parts.fail_window, ntraj * sizeof(long)), 0);
+	cr_assert_eq(memcmp(whole.x_final, parts.x_final, ntraj * 2 * sizeof(double)), 0);
+	cr_assert_eq(memcmp(whole.dense.states, parts.dense.states,
+			    whole.dense_len * sizeof(double)), 0, "dense records differ");
+	cr_assert_eq(memcmp(whole.sparse.states, parts.sparse.states,
+			    whole.sparse_len * sizeof(double)), 0, "sparse records differ");
+	cr_assert_eq(whole.stats.failed, parts.stats.failed);
+	cr_assert_eq(whole.stats.sweeps_mean, parts.stats.sweeps_mean);
+	cr_assert_eq(whole.stats.sweeps_max, parts.stats.sweeps_max);
+	cr_assert_eq(whole.stats.rhs_evals, parts.stats.rhs_evals);
+	for (long i = 0; i < ntraj; i++)
+		cr_assert((whole.status[i] == PICARD_TRAJ_OK) == (whole.fail_window[i] < 0),
+			  "member %ld: status %d, failing window %ld", i, whole.status[i],
+			  whole.fail_window[i]);
+	solve_out_free(&whole);
+	solve_out_free(&parts);
+	free(x0);
+	free(params);
+}
+
 /* Statuses and failure windows of a solve on both backends agree, both
  * solves return EFAILED, and the failed ones are those expected; on the
  * GPU under every layout. */

@@ -29,6 +29,7 @@
 #include "diag.h"
 #include "ensemble_range.h"
 #include "jit.h"
+#include "large_alloc.h"
 #include "linsolve/implicit.h"
 #include "init_file.h"
 #include "options.h"
@@ -169,7 +170,7 @@ static void *alloc_array(size_t count, size_t size, const char *what)
 			  what, bytes / 1e9, limit / 1e9);
 		return NULL;
 	}
-	ptr = malloc(count * size > 0 ? count * size : 1);
+	ptr = picard_large_alloc(count * size);
 	if (!ptr)
 		cli_error(PICARD_ENOMEM, "%s: cannot allocate %.3g GB", what, bytes / 1e9);
 	else
