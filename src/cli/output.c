@@ -17,7 +17,6 @@
 #include "temp_files.h"
 
 #define NPY_ALIGN 64 /* NumPy pads its header so the data starts aligned */
-#define WRITE_BLOCK (1 << 16) /* bytes converted before each fwrite: 8192 values */
 
 /* ---- the records written ------------------------------------------------ */
 
@@ -216,29 +215,24 @@ static void put_le_double(unsigned char *bytes, double value)
 		bytes[b] = (unsigned char)(bits >> (8 * b));
 }
 
-/* The record's rows, converted into a block of WRITE_BLOCK bytes at a
- * time and written with one fwrite each (a call per value took most of a
- * large ensemble's output time). */
-static void npy_record(FILE *f, const struct run_results *res, long r)
+/* Trajectory i's row of record r at line: n little-endian doubles, NaN
+ * once it failed; its length. */
+static size_t npy_row(char *line, const struct run_results *res, long r, long i)
 {
 	const int n = res->model->dim;
-	unsigned char block[WRITE_BLOCK];
-	size_t used = 0;
+	const double *x = record_state(res, r, i);
 
-	for (long i = 0; i < res->ntraj; i++) {
-		const double *x = record_state(res, r, i);
+	for (int k = 0; k < n; k++)
+		put_le_double((unsigned char *)line + 8 * k, x ? x[k] : NAN);
+	return 8 * (size_t)n;
+}
 
-		for (int k = 0; k < n; k++) {
-			put_le_double(block + used, x ? x[k] : NAN);
-			used += 8;
-			if (used == sizeof(block)) {
-				if (fwrite(block, 1, used, f) != used)
-					return;
-				used = 0;
-			}
-		}
-	}
-	fwrite(block, 1, used, f);
+/* The record's rows, formatted by the threads a block at a time and
+ * written with one fwrite per thread's share (a call per value took most
+ * of a large ensemble's output time). */
+static int npy_record(FILE *f, const struct run_results *res, long r)
+{
+	return write_rows(f, res, r, 8 * (size_t)res->model->dim, npy_row);
 }
 
 void output_header(FILE *f, enum output_format format, const struct run_results *res)
@@ -251,10 +245,7 @@ void output_header(FILE *f, enum output_format format, const struct run_results 
 
 int output_record(FILE *f, enum output_format format, const struct run_results *res, long r)
 {
-	if (format == OUTPUT_CSV)
-		return csv_record(f, res, r);
-	npy_record(f, res, r);
-	return 0;
+	return format == OUTPUT_CSV ? csv_record(f, res, r) : npy_record(f, res, r);
 }
 
 /* The whole file: the header, then record after record; PICARD_ENOMEM
