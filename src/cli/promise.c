@@ -156,6 +156,9 @@ static int judge(const struct run *run, struct solved *s, picard_check_result *r
 	const double *est = picard_solver_error_estimates(s->solver);
 	int err = 0;
 
+	long unvouched = 0;
+
+#pragma omp parallel for
 	for (long i = 0; i < s->n; i++) {
 		s->err[i] = NAN;
 		s->err_est[i] = est ? est[i] : NAN;
@@ -166,19 +169,30 @@ static int judge(const struct run *run, struct solved *s, picard_check_result *r
 	if (!err && !run->opts.tol_given) {
 		const picard_tolerance tol = run_tolerance(&run->opts, picard_solver_grid(s->solver));
 
+#pragma omp parallel for
 		for (long i = 0; i < s->n; i++)
 			if (s->status[i] == PICARD_TRAJ_OK && check_far(s, i, &tol))
 				s->status[i] = PICARD_TRAJ_CHECK_FAILED;
 	}
 	if (err || !run->opts.tol_given)
 		return err;
-	const int phase = picard_progress_begin("the GSL reference at t1 of the members "
-						"without an estimate");
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for reduction(+ : unvouched)
 	for (long i = 0; i < s->n; i++)
-		if (s->status[i] == PICARD_TRAJ_OK && isnan(s->err[i]) && isnan(s->err_est[i]))
-			check_final(run, s, i);
-	picard_progress_end(phase);
+		unvouched += s->status[i] == PICARD_TRAJ_OK && isnan(s->err[i]) &&
+			     isnan(s->err_est[i]);
+	if (unvouched) {
+		const int phase = picard_progress_begin("the GSL reference at t1 of the %ld "
+							"members without an estimate", unvouched);
+
+		/* a reference solve each: one member at a time per thread */
+#pragma omp parallel for schedule(dynamic, 1)
+		for (long i = 0; i < s->n; i++)
+			if (s->status[i] == PICARD_TRAJ_OK && isnan(s->err[i]) &&
+			    isnan(s->err_est[i]))
+				check_final(run, s, i);
+		picard_progress_end(phase);
+	}
+#pragma omp parallel for
 	for (long i = 0; i < s->n; i++)
 		if (s->status[i] == PICARD_TRAJ_OK && !meets(s, i))
 			s->status[i] = PICARD_TRAJ_TOL_EXCEEDED;
@@ -239,9 +253,13 @@ static int part_make(const struct run *run, struct part *p,
 {
 	const int n = run->model->dim, np = run->model->nparams;
 
+	long count = 0;
+
 	memset(p, 0, sizeof(*p));
+#pragma omp parallel for reduction(+ : count)
 	for (long i = 0; i < run->ntraj; i++)
-		p->n += wanted(run, i);
+		count += wanted(run, i);
+	p->n = count;
 	if (!p->n)
 		return 0;
 	p->members = malloc(p->n * sizeof(long));
@@ -491,8 +509,11 @@ int promise_keep(struct run *run)
 	run->checked_done = s.check != NULL;
 	if (run->opts.tol_given)
 		err = verify(run, &verified);
-	for (long i = 0; !err && i < run->ntraj; i++)
-		missed |= retry_wanted(run, i);
+	if (!err) {
+#pragma omp parallel for reduction(|| : missed)
+		for (long i = 0; i < run->ntraj; i++)
+			missed = missed || retry_wanted(run, i);
+	}
 	if (!err && missed && run->opts.tol_given && run->opts.tuned && !run->opts.tuned_closest)
 		err = retry(run);
 	if (run->checked_done)
