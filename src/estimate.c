@@ -104,13 +104,18 @@ int picard_estimate_create(struct picard_estimate *est, const picard_model *mode
 	est->coarse = (picard_record){.every = every, .traj_stride = 1};
 	est->fine = (picard_record){.every = 2 * every, .traj_stride = 1};
 	rows = (size_t)(grid->windows / every);
-	est->coarse.states = picard_large_alloc(rows * states * sizeof(double));
-	est->fine.states = picard_large_alloc(rows * states * sizeof(double));
+	if (rows == 1 && every == grid->windows)
+		rows = 0; /* t1 alone: the final states */
+	est->rows = (long)rows;
+	if (rows) {
+		est->coarse.states = picard_large_alloc(rows * states * sizeof(double));
+		est->fine.states = picard_large_alloc(rows * states * sizeof(double));
+	}
 	est->x_final = picard_large_alloc(states * sizeof(double));
 	est->fine_final = picard_large_alloc(states * sizeof(double));
 	est->fine_status = picard_large_alloc(ntraj * sizeof(*est->fine_status));
 	est->errors = picard_large_alloc(ntraj * sizeof(double));
-	if (!est->coarse.states || !est->fine.states || !est->x_final || !est->fine_final ||
+	if ((rows && (!est->coarse.states || !est->fine.states)) || !est->x_final || !est->fine_final ||
 	    !est->fine_status || !est->errors) {
 		err = picard_fail(PICARD_ENOMEM, "error estimate: %zu window ends of %ld trajectories",
 				  rows, ntraj);
@@ -139,7 +144,7 @@ void picard_estimate_free(struct picard_estimate *est)
 
 const picard_record *picard_estimate_record(const struct picard_estimate *est)
 {
-	return &est->coarse;
+	return est->rows ? &est->coarse : NULL;
 }
 
 double *picard_estimate_final(struct picard_estimate *est)
@@ -172,11 +177,11 @@ int picard_estimate_compute(struct picard_estimate *est, const double *x0,
 			    const double *params, const double *x_final,
 			    const picard_traj_status *status)
 {
-	const long rows = picard_solver_grid(est->companion)->windows / est->fine.every;
+	const long rows = est->rows;
 	int err;
 
 	err = picard_solve(est->companion, x0, params, est->fine_final, est->fine_status, NULL,
-			   &est->fine, 1, NULL);
+			   &est->fine, rows ? 1 : 0, NULL);
 	if (err && err != PICARD_EFAILED)
 		return err;
 #pragma omp parallel for schedule(static)

@@ -14,6 +14,9 @@ struct picard_estimate {
 	picard_tolerance scale;     /* of the scaled errors */
 	long ntraj;                 /* trajectories */
 	int dim;                    /* components */
+	long rows;                  /* window ends compared before t1: none
+				       where the only one would be t1's, which
+				       the final states are already */
 	picard_record coarse;       /* the solve's window ends compared */
 	picard_record fine;         /* the companion's, at the same times */
 	double *x_final;            /* the solve's final states (ntraj*dim) */
@@ -30,7 +33,7 @@ int picard_estimate_create(struct picard_estimate *est, const picard_model *mode
 void picard_estimate_free(struct picard_estimate *est);
 
 /* The record of window ends the solve must also keep (appended to the
- * caller's), and the buffer for its final states when the caller passes
+ * caller's; NULL: none), and the buffer for its final states when the caller passes
  * none. */
 const picard_record *picard_estimate_record(const struct picard_estimate *est);
 double *picard_estimate_final(struct picard_estimate *est);

@@ -1,6 +1,7 @@
 /* solver.c - picard_solver: checks options, fits the grid to the time span,
  * picks the backend, and runs picard_solve on it. */
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -454,6 +455,19 @@ static int check_record(const picard_solver *s, const picard_record *rec, int r)
 }
 
 /* Inputs must be finite and records well formed before any backend runs. */
+/* The first of count values past limit in size, or not a number; -1 if
+ * none. */
+static long first_beyond(const double *v, long count, double limit)
+{
+	long first = LONG_MAX;
+
+#pragma omp parallel for reduction(min : first)
+	for (long i = 0; i < count; i++)
+		if (!(fabs(v[i]) <= limit) && i < first)
+			first = i;
+	return first == LONG_MAX ? -1 : first;
+}
+
 static int check_inputs(const picard_solver *s, const double *x0,
 			const double *params, const picard_record *records,
 			int nrecords)
@@ -464,17 +478,18 @@ static int check_inputs(const picard_solver *s, const double *x0,
 	 * would become Inf and fail later as if the solve had diverged */
 	const double limit = s->precision == PICARD_FLOAT ? FLT_MAX : DBL_MAX;
 	const char *fits = s->precision == PICARD_FLOAT ? " in float (|v| <= 3.4e38)" : "";
+	long i;
 
 	if (!x0)
 		return picard_fail(PICARD_EINVAL, "no initial states");
-	for (long i = 0; i < s->ntraj * n; i++)
-		if (!(fabs(x0[i]) <= limit))
-			return picard_fail(PICARD_EINVAL, "x0: initial state x[%ld] = %g of trajectory %ld is not a finite number%s",
-					   i % n, x0[i], i / n, fits);
-	for (long i = 0; params && i < s->ntraj * np; i++)
-		if (!(fabs(params[i]) <= limit))
-			return picard_fail(PICARD_EINVAL, "params: parameter %s = %g of trajectory %ld is not a finite number%s",
-					   s->model->param_names[i % np], params[i], i / np, fits);
+	i = first_beyond(x0, s->ntraj * n, limit);
+	if (i >= 0)
+		return picard_fail(PICARD_EINVAL, "x0: initial state x[%ld] = %g of trajectory %ld is not a finite number%s",
+				   i % n, x0[i], i / n, fits);
+	i = params ? first_beyond(params, s->ntraj * np, limit) : -1;
+	if (i >= 0)
+		return picard_fail(PICARD_EINVAL, "params: parameter %s = %g of trajectory %ld is not a finite number%s",
+				   s->model->param_names[i % np], params[i], i / np, fits);
 	for (int q = 0; !params && q < np; q++)
 		if (!(fabs(s->model->param_defaults[q]) <= limit))
 			return picard_fail(PICARD_EINVAL, "model %s: parameter %s = %g is not a finite number%s",
@@ -525,7 +540,10 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 	for (int r = 0; r < nrecords; r++)
 		all[r] = records[r];
 	if (s->estimate) {
-		all[nrecords++] = *picard_estimate_record(s->estimate);
+		const picard_record *compared = picard_estimate_record(s->estimate);
+
+		if (compared)
+			all[nrecords++] = *compared;
 		if (!x_final)
 			x_final = picard_estimate_final(s->estimate);
 	}
