@@ -69,14 +69,28 @@ int picard_tolerance_check_ensemble(const picard_tolerance *tol, picard_precisio
 	double least = INFINITY;
 	int err;
 
-	for (long i = 0; x && i < ntraj; i++) {
-		double scale = 0;
+	/* the first member of the smallest start: each thread's, then the
+	 * lowest index among equals */
+#pragma omp parallel if (x && ntraj > 4096)
+	{
+		double own_least = INFINITY;
+		long own = 0;
 
-		for (int k = 0; k < dim; k++)
-			scale = fmax(scale, fabs(x[i * dim + k]));
-		if (scale < least) {
-			least = scale;
-			easiest = i;
+#pragma omp for schedule(static) nowait
+		for (long i = 0; i < (x ? ntraj : 0); i++) {
+			double scale = 0;
+
+			for (int k = 0; k < dim; k++)
+				scale = fmax(scale, fabs(x[i * dim + k]));
+			if (scale < own_least) {
+				own_least = scale;
+				own = i;
+			}
+		}
+#pragma omp critical(picard_tolerance_easiest)
+		if (own_least < least || (own_least == least && own < easiest)) {
+			least = own_least;
+			easiest = own;
 		}
 	}
 	err = picard_tolerance_check(tol, precision, x ? x + easiest * dim : NULL, x ? dim : 0);
