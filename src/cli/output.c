@@ -3,8 +3,9 @@
  * times of --save-every or --save-at, or just the final states. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <omp.h>
 #include <math.h>
+#include <omp.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -429,19 +430,47 @@ static int place_status_file(const struct output *out, char *temp)
 	return err;
 }
 
+/* A .npy's status file, written on a thread of its own beside the states. */
+struct status_writer {
+	const struct output *out;
+	const struct run_results *res;
+	char *temp; /* its temporary file, once written */
+	int err;
+};
+
+static void *write_status_thread(void *arg)
+{
+	struct status_writer *w = arg;
+
+	w->err = write_status_file(w->out, w->res, &w->temp);
+	return NULL;
+}
+
 int output_write(struct output *out, const struct run_results *res)
 {
-	char *status_temp = NULL;
-	int failed, err = 0;
+	struct status_writer status = {.out = out, .res = res};
+	const bool npy = out->format == OUTPUT_NPY;
+	pthread_t thread;
+	bool threaded = false;
+	char *status_temp;
+	int failed, write_errno, err = 0;
 
+	if (npy)
+		threaded = pthread_create(&thread, NULL, write_status_thread, &status) == 0;
 	errno = 0;
 	if (write_results(out->file, out->format, res))
 		errno = ENOMEM;
 	failed = errno == ENOMEM || ferror(out->file);
 	failed |= fclose(out->file) != 0;
+	write_errno = errno;
 	out->file = NULL;
-	/* a .npy's statuses first, so a failure leaves neither file */
-	if (!failed && out->format == OUTPUT_NPY && write_status_file(out, res, &status_temp)) {
+	if (threaded)
+		pthread_join(thread, NULL);
+	else if (npy && !failed)
+		status.err = write_status_file(out, res, &status.temp);
+	status_temp = status.temp;
+	/* a failed status file leaves neither file */
+	if (npy && status.err) {
 		unlink(out->temp_path);
 		temp_files_forget(out->temp_path);
 		free(out->temp_path);
@@ -450,7 +479,7 @@ int output_write(struct output *out, const struct run_results *res)
 	}
 	if (failed) {
 		err = cli_error(PICARD_EIO, "--out %s: write failed: %s", out->path,
-				errno ? strerror(errno) : "I/O error");
+				write_errno ? strerror(write_errno) : "I/O error");
 		unlink(out->temp_path);
 	} else if (rename(out->temp_path, out->path) != 0) {
 		err = cli_error(PICARD_EIO, "--out %s: cannot rename %s into place: %s",

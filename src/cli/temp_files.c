@@ -25,6 +25,8 @@ static const int signals[] = {SIGINT, SIGTERM, SIGHUP};
 static char paths[SLOTS][PATH_BYTES];
 static volatile sig_atomic_t in_use[SLOTS];
 static int installed;
+static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER; /* between threads
+				  (a .npy's status file is written on its own) */
 
 static void remove_and_reraise(int signo)
 {
@@ -82,6 +84,7 @@ int temp_files_track(const char *path)
 	if (!path || strlen(path) >= PATH_BYTES)
 		return -1;
 	block(1, &saved);
+	pthread_mutex_lock(&slots_lock);
 	if (!installed)
 		install();
 	for (int s = 0; s < SLOTS && slot < 0; s++)
@@ -92,6 +95,7 @@ int temp_files_track(const char *path)
 		atomic_thread_fence(memory_order_seq_cst);
 		in_use[slot] = 1;
 	}
+	pthread_mutex_unlock(&slots_lock);
 	block(0, &saved);
 	return slot >= 0 ? 0 : -1;
 }
@@ -103,8 +107,10 @@ void temp_files_forget(const char *path)
 	if (!path)
 		return;
 	block(1, &saved);
+	pthread_mutex_lock(&slots_lock);
 	for (int s = 0; s < SLOTS; s++)
 		if (in_use[s] && strcmp(paths[s], path) == 0)
 			in_use[s] = 0;
+	pthread_mutex_unlock(&slots_lock);
 	block(0, &saved);
 }
