@@ -35,7 +35,6 @@
 
 #include "errors.h"
 #include "estimate.h"
-#include "large_alloc.h"
 #include "scheme.h"
 
 #define ESTIMATE_ROWS 4096            /* window ends compared per trajectory */
@@ -108,13 +107,13 @@ int picard_estimate_create(struct picard_estimate *est, const picard_model *mode
 		rows = 0; /* t1 alone: the final states */
 	est->rows = (long)rows;
 	if (rows) {
-		est->coarse.states = picard_large_alloc(rows * states * sizeof(double));
-		est->fine.states = picard_large_alloc(rows * states * sizeof(double));
+		est->coarse.states = malloc(rows * states * sizeof(double));
+		est->fine.states = malloc(rows * states * sizeof(double));
 	}
-	est->x_final = picard_large_alloc(states * sizeof(double));
-	est->fine_final = picard_large_alloc(states * sizeof(double));
-	est->fine_status = picard_large_alloc(ntraj * sizeof(*est->fine_status));
-	est->errors = picard_large_alloc(ntraj * sizeof(double));
+	est->x_final = malloc(states * sizeof(double));
+	est->fine_final = malloc(states * sizeof(double));
+	est->fine_status = malloc(ntraj * sizeof(*est->fine_status));
+	est->errors = malloc(ntraj * sizeof(double));
 	if ((rows && (!est->coarse.states || !est->fine.states)) || !est->x_final || !est->fine_final ||
 	    !est->fine_status || !est->errors) {
 		err = picard_fail(PICARD_ENOMEM, "error estimate: %zu window ends of %ld trajectories",

@@ -12,7 +12,6 @@
 #include "dense_output.h"
 #include "errors.h"
 #include "estimate.h"
-#include "large_alloc.h"
 #include "tolerance.h"
 #include "launch.h"
 #include "lobatto.h"
@@ -297,11 +296,11 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 		snprintf(s->device, sizeof(s->device), "CPU (%d threads)", omp_get_max_threads());
 	}
 	/* after the device has accepted the ensemble */
-	s->sweeps = picard_large_alloc(ntraj * sizeof(*s->sweeps));
-	s->sweeps_max = picard_large_alloc(ntraj * sizeof(*s->sweeps_max));
-	s->status = picard_large_alloc(ntraj * sizeof(*s->status));
-	s->fail_window = picard_large_alloc(ntraj * sizeof(*s->fail_window));
-	s->fail_time = picard_large_alloc(2 * ntraj * sizeof(*s->fail_time));
+	s->sweeps = malloc(ntraj * sizeof(*s->sweeps));
+	s->sweeps_max = malloc(ntraj * sizeof(*s->sweeps_max));
+	s->status = malloc(ntraj * sizeof(*s->status));
+	s->fail_window = malloc(ntraj * sizeof(*s->fail_window));
+	s->fail_time = malloc(2 * ntraj * sizeof(*s->fail_time));
 	if (!s->sweeps || !s->sweeps_max || !s->status || !s->fail_window || !s->fail_time) {
 		err = picard_fail(PICARD_ENOMEM, "sweep counts of %ld trajectories", ntraj);
 		goto fail;

@@ -29,7 +29,6 @@
 #include "diag.h"
 #include "ensemble_range.h"
 #include "jit.h"
-#include "large_alloc.h"
 #include "linsolve/implicit.h"
 #include "init_file.h"
 #include "options.h"
@@ -170,7 +169,7 @@ static void *alloc_array(size_t count, size_t size, const char *what)
 			  what, bytes / 1e9, limit / 1e9);
 		return NULL;
 	}
-	ptr = picard_large_alloc(count * size);
+	ptr = malloc(count * size > 0 ? count * size : 1);
 	if (!ptr)
 		cli_error(PICARD_ENOMEM, "%s: cannot allocate %.3g GB", what, bytes / 1e9);
 	else
