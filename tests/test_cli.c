@@ -197,6 +197,25 @@ Test(cli, out_unwritable)
 			   "/nonexistent-dir/x.csv");
 }
 
+/* A .npy whose status file cannot be placed (a directory stands at its
+ * name) fails the run and leaves no .npy either: neither file is a result
+ * alone. */
+Test(cli, out_npy_status_unplaceable_leaves_neither)
+{
+	const struct path npy = in_workdir("both.npy"), status = in_workdir("both.status.csv");
+	char line[512];
+	struct cli_run run;
+
+	cr_assert_eq(mkdir(status.s, 0755), 0, "mkdir %s", status.s);
+	snprintf(line, sizeof(line), "decay --backend cpu --traj 3 --out %s", npy.s);
+	run = run_line(line);
+	cr_expect_eq(run.status, 1, "exit status %d (stderr: %s)", run.status, run.err);
+	cr_expect_neq(strstr(run.err, "status file"), NULL, "stderr: %s", run.err);
+	cr_expect_eq(access(npy.s, F_OK), -1, "the .npy was left without its statuses");
+	free_run(&run);
+	rmdir(status.s);
+}
+
 /* --save-at past the span (here the model's t1 = 10) is refused before
  * anything runs; an existing --out file is not touched. */
 Test(cli, save_at_beyond_span)

@@ -421,8 +421,6 @@ static int place_status_file(const struct output *out, char *temp)
 		err = cli_error(PICARD_EIO, "--out %s: cannot place its status file: %s", out->path,
 				name ? strerror(errno) : "out of memory");
 		unlink(temp);
-	} else {
-		printf("%-12s %s (status of each trajectory)\n", "statuses", name);
 	}
 	temp_files_forget(temp);
 	free(name);
@@ -451,7 +449,7 @@ int output_write(struct output *out, const struct run_results *res)
 	struct status_writer status = {.out = out, .res = res};
 	const bool npy = out->format == OUTPUT_NPY;
 	pthread_t thread;
-	bool threaded = false;
+	bool threaded = false, has_status;
 	char *status_temp;
 	int failed, write_errno, err = 0;
 
@@ -469,6 +467,7 @@ int output_write(struct output *out, const struct run_results *res)
 	else if (npy && !failed)
 		status.err = write_status_file(out, res, &status.temp);
 	status_temp = status.temp;
+	has_status = status_temp != NULL;
 	/* a failed status file leaves neither file */
 	if (npy && status.err) {
 		unlink(out->temp_path);
@@ -477,22 +476,38 @@ int output_write(struct output *out, const struct run_results *res)
 		out->temp_path = NULL;
 		return PICARD_EIO;
 	}
+	/* the status file placed first: a failure to place either leaves
+	 * neither in place */
 	if (failed) {
 		err = cli_error(PICARD_EIO, "--out %s: write failed: %s", out->path,
 				write_errno ? strerror(write_errno) : "I/O error");
-		unlink(out->temp_path);
-	} else if (rename(out->temp_path, out->path) != 0) {
+		if (status_temp)
+			unlink(status_temp), temp_files_forget(status_temp), free(status_temp);
+	} else if (status_temp) {
+		err = place_status_file(out, status_temp);
+	}
+	if (!err && rename(out->temp_path, out->path) != 0) {
 		err = cli_error(PICARD_EIO, "--out %s: cannot rename %s into place: %s",
 				out->path, out->temp_path, strerror(errno));
+		if (has_status) {
+			char *placed = output_status_path(out->path);
+
+			if (placed)
+				unlink(placed);
+			free(placed);
+		}
+	}
+	if (err) {
 		unlink(out->temp_path);
+	} else if (has_status) {
+		char *placed = output_status_path(out->path);
+
+		printf("%-12s %s (status of each trajectory)\n", "statuses", placed ? placed : "");
+		free(placed);
 	}
 	temp_files_forget(out->temp_path);
 	free(out->temp_path);
 	out->temp_path = NULL;
-	if (status_temp && err)
-		unlink(status_temp), temp_files_forget(status_temp), free(status_temp);
-	else if (status_temp)
-		err = place_status_file(out, status_temp);
 	return err;
 }
 
