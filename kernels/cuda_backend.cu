@@ -88,12 +88,13 @@ static int lobatto_block_threads(long ntraj, int groups_per_warp, int sm_count,
 	return threads;
 }
 
-/* Map a CUDA error to PICARD_ECUDA with what was being done. */
+/* On a CUDA error: err says what was being done (picard_cuda_fail), and
+ * control goes to out. */
 #define CUDA_TRY(call, what)                                                   \
 	do {                                                                   \
 		cudaError_t cuda_err_ = (call);                                \
 		if (cuda_err_ != cudaSuccess) {                                \
-			err = picard_cuda_fail(cuda_err_, what);                      \
+			err = picard_cuda_fail(cuda_err_, what);               \
 			goto out;                                              \
 		}                                                              \
 	} while (0)

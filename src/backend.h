@@ -51,10 +51,11 @@ struct picard_job {
 					trajectory failed writes its start and
 					end there (the per-thread Runge-Kutta
 					schemes), never NULL here */
-	long *sweeps;                /* ntraj: sweeps over all windows (the
-					CUDA backend keeps them on the device) */
-	int *sweeps_max;             /* ntraj: most sweeps in one window (the
-					same) */
+	long *sweeps;                /* ntraj: sweeps over all windows; NULL
+					for the CUDA backend, which keeps
+					them on the device */
+	int *sweeps_max;             /* ntraj: most sweeps in one window;
+					the same */
 	struct picard_job_totals *totals; /* filled by the backend */
 	const picard_record *records; /* nrecords window-end records */
 	int nrecords;

@@ -103,7 +103,7 @@ int picard_estimate_create(struct picard_estimate *est, const picard_model *mode
 	est->coarse = (picard_record){.every = every, .traj_stride = 1};
 	est->fine = (picard_record){.every = 2 * every, .traj_stride = 1};
 	rows = (size_t)(grid->windows / every);
-	if (rows == 1 && every == grid->windows)
+	if (every == grid->windows)
 		rows = 0; /* t1 alone: the final states */
 	est->rows = (long)rows;
 	if (rows) {

@@ -295,13 +295,18 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 	} else {
 		snprintf(s->device, sizeof(s->device), "CPU (%d threads)", omp_get_max_threads());
 	}
-	/* after the device has accepted the ensemble */
-	s->sweeps = malloc(ntraj * sizeof(*s->sweeps));
-	s->sweeps_max = malloc(ntraj * sizeof(*s->sweeps_max));
+	/* after the device has accepted the ensemble; sweep counts per
+	 * trajectory on the host for the CPU backend alone (the CUDA backend
+	 * adds them up on the device) */
+	if (s->backend == PICARD_BACKEND_CPU) {
+		s->sweeps = malloc(ntraj * sizeof(*s->sweeps));
+		s->sweeps_max = malloc(ntraj * sizeof(*s->sweeps_max));
+	}
 	s->status = malloc(ntraj * sizeof(*s->status));
 	s->fail_window = malloc(ntraj * sizeof(*s->fail_window));
 	s->fail_time = malloc(2 * ntraj * sizeof(*s->fail_time));
-	if (!s->sweeps || !s->sweeps_max || !s->status || !s->fail_window || !s->fail_time) {
+	if ((s->backend == PICARD_BACKEND_CPU && (!s->sweeps || !s->sweeps_max)) || !s->status ||
+	    !s->fail_window || !s->fail_time) {
 		err = picard_fail(PICARD_ENOMEM, "sweep counts of %ld trajectories", ntraj);
 		goto fail;
 	}
@@ -453,7 +458,6 @@ static int check_record(const picard_solver *s, const picard_record *rec, int r)
 	return PICARD_OK;
 }
 
-/* Inputs must be finite and records well formed before any backend runs. */
 /* The first of count values past limit in size, or not a number; -1 if
  * none. */
 static long first_beyond(const double *v, long count, double limit)
@@ -467,6 +471,7 @@ static long first_beyond(const double *v, long count, double limit)
 	return first == LONG_MAX ? -1 : first;
 }
 
+/* Inputs must be finite and records well formed before any backend runs. */
 static int check_inputs(const picard_solver *s, const double *x0,
 			const double *params, const picard_record *records,
 			int nrecords)

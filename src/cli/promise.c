@@ -150,13 +150,19 @@ static bool check_far(const struct solved *s, long i, const picard_tolerance *to
 	return (tol->rtol > 0 && e > 1 / tol->rtol) || (!isnan(est) && e > CHECK_FAR * (1 + est));
 }
 
+/* A finished member that neither the check nor an estimate vouches for. */
+static bool unvouched(const struct solved *s, long i)
+{
+	return s->status[i] == PICARD_TRAJ_OK && isnan(s->err[i]) && isnan(s->err_est[i]);
+}
+
 /* Estimates, checks and statuses of one solve. */
 static int judge(const struct run *run, struct solved *s, picard_check_result *res)
 {
 	const double *est = picard_solver_error_estimates(s->solver);
 	int err = 0;
 
-	long unvouched = 0;
+	long alone = 0;
 
 #pragma omp parallel for
 	for (long i = 0; i < s->n; i++) {
@@ -176,19 +182,17 @@ static int judge(const struct run *run, struct solved *s, picard_check_result *r
 	}
 	if (err || !run->opts.tol_given)
 		return err;
-#pragma omp parallel for reduction(+ : unvouched)
+#pragma omp parallel for reduction(+ : alone)
 	for (long i = 0; i < s->n; i++)
-		unvouched += s->status[i] == PICARD_TRAJ_OK && isnan(s->err[i]) &&
-			     isnan(s->err_est[i]);
-	if (unvouched) {
+		alone += unvouched(s, i);
+	if (alone) {
 		const int phase = picard_progress_begin("the GSL reference at t1 of the %ld "
-							"members without an estimate", unvouched);
+							"members without an estimate", alone);
 
 		/* a reference solve each: one member at a time per thread */
 #pragma omp parallel for schedule(dynamic, 1)
 		for (long i = 0; i < s->n; i++)
-			if (s->status[i] == PICARD_TRAJ_OK && isnan(s->err[i]) &&
-			    isnan(s->err_est[i]))
+			if (unvouched(s, i))
 				check_final(run, s, i);
 		picard_progress_end(phase);
 	}
