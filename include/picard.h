@@ -391,6 +391,13 @@ typedef struct picard_options {
 	size_t device_memory;       /* device bytes the ensemble may use (0: what
 				       is free); larger ensembles are solved
 				       in chunks that fit */
+	/* Trajectories one solve holds at most (0: all ntraj): an ensemble
+	 * larger than the host's memory solved a batch at a time with
+	 * picard_solve_batch(), the solver's buffers (host and device) and
+	 * records that size. Whatever the ensemble's size decides (the CUDA
+	 * layout, the window ends the error estimate compares) is decided
+	 * for ntraj, so the batches give what one solve of all would. */
+	long batch;
 	picard_layout layout;       /* CUDA thread layout (AUTO) */
 	int traj_per_block;         /* trajectories per block of the warp and
 				       thread layouts (0: auto) */
@@ -532,7 +539,8 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 void picard_solver_free(picard_solver *solver);
 /* The grid in use. */
 const picard_grid *picard_solver_grid(const picard_solver *solver);
-/* Doubles needed by a record of the solver's grid and ensemble. */
+/* Doubles needed by a record of the solver's grid and ensemble (of a
+ * batch, where the solver holds one: options.batch). */
 size_t picard_record_size(const picard_solver *solver,
 			  const picard_record *record);
 /* The window of grid that holds time t (0-based): the first whose end is
@@ -553,6 +561,17 @@ int picard_solve(picard_solver *solver, const double *x0,
 		 picard_traj_status *status, long *fail_window,
 		 const picard_record *records, int nrecords,
 		 picard_stats *stats);
+/* The same for count trajectories (1 .. options.batch, at most ntraj) of
+ * a solver made with a batch: x0, params, the results and the records
+ * (picard_record_size: of a full batch) hold count; the estimates and
+ * failing times of this solve are count long. A record's traj_stride
+ * counts from the batch's first trajectory. picard_solve on a solver
+ * whose batch is less than ntraj fails with PICARD_EINVAL. */
+int picard_solve_batch(picard_solver *solver, long count, const double *x0,
+		       const double *params, double *x_final,
+		       picard_traj_status *status, long *fail_window,
+		       const picard_record *records, int nrecords,
+		       picard_stats *stats);
 
 /* The error estimates of the last picard_solve, one per trajectory, when
  * options.estimate_error was set (else NULL): each the largest scaled

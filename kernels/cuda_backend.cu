@@ -29,7 +29,6 @@ struct picard_cuda_solver {
 	const picard_model *model;  /* what is integrated */
 	picard_grid grid;           /* the fitted grid */
 	picard_precision precision; /* float or double kernels */
-	long ntraj;                 /* trajectories, one block each */
 	long chunk;                 /* trajectories the device buffers hold:
 				       larger ensembles are solved in chunks */
 	size_t real_size;           /* sizeof(float) or sizeof(double) */
@@ -826,7 +825,7 @@ static int load_kernel(const picard_model *model, const picard_grid *grid, const
  * (or device_limit bytes, if lower) and in one grid. */
 static int check_limits(const picard_model *model, picard_grid *grid,
 			const picard_options_layout *asked, size_t real_size,
-			long ntraj, size_t per_traj, size_t device_limit,
+			long ntraj, long batch, size_t per_traj, size_t device_limit,
 			long *chunk, const void **kernel,
 			int *sm_count, int *kernel_threads)
 {
@@ -897,7 +896,7 @@ memory:
 	if (device_limit && device_limit < free_bytes)
 		free_bytes = device_limit;
 	/* 90% of what is free, the rest for records and the runtime */
-	*chunk = (long)fmin((double)ntraj, 0.9 * free_bytes / per_traj);
+	*chunk = (long)fmin((double)batch, 0.9 * free_bytes / per_traj);
 	if (*chunk > prop.maxGridSize[0])
 		*chunk = prop.maxGridSize[0];
 	if (*chunk < 1)
@@ -977,7 +976,7 @@ out:
 extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 				  const picard_model *model, picard_grid *grid,
 				  const picard_options_layout *layout,
-				  picard_precision precision, long ntraj,
+				  picard_precision precision, long ntraj, long batch,
 				  size_t device_limit)
 {
 	const void *kernel = NULL;
@@ -991,7 +990,7 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 
 	err = rk_check_local(model, grid, rs);
 	if (!err)
-		err = check_limits(model, grid, layout, rs, ntraj, per_traj, device_limit, &chunk,
+		err = check_limits(model, grid, layout, rs, ntraj, batch, per_traj, device_limit, &chunk,
 				   &kernel, &sm_count, &kernel_threads);
 	if (err)
 		return err;
@@ -1002,7 +1001,6 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	cuda->grid = *grid;
 	cuda->kernel = kernel;
 	cuda->precision = precision;
-	cuda->ntraj = ntraj;
 	cuda->chunk = chunk;
 	cuda->real_size = rs;
 	ntraj = chunk; /* the buffers below hold one chunk */
@@ -1156,7 +1154,7 @@ static int download_record(struct picard_cuda_solver *cuda,
 
 	return picard_io_download_rows(dr->states, device_record_rows(cuda, dr), dr->slots * n,
 				       cuda->real_size, rec->states + dr->first_slot * n,
-				       picard_record_slots(cuda->ntraj, rec->traj_stride) * n);
+				       picard_record_slots(cuda->job->ntraj, rec->traj_stride) * n);
 }
 
 /* Per-trajectory results of a chunk into the job's arrays at offset, its
@@ -1327,17 +1325,17 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 		L.dense |= job->records[r].times != NULL;
 	if (!err && L.dense)
 		err = prepare_dense(cuda, &L);
-	for (long offset = 0; !err && offset < cuda->ntraj; offset += cuda->chunk)
+	for (long offset = 0; !err && offset < job->ntraj; offset += cuda->chunk)
 		err = solve_chunk(cuda, job, &L, offset,
-				  cuda->ntraj - offset < cuda->chunk ? cuda->ntraj - offset : cuda->chunk,
+				  job->ntraj - offset < cuda->chunk ? job->ntraj - offset : cuda->chunk,
 				  seconds);
 	cuda->job = NULL;
 	return err;
 }
 
-extern "C" long picard_cuda_chunks(const struct picard_cuda_solver *cuda)
+extern "C" long picard_cuda_chunks(const struct picard_cuda_solver *cuda, long ntraj)
 {
-	return (cuda->ntraj + cuda->chunk - 1) / cuda->chunk;
+	return (ntraj + cuda->chunk - 1) / cuda->chunk;
 }
 
 /* ---- compiling ahead --------------------------------------------------------------- */

@@ -124,12 +124,13 @@ typedef struct picard_options_layout {
 } picard_options_layout;
 
 /* CUDA backend (kernels/cuda_backend.cu). Settles grid->layout,
- * traj_per_block and scan (AUTO resolved by the device and ntraj). */
+ * traj_per_block and scan (AUTO resolved by the device and ntraj); its
+ * buffers hold at most batch trajectories (a solve's job->ntraj). */
 struct picard_cuda_solver;
 int picard_cuda_create(struct picard_cuda_solver **out,
 		       const picard_model *model, picard_grid *grid,
 		       const picard_options_layout *layout,
-		       picard_precision precision, long ntraj,
+		       picard_precision precision, long ntraj, long batch,
 		       size_t device_limit);
 /* The name of the kernel instance picard_cuda_create would load for grid
  * (settling its layout as that does), into buf; nothing compiled. */
@@ -141,8 +142,9 @@ int picard_cuda_kernel_name(const picard_model *model, picard_grid *grid,
  * them (src/solver.c); nothing compiled or allocated. */
 int picard_solver_kernel_name(const picard_model *model, const picard_options *options,
 			      long ntraj, char *buf, size_t len);
-/* Chunks the ensemble is solved in (1 when it fits the device at once). */
-long picard_cuda_chunks(const struct picard_cuda_solver *cuda);
+/* Chunks a solve of ntraj trajectories takes (1 when they fit the device
+ * at once). */
+long picard_cuda_chunks(const struct picard_cuda_solver *cuda, long ntraj);
 int picard_cuda_solve(struct picard_cuda_solver *cuda,
 		      const struct picard_job *job, double *seconds);
 void picard_cuda_free(struct picard_cuda_solver *cuda);

@@ -79,19 +79,22 @@ static long compared_every(long windows, long ntraj, int dim)
 
 int picard_estimate_create(struct picard_estimate *est, const picard_model *model,
 			   const picard_options *options, const picard_grid *grid,
-			   long ntraj)
+			   long ntraj, long batch)
 {
-	const picard_options c = companion_options(options, grid);
+	picard_options c = companion_options(options, grid);
+	/* the window ends compared are the ensemble's choice, whatever the
+	 * batch: a batch's estimates are those of one solve of all */
 	const long every = compared_every(grid->windows, ntraj, model->dim);
-	const size_t states = (size_t)ntraj * model->dim;
+	const size_t states = (size_t)batch * model->dim;
 	size_t rows;
 	int err;
 
 	memset(est, 0, sizeof(*est));
-	est->ntraj = ntraj;
+	est->batch = batch;
 	est->dim = model->dim;
 	est->scale = options->error_scale;
 	est->factor = picard_scheme_of(options->scheme)->estimate_factor;
+	c.batch = batch;
 	err = picard_solver_create(&est->companion, model, &c, ntraj);
 	if (err)
 		return err;
@@ -112,16 +115,16 @@ int picard_estimate_create(struct picard_estimate *est, const picard_model *mode
 	}
 	est->x_final = malloc(states * sizeof(double));
 	est->fine_final = malloc(states * sizeof(double));
-	est->fine_status = malloc(ntraj * sizeof(*est->fine_status));
-	est->errors = malloc(ntraj * sizeof(double));
+	est->fine_status = malloc(batch * sizeof(*est->fine_status));
+	est->errors = malloc(batch * sizeof(double));
 	if ((rows && (!est->coarse.states || !est->fine.states)) || !est->x_final || !est->fine_final ||
 	    !est->fine_status || !est->errors) {
 		err = picard_fail(PICARD_ENOMEM, "error estimate: %zu window ends of %ld trajectories",
-				  rows, ntraj);
+				  rows, batch);
 		goto fail;
 	}
 #pragma omp parallel for
-	for (long i = 0; i < ntraj; i++)
+	for (long i = 0; i < batch; i++)
 		est->errors[i] = NAN;
 	return PICARD_OK;
 fail:
@@ -153,11 +156,11 @@ double *picard_estimate_final(struct picard_estimate *est)
 
 /* The estimate of trajectory i: factor times its largest scaled
  * difference from the companion; NaN when either failed. */
-static double trajectory_estimate(const struct picard_estimate *est, long rows, long i,
-				  const double *x_final, const picard_traj_status *status)
+static double trajectory_estimate(const struct picard_estimate *est, long count, long rows,
+				  long i, const double *x_final, const picard_traj_status *status)
 {
 	const int n = est->dim;
-	const size_t row = (size_t)est->ntraj * n;
+	const size_t row = (size_t)count * n;
 	double worst;
 
 	if ((status[i] != PICARD_TRAJ_OK && status[i] != PICARD_TRAJ_NOT_CONVERGED) ||
@@ -172,19 +175,19 @@ static double trajectory_estimate(const struct picard_estimate *est, long rows, 
 	return est->factor * worst;
 }
 
-int picard_estimate_compute(struct picard_estimate *est, const double *x0,
+int picard_estimate_compute(struct picard_estimate *est, long count, const double *x0,
 			    const double *params, const double *x_final,
 			    const picard_traj_status *status)
 {
 	const long rows = est->rows;
 	int err;
 
-	err = picard_solve(est->companion, x0, params, est->fine_final, est->fine_status, NULL,
-			   &est->fine, rows ? 1 : 0, NULL);
+	err = picard_solve_batch(est->companion, count, x0, params, est->fine_final,
+				 est->fine_status, NULL, &est->fine, rows ? 1 : 0, NULL);
 	if (err && err != PICARD_EFAILED)
 		return err;
 #pragma omp parallel for schedule(static)
-	for (long i = 0; i < est->ntraj; i++)
-		est->errors[i] = trajectory_estimate(est, rows, i, x_final, status);
+	for (long i = 0; i < count; i++)
+		est->errors[i] = trajectory_estimate(est, count, rows, i, x_final, status);
 	return PICARD_OK;
 }

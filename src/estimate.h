@@ -12,7 +12,7 @@ struct picard_estimate {
 	picard_solver *companion;   /* double, finer grid */
 	double factor;              /* estimate = factor * |x - x_companion| */
 	picard_tolerance scale;     /* of the scaled errors */
-	long ntraj;                 /* trajectories */
+	long batch;                 /* trajectories one solve holds */
 	int dim;                    /* components */
 	long rows;                  /* window ends compared before t1: none
 				       where the only one would be t1's, which
@@ -26,10 +26,10 @@ struct picard_estimate {
 };
 
 /* Make the companion of a solver of model on grid (as fitted) for ntraj
- * trajectories: options are the solver's own, resolved. */
+ * trajectories, batch at a time: options are the solver's own, resolved. */
 int picard_estimate_create(struct picard_estimate *est, const picard_model *model,
 			   const picard_options *options, const picard_grid *grid,
-			   long ntraj);
+			   long ntraj, long batch);
 void picard_estimate_free(struct picard_estimate *est);
 
 /* The record of window ends the solve must also keep (appended to the
@@ -38,9 +38,10 @@ void picard_estimate_free(struct picard_estimate *est);
 const picard_record *picard_estimate_record(const struct picard_estimate *est);
 double *picard_estimate_final(struct picard_estimate *est);
 
-/* After the solve (its final states x_final, statuses status): run the
- * companion on the same inputs and fill est->errors. */
-int picard_estimate_compute(struct picard_estimate *est, const double *x0,
+/* After the solve of count trajectories (its final states x_final,
+ * statuses status): run the companion on the same inputs and fill
+ * est->errors. */
+int picard_estimate_compute(struct picard_estimate *est, long count, const double *x0,
 			    const double *params, const double *x_final,
 			    const picard_traj_status *status);
 

@@ -27,7 +27,10 @@ struct picard_solver {
 	picard_precision precision; /* arithmetic of the sweeps */
 	picard_backend backend;     /* CUDA or CPU, never AUTO */
 	double bound;               /* divergence bound on |x| */
-	long ntraj;                 /* ensemble size */
+	long ntraj;                 /* ensemble size: what choices go by */
+	long batch;                 /* trajectories one solve holds (ntraj,
+				       or options.batch) */
+	long count;                 /* trajectories of the last solve */
 	struct picard_cuda_solver *cuda; /* device side, CUDA backend only */
 	char device[128];           /* name for the summary */
 	long *sweeps;               /* per trajectory, of the last solve */
@@ -252,6 +255,9 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 	*out = NULL;
 	if (ntraj < 1)
 		return picard_fail(PICARD_EINVAL, "%ld trajectories: need at least one", ntraj);
+	if (options && options->batch < 0)
+		return picard_fail(PICARD_EINVAL, "batch = %ld: must be >= 0 (0: all %ld at once)",
+				   options->batch, ntraj);
 	err = resolve_options(model, options, &opt);
 	if (err)
 		return err;
@@ -275,6 +281,8 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 	s->backend = opt.backend;
 	s->bound = opt.bound;
 	s->ntraj = ntraj;
+	s->batch = opt.batch && opt.batch < ntraj ? opt.batch : ntraj;
+	s->count = s->batch;
 	err = fit_grid(&opt, &s->grid);
 	if (!err)
 		err = check_work(model, &opt, &s->grid);
@@ -286,7 +294,7 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 			.scan = opt.scan,
 		};
 		err = picard_cuda_create(&s->cuda, model, &s->grid, &layout, s->precision,
-					 ntraj, opt.device_memory);
+					 ntraj, s->batch, opt.device_memory);
 		if (err)
 			goto fail;
 		err = picard_cuda_device_name(s->device, sizeof(s->device));
@@ -299,23 +307,24 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 	 * trajectory on the host for the CPU backend alone (the CUDA backend
 	 * adds them up on the device) */
 	if (s->backend == PICARD_BACKEND_CPU) {
-		s->sweeps = malloc(ntraj * sizeof(*s->sweeps));
-		s->sweeps_max = malloc(ntraj * sizeof(*s->sweeps_max));
+		s->sweeps = malloc(s->batch * sizeof(*s->sweeps));
+		s->sweeps_max = malloc(s->batch * sizeof(*s->sweeps_max));
 	}
-	s->status = malloc(ntraj * sizeof(*s->status));
-	s->fail_window = malloc(ntraj * sizeof(*s->fail_window));
-	s->fail_time = malloc(2 * ntraj * sizeof(*s->fail_time));
+	s->status = malloc(s->batch * sizeof(*s->status));
+	s->fail_window = malloc(s->batch * sizeof(*s->fail_window));
+	s->fail_time = malloc(2 * s->batch * sizeof(*s->fail_time));
 	if ((s->backend == PICARD_BACKEND_CPU && (!s->sweeps || !s->sweeps_max)) || !s->status ||
 	    !s->fail_window || !s->fail_time) {
-		err = picard_fail(PICARD_ENOMEM, "sweep counts of %ld trajectories", ntraj);
+		err = picard_fail(PICARD_ENOMEM, "sweep counts of %ld trajectories", s->batch);
 		goto fail;
 	}
 #pragma omp parallel for
-	for (long i = 0; i < 2 * ntraj; i++) /* no solve yet: none failed */
+	for (long i = 0; i < 2 * s->batch; i++) /* no solve yet: none failed */
 		s->fail_time[i] = NAN;
 	if (opt.estimate_error) {
 		s->estimate = malloc(sizeof(*s->estimate));
-		err = s->estimate ? picard_estimate_create(s->estimate, model, &opt, &s->grid, ntraj) :
+		err = s->estimate ? picard_estimate_create(s->estimate, model, &opt, &s->grid, ntraj,
+							  s->batch) :
 				    picard_fail(PICARD_ENOMEM, "error estimate");
 		if (err) {
 			free(s->estimate);
@@ -387,7 +396,7 @@ static void settle_fail_times(const picard_solver *s, const struct picard_job *j
 	const picard_grid *g = &s->grid;
 
 #pragma omp parallel for
-	for (long i = 0; i < s->ntraj; i++) {
+	for (long i = 0; i < s->count; i++) {
 		double *t = s->fail_time + 2 * i;
 		const long w = job->fail_window[i];
 
@@ -407,7 +416,7 @@ size_t picard_record_size(const picard_solver *s, const picard_record *rec)
 	if (rec->traj_stride < 1 || (rec->times ? rec->ntimes < 1 : rec->every < 1))
 		return 0;
 	return (size_t)picard_record_rows(&s->grid, rec) *
-	       picard_record_slots(s->ntraj, rec->traj_stride) * s->model->dim;
+	       picard_record_slots(s->batch, rec->traj_stride) * s->model->dim;
 }
 
 long picard_grid_window(const picard_grid *grid, double t)
@@ -486,11 +495,11 @@ static int check_inputs(const picard_solver *s, const double *x0,
 
 	if (!x0)
 		return picard_fail(PICARD_EINVAL, "no initial states");
-	i = first_beyond(x0, s->ntraj * n, limit);
+	i = first_beyond(x0, s->count * n, limit);
 	if (i >= 0)
 		return picard_fail(PICARD_EINVAL, "x0: initial state x[%ld] = %g of trajectory %ld is not a finite number%s",
 				   i % n, x0[i], i / n, fits);
-	i = params ? first_beyond(params, s->ntraj * np, limit) : -1;
+	i = params ? first_beyond(params, s->count * np, limit) : -1;
 	if (i >= 0)
 		return picard_fail(PICARD_EINVAL, "params: parameter %s = %g of trajectory %ld is not a finite number%s",
 				   s->model->param_names[i % np], params[i], i / np, fits);
@@ -526,6 +535,17 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 		 double *x_final, picard_traj_status *status, long *fail_window,
 		 const picard_record *records, int nrecords, picard_stats *stats)
 {
+	if (s->batch < s->ntraj)
+		return picard_fail(PICARD_EINVAL, "this solver holds %ld of its %ld trajectories at "
+				   "once: picard_solve_batch solves them", s->batch, s->ntraj);
+	return picard_solve_batch(s, s->ntraj, x0, params, x_final, status, fail_window,
+				  records, nrecords, stats);
+}
+
+int picard_solve_batch(picard_solver *s, long count, const double *x0, const double *params,
+		       double *x_final, picard_traj_status *status, long *fail_window,
+		       const picard_record *records, int nrecords, picard_stats *stats)
+{
 	picard_record all[PICARD_MAX_RECORDS];
 	struct picard_failure_note note = { .traj = -1 };
 	struct picard_job_totals totals = {0};
@@ -533,6 +553,10 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 	long failed = 0;
 	int err;
 
+	if (count < 1 || count > s->batch)
+		return picard_fail(PICARD_EINVAL, "%ld trajectories: this solver holds 1 to %ld at "
+				   "once", count, s->batch);
+	s->count = count;
 	err = check_inputs(s, x0, params, records, nrecords);
 	if (err)
 		return err;
@@ -552,21 +576,21 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 			x_final = picard_estimate_final(s->estimate);
 	}
 	for (int r = 0; r < nrecords; r++) {
-		const long count = (long)picard_record_size(s, &all[r]);
+		const long size = (long)picard_record_size(s, &all[r]);
 		double *states = all[r].states;
 
 #pragma omp parallel for
-		for (long i = 0; i < count; i++)
+		for (long i = 0; i < size; i++)
 			states[i] = NAN;
 	}
 #pragma omp parallel for
-	for (long i = 0; i < 2 * s->ntraj; i++)
+	for (long i = 0; i < 2 * count; i++)
 		s->fail_time[i] = NAN;
 
 	struct picard_job job = {
 		.model = s->model, .grid = &s->grid,
 		.lobatto_grid = picard_scheme_of(s->grid.scheme)->lobatto_grid,
-		.precision = s->precision, .bound = s->bound, .ntraj = s->ntraj, .x0 = x0,
+		.precision = s->precision, .bound = s->bound, .ntraj = count, .x0 = x0,
 		.params = params ? params : s->model->param_defaults,
 		.param_stride = params ? s->model->nparams : 0, .x_final = x_final,
 		.status = status, .fail_window = fail_window, .fail_time = s->fail_time,
@@ -584,16 +608,16 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 	if (s->estimate) {
 		double start = omp_get_wtime();
 
-		err = picard_estimate_compute(s->estimate, x0, params, x_final, status);
+		err = picard_estimate_compute(s->estimate, count, x0, params, x_final, status);
 		estimate_seconds = omp_get_wtime() - start;
 		if (err)
 			goto out;
 	}
 	if (failed && note.traj >= 0)
 		err = picard_fail(PICARD_EFAILED, "%ld of %ld trajectories failed; trajectory %ld: %s",
-				  failed, s->ntraj, note.traj, note.message);
+				  failed, count, note.traj, note.message);
 	else if (failed)
-		err = picard_fail(PICARD_EFAILED, "%ld of %ld trajectories failed", failed, s->ntraj);
+		err = picard_fail(PICARD_EFAILED, "%ld of %ld trajectories failed", failed, count);
 out:
 	if (stats) {
 		memset(stats, 0, sizeof(*stats));
@@ -602,7 +626,7 @@ out:
 		stats->solve_seconds = seconds;
 		stats->estimate_seconds = estimate_seconds;
 		stats->failed = failed;
-		stats->chunks = s->cuda ? picard_cuda_chunks(s->cuda) : 1;
+		stats->chunks = s->cuda ? picard_cuda_chunks(s->cuda, count) : 1;
 		stats->backend = s->backend;
 		snprintf(stats->device, sizeof(stats->device), "%s", s->device);
 	}
