@@ -669,6 +669,8 @@ typedef struct picard_check_options {
 	bool keep_going;      /* a failed reference marks its slot NaN and
 				 counts in ref_failed; the others are still
 				 compared (else it fails the whole check) */
+	long first;           /* the index of x0's first trajectory in the
+				 messages (0): a batch's of its ensemble */
 } picard_check_options;
 
 /* picard_check, trajectory by trajectory: the same comparison, each

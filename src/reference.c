@@ -576,6 +576,8 @@ struct check_job {
 	picard_tolerance tol;        /* scale of the scaled errors */
 	double ref_tol;              /* rk8pd's rtol = atol */
 	bool keep_going;             /* a failed reference fails one slot */
+	long first;                  /* x0's first trajectory, as messages
+					count it */
 };
 
 /* Reference for slot s (trajectory s * traj_stride) at every recorded
@@ -594,7 +596,7 @@ static void check_trajectory(const struct check_job *job, long s, double *ref,
 	*worst = (struct check_worst){ .error = -1, .window = -1 };
 	err = picard_reference_tol(job->model, params, job->x0 + traj * n,
 				   job->grid->t0, job->times, job->nrec,
-				   job->ref_tol, traj, ref);
+				   job->ref_tol, job->first + traj, ref);
 	if (err) {
 		worst->err = err;
 		snprintf(worst->detail, sizeof(worst->detail), "%s",
@@ -831,5 +833,6 @@ int picard_check_each(const picard_model *model, const picard_grid *grid,
 	job.tol = options->tol;
 	job.ref_tol = picard_check_ref_tol(&options->tol);
 	job.keep_going = options->keep_going;
+	job.first = options->first;
 	return check_run(&job, ntraj, options->traj_error, result);
 }

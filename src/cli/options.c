@@ -12,7 +12,7 @@
 #include "parse.h"
 #include "tolerance.h"
 
-#define TRAJ_MAX (1L << 40)   /* more could not fit any memory */
+#define TRAJ_MAX (1L << 40)   /* a trillion: days of a GPU, in batches */
 #define M_MAX (1 << 20)       /* keeps m*n and scratch sizes in range */
 #define K_MAX 1000000
 #define SAVE_TIMES_MAX (1L << 40) /* more could not fit any memory */
@@ -170,6 +170,13 @@ static int set_repeat(void *ctx, const char *flag, const char *value)
 
 	opts->repeat = (int)n;
 	return err;
+}
+
+static int set_batch(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+
+	return parse_long(flag, value, 1, LONG_MAX, &opts->batch);
 }
 
 static int set_traj_per_block(void *ctx, const char *flag, const char *value)
@@ -510,6 +517,7 @@ static const struct cli_flag flags[] = {
 	{"--bound", "B", set_bound, "a state with |x| > B has diverged (default 1e12)"},
 	{"--max-work", "W", set_max_work, "the work a grid may fix, windows x sweeps (K or --K-max; --steps) x right-hand sides per sweep x n, per trajectory; a grid over it is refused before any work (default 1e8; adaptive dp5, dp8, vern9, radau5: --max-steps bounds theirs)"},
 	{"--repeat", "N", set_repeat, "solve N times and report the median and min solve time besides the first (each solve the same, results from the last; default 1)"},
+	{"--batch", "N", set_batch, "solve, check and write N trajectories at a time, so that host memory holds N, not the ensemble: the results are those of one solve (default: all at once, or batches within 2 GiB of host memory for larger ensembles)"},
 	{"--verbose", NULL, set_verbose, "say more: when the ensemble was solved in chunks to fit device memory, and where the run's time went (phases)"},
 	{"--list", NULL, set_list, "list the registered models (or MODEL) and exit"},
 	{"--list-schemes", NULL, set_list_schemes, "list the schemes, their orders and options, and exit"},

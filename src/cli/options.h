@@ -18,6 +18,10 @@
 #define RUN_DEFAULT_CHECK_TRAJ 1024L
 #define RUN_DEFAULT_BOUND 1e12
 #define RUN_REPEAT_MAX 1000     /* --repeat at most */
+/* Host memory one batch's arrays may take where --batch is not given:
+ * larger ensembles are solved and written a batch at a time. */
+#define RUN_BATCH_GIB 2
+#define RUN_BATCH_BYTES ((size_t)RUN_BATCH_GIB << 30)
 #define RUN_MAX_SPREAD_PARAMS 16   /* --spread-param flags, and --param flags */
 
 /* --spread-param NAME=S: parameter NAME spread by S; --param NAME=V: its
@@ -99,6 +103,9 @@ struct run_options {
 					trajectory at most (0: the library's
 					default) */
 	int repeat;                  /* --repeat N: solves timed (1) */
+	long batch;                  /* --batch N: trajectories solved and
+					written at once (0: all that fit
+					RUN_BATCH_BYTES of host memory) */
 	bool list;                   /* --list: show the models and stop */
 	bool list_schemes;           /* --list-schemes: show the schemes and stop */
 	bool clear_cache;            /* --clear-cache: empty the caches and stop */

@@ -249,19 +249,6 @@ int output_record(FILE *f, enum output_format format, const struct run_results *
 	return format == OUTPUT_CSV ? csv_record(f, res, r) : npy_record(f, res, r);
 }
 
-/* The whole file: the header, then record after record; PICARD_ENOMEM
- * where a record had no room to be formatted. */
-static int write_results(FILE *f, enum output_format format, const struct run_results *res)
-{
-	const long records = output_records(res);
-	int err = 0;
-
-	output_header(f, format, res);
-	for (long r = 0; r < records && !ferror(f) && !err; r++)
-		err = output_record(f, format, res, r);
-	return err;
-}
-
 /* ---- files ------------------------------------------------------------------ */
 
 /* The format an extension names, or false. */
@@ -371,68 +358,65 @@ int output_status_rows(FILE *f, const struct run_results *res)
 	return write_rows(f, res, 0, STATUS_ROW_MAX, status_row);
 }
 
-/* The statuses of a .npy's trajectories (a .npy holds states only), in
- * a temporary file renamed into place by the caller. */
-static int write_status_file(const struct output *out, const struct run_results *res,
-			     char **temp)
+/* Open the temporary status file beside a .npy and write its header. */
+static int status_begin(struct output *out, const struct run_results *res)
 {
-	FILE *f;
-	int fd, failed;
+	int fd;
 
-	*temp = malloc(strlen(out->path) + 32);
-	if (!*temp)
+	out->status_temp = malloc(strlen(out->path) + 32);
+	if (!out->status_temp)
 		return cli_error(PICARD_EIO, "--out %s: out of memory", out->path);
-	sprintf(*temp, "%s.status.XXXXXX", out->path);
-	fd = mkstemp(*temp);
-	f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
+	sprintf(out->status_temp, "%s.status.XXXXXX", out->path);
+	fd = mkstemp(out->status_temp);
+	out->status = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!out->status) {
+		const int saved = errno;
+
 		if (fd >= 0) {
 			close(fd);
-			unlink(*temp);
+			unlink(out->status_temp);
 		}
-		free(*temp);
-		*temp = NULL;
+		free(out->status_temp);
+		out->status_temp = NULL;
 		return cli_error(PICARD_EIO, "--out %s: cannot create its status file: %s",
-				 out->path, strerror(errno));
+				 out->path, strerror(saved));
 	}
 	output_set_default_mode(fd);
-	temp_files_track(*temp);
-	output_status_header(f, res);
-	failed = output_status_rows(f, res) != 0;
-	failed |= ferror(f);
-	failed |= fclose(f) != 0;
-	if (failed) {
-		unlink(*temp);
-		temp_files_forget(*temp);
-		free(*temp);
-		*temp = NULL;
-		return cli_error(PICARD_EIO, "--out %s: writing its status file failed", out->path);
-	}
+	temp_files_track(out->status_temp);
+	output_status_header(out->status, res);
 	return 0;
 }
 
-/* Rename the status file beside FILE.npy into place. */
-static int place_status_file(const struct output *out, char *temp)
+/* Close and remove a temporary file, if there is one. */
+static void drop_temp(FILE **file, char **temp)
 {
-	char *name = output_status_path(out->path);
-	int err = 0;
-
-	if (!name || rename(temp, name) != 0) {
-		err = cli_error(PICARD_EIO, "--out %s: cannot place its status file: %s", out->path,
-				name ? strerror(errno) : "out of memory");
-		unlink(temp);
+	if (*file)
+		fclose(*file);
+	*file = NULL;
+	if (*temp) {
+		unlink(*temp);
+		temp_files_forget(*temp);
 	}
-	temp_files_forget(temp);
-	free(name);
-	free(temp);
-	return err;
+	free(*temp);
+	*temp = NULL;
 }
 
-/* A .npy's status file, written on a thread of its own beside the states. */
+int output_begin(struct output *out, const struct run_results *res)
+{
+	out->total = res->total;
+	out->records = output_records(res);
+	out->failed = 0;
+	output_header(out->file, out->format, res);
+	out->data_start = ftello(out->file);
+	if (out->format == OUTPUT_NPY && status_begin(out, res))
+		return PICARD_EIO;
+	return 0;
+}
+
+/* A batch's statuses, on a thread of their own beside its states. */
 struct status_writer {
-	const struct output *out;
+	FILE *file;
 	const struct run_results *res;
-	char *temp; /* its temporary file, once written */
 	int err;
 };
 
@@ -440,51 +424,90 @@ static void *write_status_thread(void *arg)
 {
 	struct status_writer *w = arg;
 
-	w->err = write_status_file(w->out, w->res, &w->temp);
+	w->err = output_status_rows(w->file, w->res) || ferror(w->file);
 	return NULL;
 }
 
-int output_write(struct output *out, const struct run_results *res)
+/* Record r of a batch: a .npy's at its place, the record's rows before
+ * (total of them) and the batch's first; a CSV's where the last ended
+ * (one record: batch after batch). */
+static int append_record(struct output *out, const struct run_results *res, long r)
 {
-	struct status_writer status = {.out = out, .res = res};
-	const bool npy = out->format == OUTPUT_NPY;
-	pthread_t thread;
-	bool threaded = false, has_status;
-	char *status_temp;
-	int failed, write_errno, err = 0;
+	if (out->format == OUTPUT_NPY) {
+		const off_t row = 8 * (off_t)res->model->dim;
 
-	if (npy)
+		if (fseeko(out->file, out->data_start + ((off_t)r * out->total + res->first) * row,
+			   SEEK_SET) != 0)
+			return PICARD_EIO;
+	}
+	return output_record(out->file, out->format, res, r);
+}
+
+int output_append(struct output *out, const struct run_results *res)
+{
+	struct status_writer status = {.file = out->status, .res = res};
+	pthread_t thread;
+	bool threaded = false;
+	int err = 0;
+
+	if (out->status)
 		threaded = pthread_create(&thread, NULL, write_status_thread, &status) == 0;
 	errno = 0;
-	if (write_results(out->file, out->format, res))
-		errno = ENOMEM;
-	failed = errno == ENOMEM || ferror(out->file);
-	failed |= fclose(out->file) != 0;
-	write_errno = errno;
-	out->file = NULL;
+	for (long r = 0; r < out->records && !err && !ferror(out->file); r++)
+		err = append_record(out, res, r);
+	if (err && !errno)
+		errno = ENOMEM; /* no room to format the rows */
+	if (err || ferror(out->file))
+		out->write_errno = errno ? errno : EIO;
 	if (threaded)
 		pthread_join(thread, NULL);
-	else if (npy && !failed)
-		status.err = write_status_file(out, res, &status.temp);
-	status_temp = status.temp;
-	has_status = status_temp != NULL;
-	/* a failed status file leaves neither file */
-	if (npy && status.err) {
-		unlink(out->temp_path);
-		temp_files_forget(out->temp_path);
-		free(out->temp_path);
-		out->temp_path = NULL;
-		return PICARD_EIO;
+	else if (out->status)
+		write_status_thread(&status);
+	if (status.err)
+		out->status_failed = true;
+	out->failed |= err || ferror(out->file) || status.err;
+	return out->failed ? PICARD_EIO : 0;
+}
+
+/* Rename the status file beside FILE.npy into place. */
+static int place_status_file(struct output *out)
+{
+	char *name = output_status_path(out->path);
+	int err = 0;
+
+	if (!name || rename(out->status_temp, name) != 0) {
+		err = cli_error(PICARD_EIO, "--out %s: cannot place its status file: %s", out->path,
+				name ? strerror(errno) : "out of memory");
+		unlink(out->status_temp);
 	}
-	/* the status file placed first: a failure to place either leaves
-	 * neither in place */
-	if (failed) {
+	temp_files_forget(out->status_temp);
+	free(name);
+	free(out->status_temp);
+	out->status_temp = NULL;
+	return err;
+}
+
+int output_finish(struct output *out)
+{
+	const bool has_status = out->status_temp != NULL;
+	int err = 0;
+
+	if (out->status && fclose(out->status) != 0)
+		out->status_failed = true;
+	out->status = NULL;
+	if (fclose(out->file) != 0 && !out->write_errno)
+		out->write_errno = errno;
+	out->file = NULL;
+	/* a failed status file leaves neither file */
+	if (out->status_failed) {
+		err = cli_error(PICARD_EIO, "--out %s: writing its status file failed", out->path);
+	} else if (out->write_errno || out->failed) {
 		err = cli_error(PICARD_EIO, "--out %s: write failed: %s", out->path,
-				write_errno ? strerror(write_errno) : "I/O error");
-		if (status_temp)
-			unlink(status_temp), temp_files_forget(status_temp), free(status_temp);
-	} else if (status_temp) {
-		err = place_status_file(out, status_temp);
+				out->write_errno ? strerror(out->write_errno) : "I/O error");
+	} else if (has_status) {
+		/* the status file placed first: a failure to place either
+		 * leaves neither in place */
+		err = place_status_file(out);
 	}
 	if (!err && rename(out->temp_path, out->path) != 0) {
 		err = cli_error(PICARD_EIO, "--out %s: cannot rename %s into place: %s",
@@ -498,6 +521,7 @@ int output_write(struct output *out, const struct run_results *res)
 		}
 	}
 	if (err) {
+		drop_temp(&out->status, &out->status_temp);
 		unlink(out->temp_path);
 	} else if (has_status) {
 		char *placed = output_status_path(out->path);
@@ -511,8 +535,20 @@ int output_write(struct output *out, const struct run_results *res)
 	return err;
 }
 
+int output_write(struct output *out, const struct run_results *res)
+{
+	if (output_begin(out, res)) {
+		output_discard(out);
+		return PICARD_EIO;
+	}
+	output_append(out, res);
+	/* output_finish reports what failed, and leaves no file behind */
+	return output_finish(out);
+}
+
 void output_discard(struct output *out)
 {
+	drop_temp(&out->status, &out->status_temp);
 	if (out->file)
 		fclose(out->file);
 	out->file = NULL;

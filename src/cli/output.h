@@ -26,7 +26,9 @@
 #ifndef PICARD_CLI_OUTPUT_H
 #define PICARD_CLI_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "picard.h"
 
@@ -43,6 +45,15 @@ struct output {
 	enum output_format format; /* from the extension */
 	char *temp_path;           /* FILE.XXXXXX being written, or NULL */
 	FILE *file;                /* open for writing, NULL once closed */
+	/* written a batch at a time (output_begin): */
+	long total;                /* trajectories of the whole file */
+	long records;              /* records (output_records) */
+	off_t data_start;          /* bytes of the header */
+	FILE *status;              /* a .npy's status file being written */
+	char *status_temp;         /* its temporary name, or NULL */
+	bool failed;               /* a write failed: finish reports it */
+	bool status_failed;        /* the status file's */
+	int write_errno;           /* why the states' failed, or 0 */
 };
 
 /* A solve's results, as the writers read them. */
@@ -75,6 +86,18 @@ int output_open(struct output *out, const char *path);
 /* Write res, close, and rename into place. Returns 0, or PICARD_EIO after
  * a message. */
 int output_write(struct output *out, const struct run_results *res);
+/* The same a batch of trajectories at a time, the batches in order, so
+ * that no more than a batch is held: begin writes the header (and a .npy's
+ * status file's) for res's total and records; append writes one batch's
+ * rows (res->first, res->ntraj; a .npy's records each at its place; a
+ * CSV's one record only, as a CSV with several records is written time by
+ * time); finish closes both and renames them into place. begin returns 0
+ * or PICARD_EIO after a message (output_discard() then); append returns 0
+ * or PICARD_EIO, reported by finish, which returns 0 or PICARD_EIO after a
+ * message and leaves no file behind. */
+int output_begin(struct output *out, const struct run_results *res);
+int output_append(struct output *out, const struct run_results *res);
+int output_finish(struct output *out);
 /* Close and remove the temporary file if results were not written (the run
  * failed); nothing once output_write() has run. */
 void output_discard(struct output *out);

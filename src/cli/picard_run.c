@@ -42,7 +42,6 @@
 #include "shard.h"
 #include "tuning.h"
 
-#define FAILURES_SHOWN 5 /* failed trajectories named on stderr */
 
 
 /* dst[i] = src[i], i < count, by the OpenMP threads (first touch of
@@ -219,6 +218,7 @@ static int take_share(struct run *run)
 	int err;
 
 	err = shard_split(&run->shard, total, align, &run->ntraj);
+	run->share = run->ntraj;
 	first = run->shard.first;
 	if (!err && run->opts.init_path && !run->init.x0)
 		return init_file_read_range(run->opts.init_path, run->model, first, run->ntraj,
@@ -229,6 +229,58 @@ static int take_share(struct run *run)
 	if (run->init.params)
 		memmove(run->init.params, run->init.params + first * np,
 			(size_t)(run->ntraj * np) * sizeof(double));
+	return 0;
+}
+
+/* Host bytes one member of a batch takes, about: its states, parameters,
+ * outcomes and errors here, the solver's and its estimate's, the saved
+ * states. */
+static double member_bytes(const struct run *run)
+{
+	const double n = run->model->dim, np = run->model->nparams;
+
+	return 8 * (4 * n + np) + 120 + 8 * n * (double)run->opts.nsave;
+}
+
+/* Trajectories solved, checked and written at once: --batch's, else the
+ * whole share where its arrays fit RUN_BATCH_BYTES (and always under
+ * mpirun, or from --init, which is read whole), else as many as do; a
+ * multiple of the --check stride, so that the members checked are those
+ * one solve checks. Sets run->batch, and run->ntraj to the first batch's
+ * count. Returns 0 or CLI_EUSAGE after a message. */
+static int choose_batch(struct run *run)
+{
+	const struct run_options *opts = &run->opts;
+	const long align = opts->check ? options_check_stride(opts, run->shard.total) : 1;
+	long batch = opts->batch;
+
+	if (!batch) {
+		const double fit = (double)RUN_BATCH_BYTES / member_bytes(run);
+
+		batch = run->share;
+		if (!opts->init_path && run->shard.size == 1 && (double)run->share > fit)
+			batch = (long)fit;
+	}
+	if (batch < run->share)
+		batch = batch < align ? align : batch / align * align;
+	run->batch = batch < run->share ? batch : run->share;
+	run->ntraj = run->batch;
+	if (run->batch == run->share)
+		return 0;
+	if (run->shard.size > 1)
+		return cli_error(CLI_EUSAGE, "--batch %ld: under mpirun each rank solves its share "
+				 "(%ld trajectories) at once; more ranks make the shares smaller",
+				 opts->batch, run->share);
+	if (opts->repeat > 1)
+		return cli_error(CLI_EUSAGE, "--repeat %d: it times one solve of the whole "
+				 "ensemble, which is solved in batches of %ld here (--batch, or "
+				 "host memory); drop one of them", opts->repeat, run->batch);
+	if (opts->out_path && opts->nsave && run->out.format == OUTPUT_CSV)
+		return cli_error(CLI_EUSAGE, "--out %s with saved times, in batches of %ld "
+				 "trajectories: a CSV holds all trajectories at one time before the "
+				 "next time, which batches cannot write in turn; write a .npy (each "
+				 "batch's rows at their place)%s", opts->out_path, run->batch,
+				 opts->batch ? ", or drop --batch" : "");
 	return 0;
 }
 
@@ -250,7 +302,8 @@ static int create_solver(struct run *run)
 	picard_options solver_opts = options_solver(&run->opts);
 	int err;
 
-	err = picard_solver_create(&run->solver, run->model, &solver_opts, run->ntraj);
+	solver_opts.batch = run->batch < run->share ? run->batch : 0;
+	err = picard_solver_create(&run->solver, run->model, &solver_opts, run->share);
 	if (err == PICARD_EWORK) {
 		cli_error(CLI_EUSAGE, "too much work (--max-work %g): %s", solver_opts.max_work ?
 			  solver_opts.max_work : PICARD_MAX_WORK_DEFAULT, picard_error_detail());
@@ -268,13 +321,13 @@ static int create_solver(struct run *run)
 		solver_opts.error_scale = (picard_tolerance){g->iter_atol, g->iter_rtol};
 		picard_solver_free(run->solver);
 		run->solver = NULL;
-		err = picard_solver_create(&run->solver, run->model, &solver_opts, run->ntraj);
+		err = picard_solver_create(&run->solver, run->model, &solver_opts, run->share);
 		if (err) { /* ENOMEM included: the companion doubles the memory */
 			cli_warning("--check: no error estimate (%s): each member is judged by its "
 				    "size alone", picard_error_detail());
 			solver_opts.estimate_error = false;
 			err = picard_solver_create(&run->solver, run->model, &solver_opts,
-						   run->ntraj);
+						   run->share);
 		}
 	}
 	if (err) {
@@ -381,51 +434,77 @@ static int check_ensemble_fits(const struct run *run)
 	return 0;
 }
 
-/* Initial states and parameters: the --init file's, or spread around the
- * model's start (from each trajectory's parameters where --spread-param
- * spreads them and the model's start depends on them), the parameters
- * around the model's defaults or --param's values. */
-static int make_ensemble(struct run *run)
+/* The batch's rows of the --init file's states and parameters: the
+ * file's own arrays when one batch holds them all, else copied. */
+static int take_init_rows(struct run *run)
 {
-	const struct run_options *opts = &run->opts;
-	picard_model model_at = *run->model; /* its defaults as --param sets them */
-	const picard_model *model = &model_at;
-	double *spreads = NULL, *defaults = NULL;
-	int err;
+	const long n = run->model->dim, np = run->model->nparams;
 
-	if (run->init.x0) {
+	if (run->batch >= run->share) {
 		run->x0 = run->init.x0;
 		run->params = run->init.params;
 		run->init.x0 = run->init.params = NULL;
 		return 0;
 	}
-	run->x0 = alloc_array((size_t)run->ntraj * model->dim, sizeof(double), "initial states");
 	if (!run->x0)
+		run->x0 = alloc_array((size_t)run->batch * n, sizeof(double), "initial states");
+	if (run->init.params && !run->params)
+		run->params = alloc_array((size_t)run->batch * np, sizeof(double), "parameters");
+	if (!run->x0 || (run->init.params && !run->params))
+		return PICARD_ENOMEM;
+	copy_doubles(run->x0, run->init.x0 + run->batch_first * n, run->ntraj * n);
+	if (run->init.params)
+		copy_doubles(run->params, run->init.params + run->batch_first * np,
+			     run->ntraj * np);
+	return 0;
+}
+
+/* The batch's initial states and parameters: the --init file's, or spread
+ * around the model's start (from each trajectory's parameters where
+ * --spread-param spreads them and the model's start depends on them), the
+ * parameters around the model's defaults or --param's values; the arrays
+ * made for a batch on the first call. */
+static int make_ensemble(struct run *run)
+{
+	const struct run_options *opts = &run->opts;
+	picard_model model_at = *run->model; /* its defaults as --param sets them */
+	const picard_model *model = &model_at;
+	const bool per_member = opts->nspread_params || opts->nset_params;
+	double *spreads = NULL, *defaults = NULL;
+	int err;
+
+	if (opts->init_path)
+		return take_init_rows(run);
+	if (!run->x0)
+		run->x0 = alloc_array((size_t)run->batch * model->dim, sizeof(double),
+				      "initial states");
+	if (per_member && !run->params)
+		run->params = alloc_array((size_t)run->batch * model->nparams, sizeof(double),
+					  "parameters");
+	if (!run->x0 || (per_member && !run->params))
 		return PICARD_ENOMEM;
 	if (opts->nset_params) {
-		defaults = alloc_array((size_t)model->nparams, sizeof(double), "parameters");
+		defaults = malloc((size_t)model->nparams * sizeof(double));
 		if (!defaults)
-			return PICARD_ENOMEM;
+			return cli_error(PICARD_ENOMEM, "--param: out of memory");
 		for (int q = 0; q < model->nparams; q++)
 			defaults[q] = model->param_defaults[q];
 		for (int i = 0; i < opts->nset_params; i++)
 			defaults[opts->set_params[i].index] = opts->set_params[i].value;
 		model_at.param_defaults = defaults;
 	}
-	if (opts->nspread_params || opts->nset_params) {
+	if (per_member) {
 		spreads = calloc(model->nparams, sizeof(double));
-		run->params = alloc_array((size_t)run->ntraj * model->nparams, sizeof(double),
-					  "parameters");
-		if (!spreads || !run->params) {
-			free(spreads);
+		if (!spreads) {
 			free(defaults);
 			return cli_error(PICARD_ENOMEM, "--spread-param: out of memory");
 		}
 		for (int i = 0; i < opts->nspread_params; i++)
 			spreads[opts->spread_params[i].index] = opts->spread_params[i].value;
 	}
-	err = picard_ensemble_model_range(model, run->shard.first, run->ntraj, opts->spread, spreads,
-					  opts->seed, opts->backend, run->x0, run->params);
+	err = picard_ensemble_model_range(model, run->shard.first + run->batch_first, run->ntraj,
+					  opts->spread, spreads, opts->seed, opts->backend, run->x0,
+					  run->params);
 	free(spreads);
 	free(defaults);
 	if (err) {
@@ -499,11 +578,31 @@ static int compare_seconds(const void *a, const void *b)
  * time): the first's stats, and the median and min of all. Failed
  * trajectories (PICARD_EFAILED) are reported, not fatal here: their
  * results are still written. */
+/* A batch's statistics into the run's (total), before trajectories
+ * before it: times, counts and evaluations add up, the mean sweeps are
+ * weighed by the trajectories. */
+static void add_stats(picard_stats *total, const picard_stats *b, long before, long count)
+{
+	if (!before) {
+		*total = *b;
+		return;
+	}
+	total->solve_seconds += b->solve_seconds;
+	total->estimate_seconds += b->estimate_seconds;
+	total->failed += b->failed;
+	total->sweeps_mean = (total->sweeps_mean * (double)before + b->sweeps_mean * (double)count) /
+			     (double)(before + count);
+	if (b->sweeps_max > total->sweeps_max)
+		total->sweeps_max = b->sweeps_max;
+	total->rhs_evals += b->rhs_evals;
+	total->chunks += b->chunks;
+}
+
 static int solve(struct run *run)
 {
 	const int repeat = run->opts.repeat;
 	picard_record records[2];
-	picard_stats stats;
+	picard_stats stats, batch_stats;
 	double *seconds = alloc_array(repeat, sizeof(double), "--repeat's solve times");
 	int nrecords = 0, err = 0;
 
@@ -513,15 +612,21 @@ static int solve(struct run *run)
 		records[nrecords++] = run->save;
 	if (run->check.states)
 		records[nrecords++] = run->check;
-	const int phase = picard_progress_begin("solving %ld trajector%s%s", run->ntraj,
+	char which[64] = "";
+
+	if (run->batch < run->share)
+		snprintf(which, sizeof(which), " (batch %ld of %ld)", run->batch_first / run->batch + 1,
+			 (run->share + run->batch - 1) / run->batch);
+	const int phase = picard_progress_begin("solving %ld trajector%s%s%s", run->ntraj,
 						run->ntraj == 1 ? "y" : "ies", run->opts.tol_given ?
-						" with their error estimates" : "");
+						" with their error estimates" : "", which);
 	for (int r = 0; r < repeat && !err; r++) {
-		err = picard_solve(run->solver, run->x0, run->params, run->x_final, run->status,
-				   run->fail_window, records, nrecords, r ? &stats : &run->stats);
+		err = picard_solve_batch(run->solver, run->ntraj, run->x0, run->params, run->x_final,
+					 run->status, run->fail_window, records, nrecords,
+					 r ? &stats : &batch_stats);
 		copy_doubles(run->fail_time, picard_solver_fail_times(run->solver),
 			     2 * run->ntraj);
-		seconds[r] = r ? stats.solve_seconds : run->stats.solve_seconds;
+		seconds[r] = r ? stats.solve_seconds : batch_stats.solve_seconds;
 		if (err == PICARD_EFAILED) {
 			snprintf(run->solve_detail, sizeof(run->solve_detail), "%s",
 				 picard_error_detail());
@@ -531,8 +636,11 @@ static int solve(struct run *run)
 	picard_progress_end(phase);
 	if (!err) {
 		qsort(seconds, repeat, sizeof(double), compare_seconds);
-		run->solve_median = seconds[repeat / 2];
-		run->solve_min = seconds[0];
+		/* --repeat runs with one batch alone: the batches' times add up */
+		run->solve_median = run->batch_first ? run->solve_median + seconds[0] :
+				    seconds[repeat / 2];
+		run->solve_min = run->batch_first ? run->solve_min + seconds[0] : seconds[0];
+		add_stats(&run->stats, &batch_stats, run->batch_first, run->ntraj);
 	}
 	free(seconds);
 	return err ? cli_library_error(err) : 0;
@@ -544,7 +652,7 @@ static void reduce_stats(struct run *run)
 {
 	double times[2] = {run->solve_median, run->solve_min};
 
-	shard_reduce_stats(&run->shard, run->ntraj, &run->stats, &run->job);
+	shard_reduce_stats(&run->shard, run->share, &run->stats, &run->job);
 	shard_max(&run->shard, times, 2);
 	run->solve_median = times[0];
 	run->solve_min = times[1];
@@ -591,6 +699,10 @@ static void print_summary(const struct run *run)
 	       " (auto: no CUDA device found)" : "");
 	printf("%-12s %ld%s\n", "trajectories", run->shard.total,
 	       run->opts.init_path ? " (from --init)" : "");
+	if (run->batch < run->share)
+		printf("%-12s %ld of at most %ld trajectories, each solved, checked and written in "
+		       "turn (%s)\n", "batches", (run->share + run->batch - 1) / run->batch, run->batch,
+		       run->opts.batch ? "--batch" : "host memory for " CLI_TEXT(RUN_BATCH_GIB) " GiB");
 	const picard_scheme_type *type = picard_scheme_of(grid->scheme);
 
 	if (grid->scheme != PICARD_SCHEME_TRAPEZOID && !type->lobatto_grid &&
@@ -666,10 +778,7 @@ static void print_summary(const struct run *run)
 /* Whether some trajectory of this process ended with status. */
 static bool any_status(const struct run *run, picard_traj_status status)
 {
-	for (long i = 0; i < run->ntraj; i++)
-		if (run->status[i] == status)
-			return true;
-	return false;
+	return run->tally.seen & (1u << status);
 }
 
 /* A hint per kind of failure, naming the flag that bears on it: a step
@@ -715,42 +824,54 @@ static const char *fail_span(char *buf, size_t len, double from, double to)
 	return buf;
 }
 
-/* Trajectories that failed outright (not those over the tolerance or far
- * from the run's promise: promise_report names them): a count and the
- * first few on stderr, once
- * for the whole job. */
-static long report_failures(const struct run *run)
+/* A batch's trajectories that failed outright (not those over the
+ * tolerance or far from the run's promise: promise_report names them)
+ * into the tally: a count, the first few, and the statuses seen. */
+static void tally_failures(struct run *run)
 {
-	struct shard_failure first[FAILURES_SHOWN];
-	char list[512] = "";
-	size_t used = 0;
-	long shown = 0, failed = 0, any = 0;
+	struct run_tally *t = &run->tally;
+	unsigned seen = 0;
+	long any = 0;
 
-#pragma omp parallel for reduction(+ : any)
-	for (long i = 0; i < run->ntraj; i++)
+#pragma omp parallel for reduction(+ : any) reduction(| : seen)
+	for (long i = 0; i < run->ntraj; i++) {
 		any += !judged_only(run->status[i]);
+		seen |= 1u << run->status[i];
+	}
+	t->seen |= seen;
 	for (long i = 0; any && i < run->ntraj; i++) {
 		if (judged_only(run->status[i]))
 			continue;
-		if (failed++ >= FAILURES_SHOWN)
+		if (t->failed++ >= FAILURES_SHOWN)
 			continue;
-		first[shown++] = (struct shard_failure){
-			.traj = run->shard.first + i, .window = run->fail_window[i],
+		t->first[t->shown++] = (struct shard_failure){
+			.traj = run->shard.first + run->batch_first + i, .window = run->fail_window[i],
 			.from = run->fail_time[2 * i], .to = run->fail_time[2 * i + 1],
 			.status = run->status[i], .ref_failed = run->ref_failed && run->ref_failed[i],
 		};
 	}
-	shard_gather_failures(&run->shard, first, &shown, FAILURES_SHOWN, &failed);
+}
+
+/* The failed trajectories of the whole job: a count and the first few on
+ * stderr, once. */
+static long report_failures(struct run *run)
+{
+	struct run_tally *t = &run->tally;
+	char list[512] = "";
+	size_t used = 0;
+	long shown = t->shown, failed = t->failed;
+
+	shard_gather_failures(&run->shard, t->first, &shown, FAILURES_SHOWN, &failed);
 	if (!failed || !shard_is_root(&run->shard))
 		return failed;
 	for (long s = 0; s < shown && used < sizeof(list); s++) {
+		const struct shard_failure *f = &t->first[s];
 		char span[96];
 
 		used += snprintf(list + used, sizeof(list) - used, "%s%ld %s in window %ld, %s%s",
-				 s ? ", " : "", first[s].traj, picard_traj_status_name(first[s].status),
-				 first[s].window, fail_span(span, sizeof(span), first[s].from,
-							    first[s].to),
-				 first[s].ref_failed ? ", its reference fails too" : "");
+				 s ? ", " : "", f->traj, picard_traj_status_name(f->status),
+				 f->window, fail_span(span, sizeof(span), f->from, f->to),
+				 f->ref_failed ? ", its reference fails too" : "");
 	}
 	printf("%-12s %ld of %ld trajectories\n", "failed", failed, run->shard.total);
 	cli_error(PICARD_EFAILED, "%ld of %ld trajectories failed: %s%s", failed, run->shard.total,
@@ -759,20 +880,48 @@ static long report_failures(const struct run *run)
 	return failed;
 }
 
-static int write_output(struct run *run)
+/* The batch's results as the writers read them. */
+static struct run_results batch_results(const struct run *run)
 {
-	const struct run_results res = {
+	const bool errors = run->opts.check || run->opts.tol_given;
+
+	return (struct run_results){
 		.model = run->model, .grid = run->grid, .ntraj = run->ntraj,
-		.first = run->shard.first, .total = run->shard.total,
+		.first = run->shard.first + run->batch_first, .total = run->shard.total,
 		.x_final = run->x_final, .status = run->status,
 		.fail_window = run->fail_window, .fail_time = run->fail_time, .times = run->save.times,
 		.ntimes = run->save.ntimes, .saved = run->save.states,
-		.err = run->opts.check || run->opts.tol_given ? run->err : NULL,
-		.err_est = run->opts.check || run->opts.tol_given ? run->err_est : NULL,
+		.err = errors ? run->err : NULL, .err_est = errors ? run->err_est : NULL,
 	};
+}
+
+/* --out, one process: the batch's rows written as it finishes, the
+ * header before the first. A failure is reported by write_output. */
+static void write_batch(struct run *run)
+{
+	const struct run_results res = batch_results(run);
+
+	if (!run->opts.out_path || run->shard.size > 1)
+		return;
+	if (!run->batch_first && output_begin(&run->out, &res))
+		output_discard(&run->out);
+	if (run->out.file)
+		output_append(&run->out, &res);
+}
+
+/* --out after the last batch: the file closed and renamed into place
+ * (under mpirun, every rank's rows written into it now). */
+static int write_output(struct run *run)
+{
+	const struct run_results res = batch_results(run);
 	int err;
 
-	err = shard_output_write(&run->shard, &run->out, &res);
+	if (run->shard.size > 1)
+		err = shard_output_write(&run->shard, &run->out, &res);
+	else if (!run->out.file) /* output_begin failed, and said why */
+		err = PICARD_EIO;
+	else
+		err = output_finish(&run->out);
 	if (!err && res.times)
 		printf("%-12s %s (%ld times x %ld trajectories)\n", "output", run->out.path,
 		       res.ntimes, res.total);
@@ -789,8 +938,10 @@ static void *warm_up_cuda(void *unused)
 	return NULL;
 }
 
-/* Set up and solve; 0 or the error that stopped the run (reported). */
-static int prepare_and_solve(struct run *run)
+/* Set up: the ensemble's first batch drawn, the grid tuned on it
+ * (--tol), the solver and the batch's arrays made; 0 or the error that
+ * stopped the run (reported). */
+static int prepare(struct run *run)
 {
 	pthread_t warm;
 	int err;
@@ -804,6 +955,8 @@ static int prepare_and_solve(struct run *run)
 		err = take_share(run);
 	if (!err && run->opts.out_path)
 		err = shard_output_open(&run->shard, &run->out, run->opts.out_path);
+	if (!err)
+		err = choose_batch(run);
 	err = shard_agree(&run->shard, err, &run->out);
 	phases_mark(&run->phases, "init");
 	if (!err)
@@ -820,7 +973,8 @@ static int prepare_and_solve(struct run *run)
 		err = shard_agree(&run->shard, check_tolerance(run), &run->out);
 	phases_mark(&run->phases, "checks");
 	/* --tol: m, K, h (trapezoid) or m, window, tolerance (lobatto) tuned
-	 * on the ensemble this run solves (rank 0's share under mpirun) */
+	 * on the ensemble this run solves (rank 0's share under mpirun, the
+	 * first batch of a run in batches) */
 	if (!err) {
 		int tuned = 0;
 		char id[32];
@@ -836,15 +990,53 @@ static int prepare_and_solve(struct run *run)
 		err = create_solver(run);
 	if (!err)
 		err = allocate(run);
-	phases_mark(&run->phases, "set-up");
-	if (!err)
-		err = solve(run);
 	if (!err)
 		err = promise_allocate(run);
-	err = shard_agree(&run->shard, err, &run->out);
-	if (!err)
-		reduce_stats(run);
-	phases_mark(&run->phases, "solve+copies");
+	if (!err) {
+		run->tally.lines_file = open_memstream(&run->tally.lines, &run->tally.lines_len);
+		if (!run->tally.lines_file)
+			err = cli_error(PICARD_ENOMEM, "out of memory");
+	}
+	phases_mark(&run->phases, "set-up");
+	return shard_agree(&run->shard, err, &run->out);
+}
+
+/* Solve the share batch after batch, each drawn, solved, judged, added
+ * to the tally and written in turn (the first drawn by prepare); 0 or the
+ * error that stopped the run (reported). Under mpirun a rank's share is
+ * one batch. */
+static int solve_batches(struct run *run)
+{
+	int err = 0;
+
+	/* the last batch's first stays: under mpirun its rows are written
+	 * after the reports */
+	for (long first = 0; !err && first < run->share; first += run->batch) {
+		run->batch_first = first;
+		run->ntraj = run->share - first < run->batch ? run->share - first : run->batch;
+		if (run->batch_first) {
+			err = make_ensemble(run);
+			if (!err)
+				err = check_ensemble_fits(run);
+			phases_mark(&run->phases, "draw");
+		}
+		if (!err)
+			err = solve(run);
+		err = shard_agree(&run->shard, err, &run->out);
+		phases_mark(&run->phases, "solve+copies");
+		/* checks, estimates, statuses; tuned runs solve their misses
+		 * again */
+		if (!err)
+			err = shard_agree(&run->shard, promise_keep(run), &run->out);
+		if (!err)
+			tally_failures(run);
+		phases_mark(&run->phases, "estimate+check");
+		if (!err)
+			write_batch(run);
+		phases_mark(&run->phases, "output");
+	}
+	if (run->tally.lines_file)
+		fflush(run->tally.lines_file);
 	return err;
 }
 
@@ -868,15 +1060,17 @@ static int run_main(struct run *run)
 	int status = CLI_EXIT_OK, err;
 	char buf[32];
 
-	err = prepare_and_solve(run);
+	err = prepare(run);
+	if (!err)
+		err = solve_batches(run);
 	if (err) {
 		output_discard(&run->out);
 		return err == CLI_EUSAGE ? CLI_EXIT_USAGE : CLI_EXIT_FAILED;
 	}
+	reduce_stats(run);
 	print_summary(run);
 	phases_mark(&run->phases, "summary");
-	/* checks, estimates, statuses; tuned runs solve their misses again */
-	if (shard_agree(&run->shard, promise_keep(run), &run->out))
+	if (shard_agree(&run->shard, promise_finish(run), &run->out))
 		status = CLI_EXIT_FAILED;
 	phases_mark(&run->phases, "estimate+check");
 	/* the rest reports on the whole job: rank 0 prints it */
@@ -912,6 +1106,9 @@ static void run_free(struct run *run)
 	free(run->save.states);
 	free(run->check.states);
 	promise_free(run);
+	if (run->tally.lines_file)
+		fclose(run->tally.lines_file);
+	free(run->tally.lines);
 }
 
 /* --precompile: every kernel of the model into the cache, or with

@@ -29,7 +29,6 @@
 #define RETRY_SHRINK_MIN 0.0625  /* a round shrinks the window 2 to 16 times */
 #define RETRY_SHRINK_MAX 0.5
 #define RETRY_RTOL_FLOOR_DOUBLE 1e-14 /* float: picard_iteration_floor's */
-#define MEMBERS_SHOWN 5          /* trajectories named in a message */
 /* --check without --tol: a checked member whose error is this many times
  * over what its run promised (its error estimate, at least the iteration
  * tolerance) is check-failed. The estimates are calibrated to the error
@@ -48,6 +47,9 @@ struct solved {
 	picard_traj_status *status;      /* n, updated */
 	double *err, *err_est;           /* n, written */
 	unsigned char *ref_failed;       /* n, written */
+	char *ref_detail;                /* the first failed reference's words,
+					    kept there if it is empty, or NULL */
+	size_t ref_detail_len;
 };
 
 /* The scale of the errors judged on grid g: --tol's, else the grid's
@@ -88,6 +90,7 @@ static int check_recorded(const struct run *run, struct solved *s, picard_check_
 	const long slots = (s->n + s->check->traj_stride - 1) / s->check->traj_stride;
 	picard_check_options copts = {
 		.tol = run_tolerance(&run->opts, picard_solver_grid(s->solver)), .keep_going = true,
+		.first = run->shard.first + run->batch_first,
 	};
 	int err;
 
@@ -99,6 +102,12 @@ static int check_recorded(const struct run *run, struct solved *s, picard_check_
 	err = picard_check_each(run->model, picard_solver_grid(s->solver), s->n, s->x0,
 				s->params, s->check, &copts, res);
 	picard_progress_end(phase);
+	/* the first failed reference's words, without the batch's count */
+	if (!err && res->ref_failed && s->ref_detail && !s->ref_detail[0]) {
+		snprintf(s->ref_detail, s->ref_detail_len, "%s", picard_error_detail());
+		if (strstr(s->ref_detail, " references failed") && strrchr(s->ref_detail, ';'))
+			*strrchr(s->ref_detail, ';') = '\0';
+	}
 	for (long slot = 0; !err && slot < slots; slot++) {
 		const long i = slot * s->check->traj_stride;
 
@@ -430,9 +439,12 @@ static int retry(struct run *run)
 		grid = *picard_solver_grid(p.solver);
 		fixed = part_merge(run, &p);
 		run->retried += p.n;
-		printf("%-12s %ld trajector%s again with %s %.6g, iter-rtol %.2g: %ld now ok\n",
-		       "retry", p.n, p.n == 1 ? "y" : "ies", picard_scheme_of(grid.scheme)->length_name,
-		       picard_scheme_of(grid.scheme)->length(&grid), grid.iter_rtol, fixed);
+		/* after the summary, which adds up every batch */
+		fprintf(run->tally.lines_file ? run->tally.lines_file : stdout,
+			"%-12s %ld trajector%s again with %s %.6g, iter-rtol %.2g: %ld now ok\n",
+			"retry", p.n, p.n == 1 ? "y" : "ies",
+			picard_scheme_of(grid.scheme)->length_name,
+			picard_scheme_of(grid.scheme)->length(&grid), grid.iter_rtol, fixed);
 		part_free(&p);
 	}
 	return err;
@@ -441,7 +453,7 @@ static int retry(struct run *run)
 /* The members over the tolerance by their estimate alone, solved again on
  * the same grid with every window end checked against rk8pd; *verified
  * counts them. */
-static int verify(struct run *run, long *verified)
+static int verify(struct run *run)
 {
 	const picard_options o = options_solver(&run->opts);
 	struct part p;
@@ -453,9 +465,8 @@ static int verify(struct run *run, long *verified)
 		err = part_solve(run, &p, &o);
 	if (!err && p.n) {
 		fixed = part_merge(run, &p);
-		*verified = p.n;
-		printf("%-12s %ld trajector%s over the tolerance by estimate alone, checked: "
-		       "%ld within it\n", "verify", p.n, p.n == 1 ? "y" : "ies", fixed);
+		run->tally.verified += p.n;
+		run->tally.verified_ok += fixed;
 	}
 	part_free(&p);
 	return err;
@@ -488,8 +499,105 @@ static void print_check(const struct run *run, const picard_check_result *res, l
 		printf("; the first solve's: %ld trajector%s solved again (above) are judged in the "
 		       "tolerance line", again, again == 1 ? "y" : "ies");
 	putchar('\n');
-	if (res->ref_failed)
-		cli_warning("%s", picard_error_detail());
+	if (res->ref_failed == 1)
+		cli_warning("%s", run->tally.ref_failed);
+	else if (res->ref_failed)
+		cli_warning("%s; %ld of %ld references failed", run->tally.ref_failed, res->ref_failed,
+			    res->checked_traj + res->ref_failed);
+}
+
+/* NaN above everything: a NaN error is the worst there is. */
+static bool worse(double a, double b)
+{
+	return (isnan(a) && !isnan(b)) || a > b;
+}
+
+/* A batch's check b into the run's: counts added, the worst kept, places
+ * counted from the share's first member. */
+static void check_merge(struct run *run, const picard_check_result *b)
+{
+	picard_check_result *c = &run->checked;
+	const long first = run->batch_first;
+	const bool first_checked = c->checked_traj == 0 && b->checked_traj > 0;
+
+	if (!run->checked_done) {
+		*c = *b;
+		c->worst_traj = c->worst_traj >= 0 ? first + c->worst_traj : -1;
+		c->first_ref_failed = c->first_ref_failed >= 0 ? first + c->first_ref_failed : -1;
+		run->checked_done = true;
+		return;
+	}
+	c->checked_traj += b->checked_traj;
+	c->points += b->points;
+	c->nonfinite += b->nonfinite;
+	c->ref_failed += b->ref_failed;
+	if (c->first_ref_failed < 0 && b->first_ref_failed >= 0)
+		c->first_ref_failed = first + b->first_ref_failed;
+	if (b->checked_traj <= 0)
+		return;
+	if (first_checked || worse(b->error, c->error)) {
+		c->error = b->error;
+		c->worst_traj = b->worst_traj >= 0 ? first + b->worst_traj : -1;
+		c->worst_window = b->worst_window;
+	}
+	if (first_checked || worse(b->rel_error, c->rel_error))
+		c->rel_error = b->rel_error;
+	if (first_checked || worse(b->scaled_error, c->scaled_error))
+		c->scaled_error = b->scaled_error;
+}
+
+/* The batch's members with status named after those named before, up
+ * to MEMBERS_SHOWN and ", ..." past them: "0 (error 4e+04 x tol,
+ * checked), 3 (...)"; unit names the errors' unit. */
+static void name_members(const struct run *run, picard_traj_status status, const char *unit,
+			 char *buf, size_t len, long *named)
+{
+	size_t used = strlen(buf);
+
+	for (long i = 0; i < run->ntraj && used < len && *named <= MEMBERS_SHOWN; i++) {
+		const double e = !isnan(run->err[i]) ? run->err[i] : run->err_est[i];
+
+		if (run->status[i] != status)
+			continue;
+		if (*named == MEMBERS_SHOWN) {
+			snprintf(buf + used, len - used, ", ...");
+			++*named;
+			break;
+		}
+		used += snprintf(buf + used, len - used, "%s%ld (error %.3g x %s, %s)",
+				 *named ? ", " : "", run->shard.first + run->batch_first + i, e,
+				 unit, !isnan(run->err[i]) ? "checked" : isnan(e) ? "no estimate" :
+				 "estimated");
+		++*named;
+	}
+}
+
+/* A batch's members counted and named, for the reports after the last. */
+static void tally_members(struct run *run)
+{
+	struct run_tally *t = &run->tally;
+	long counts[5] = {0}; /* ok, exceeded, ok checked, ok estimated, check-failed */
+
+#pragma omp parallel for reduction(+ : counts[:5])
+	for (long i = 0; i < run->ntraj; i++) {
+		counts[0] += run->status[i] == PICARD_TRAJ_OK;
+		counts[1] += run->status[i] == PICARD_TRAJ_TOL_EXCEEDED;
+		counts[2] += run->status[i] == PICARD_TRAJ_OK && !isnan(run->err[i]);
+		counts[3] += run->status[i] == PICARD_TRAJ_OK && isnan(run->err[i]);
+		counts[4] += run->status[i] == PICARD_TRAJ_CHECK_FAILED;
+	}
+	t->ok += counts[0];
+	t->exceeded += counts[1];
+	t->ok_checked += counts[2];
+	t->ok_estimated += counts[3];
+	t->check_failed += counts[4];
+	if (counts[1])
+		name_members(run, PICARD_TRAJ_TOL_EXCEEDED, "tol", t->named_exceeded,
+			     sizeof(t->named_exceeded), &t->nnamed_exceeded);
+	if (counts[4])
+		name_members(run, PICARD_TRAJ_CHECK_FAILED, "iteration tolerance",
+			     t->named_check_failed, sizeof(t->named_check_failed),
+			     &t->nnamed_check_failed);
 }
 
 int promise_keep(struct run *run)
@@ -498,21 +606,20 @@ int promise_keep(struct run *run)
 		.solver = run->solver, .n = run->ntraj, .x0 = run->x0, .params = run->params,
 		.x_final = run->x_final, .check = run->check.states ? &run->check : NULL,
 		.status = run->status, .err = run->err, .err_est = run->err_est,
-		.ref_failed = run->ref_failed,
+		.ref_failed = run->ref_failed, .ref_detail = run->tally.ref_failed,
+		.ref_detail_len = sizeof(run->tally.ref_failed),
 	};
+	picard_check_result res;
 	bool missed = false;
-	long verified = 0;
 	int err;
 
-	err = judge(run, &s, &run->checked);
-	/* under mpirun: the job's check, from every rank's */
-	if (s.check)
-		err = shard_reduce_check(&run->shard, err, &run->out, &run->checked);
+	err = judge(run, &s, &res);
 	if (err)
 		return err;
-	run->checked_done = s.check != NULL;
+	if (s.check)
+		check_merge(run, &res);
 	if (run->opts.tol_given)
-		err = verify(run, &verified);
+		err = verify(run);
 	if (!err) {
 #pragma omp parallel for reduction(|| : missed)
 		for (long i = 0; i < run->ntraj; i++)
@@ -520,51 +627,39 @@ int promise_keep(struct run *run)
 	}
 	if (!err && missed && run->opts.tol_given && run->opts.tuned && !run->opts.tuned_closest)
 		err = retry(run);
-	if (run->checked_done)
-		print_check(run, &run->checked, verified + run->retried);
+	if (!err)
+		tally_members(run);
 	return err;
 }
 
-/* "0 (error 4e+04 x tol, checked), 3 (...)" for the first members with
- * status; unit names the errors' unit. */
-static void name_members(const struct run *run, picard_traj_status status, const char *unit,
-			 char *buf, size_t len)
+int promise_finish(struct run *run)
 {
-	size_t used = 0;
-	long shown = 0;
+	struct run_tally *t = &run->tally;
+	int err = 0;
 
-	buf[0] = '\0';
-	for (long i = 0; i < run->ntraj && used < len; i++) {
-		const double e = !isnan(run->err[i]) ? run->err[i] : run->err_est[i];
-
-		if (run->status[i] != status)
-			continue;
-		if (shown == MEMBERS_SHOWN) {
-			snprintf(buf + used, len - used, ", ...");
-			break;
-		}
-		used += snprintf(buf + used, len - used, "%s%ld (error %.3g x %s, %s)",
-				 shown ? ", " : "", run->shard.first + i, e, unit,
-				 !isnan(run->err[i]) ? "checked" : isnan(e) ? "no estimate" :
-				 "estimated");
-		shown++;
-	}
+	/* under mpirun: the job's check, from every rank's */
+	if (run->check.states)
+		err = shard_reduce_check(&run->shard, 0, &run->out, &run->checked);
+	if (t->verified)
+		printf("%-12s %ld trajector%s over the tolerance by estimate alone, checked: "
+		       "%ld within it\n", "verify", t->verified, t->verified == 1 ? "y" : "ies",
+		       t->verified_ok);
+	if (t->lines_file && fflush(t->lines_file) == 0 && t->lines_len)
+		fwrite(t->lines, 1, t->lines_len, stdout);
+	if (!err && run->checked_done)
+		print_check(run, &run->checked, t->verified + run->retried);
+	return err;
 }
 
 /* --check without --tol: the promise line (the checked members within
  * what their run promised), and an error naming those far from it. */
 static int report_check(const struct run *run)
 {
-	long counts[2] = {0}; /* checked and ok, check-failed */
-	char list[512];
+	const struct run_tally *t = &run->tally;
+	long counts[2] = {t->ok_checked, t->check_failed};
 
 	if (!run->checked_done)
 		return CLI_EXIT_OK;
-#pragma omp parallel for reduction(+ : counts[:2])
-	for (long i = 0; i < run->ntraj; i++) {
-		counts[0] += run->status[i] == PICARD_TRAJ_OK && !isnan(run->err[i]);
-		counts[1] += run->status[i] == PICARD_TRAJ_CHECK_FAILED;
-	}
 	shard_sum(&run->shard, counts, 2);
 	/* none finished: the failures say why */
 	if (counts[0] + counts[1])
@@ -573,10 +668,9 @@ static int report_check(const struct run *run)
 		       "[%s]\n", "promise", CHECK_FAR, run->grid->iter_atol, run->grid->iter_rtol,
 		       counts[0], counts[0] + counts[1], counts[1] ? "FAIL" : "PASS");
 	if (counts[1]) {
-		name_members(run, PICARD_TRAJ_CHECK_FAILED, "iteration tolerance", list,
-			     sizeof(list));
 		cli_error(PICARD_EFAILED, "check failed: %ld checked trajector%s far from what the "
-			  "run promised: %s", counts[1], counts[1] == 1 ? "y is" : "ies are", list);
+			  "run promised: %s", counts[1], counts[1] == 1 ? "y is" : "ies are",
+			  t->named_check_failed);
 		cli_hint("a smaller --%s, or --tol to have the grid chosen and every member judged",
 			 picard_scheme_of(run->grid->scheme)->length_name);
 	}
@@ -588,20 +682,11 @@ static int report_check(const struct run *run)
 
 int promise_report(const struct run *run)
 {
-	long counts[4] = {0}; /* ok, exceeded, checked, estimated */
-	char list[512];
+	const struct run_tally *t = &run->tally;
+	long counts[4] = {t->ok, t->exceeded, t->ok_checked, t->ok_estimated};
 
 	if (!run->opts.tol_given)
 		return report_check(run);
-#pragma omp parallel for reduction(+ : counts[:4])
-	for (long i = 0; i < run->ntraj; i++) {
-		counts[0] += run->status[i] == PICARD_TRAJ_OK;
-		counts[1] += run->status[i] == PICARD_TRAJ_TOL_EXCEEDED;
-		if (run->status[i] == PICARD_TRAJ_OK) {
-			counts[2] += !isnan(run->err[i]);
-			counts[3] += isnan(run->err[i]);
-		}
-	}
 	/* the job's counts; the members named are rank 0's under mpirun */
 	shard_sum(&run->shard, counts, 4);
 	const long ok = counts[0], exceeded = counts[1], checked = counts[2],
@@ -613,9 +698,8 @@ int promise_report(const struct run *run)
 	       ok == ntraj ? "PASS" : "FAIL");
 	if (!exceeded)
 		return ok == ntraj ? CLI_EXIT_OK : CLI_EXIT_FAILED;
-	name_members(run, PICARD_TRAJ_TOL_EXCEEDED, "tol", list, sizeof(list));
 	cli_error(PICARD_EFAILED, "check failed: %ld of %ld trajectories exceed the tolerance: %s",
-		  exceeded, ntraj, list);
+		  exceeded, ntraj, t->named_exceeded);
 	if (!run->opts.tuned)
 		cli_hint("the grid was given: a smaller --%s (or --tol alone, to tune it)",
 			 picard_scheme_of(run->grid->scheme)->length_name);

@@ -15,12 +15,17 @@
  * 0 or PICARD_ENOMEM after a message. */
 int promise_allocate(struct run *run);
 
-/* After the solve: the estimates, the check (every checked trajectory's
- * own error, a failed reference marking its trajectory only), the
- * statuses, and, for a tuned configuration, the members that missed
- * solved again. Prints the check line. Returns 0 or a library error
- * (reported). */
+/* After the solve of a batch: the estimates, the check (every checked
+ * trajectory's own error, a failed reference marking its trajectory only),
+ * the statuses, and, for a tuned configuration, the members that missed
+ * solved again; the batch added to run->tally and run->checked. Returns 0
+ * or a library error (reported). */
 int promise_keep(struct run *run);
+
+/* After the last batch, once the summary is out: the job's check (under
+ * mpirun, every rank's), the verify and retry lines, the check line.
+ * Collective. Returns 0 or the error of the check's reduction. */
+int promise_finish(struct run *run);
 
 /* The tolerance line of the summary, and an error naming the members
  * that missed it. Returns the exit status's share: CLI_EXIT_OK, or

@@ -12,6 +12,32 @@
 #include "picard.h"
 #include "shard.h"
 
+#define FAILURES_SHOWN 5 /* failed trajectories named on stderr */
+#define MEMBERS_SHOWN 5  /* trajectories named in the promise's messages */
+
+/* What the batches of a run add up to, for the reports after the last
+ * (one batch, the whole share, unless the ensemble is solved in
+ * batches). Counts are this process's; the reports add up the ranks'. */
+struct run_tally {
+	long failed;                    /* failed outright */
+	struct shard_failure first[FAILURES_SHOWN]; /* the first of them */
+	long shown;                     /* entries of first */
+	unsigned seen;                  /* bit s: some member ended with status s */
+	long ok, exceeded;              /* ok; tol-exceeded */
+	long ok_checked, ok_estimated;  /* ok by its check; by its estimate */
+	long check_failed;              /* check-failed */
+	char named_exceeded[512];       /* the first tol-exceeded (name_members) */
+	long nnamed_exceeded;
+	char named_check_failed[512];   /* the first check-failed */
+	long nnamed_check_failed;
+	long verified, verified_ok;     /* over by estimate alone, checked; ok */
+	char ref_failed[384];           /* the first failed reference's words */
+	char *lines;                    /* the retry lines, printed after the
+					   summary (open_memstream) */
+	size_t lines_len;
+	FILE *lines_file;
+};
+
 /* Everything one run holds; run_free() releases it. */
 struct run {
 	int argc;                       /* the command line, as main got it */
@@ -23,8 +49,13 @@ struct run {
 	struct timespec start;          /* start of main, for the total */
 	struct phases phases;           /* where the time went (--verbose) */
 	const picard_model *model;      /* opts.model */
-	long ntraj;                     /* ensemble size (this rank's share
-					   under mpirun; shard.total the job's) */
+	long share;                     /* this process's trajectories (the
+					   job's alone; shard.total the job's) */
+	long batch;                     /* trajectories solved at once */
+	long batch_first;               /* the batch being solved: its
+					   first, of the share */
+	long ntraj;                     /* the batch's trajectories: the
+					   arrays below hold this many */
 	struct init_data init;          /* --init contents (x0 NULL without) */
 	struct output out;              /* --out file (path NULL without) */
 	picard_solver *solver;          /* the solver, created once */
@@ -51,9 +82,11 @@ struct run {
 	double *err_est;                /* ntraj estimates, NaN: none */
 	unsigned char *ref_failed;      /* ntraj: the reference itself failed
 					   (the solution blows up) */
-	picard_check_result checked;    /* the check of the first solve */
+	picard_check_result checked;    /* the check of the first solve, its
+					   batches' merged */
 	bool checked_done;              /* checked holds a result */
 	long retried;                   /* trajectories solved again */
+	struct run_tally tally;         /* the batches added up */
 	char solve_detail[512];         /* picard_error_detail() of a solve
 					   whose trajectories failed (which
 					   linear solve, and why), or "" */
