@@ -135,7 +135,7 @@ Test(batch_cli, batch_rounded_to_the_check_stride)
 					      "--check-traj 10 --batch 7");
 
 	cr_assert_eq(run.status, 0, "exit %d: %s", run.status, run.err);
-	cr_expect_not_null(strstr(run.out, "batches      10 of at most 10 trajectories"), "%s",
+	cr_expect_not_null(strstr(run.out, "batches      10 of at most 10 trajectories each"), "%s",
 			   run.out);
 	free_run(&run);
 }
@@ -184,6 +184,6 @@ Test(batch_cli, tuned_tolerance)
 
 	cr_assert_eq(run.status, 0, "exit %d: %s", run.status, run.err);
 	cr_expect_not_null(strstr(run.out, "met by 600 of 600 trajectories"), "%s", run.out);
-	cr_expect_not_null(strstr(run.out, "batches      3 of at most 200"), "%s", run.out);
+	cr_expect_not_null(strstr(run.out, "batches      3 of at most 200 trajectories each"), "%s", run.out);
 	free_run(&run);
 }

@@ -517,7 +517,7 @@ static const struct cli_flag flags[] = {
 	{"--bound", "B", set_bound, "a state with |x| > B has diverged (default 1e12)"},
 	{"--max-work", "W", set_max_work, "the work a grid may fix, windows x sweeps (K or --K-max; --steps) x right-hand sides per sweep x n, per trajectory; a grid over it is refused before any work (default 1e8; adaptive dp5, dp8, vern9, radau5: --max-steps bounds theirs)"},
 	{"--repeat", "N", set_repeat, "solve N times and report the median and min solve time besides the first (each solve the same, results from the last; default 1)"},
-	{"--batch", "N", set_batch, "solve, check and write N trajectories at a time, so that host memory holds N, not the ensemble: the results are those of one solve (default: all at once, or batches within 2 GiB of host memory for larger ensembles)"},
+	{"--batch", "N", set_batch, "solve, check and write N trajectories at a time, so that host memory holds N, not the ensemble: the results are those of one solve (default: all at once, or batches within 2 GiB or an eighth of host memory for larger ensembles)"},
 	{"--verbose", NULL, set_verbose, "say more: when the ensemble was solved in chunks to fit device memory, and where the run's time went (phases)"},
 	{"--list", NULL, set_list, "list the registered models (or MODEL) and exit"},
 	{"--list-schemes", NULL, set_list_schemes, "list the schemes, their orders and options, and exit"},

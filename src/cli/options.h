@@ -18,8 +18,9 @@
 #define RUN_DEFAULT_CHECK_TRAJ 1024L
 #define RUN_DEFAULT_BOUND 1e12
 #define RUN_REPEAT_MAX 1000     /* --repeat at most */
-/* Host memory one batch's arrays may take where --batch is not given:
- * larger ensembles are solved and written a batch at a time. */
+/* Host memory one batch's arrays may take where --batch is not given (or
+ * an eighth of the machine's, if less): larger ensembles are solved and
+ * written a batch at a time. */
 #define RUN_BATCH_GIB 2
 #define RUN_BATCH_BYTES ((size_t)RUN_BATCH_GIB << 30)
 #define RUN_MAX_SPREAD_PARAMS 16   /* --spread-param flags, and --param flags */

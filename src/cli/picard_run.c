@@ -232,14 +232,22 @@ static int take_share(struct run *run)
 	return 0;
 }
 
-/* Host bytes one member of a batch takes, about: its states, parameters,
- * outcomes and errors here, the solver's and its estimate's, the saved
- * states. */
+/* Host bytes one member of a batch takes: its states, parameters (where
+ * they are its own), outcomes and errors here, the solver's outcomes, its
+ * estimate's companion (--tol, --check), the saved states. */
 static double member_bytes(const struct run *run)
 {
+	const struct run_options *opts = &run->opts;
 	const double n = run->model->dim, np = run->model->nparams;
+	const bool own_params = opts->nspread_params || opts->nset_params || opts->init_path;
+	double bytes = 16 * n + (own_params ? 8 * np : 0) + 8 * n * (double)opts->nsave;
 
-	return 8 * (4 * n + np) + 120 + 8 * n * (double)run->opts.nsave;
+	bytes += 28 + 17 + 28; /* outcomes, errors; the solver's outcomes */
+	if (opts->check || opts->tol_given)
+		bytes += 16 * n + 40; /* the companion's states and outcomes */
+	if (opts->out_path) /* the results again: one batch written, one solved */
+		bytes += 8 * n * (1 + (double)opts->nsave) + 44;
+	return bytes;
 }
 
 /* Trajectories solved, checked and written at once: --batch's, else the
@@ -255,7 +263,9 @@ static int choose_batch(struct run *run)
 	long batch = opts->batch;
 
 	if (!batch) {
-		const double fit = (double)RUN_BATCH_BYTES / member_bytes(run);
+		const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+		const double memory = pages > 0 && page > 0 ? (double)pages * page : 1e300;
+		const double fit = fmin((double)RUN_BATCH_BYTES, memory / 8) / member_bytes(run);
 
 		batch = run->share;
 		if (!opts->init_path && run->shard.size == 1 && (double)run->share > fit)
@@ -700,9 +710,11 @@ static void print_summary(const struct run *run)
 	printf("%-12s %ld%s\n", "trajectories", run->shard.total,
 	       run->opts.init_path ? " (from --init)" : "");
 	if (run->batch < run->share)
-		printf("%-12s %ld of at most %ld trajectories, each solved, checked and written in "
+		printf("%-12s %ld of at most %ld trajector%s each, solved, checked and written in "
 		       "turn (%s)\n", "batches", (run->share + run->batch - 1) / run->batch, run->batch,
-		       run->opts.batch ? "--batch" : "host memory for " CLI_TEXT(RUN_BATCH_GIB) " GiB");
+		       run->batch == 1 ? "y" : "ies",
+		       run->opts.batch ? "--batch" : "within " CLI_TEXT(RUN_BATCH_GIB) " GiB or an eighth of "
+		       "host memory");
 	const picard_scheme_type *type = picard_scheme_of(grid->scheme);
 
 	if (grid->scheme != PICARD_SCHEME_TRAPEZOID && !type->lobatto_grid &&
@@ -895,8 +907,79 @@ static struct run_results batch_results(const struct run *run)
 	};
 }
 
+/* The arrays of the results of a batch set, out of run or into it. */
+static void swap_set(struct run *run, struct batch_set *set)
+{
+	struct batch_set mine = {
+		run->x_final, run->status, run->fail_window, run->fail_time, run->save.states,
+		run->err, run->err_est,
+	};
+
+	run->x_final = set->x_final;
+	run->status = set->status;
+	run->fail_window = set->fail_window;
+	run->fail_time = set->fail_time;
+	run->save.states = set->saved;
+	run->err = set->err;
+	run->err_est = set->err_est;
+	*set = mine;
+}
+
+static void free_set(struct batch_set *set)
+{
+	free(set->x_final);
+	free(set->status);
+	free(set->fail_window);
+	free(set->fail_time);
+	free(set->saved);
+	free(set->err);
+	free(set->err_est);
+}
+
+/* --out in batches: a second set of result arrays, for the next batch to
+ * be solved into while the last is written. */
+static int make_spare_set(struct run *run)
+{
+	struct batch_set *set = &run->spare;
+	const size_t b = (size_t)run->batch, n = run->model->dim;
+
+	set->x_final = alloc_array(b * n, sizeof(double), "final states");
+	set->status = alloc_array(b, sizeof(*set->status), "trajectory status");
+	set->fail_window = alloc_array(b, sizeof(long), "trajectory status");
+	set->fail_time = alloc_array(2 * b, sizeof(double), "trajectory status");
+	set->err = alloc_array(b, sizeof(double), "per-trajectory errors");
+	set->err_est = alloc_array(b, sizeof(double), "per-trajectory errors");
+	if (run->save.states)
+		set->saved = alloc_array(picard_record_size(run->solver, &run->save), sizeof(double),
+					 "--save-every/--save-at states");
+	if (!set->x_final || !set->status || !set->fail_window || !set->fail_time || !set->err ||
+	    !set->err_est || (run->save.states && !set->saved))
+		return PICARD_ENOMEM;
+	for (size_t i = 0; i < b; i++)
+		set->err[i] = set->err_est[i] = NAN;
+	return 0;
+}
+
+static void *write_thread(void *arg)
+{
+	struct run *run = arg;
+
+	output_append(&run->out, &run->written);
+	return NULL;
+}
+
+/* Wait for the batch being written, if one is. */
+static void join_writer(struct run *run)
+{
+	if (run->writing)
+		pthread_join(run->writer, NULL);
+	run->writing = false;
+}
+
 /* --out, one process: the batch's rows written as it finishes, the
- * header before the first. A failure is reported by write_output. */
+ * header before the first; in batches, on a thread while the next batch
+ * is drawn and solved into the other set of arrays. A failure is reported
+ * by write_output. */
 static void write_batch(struct run *run)
 {
 	const struct run_results res = batch_results(run);
@@ -905,8 +988,18 @@ static void write_batch(struct run *run)
 		return;
 	if (!run->batch_first && output_begin(&run->out, &res))
 		output_discard(&run->out);
-	if (run->out.file)
+	join_writer(run); /* rows go in order */
+	if (!run->out.file)
+		return;
+	if (!run->spare.x_final) {
 		output_append(&run->out, &res);
+		return;
+	}
+	run->written = res;
+	run->writing = pthread_create(&run->writer, NULL, write_thread, run) == 0;
+	if (!run->writing)
+		output_append(&run->out, &res);
+	swap_set(run, &run->spare);
 }
 
 /* --out after the last batch: the file closed and renamed into place
@@ -955,8 +1048,12 @@ static int prepare(struct run *run)
 		err = take_share(run);
 	if (!err && run->opts.out_path)
 		err = shard_output_open(&run->shard, &run->out, run->opts.out_path);
-	if (!err)
+	if (!err) { /* every rank alike: rank 0 says what is wrong */
+		const int quiet = shard_quiet_begin(&run->shard);
+
 		err = choose_batch(run);
+		shard_quiet_end(&run->shard, quiet, err);
+	}
 	err = shard_agree(&run->shard, err, &run->out);
 	phases_mark(&run->phases, "init");
 	if (!err)
@@ -992,6 +1089,8 @@ static int prepare(struct run *run)
 		err = allocate(run);
 	if (!err)
 		err = promise_allocate(run);
+	if (!err && run->opts.out_path && run->batch < run->share)
+		err = make_spare_set(run);
 	if (!err) {
 		run->tally.lines_file = open_memstream(&run->tally.lines, &run->tally.lines_len);
 		if (!run->tally.lines_file)
@@ -1035,6 +1134,7 @@ static int solve_batches(struct run *run)
 			write_batch(run);
 		phases_mark(&run->phases, "output");
 	}
+	join_writer(run);
 	if (run->tally.lines_file)
 		fflush(run->tally.lines_file);
 	return err;
@@ -1109,6 +1209,7 @@ static void run_free(struct run *run)
 	if (run->tally.lines_file)
 		fclose(run->tally.lines_file);
 	free(run->tally.lines);
+	free_set(&run->spare);
 }
 
 /* --precompile: every kernel of the model into the cache, or with

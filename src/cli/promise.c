@@ -613,6 +613,8 @@ int promise_keep(struct run *run)
 	bool missed = false;
 	int err;
 
+	if (!run->opts.check && !run->opts.tol_given)
+		return 0; /* nothing promised beyond the statuses */
 	err = judge(run, &s, &res);
 	if (err)
 		return err;

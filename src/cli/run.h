@@ -3,6 +3,8 @@
 #ifndef PICARD_CLI_RUN_H
 #define PICARD_CLI_RUN_H
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <time.h>
 
 #include "init_file.h"
@@ -36,6 +38,17 @@ struct run_tally {
 					   summary (open_memstream) */
 	size_t lines_len;
 	FILE *lines_file;
+};
+
+/* The arrays a batch's results are written from: a second set lets the
+ * next batch be solved while a writer thread writes the last. */
+struct batch_set {
+	double *x_final;
+	picard_traj_status *status;
+	long *fail_window;
+	double *fail_time;
+	double *saved;       /* save.states */
+	double *err, *err_est;
 };
 
 /* Everything one run holds; run_free() releases it. */
@@ -87,6 +100,11 @@ struct run {
 	bool checked_done;              /* checked holds a result */
 	long retried;                   /* trajectories solved again */
 	struct run_tally tally;         /* the batches added up */
+	struct batch_set spare;         /* --out in batches: the set not in
+					   use, being written or free */
+	pthread_t writer;               /* writing a batch's rows */
+	bool writing;                   /* writer runs, to be joined */
+	struct run_results written;     /* what it writes */
 	char solve_detail[512];         /* picard_error_detail() of a solve
 					   whose trajectories failed (which
 					   linear solve, and why), or "" */
