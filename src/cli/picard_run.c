@@ -240,7 +240,8 @@ static double member_bytes(const struct run *run)
 	const struct run_options *opts = &run->opts;
 	const double n = run->model->dim, np = run->model->nparams;
 	const bool own_params = opts->nspread_params || opts->nset_params || opts->init_path;
-	double bytes = 16 * n + (own_params ? 8 * np : 0) + 8 * n * (double)opts->nsave;
+	/* the inputs twice: the next batch is drawn while one is solved */
+	double bytes = 24 * n + (own_params ? 16 * np : 0) + 8 * n * (double)opts->nsave;
 
 	bytes += 28 + 17 + 28; /* outcomes, errors; the solver's outcomes */
 	if (opts->check || opts->tol_given)
@@ -444,67 +445,39 @@ static int check_ensemble_fits(const struct run *run)
 	return 0;
 }
 
-/* The batch's rows of the --init file's states and parameters: the
- * file's own arrays when one batch holds them all, else copied. */
-static int take_init_rows(struct run *run)
-{
-	const long n = run->model->dim, np = run->model->nparams;
-
-	if (run->batch >= run->share) {
-		run->x0 = run->init.x0;
-		run->params = run->init.params;
-		run->init.x0 = run->init.params = NULL;
-		return 0;
-	}
-	if (!run->x0)
-		run->x0 = alloc_array((size_t)run->batch * n, sizeof(double), "initial states");
-	if (run->init.params && !run->params)
-		run->params = alloc_array((size_t)run->batch * np, sizeof(double), "parameters");
-	if (!run->x0 || (run->init.params && !run->params))
-		return PICARD_ENOMEM;
-	copy_doubles(run->x0, run->init.x0 + run->batch_first * n, run->ntraj * n);
-	if (run->init.params)
-		copy_doubles(run->params, run->init.params + run->batch_first * np,
-			     run->ntraj * np);
-	return 0;
-}
-
-/* The batch's initial states and parameters: the --init file's, or spread
+/* Trajectories first .. first+count-1 of the share into x0 and params
+ * (NULL where no member has its own): the --init file's rows, or spread
  * around the model's start (from each trajectory's parameters where
  * --spread-param spreads them and the model's start depends on them), the
- * parameters around the model's defaults or --param's values; the arrays
- * made for a batch on the first call. */
-static int make_ensemble(struct run *run)
+ * parameters around the model's defaults or --param's values. Reads only
+ * what stays put while batches are solved: safe beside the solve. */
+static int draw_batch(const struct run *run, long first, long count, double *x0, double *params)
 {
 	const struct run_options *opts = &run->opts;
 	picard_model model_at = *run->model; /* its defaults as --param sets them */
 	const picard_model *model = &model_at;
-	const bool per_member = opts->nspread_params || opts->nset_params;
+	const long n = model->dim, np = model->nparams;
 	double *spreads = NULL, *defaults = NULL;
 	int err;
 
-	if (opts->init_path)
-		return take_init_rows(run);
-	if (!run->x0)
-		run->x0 = alloc_array((size_t)run->batch * model->dim, sizeof(double),
-				      "initial states");
-	if (per_member && !run->params)
-		run->params = alloc_array((size_t)run->batch * model->nparams, sizeof(double),
-					  "parameters");
-	if (!run->x0 || (per_member && !run->params))
-		return PICARD_ENOMEM;
+	if (opts->init_path) {
+		copy_doubles(x0, run->init.x0 + first * n, count * n);
+		if (run->init.params)
+			copy_doubles(params, run->init.params + first * np, count * np);
+		return 0;
+	}
 	if (opts->nset_params) {
-		defaults = malloc((size_t)model->nparams * sizeof(double));
+		defaults = malloc((size_t)np * sizeof(double));
 		if (!defaults)
 			return cli_error(PICARD_ENOMEM, "--param: out of memory");
-		for (int q = 0; q < model->nparams; q++)
+		for (int q = 0; q < np; q++)
 			defaults[q] = model->param_defaults[q];
 		for (int i = 0; i < opts->nset_params; i++)
 			defaults[opts->set_params[i].index] = opts->set_params[i].value;
 		model_at.param_defaults = defaults;
 	}
-	if (per_member) {
-		spreads = calloc(model->nparams, sizeof(double));
+	if (params) {
+		spreads = calloc(np, sizeof(double));
 		if (!spreads) {
 			free(defaults);
 			return cli_error(PICARD_ENOMEM, "--spread-param: out of memory");
@@ -512,9 +485,8 @@ static int make_ensemble(struct run *run)
 		for (int i = 0; i < opts->nspread_params; i++)
 			spreads[opts->spread_params[i].index] = opts->spread_params[i].value;
 	}
-	err = picard_ensemble_model_range(model, run->shard.first + run->batch_first, run->ntraj,
-					  opts->spread, spreads, opts->seed, opts->backend, run->x0,
-					  run->params);
+	err = picard_ensemble_model_range(model, run->shard.first + first, count, opts->spread,
+					  spreads, opts->seed, opts->backend, x0, params);
 	free(spreads);
 	free(defaults);
 	if (err) {
@@ -522,6 +494,39 @@ static int make_ensemble(struct run *run)
 		hint_library_error(err);
 	}
 	return err;
+}
+
+/* Whether the members have parameters of their own. */
+static bool own_params(const struct run *run)
+{
+	return run->opts.init_path ? run->init.params != NULL :
+	       run->opts.nspread_params || run->opts.nset_params;
+}
+
+/* Arrays for a batch's inputs (x0 and, where the members have their own,
+ * params), or NULL after a message. */
+static int alloc_inputs(const struct run *run, double **x0, double **params)
+{
+	*x0 = alloc_array((size_t)run->batch * run->model->dim, sizeof(double), "initial states");
+	if (own_params(run))
+		*params = alloc_array((size_t)run->batch * run->model->nparams, sizeof(double),
+				      "parameters");
+	return !*x0 || (own_params(run) && !*params) ? PICARD_ENOMEM : 0;
+}
+
+/* The first batch's inputs: the --init file's own arrays when one batch
+ * holds them all, else drawn (or copied) into arrays made for a batch. */
+static int make_ensemble(struct run *run)
+{
+	if (run->opts.init_path && run->batch >= run->share) {
+		run->x0 = run->init.x0;
+		run->params = run->init.params;
+		run->init.x0 = run->init.params = NULL;
+		return 0;
+	}
+	if (alloc_inputs(run, &run->x0, &run->params))
+		return PICARD_ENOMEM;
+	return draw_batch(run, run->batch_first, run->ntraj, run->x0, run->params);
 }
 
 /* The ensemble's identity for the tuning cache (tuning_ensemble_id): a
@@ -1100,25 +1105,91 @@ static int prepare(struct run *run)
 	return shard_agree(&run->shard, err, &run->out);
 }
 
-/* Solve the share batch after batch, each drawn, solved, judged, added
- * to the tally and written in turn (the first drawn by prepare); 0 or the
- * error that stopped the run (reported). Under mpirun a rank's share is
- * one batch. */
+/* The next batch's inputs, drawn on a thread while this one is solved. */
+struct next_draw {
+	const struct run *run;
+	long first, count;
+	double *x0, *params; /* the arrays the batch after is drawn into */
+	pthread_t thread;
+	bool running;
+	int err;
+};
+
+static void *draw_thread(void *arg)
+{
+	struct next_draw *d = arg;
+
+	d->err = draw_batch(d->run, d->first, d->count, d->x0, d->params);
+	return NULL;
+}
+
+/* Start drawing trajectories first .. first+count-1 (none past the share). */
+static void start_draw(struct next_draw *d, long first, long count)
+{
+	d->first = first;
+	d->count = count;
+	d->err = 0;
+	if (count <= 0)
+		return;
+	d->running = pthread_create(&d->thread, NULL, draw_thread, d) == 0;
+	if (!d->running)
+		draw_thread(d);
+}
+
+/* Wait for the draw, and take its arrays for the batch: the run's go to
+ * the next draw. */
+static int take_draw(struct run *run, struct next_draw *d)
+{
+	double *x0 = run->x0, *params = run->params;
+
+	if (d->running)
+		pthread_join(d->thread, NULL);
+	d->running = false;
+	run->x0 = d->x0;
+	run->params = d->params;
+	d->x0 = x0;
+	d->params = params;
+	return d->err;
+}
+
+/* Solve the share batch after batch, each solved, judged, added to the
+ * tally and written in turn, the next drawn meanwhile (the first by
+ * prepare); 0 or the error that stopped the run (reported). Under mpirun
+ * a rank's share is one batch. */
 static int solve_batches(struct run *run)
 {
-	int err = 0;
+	struct next_draw next = {.run = run};
+	const long batches = (run->share + run->batch - 1) / run->batch;
+	int err = 0, phase = -1;
 
+	if (batches > 1) {
+		err = alloc_inputs(run, &next.x0, &next.params);
+		/* the whole run said once it is long, each batch shown on a
+		 * terminal */
+		phase = picard_progress_begin("solving %ld trajectories in %ld batches", run->share,
+					      batches);
+	}
 	/* the last batch's first stays: under mpirun its rows are written
 	 * after the reports */
 	for (long first = 0; !err && first < run->share; first += run->batch) {
 		run->batch_first = first;
 		run->ntraj = run->share - first < run->batch ? run->share - first : run->batch;
 		if (run->batch_first) {
-			err = make_ensemble(run);
+			err = take_draw(run, &next);
 			if (!err)
 				err = check_ensemble_fits(run);
 			phases_mark(&run->phases, "draw");
 		}
+		if (batches > 1) {
+			char at[64];
+
+			snprintf(at, sizeof(at), "batch %ld of %ld", first / run->batch + 1, batches);
+			picard_progress_detail(at);
+		}
+		if (!err && first + run->batch < run->share)
+			start_draw(&next, first + run->batch,
+				   run->share - first - run->batch < run->batch ?
+				   run->share - first - run->batch : run->batch);
 		if (!err)
 			err = solve(run);
 		err = shard_agree(&run->shard, err, &run->out);
@@ -1135,6 +1206,11 @@ static int solve_batches(struct run *run)
 		phases_mark(&run->phases, "output");
 	}
 	join_writer(run);
+	picard_progress_end(phase);
+	if (next.running)
+		pthread_join(next.thread, NULL);
+	free(next.x0);
+	free(next.params);
 	if (run->tally.lines_file)
 		fflush(run->tally.lines_file);
 	return err;
