@@ -166,6 +166,19 @@ Test(batch_cli, refused)
 		 "--out %s", csv.s);
 	expect_refused(args, "write a .npy");
 	cr_expect_eq(access(csv.s, F_OK), -1, "a refused run left %s", csv.s);
+	/* a start past float's range in a later batch: named by its row in
+	 * the file, and no file left */
+	const struct path init = in_workdir("far.txt");
+	FILE *f = fopen(init.s, "w");
+
+	cr_assert_not_null(f);
+	for (int i = 0; i < 100; i++)
+		fprintf(f, "50 %g\n", i == 77 ? 1e39 : 30.0);
+	fclose(f);
+	snprintf(args, sizeof(args), "lotka --backend cpu --init %s --batch 30 --out %s", init.s,
+		 csv.s);
+	expect_refused(args, "trajectory 77 (data row 78), column 2");
+	cr_expect_eq(access(csv.s, F_OK), -1, "a refused run left %s", csv.s);
 	/* a batch as large as the ensemble is one batch: nothing to refuse */
 	struct cli_run run = run_program_line("picard-run", "lotka --backend cpu --traj 10 "
 					      "--batch 50 --repeat 2");

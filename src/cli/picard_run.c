@@ -418,6 +418,7 @@ static int check_ensemble_fits(const struct run *run)
 	const struct run_options *opts = &run->opts;
 	const picard_model *model = run->model;
 	const long n = model->dim, np = model->nparams;
+	const long first = run->shard.first + run->batch_first; /* the batch's */
 
 	if (opts->precision != PICARD_FLOAT)
 		return 0;
@@ -425,10 +426,10 @@ static int check_ensemble_fits(const struct run *run)
 		if (fabs(run->x0[i]) > FLT_MAX) {
 			if (opts->init_path)
 				return cli_error(CLI_EUSAGE, "--init %s: trajectory %ld (data row %ld), column %ld (%s%ld): %g does not fit --precision float (|x| <= 3.4e38); use --precision double",
-						 opts->init_path, run->shard.first + i / n,
-						 run->shard.first + i / n + 1, i % n + 1, "x", i % n, run->x0[i]);
+						 opts->init_path, first + i / n,
+						 first + i / n + 1, i % n + 1, "x", i % n, run->x0[i]);
 			return cli_error(CLI_EUSAGE, "the start of trajectory %ld, x[%ld] = %g, does not fit --precision float (|x| <= 3.4e38); use --precision double",
-					 run->shard.first + i / n, i % n, run->x0[i]);
+					 first + i / n, i % n, run->x0[i]);
 		}
 	for (long i = 0; run->params && i < run->ntraj * np; i++)
 		if (fabs(run->params[i]) > FLT_MAX) {
@@ -436,11 +437,11 @@ static int check_ensemble_fits(const struct run *run)
 
 			if (opts->init_path)
 				return cli_error(CLI_EUSAGE, "--init %s: trajectory %ld (data row %ld), column %ld (%s): %g does not fit --precision float (|p| <= 3.4e38); use --precision double",
-						 opts->init_path, run->shard.first + i / np,
-						 run->shard.first + i / np + 1, n + i % np + 1, name, run->params[i]);
+						 opts->init_path, first + i / np,
+						 first + i / np + 1, n + i % np + 1, name, run->params[i]);
 			return cli_error(CLI_EUSAGE, "%s %s: %s = %g in trajectory %ld does not fit --precision float (|p| <= 3.4e38); use --precision double",
 					 param_set(opts, (int)(i % np)) ? "--param" : "--spread-param", name,
-					 name, run->params[i], run->shard.first + i / np);
+					 name, run->params[i], first + i / np);
 		}
 	return 0;
 }
@@ -544,15 +545,30 @@ static void ensemble_identity(const struct run *run, char *id, size_t len)
  * float reaches on this ensemble (cli_tolerance_wants_double), rather than
  * a search that ends in failure. A model or scheme that already defaults
  * to double, and a given --precision, stay as they are. */
+/* The start states the tolerance is weighed against: the share's where
+ * they are all at hand (--init's rows, held whole in batches), else the
+ * first batch's (the draw's largest start barely varies between batches
+ * of millions). Their count into *count. */
+static const double *tolerance_states(const struct run *run, long *count)
+{
+	if (run->init.x0) {
+		*count = run->share;
+		return run->init.x0;
+	}
+	*count = run->ntraj;
+	return run->x0;
+}
+
 static void precision_for_tolerance(struct run *run)
 {
 	struct run_options *opts = &run->opts;
-	const long n = run->ntraj * run->model->dim;
+	long count;
+	const double *x0 = tolerance_states(run, &count);
 	double scale = 0;
 
 	if (!opts->tol_given || opts->precision_given || opts->precision != PICARD_FLOAT)
 		return;
-	scale = cli_largest_abs(run->x0, n);
+	scale = cli_largest_abs(x0, count * run->model->dim);
 	shard_max(&run->shard, &scale, 1); /* every rank's share: one choice */
 	if (!cli_tolerance_wants_double(opts->tol, opts->rtol, scale))
 		return;
@@ -566,10 +582,12 @@ static int check_tolerance(const struct run *run)
 {
 	const struct run_options *opts = &run->opts;
 	const picard_tolerance tol = {.atol = opts->tol, .rtol = opts->rtol};
+	long count;
+	const double *x0 = tolerance_states(run, &count);
 	char flags[64];
 
-	if (!opts->tol_given || !picard_tolerance_check_ensemble(&tol, opts->precision, run->x0,
-								 run->ntraj, run->model->dim))
+	if (!opts->tol_given || !picard_tolerance_check_ensemble(&tol, opts->precision, x0, count,
+								 run->model->dim))
 		return 0;
 	if (opts->rtol > 0 && opts->tol > 0)
 		snprintf(flags, sizeof(flags), "--atol %g --rtol %g", opts->tol, opts->rtol);
