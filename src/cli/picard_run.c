@@ -505,7 +505,7 @@ static bool own_params(const struct run *run)
 }
 
 /* Arrays for a batch's inputs (x0 and, where the members have their own,
- * params), or NULL after a message. */
+ * params): 0, or PICARD_ENOMEM after a message. */
 static int alloc_inputs(const struct run *run, double **x0, double **params)
 {
 	*x0 = alloc_array((size_t)run->batch * run->model->dim, sizeof(double), "initial states");
