@@ -132,48 +132,79 @@ static size_t csv_row(char *line, const struct run_results *res, long r, long i)
  * at most a row_max of room: its length. */
 typedef size_t (*row_format)(char *line, const struct run_results *res, long r, long i);
 
-/* The rows of record r: formatting is nearly all of a large text file's
- * time, so the threads each format a contiguous share of a chunk of rows
- * (ROWS_CHUNK_BYTES of room) into their part of one buffer, written in
- * order: the bytes are those of one thread. PICARD_ENOMEM where there is
- * no room for the buffer. */
-#define ROWS_CHUNK_BYTES ((size_t)1 << 20)
-struct row_share {
-	size_t start, used; /* a thread's part of the buffer, and its bytes */
+/* The rows of record r. Formatting and writing take turns on two
+ * buffers: while one thread writes a chunk of rows (ROWS_CHUNK_BYTES of
+ * room), the others format the next one, in pieces of ROWS_PIECE rows
+ * each formatted into its own part of the buffer and written in order:
+ * the bytes are those of one thread, and the file is written while the
+ * threads format (each alone would leave the other idle). PICARD_ENOMEM
+ * where there is no room for the buffers. */
+#define ROWS_CHUNK_BYTES ((size_t)8 << 20)
+#define ROWS_PIECE 4096
+
+/* A chunk of rows formatted: its pieces' bytes, in order. */
+struct rows_chunk {
+	char *buf;      /* room for the chunk's rows, row_max each */
+	size_t *used;   /* bytes of each piece */
+	long pieces;    /* pieces formatted into it, 0: none */
 };
+
+/* Write a formatted chunk's pieces in order. */
+static void write_chunk(FILE *f, const struct rows_chunk *c, size_t row_max)
+{
+	for (long p = 0; p < c->pieces; p++)
+		fwrite(c->buf + (size_t)p * ROWS_PIECE * row_max, 1, c->used[p], f);
+}
 
 static int write_rows(FILE *f, const struct run_results *res, long r, size_t row_max,
 		      row_format row)
 {
-	const long chunk = (long)(ROWS_CHUNK_BYTES / row_max) + 1;
-	const int threads = omp_get_max_threads();
-	char *buf = malloc((size_t)chunk * row_max);
-	struct row_share *share = calloc((size_t)threads, sizeof(*share));
+	const long pieces = (long)(ROWS_CHUNK_BYTES / (row_max * ROWS_PIECE)) + 1;
+	const long chunk = pieces * ROWS_PIECE, chunks = (res->ntraj + chunk - 1) / chunk;
+	struct rows_chunk c[2];
+	int err = 0;
 
-	if (!buf || !share) {
-		free(buf);
-		free(share);
-		return PICARD_ENOMEM;
+	for (int b = 0; b < 2; b++) {
+		c[b].buf = malloc((size_t)chunk * row_max);
+		c[b].used = calloc((size_t)pieces, sizeof(size_t));
+		c[b].pieces = 0;
+		err |= !c[b].buf || !c[b].used;
 	}
-	for (long i0 = 0; i0 < res->ntraj && !ferror(f); i0 += chunk) {
-		const long rows = res->ntraj - i0 < chunk ? res->ntraj - i0 : chunk;
+	if (!err) {
+#pragma omp parallel if (res->ntraj >= 1024)
+		for (long k = 0; k <= chunks; k++) {
+			struct rows_chunk *now = &c[k % 2], *last = &c[(k + 1) % 2];
+			const long i0 = k * chunk, rows = k < chunks ?
+				(res->ntraj - i0 < chunk ? res->ntraj - i0 : chunk) : 0;
+			const long count = (rows + ROWS_PIECE - 1) / ROWS_PIECE;
 
-		memset(share, 0, (size_t)threads * sizeof(*share));
-#pragma omp parallel num_threads(threads) if (rows >= 1024)
-		{
-			const int t = omp_get_thread_num(), n = omp_get_num_threads();
-			const long a = i0 + rows * t / n, b = i0 + rows * (t + 1) / n;
+			/* one thread writes the last chunk; the others format
+			 * this one, and it joins them when done */
+#pragma omp single nowait
+			{
+				write_chunk(f, last, row_max);
+				last->pieces = 0;
+			}
+#pragma omp for schedule(dynamic, 1)
+			for (long p = 0; p < count; p++) {
+				const long a = i0 + p * ROWS_PIECE,
+					   b = a + ROWS_PIECE < i0 + rows ? a + ROWS_PIECE : i0 + rows;
+				char *at = now->buf + (size_t)p * ROWS_PIECE * row_max;
+				size_t used = 0;
 
-			share[t].start = (size_t)(a - i0) * row_max;
-			for (long i = a; i < b; i++)
-				share[t].used += row(buf + share[t].start + share[t].used, res, r, i);
+				for (long i = a; i < b; i++)
+					used += row(at + used, res, r, i);
+				now->used[p] = used;
+			}
+#pragma omp single
+			now->pieces = count;
 		}
-		for (int t = 0; t < threads; t++)
-			fwrite(buf + share[t].start, 1, share[t].used, f);
 	}
-	free(buf);
-	free(share);
-	return 0;
+	for (int b = 0; b < 2; b++) {
+		free(c[b].buf);
+		free(c[b].used);
+	}
+	return err ? PICARD_ENOMEM : 0;
 }
 
 static int csv_record(FILE *f, const struct run_results *res, long r)
