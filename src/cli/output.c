@@ -259,9 +259,9 @@ static size_t npy_row(char *line, const struct run_results *res, long r, long i)
 	return 8 * (size_t)n;
 }
 
-/* The record's rows, formatted by the threads a block at a time and
- * written with one fwrite per thread's share (a call per value took most
- * of a large ensemble's output time). */
+/* The record's rows, formatted by the threads a piece at a time and
+ * written with one fwrite per piece (a call per value took most of a
+ * large ensemble's output time). */
 static int npy_record(FILE *f, const struct run_results *res, long r)
 {
 	return write_rows(f, res, r, 8 * (size_t)res->model->dim, npy_row);
