@@ -685,6 +685,16 @@ int picard_check_each(const picard_model *model, const picard_grid *grid,
 		      const picard_check_options *options,
 		      picard_check_result *result);
 
+/* The check of a part of an ensemble (a batch, a rank's share), its
+ * trajectories counted from first, into the whole's total: counts added,
+ * the largest errors and where E is reached kept (NaN is the largest),
+ * the first failed reference kept. A total that has checked nothing yet
+ * (all zero, places -1: PICARD_CHECK_NONE) takes the part's errors. */
+void picard_check_merge(picard_check_result *total, const picard_check_result *part,
+			long first);
+#define PICARD_CHECK_NONE \
+	((picard_check_result){.worst_traj = -1, .worst_window = -1, .first_ref_failed = -1})
+
 /* ---- Tolerance search --------------------------------------------------- */
 
 /* One evaluated configuration of the search. */

@@ -701,6 +701,35 @@ static int check_report_failed(const struct check_job *job,
 	return result->checked_traj ? PICARD_OK : PICARD_EREF;
 }
 
+/* a > b, NaN above everything: a NaN error is the worst there is. */
+static bool worse(double a, double b)
+{
+	return (isnan(a) && !isnan(b)) || a > b;
+}
+
+void picard_check_merge(picard_check_result *t, const picard_check_result *p, long first)
+{
+	const bool none = t->checked_traj == 0;
+
+	t->points += p->points;
+	t->nonfinite += p->nonfinite;
+	t->ref_failed += p->ref_failed;
+	if (t->first_ref_failed < 0 && p->first_ref_failed >= 0)
+		t->first_ref_failed = first + p->first_ref_failed;
+	if (p->checked_traj <= 0)
+		return; /* no error to weigh */
+	t->checked_traj += p->checked_traj;
+	if (none || worse(p->error, t->error)) {
+		t->error = p->error;
+		t->worst_traj = p->worst_traj >= 0 ? first + p->worst_traj : -1;
+		t->worst_window = p->worst_window;
+	}
+	if (none || worse(p->rel_error, t->rel_error))
+		t->rel_error = p->rel_error;
+	if (none || worse(p->scaled_error, t->scaled_error))
+		t->scaled_error = p->scaled_error;
+}
+
 /* Fold the per-slot results in slot order (deterministic: on a tie the
  * smallest trajectory wins). A failed reference fails the check, the first
  * one's detail raised; under keep_going a failed reference (PICARD_EREF)

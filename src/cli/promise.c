@@ -506,44 +506,14 @@ static void print_check(const struct run *run, const picard_check_result *res, l
 			    res->checked_traj + res->ref_failed);
 }
 
-/* NaN above everything: a NaN error is the worst there is. */
-static bool worse(double a, double b)
-{
-	return (isnan(a) && !isnan(b)) || a > b;
-}
-
-/* A batch's check b into the run's: counts added, the worst kept, places
- * counted from the share's first member. */
+/* A batch's check into the run's, places counted from the share's first
+ * member. */
 static void check_merge(struct run *run, const picard_check_result *b)
 {
-	picard_check_result *c = &run->checked;
-	const long first = run->batch_first;
-	const bool first_checked = c->checked_traj == 0 && b->checked_traj > 0;
-
-	if (!run->checked_done) {
-		*c = *b;
-		c->worst_traj = c->worst_traj >= 0 ? first + c->worst_traj : -1;
-		c->first_ref_failed = c->first_ref_failed >= 0 ? first + c->first_ref_failed : -1;
-		run->checked_done = true;
-		return;
-	}
-	c->checked_traj += b->checked_traj;
-	c->points += b->points;
-	c->nonfinite += b->nonfinite;
-	c->ref_failed += b->ref_failed;
-	if (c->first_ref_failed < 0 && b->first_ref_failed >= 0)
-		c->first_ref_failed = first + b->first_ref_failed;
-	if (b->checked_traj <= 0)
-		return;
-	if (first_checked || worse(b->error, c->error)) {
-		c->error = b->error;
-		c->worst_traj = b->worst_traj >= 0 ? first + b->worst_traj : -1;
-		c->worst_window = b->worst_window;
-	}
-	if (first_checked || worse(b->rel_error, c->rel_error))
-		c->rel_error = b->rel_error;
-	if (first_checked || worse(b->scaled_error, c->scaled_error))
-		c->scaled_error = b->scaled_error;
+	if (!run->checked_done)
+		run->checked = PICARD_CHECK_NONE;
+	picard_check_merge(&run->checked, b, run->batch_first);
+	run->checked_done = true;
 }
 
 /* The batch's members with status named after those named before, up

@@ -217,12 +217,6 @@ int picard_mpi_solve(MPI_Comm comm, picard_solver *solver, long count, const dou
 /* The fields of a check result that add up, and those that are maxima. */
 enum { CHECK_TRAJ, CHECK_POINTS, CHECK_NONFINITE, CHECK_REF_FAILED, CHECK_COUNTS };
 
-/* a > b, NaN above everything: a NaN E is the worst there is. */
-static bool worse(double a, double b)
-{
-	return (isnan(a) && !isnan(b)) || a > b;
-}
-
 int picard_mpi_check_reduce(MPI_Comm comm, long first, picard_check_result *res)
 {
 	const long mine[CHECK_COUNTS] = {res->checked_traj, res->points, res->nonfinite,
@@ -243,31 +237,22 @@ int picard_mpi_check_reduce(MPI_Comm comm, long first, picard_check_result *res)
 		return picard_fail(PICARD_ENOMEM, "picard_mpi_check_reduce: %d ranks", size);
 	MPI_Allreduce(mine, sums, CHECK_COUNTS, MPI_LONG, MPI_SUM, comm);
 	MPI_Allgather(row, 7, MPI_DOUBLE, rows, 7, MPI_DOUBLE, comm);
+	/* every rank's errors and places (global already), in rank order */
+	*res = PICARD_CHECK_NONE;
+	for (int r = 0; r < size; r++) {
+		const double *rr = rows + 7 * r;
+		const picard_check_result part = {
+			.error = rr[0], .worst_traj = (long)rr[1], .worst_window = (long)rr[2],
+			.rel_error = rr[3], .scaled_error = rr[4], .first_ref_failed = (long)rr[5],
+			.checked_traj = (long)rr[6],
+		};
+
+		picard_check_merge(res, &part, 0);
+	}
 	res->checked_traj = sums[CHECK_TRAJ];
 	res->points = sums[CHECK_POINTS];
 	res->nonfinite = sums[CHECK_NONFINITE];
 	res->ref_failed = sums[CHECK_REF_FAILED];
-	res->first_ref_failed = -1;
-	bool have = false;
-
-	for (int r = 0; r < size; r++) {
-		const double *rr = rows + 7 * r;
-
-		if (rr[6] <= 0)
-			continue; /* a rank that checked nothing */
-		if (!have || worse(rr[0], res->error)) {
-			res->error = rr[0];
-			res->worst_traj = (long)rr[1];
-			res->worst_window = (long)rr[2];
-		}
-		if (!have || worse(rr[3], res->rel_error))
-			res->rel_error = rr[3];
-		if (!have || worse(rr[4], res->scaled_error))
-			res->scaled_error = rr[4];
-		if (res->first_ref_failed < 0 && rr[5] >= 0)
-			res->first_ref_failed = (long)rr[5];
-		have = true;
-	}
 	free(rows);
 	return PICARD_OK;
 }
