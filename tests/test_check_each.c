@@ -538,3 +538,55 @@ Test(dense_reference, reference_failure_gives_the_time)
 	cr_assert_float_eq(detail_time(picard_error_detail()), 2.0, 2e-3);
 	cr_assert_float_eq(out[0], 1.0, 1e-10, "x(1) = 0.5 / 0.5");
 }
+
+/* picard_check_merge: parts folded into a total give what one check of
+ * all gives: counts added, the worst error (NaN the worst) and its place
+ * counted from the part's first, the first failed reference; a part that
+ * checked nothing moves no maximum. */
+Test(check_each, merge_of_parts)
+{
+	picard_check_result total = PICARD_CHECK_NONE;
+	const picard_check_result a = {
+		.error = 0.5, .rel_error = 0.1, .worst_traj = 3, .worst_window = 7, .checked_traj = 4,
+		.points = 40, .scaled_error = 2, .first_ref_failed = -1,
+	};
+	const picard_check_result b = {
+		.error = 0.25, .rel_error = 0.3, .worst_traj = 1, .worst_window = 2, .checked_traj = 3,
+		.points = 30, .scaled_error = 1, .ref_failed = 1, .first_ref_failed = 6,
+	};
+	const picard_check_result none = {
+		.error = 9, .rel_error = 9, .scaled_error = 9, .worst_traj = -1, .worst_window = -1,
+		.ref_failed = 2, .first_ref_failed = 0,
+	};
+	const picard_check_result bad = {
+		.error = NAN, .rel_error = 0, .worst_traj = 0, .worst_window = 0, .checked_traj = 1,
+		.points = 10, .nonfinite = 1, .scaled_error = INFINITY, .first_ref_failed = -1,
+	};
+
+	picard_check_merge(&total, &a, 0);
+	picard_check_merge(&total, &b, 100);
+	cr_expect_eq(total.error, 0.5);
+	cr_expect_eq(total.worst_traj, 3);
+	cr_expect_eq(total.worst_window, 7);
+	cr_expect_eq(total.rel_error, 0.3, "the largest of each, wherever it is");
+	cr_expect_eq(total.scaled_error, 2);
+	cr_expect_eq(total.checked_traj, 7);
+	cr_expect_eq(total.points, 70);
+	cr_expect_eq(total.ref_failed, 1);
+	cr_expect_eq(total.first_ref_failed, 106, "counted from its part's first");
+	picard_check_merge(&total, &none, 200);
+	cr_expect_eq(total.error, 0.5, "a part that checked nothing moves no maximum");
+	cr_expect_eq(total.checked_traj, 7);
+	cr_expect_eq(total.ref_failed, 3);
+	cr_expect_eq(total.first_ref_failed, 106, "the first failed reference stays the first");
+	picard_check_merge(&total, &bad, 300);
+	cr_expect(isnan(total.error), "a NaN error is the worst: %g", total.error);
+	cr_expect_eq(total.worst_traj, 300);
+	cr_expect_eq(total.nonfinite, 1);
+	cr_expect(isinf(total.scaled_error));
+
+	/* one part into nothing: that part, its places moved by first */
+	total = PICARD_CHECK_NONE;
+	picard_check_merge(&total, &b, 0);
+	cr_expect_eq(memcmp(&total, &b, sizeof(b)), 0, "one part merged is that part");
+}
