@@ -742,10 +742,7 @@ static int check_reduce(const struct check_job *job,
 	double error = -1;
 	long first_slot = -1;
 
-	memset(result, 0, sizeof(*result));
-	result->worst_traj = -1;
-	result->worst_window = -1;
-	result->first_ref_failed = -1;
+	*result = PICARD_CHECK_NONE;
 	for (long s = 0; s < job->slots; s++) {
 		const struct check_worst *w = &per_slot[s];
 

@@ -30,7 +30,6 @@ struct picard_solver {
 	long ntraj;                 /* ensemble size: what choices go by */
 	long batch;                 /* trajectories one solve holds (ntraj,
 				       or options.batch) */
-	long count;                 /* trajectories of the last solve */
 	struct picard_cuda_solver *cuda; /* device side, CUDA backend only */
 	char device[128];           /* name for the summary */
 	long *sweeps;               /* per trajectory, of the last solve */
@@ -282,7 +281,6 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 	s->bound = opt.bound;
 	s->ntraj = ntraj;
 	s->batch = opt.batch && opt.batch < ntraj ? opt.batch : ntraj;
-	s->count = s->batch;
 	err = fit_grid(&opt, &s->grid);
 	if (!err)
 		err = check_work(model, &opt, &s->grid);
@@ -396,7 +394,7 @@ static void settle_fail_times(const picard_solver *s, const struct picard_job *j
 	const picard_grid *g = &s->grid;
 
 #pragma omp parallel for
-	for (long i = 0; i < s->count; i++) {
+	for (long i = 0; i < job->ntraj; i++) {
 		double *t = s->fail_time + 2 * i;
 		const long w = job->fail_window[i];
 
@@ -480,8 +478,9 @@ static long first_beyond(const double *v, long count, double limit)
 	return first == LONG_MAX ? -1 : first;
 }
 
-/* Inputs must be finite and records well formed before any backend runs. */
-static int check_inputs(const picard_solver *s, const double *x0,
+/* Inputs (count trajectories of them) must be finite and records well
+ * formed before any backend runs. */
+static int check_inputs(const picard_solver *s, long count, const double *x0,
 			const double *params, const picard_record *records,
 			int nrecords)
 {
@@ -495,11 +494,11 @@ static int check_inputs(const picard_solver *s, const double *x0,
 
 	if (!x0)
 		return picard_fail(PICARD_EINVAL, "no initial states");
-	i = first_beyond(x0, s->count * n, limit);
+	i = first_beyond(x0, count * n, limit);
 	if (i >= 0)
 		return picard_fail(PICARD_EINVAL, "x0: initial state x[%ld] = %g of trajectory %ld is not a finite number%s",
 				   i % n, x0[i], i / n, fits);
-	i = params ? first_beyond(params, s->count * np, limit) : -1;
+	i = params ? first_beyond(params, count * np, limit) : -1;
 	if (i >= 0)
 		return picard_fail(PICARD_EINVAL, "params: parameter %s = %g of trajectory %ld is not a finite number%s",
 				   s->model->param_names[i % np], params[i], i / np, fits);
@@ -556,8 +555,7 @@ int picard_solve_batch(picard_solver *s, long count, const double *x0, const dou
 	if (count < 1 || count > s->batch)
 		return picard_fail(PICARD_EINVAL, "%ld trajectories: this solver holds 1 to %ld at "
 				   "once", count, s->batch);
-	s->count = count;
-	err = check_inputs(s, x0, params, records, nrecords);
+	err = check_inputs(s, count, x0, params, records, nrecords);
 	if (err)
 		return err;
 	if (!status)

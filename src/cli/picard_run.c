@@ -239,7 +239,7 @@ static double member_bytes(const struct run *run)
 {
 	const struct run_options *opts = &run->opts;
 	const double n = run->model->dim, np = run->model->nparams;
-	const bool own_params = opts->nspread_params || opts->nset_params || opts->init_path;
+	const bool own_params = opts->nspread_params || opts->nset_params;
 	/* the inputs twice: the next batch is drawn while one is solved */
 	double bytes = 24 * n + (own_params ? 16 * np : 0) + 8 * n * (double)opts->nsave;
 
@@ -251,12 +251,22 @@ static double member_bytes(const struct run *run)
 	return bytes;
 }
 
+/* Whether the run can go in batches: one process, one solve timed, and
+ * no CSV written time by time (choose_batch says why not). */
+static bool batches_allowed(const struct run *run)
+{
+	const struct run_options *opts = &run->opts;
+
+	return run->shard.size == 1 && opts->repeat == 1 &&
+	       !(opts->out_path && opts->nsave && run->out.format == OUTPUT_CSV);
+}
+
 /* Trajectories solved, checked and written at once: --batch's, else the
- * whole share where its arrays fit RUN_BATCH_BYTES (and always under
- * mpirun, or from --init, which is read whole), else as many as do; a
- * multiple of the --check stride, so that the members checked are those
- * one solve checks. Sets run->batch, and run->ntraj to the first batch's
- * count. Returns 0 or CLI_EUSAGE after a message. */
+ * whole share where its arrays fit RUN_BATCH_BYTES (and always where
+ * batches are not allowed, or from --init, which is read whole), else as
+ * many as do; a multiple of the --check stride, so that the members
+ * checked are those one solve checks. Sets run->batch, and run->ntraj to
+ * the first batch's count. Returns 0 or CLI_EUSAGE after a message. */
 static int choose_batch(struct run *run)
 {
 	const struct run_options *opts = &run->opts;
@@ -269,15 +279,16 @@ static int choose_batch(struct run *run)
 		const double fit = fmin((double)RUN_BATCH_BYTES, memory / 8) / member_bytes(run);
 
 		batch = run->share;
-		if (!opts->init_path && run->shard.size == 1 && (double)run->share > fit)
+		if (!opts->init_path && batches_allowed(run) && (double)run->share > fit)
 			batch = (long)fit;
 	}
 	if (batch < run->share)
 		batch = batch < align ? align : batch / align * align;
 	run->batch = batch < run->share ? batch : run->share;
 	run->ntraj = run->batch;
-	if (run->batch == run->share)
+	if (run->batch == run->share || batches_allowed(run))
 		return 0;
+	/* --batch asked for what cannot be */
 	if (run->shard.size > 1)
 		return cli_error(CLI_EUSAGE, "--batch %ld: under mpirun each rank solves its share "
 				 "(%ld trajectories) at once; more ranks make the shares smaller",

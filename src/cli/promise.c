@@ -440,7 +440,7 @@ static int retry(struct run *run)
 		fixed = part_merge(run, &p);
 		run->retried += p.n;
 		/* after the summary, which adds up every batch */
-		fprintf(run->tally.lines_file ? run->tally.lines_file : stdout,
+		fprintf(run->tally.lines_file,
 			"%-12s %ld trajector%s again with %s %.6g, iter-rtol %.2g: %ld now ok\n",
 			"retry", p.n, p.n == 1 ? "y" : "ies",
 			picard_scheme_of(grid.scheme)->length_name,
