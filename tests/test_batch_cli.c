@@ -19,52 +19,45 @@ static void make_batch_workdir(void)
 
 TestSuite(batch_cli, .init = make_batch_workdir, .fini = remove_workdir, .timeout = 180);
 
-/* stdout without the lines that differ between equal runs: times, file
- * names, and the batches line itself. */
-static char *steady_lines(const char *out)
+/* text without the lines drop picks (line: len bytes, without its
+ * newline). */
+static char *lines_without(const char *text, bool (*drop)(const char *line, size_t len))
 {
-	static const char *const varying[] = {"solve ", "estimate ", "throughput ", "total ",
-					      "statuses ", "output ", "batches "};
-	char *kept = calloc(strlen(out) + 1, 1);
-	const char *line = out;
+	char *kept = calloc(strlen(text) + 1, 1);
+	const char *line = text;
 
 	cr_assert_not_null(kept);
 	while (*line) {
 		const char *end = strchr(line, '\n');
 		const size_t len = end ? (size_t)(end - line + 1) : strlen(line);
-		bool skip = false;
 
-		for (size_t v = 0; v < sizeof(varying) / sizeof(varying[0]); v++)
-			skip |= strncmp(line, varying[v], strlen(varying[v])) == 0;
-		if (!skip)
+		if (!drop(line, end ? len - 1 : len))
 			strncat(kept, line, len);
 		line += len;
 	}
 	return kept;
 }
 
-/* stderr without the progress lines ("picard-run: solving N trajectories
- * ..."), which come or not by how long a phase takes. */
-static char *steady_err(const char *err)
+/* A line of stdout that differs between equal runs: times, file names,
+ * the batches line itself. */
+static bool varying_line(const char *line, size_t len)
 {
-	char *kept = calloc(strlen(err) + 1, 1);
-	const char *line = err;
+	static const char *const varying[] = {"solve ", "estimate ", "throughput ", "total ",
+					      "statuses ", "output ", "batches "};
 
-	cr_assert_not_null(kept);
-	while (*line) {
-		const char *end = strchr(line, '\n');
-		const size_t len = end ? (size_t)(end - line + 1) : strlen(line);
+	(void)len;
+	for (size_t v = 0; v < sizeof(varying) / sizeof(varying[0]); v++)
+		if (strncmp(line, varying[v], strlen(varying[v])) == 0)
+			return true;
+	return false;
+}
 
-		const size_t text = end ? len - 1 : len; /* without its newline */
-		/* a list cut short ends ", ...": that is a message, kept */
-		const bool progress = text >= 5 && strncmp(line + text - 4, " ...", 4) == 0 &&
-				      line[text - 5] != ',';
-
-		if (!progress)
-			strncat(kept, line, len);
-		line += len;
-	}
-	return kept;
+/* A progress line of stderr ("picard-run: solving N trajectories ..."),
+ * which comes or not by how long a phase takes; a list cut short ends
+ * ", ...", and that is a message. */
+static bool progress_line(const char *line, size_t len)
+{
+	return len >= 5 && strncmp(line + len - 4, " ...", 4) == 0 && line[len - 5] != ',';
 }
 
 static void expect_same_file(const char *a, const char *b)
@@ -99,9 +92,9 @@ static void batches_match_one_solve(const char *args, const char *ext, const cha
 		     b.status, b.err);
 	cr_expect_not_null(strstr(b.out, "batches "), "no batches line: %s", b.out);
 	cr_expect_not_null(strstr(a.out, want_out), "'%s' not in %s", want_out, a.out);
-	char *sa = steady_lines(a.out), *sb = steady_lines(b.out);
+	char *sa = lines_without(a.out, varying_line), *sb = lines_without(b.out, varying_line);
 
-	char *ea = steady_err(a.err), *eb = steady_err(b.err);
+	char *ea = lines_without(a.err, progress_line), *eb = lines_without(b.err, progress_line);
 
 	cr_expect_str_eq(sa, sb, "stdout differs");
 	cr_expect_str_eq(ea, eb, "stderr differs: %s\n--- against ---\n%s", a.err, b.err);
