@@ -1157,11 +1157,37 @@ static int download_record(struct picard_cuda_solver *cuda,
 				       picard_record_slots(cuda->job->ntraj, rec->traj_stride) * n);
 }
 
-/* Per-trajectory results of a chunk into the job's arrays at offset, its
- * totals added to the job's. A chunk whose members all finished with no
- * failing window or time has nothing to say per member but its final
- * states: its statuses and failing windows are set here, not copied (the
- * failing times are NaN already: picard_solve). */
+/* A chunk's statuses, failing windows and failing times into the job's
+ * arrays at offset. A chunk whose members all finished with no failing
+ * window or time (none irregular) has nothing to say per member: its
+ * statuses and failing windows are set here, not copied (the failing
+ * times are NaN already: picard_solve). */
+static int download_outcomes(struct picard_cuda_solver *cuda, const struct picard_job *job,
+			     long offset, long count, long irregular)
+{
+	int err = PICARD_OK;
+
+	if (irregular) {
+		err = picard_io_download_bytes(cuda->status, count * sizeof(int), job->status + offset);
+		if (!err)
+			err = picard_io_download_bytes(cuda->fail_window, count * sizeof(long),
+						       job->fail_window + offset);
+		if (!err)
+			err = picard_io_download_bytes(cuda->fail_time, 2 * count * sizeof(double),
+						       job->fail_time + 2 * offset);
+		return err;
+	}
+#pragma omp parallel for
+	for (long i = 0; i < count; i++) {
+		job->status[offset + i] = PICARD_TRAJ_OK;
+		job->fail_window[offset + i] = -1;
+	}
+	return err;
+}
+
+/* Per-trajectory results of a chunk into the job's arrays at offset (its
+ * outcomes left on the device where the job says so), its totals added to
+ * the job's. */
 static int download_chunk(struct picard_cuda_solver *cuda, const struct picard_job *job,
 			  const picard_launch *L, long offset, long count)
 {
@@ -1180,21 +1206,8 @@ static int download_chunk(struct picard_cuda_solver *cuda, const struct picard_j
 	if (job->x_final)
 		err = picard_io_download_soa(cuda->x_final, n, count, cuda->real_size,
 					     job->x_final + offset * n);
-	if (!err && irregular) {
-		err = picard_io_download_bytes(cuda->status, count * sizeof(int), job->status + offset);
-		if (!err)
-			err = picard_io_download_bytes(cuda->fail_window, count * sizeof(long),
-						       job->fail_window + offset);
-		if (!err)
-			err = picard_io_download_bytes(cuda->fail_time, 2 * count * sizeof(double),
-						       job->fail_time + 2 * offset);
-	} else if (!err) {
-#pragma omp parallel for
-		for (long i = 0; i < count; i++) {
-			job->status[offset + i] = PICARD_TRAJ_OK;
-			job->fail_window[offset + i] = -1;
-		}
-	}
+	if (!err && !job->outcomes_on_device)
+		err = download_outcomes(cuda, job, offset, count, irregular);
 	for (int r = 0; r < L->nrecords && !err; r++)
 		err = download_record(cuda, &L->records[r], &job->records[r]);
 	return err;
@@ -1222,19 +1235,15 @@ static cudaError_t launch_kernel(const struct picard_cuda_solver *cuda, const pi
 				(cudaStream_t)L->stream);
 }
 
-/* Upload, solve and download trajectories offset .. offset+count-1; the
- * kernel's time is added to *seconds. */
-static int solve_chunk(struct picard_cuda_solver *cuda, const struct picard_job *job,
-		       picard_launch *L, long offset, long count, double *seconds)
+/* Trajectories offset .. offset+count-1's initial states and parameters
+ * to the device. */
+static int upload_inputs(struct picard_cuda_solver *cuda, const struct picard_job *job,
+			 long offset, long count)
 {
 	const picard_model *model = cuda->model;
-	float ms = 0;
-	int err;
+	int err = picard_io_upload_soa(job->x0 + offset * model->dim, model->dim, model->dim,
+				       count, cuda->real_size, cuda->x0);
 
-	L->ntraj = count;
-	L->traj_offset = offset;
-	err = picard_io_upload_soa(job->x0 + offset * model->dim, model->dim, model->dim, count,
-				   cuda->real_size, cuda->x0);
 	if (!err && model->nparams && job->param_stride)
 		err = picard_io_upload_soa(job->params + offset * job->param_stride,
 					   job->param_stride, model->nparams, count,
@@ -1242,6 +1251,21 @@ static int solve_chunk(struct picard_cuda_solver *cuda, const struct picard_job 
 	else if (!err && model->nparams) /* one row for all: no copy per member */
 		err = picard_io_broadcast_row(job->params, model->nparams, count, cuda->real_size,
 					      cuda->params);
+	return err;
+}
+
+/* Upload (unless the job starts from another solver's inputs on the
+ * device), solve and download trajectories offset .. offset+count-1; the
+ * kernel's time is added to *seconds. */
+static int solve_chunk(struct picard_cuda_solver *cuda, const struct picard_job *job,
+		       picard_launch *L, long offset, long count, double *seconds)
+{
+	float ms = 0;
+	int err;
+
+	L->ntraj = count;
+	L->traj_offset = offset;
+	err = job->inputs_of ? PICARD_OK : upload_inputs(cuda, job, offset, count);
 	if (!err)
 		err = start_records(cuda, L, offset, count);
 	if (err)
@@ -1304,8 +1328,11 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 	L.t1 = cuda->grid.t1;
 	L.windows = cuda->grid.windows;
 	L.bound = job->bound;
-	L.x0 = cuda->x0;
-	L.params = cuda->params;
+	if (job->inputs_of && !picard_cuda_shares_inputs(cuda, job->inputs_of, job->ntraj))
+		return picard_fail(PICARD_EINVAL, "CUDA solve: another solver's inputs, of another "
+				   "precision or more than one chunk");
+	L.x0 = job->inputs_of ? job->inputs_of->x0 : cuda->x0;
+	L.params = job->inputs_of ? job->inputs_of->params : cuda->params;
 	L.x_final = cuda->x_final;
 	L.status = cuda->status;
 	L.fail_window = cuda->fail_window;
@@ -1336,6 +1363,31 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 extern "C" long picard_cuda_chunks(const struct picard_cuda_solver *cuda, long ntraj)
 {
 	return (ntraj + cuda->chunk - 1) / cuda->chunk;
+}
+
+extern "C" bool picard_cuda_one_chunk(const struct picard_cuda_solver *cuda, long count)
+{
+	return count <= cuda->chunk;
+}
+
+extern "C" bool picard_cuda_shares_inputs(const struct picard_cuda_solver *to,
+					  const struct picard_cuda_solver *from, long count)
+{
+	return to->model == from->model && to->real_size == from->real_size &&
+	       picard_cuda_one_chunk(to, count) && picard_cuda_one_chunk(from, count);
+}
+
+extern "C" int picard_cuda_final_errors(const struct picard_cuda_solver *solve,
+					const struct picard_cuda_solver *ref, long count,
+					const picard_tolerance *scale, double *errors)
+{
+	if (solve->model->dim != ref->model->dim || ref->real_size != sizeof(double) ||
+	    !picard_cuda_one_chunk(solve, count) || !picard_cuda_one_chunk(ref, count))
+		return picard_fail(PICARD_EINVAL, "final errors on the device: solves of %ld "
+				   "members in one chunk each, the reference in double", count);
+	return picard_io_final_errors(solve->x_final, solve->real_size, solve->status,
+				      (const double *)ref->x_final, ref->status, solve->model->dim,
+				      count, scale, errors);
 }
 
 /* ---- compiling ahead --------------------------------------------------------------- */

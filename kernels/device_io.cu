@@ -13,6 +13,7 @@
 
 #include "device_io.h"
 #include "errors.h"
+#include "scaled_error.h"
 
 #define PIECE_BYTES ((size_t)8 << 20)
 #define TOTALS_THREADS 256
@@ -391,4 +392,54 @@ extern "C" int picard_io_totals(const int *status, const long *fail_window,
 	out->sweeps_max = t.sweeps_max;
 	*irregular = (long)t.irregular;
 	return PICARD_OK;
+}
+
+/* A member's outcome the estimate compares: one with a final state. */
+__device__ static bool compared(int status)
+{
+	return status == PICARD_TRAJ_OK || status == PICARD_TRAJ_NOT_CONVERGED;
+}
+
+template <class Real>
+__global__ void final_errors_kernel(const Real *x, const int *x_status, const double *ref,
+				    const int *ref_status, int n, long count, double atol,
+				    double rtol, bool absolute, double *errors)
+{
+	for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < count;
+	     i += (long)gridDim.x * blockDim.x) {
+		double worst = 0;
+
+		for (int k = 0; k < n; k++)
+			worst = fmax(worst, picard_component_error(atol, rtol, absolute,
+								   (double)x[k * count + i],
+								   ref[k * count + i]));
+		errors[i] = compared(x_status[i]) && compared(ref_status[i]) ? worst : NAN;
+	}
+}
+
+extern "C" int picard_io_final_errors(const void *x, size_t x_size, const int *x_status,
+				      const double *ref, const int *ref_status, int n, long count,
+				      const picard_tolerance *scale, double *errors)
+{
+	const bool absolute = !scale || (scale->atol == 0 && scale->rtol == 0);
+	const double atol = absolute ? 0 : scale->atol, rtol = absolute ? 0 : scale->rtol;
+	double *dev = NULL;
+	cudaError_t e = cudaMalloc((void **)&dev, count * sizeof(double));
+	int err;
+
+	if (e != cudaSuccess)
+		return picard_cuda_fail(e, "device memory for the error estimates");
+	if (x_size == sizeof(double))
+		final_errors_kernel<<<grid_blocks(count), TOTALS_THREADS>>>(
+			(const double *)x, x_status, ref, ref_status, n, count, atol, rtol, absolute,
+			dev);
+	else
+		final_errors_kernel<<<grid_blocks(count), TOTALS_THREADS>>>(
+			(const float *)x, x_status, ref, ref_status, n, count, atol, rtol, absolute,
+			dev);
+	e = cudaGetLastError();
+	err = e == cudaSuccess ? picard_io_download_bytes(dev, count * sizeof(double), errors) :
+				 picard_cuda_fail(e, "the error estimates' comparison");
+	cudaFree(dev);
+	return err;
 }

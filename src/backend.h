@@ -61,6 +61,16 @@ struct picard_job {
 	int nrecords;
 	struct picard_failure_note *note; /* the first failure's words, or
 					     NULL (picard_note_failure) */
+	const struct picard_cuda_solver *inputs_of; /* CUDA backend: start
+					from this solver's device copy of its
+					last solve's x0 and params, not from
+					the host's (picard_cuda_shares_inputs):
+					the error estimate's companion */
+	bool outcomes_on_device;     /* CUDA backend: status, fail_window
+					and fail_time are left as they are,
+					the members' own stay on the device
+					(picard_cuda_final_errors reads them):
+					only the totals come back */
 };
 
 /* The first trajectory (lowest index) whose failure a status alone does
@@ -148,6 +158,21 @@ long picard_cuda_chunks(const struct picard_cuda_solver *cuda, long ntraj);
 int picard_cuda_solve(struct picard_cuda_solver *cuda,
 		      const struct picard_job *job, double *seconds);
 void picard_cuda_free(struct picard_cuda_solver *cuda);
+/* Whether a solve here can start from from's inputs on the device
+ * (job->inputs_of): both hold count members in one chunk, in the same
+ * precision. */
+bool picard_cuda_shares_inputs(const struct picard_cuda_solver *to,
+			       const struct picard_cuda_solver *from, long count);
+/* Whether a solve of count members runs here in one chunk, so that the
+ * device's arrays hold all of them after it. */
+bool picard_cuda_one_chunk(const struct picard_cuda_solver *cuda, long count);
+/* The scaled errors (picard_scaled_error) of solve's final states against
+ * ref's, each after a solve of the same count members in one chunk, ref
+ * in double; NaN where either status is neither OK nor NOT_CONVERGED:
+ * compared on the device, only the errors copied to the host. */
+int picard_cuda_final_errors(const struct picard_cuda_solver *solve,
+			     const struct picard_cuda_solver *ref, long count,
+			     const picard_tolerance *scale, double *errors);
 
 #ifdef __cplusplus
 }

@@ -39,6 +39,14 @@ int picard_io_download_rows(const void *dev, long nrows, long len, size_t real_s
 /* bytes as they are. */
 int picard_io_download_bytes(const void *dev, size_t bytes, void *host);
 
+/* Each of count members' scaled error (picard_scaled_error under scale)
+ * of its final state x (SoA reals of x_size bytes) against ref's (SoA
+ * doubles), both of n components, into the host's errors; NaN where
+ * either status (device ints) is neither OK nor NOT_CONVERGED. */
+int picard_io_final_errors(const void *x, size_t x_size, const int *x_status, const double *ref,
+			   const int *ref_status, int n, long count, const picard_tolerance *scale,
+			   double *errors);
+
 /* The totals (backend.h) of count members, reduced on the device from
  * its per-member arrays (status as int, fail_time 2 per member) of a grid
  * of windows; *irregular: how many have a status other than OK or a

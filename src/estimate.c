@@ -36,6 +36,7 @@
 #include "errors.h"
 #include "estimate.h"
 #include "scheme.h"
+#include "solver.h"
 
 #define ESTIMATE_ROWS 4096            /* window ends compared per trajectory */
 #define ESTIMATE_DOUBLES (1L << 22)   /* 32 MB of records at most, each */
@@ -154,20 +155,31 @@ double *picard_estimate_final(struct picard_estimate *est)
 	return est->x_final;
 }
 
-/* The estimate of trajectory i: factor times its largest scaled
- * difference from the companion; NaN when either failed. */
-static double trajectory_estimate(const struct picard_estimate *est, long count, long rows,
-				  long i, const double *x_final, const picard_traj_status *status)
+/* Trajectory i's scaled difference from the companion at t1; NaN when
+ * either failed (as picard_io_final_errors on the device). */
+static double final_error(const struct picard_estimate *est, long i, const double *x_final,
+			  const picard_traj_status *status)
 {
 	const int n = est->dim;
-	const size_t row = (size_t)count * n;
-	double worst;
 
 	if ((status[i] != PICARD_TRAJ_OK && status[i] != PICARD_TRAJ_NOT_CONVERGED) ||
 	    (est->fine_status[i] != PICARD_TRAJ_OK &&
 	     est->fine_status[i] != PICARD_TRAJ_NOT_CONVERGED))
 		return NAN;
-	worst = picard_scaled_error(&est->scale, x_final + i * n, est->fine_final + i * n, n);
+	return picard_scaled_error(&est->scale, x_final + i * n, est->fine_final + i * n, n);
+}
+
+/* The estimate of trajectory i: factor times its largest scaled
+ * difference from the companion, at t1 (worst: final_error) and at the
+ * window ends compared; NaN when either failed. */
+static double trajectory_estimate(const struct picard_estimate *est, long count, long rows,
+				  long i, double worst)
+{
+	const int n = est->dim;
+	const size_t row = (size_t)count * n;
+
+	if (isnan(worst))
+		return NAN;
 	for (long r = 0; r < rows; r++)
 		worst = fmax(worst, picard_scaled_error(&est->scale,
 							est->coarse.states + r * row + i * n,
@@ -175,19 +187,36 @@ static double trajectory_estimate(const struct picard_estimate *est, long count,
 	return est->factor * worst;
 }
 
-int picard_estimate_compute(struct picard_estimate *est, long count, const double *x0,
-			    const double *params, const double *x_final,
-			    const picard_traj_status *status)
+/* Where the solve and its companion each hold the batch in one chunk on
+ * the device, the companion starts from the solve's inputs there (when
+ * both are in double) and the final states are compared there: only the
+ * differences come back, not the companion's states. */
+int picard_estimate_compute(struct picard_estimate *est, const picard_solver *solver,
+			    long count, const double *x0, const double *params,
+			    const double *x_final, const picard_traj_status *status)
 {
+	const struct picard_cuda_solver *cuda = picard_solver_cuda(solver),
+					*companion = picard_solver_cuda(est->companion);
+	const bool on_device = cuda && companion && picard_cuda_one_chunk(cuda, count) &&
+			       picard_cuda_one_chunk(companion, count);
+	const bool shared = on_device && picard_cuda_shares_inputs(companion, cuda, count);
 	const long rows = est->rows;
 	int err;
 
-	err = picard_solve_batch(est->companion, count, x0, params, est->fine_final,
-				 est->fine_status, NULL, &est->fine, rows ? 1 : 0, NULL);
-	if (err && err != PICARD_EFAILED)
+	err = picard_solve_from(est->companion, shared ? solver : NULL, count, x0, params,
+				on_device ? NULL : est->fine_final,
+				on_device ? NULL : est->fine_status, &est->fine, rows ? 1 : 0);
+	if (err && err != PICARD_EFAILED) /* a failing member is the estimate's NaN */
 		return err;
+	if (on_device) {
+		err = picard_cuda_final_errors(cuda, companion, count, &est->scale, est->errors);
+		if (err)
+			return err;
+	}
 #pragma omp parallel for schedule(static)
 	for (long i = 0; i < count; i++)
-		est->errors[i] = trajectory_estimate(est, count, rows, i, x_final, status);
+		est->errors[i] = trajectory_estimate(
+			est, count, rows, i,
+			on_device ? est->errors[i] : final_error(est, i, x_final, status));
 	return PICARD_OK;
 }

@@ -38,11 +38,11 @@ void picard_estimate_free(struct picard_estimate *est);
 const picard_record *picard_estimate_record(const struct picard_estimate *est);
 double *picard_estimate_final(struct picard_estimate *est);
 
-/* After the solve of count trajectories (its final states x_final,
+/* After solver's solve of count trajectories (its final states x_final,
  * statuses status): run the companion on the same inputs and fill
  * est->errors. */
-int picard_estimate_compute(struct picard_estimate *est, long count, const double *x0,
-			    const double *params, const double *x_final,
-			    const picard_traj_status *status);
+int picard_estimate_compute(struct picard_estimate *est, const picard_solver *solver,
+			    long count, const double *x0, const double *params,
+			    const double *x_final, const picard_traj_status *status);
 
 #endif

@@ -17,6 +17,7 @@
 #include "lobatto.h"
 #include "model_impl.h"
 #include "scheme.h"
+#include "solver.h"
 
 #define DEFAULT_BOUND 1e12
 #define PICARD_MAX_BLOCK_THREADS 1024 /* every CUDA GPU since sm_20 */
@@ -478,11 +479,10 @@ static long first_beyond(const double *v, long count, double limit)
 	return first == LONG_MAX ? -1 : first;
 }
 
-/* Inputs (count trajectories of them) must be finite and records well
- * formed before any backend runs. */
+/* Inputs (count trajectories of them) must be finite, and records
+ * (check_records) well formed, before any backend runs. */
 static int check_inputs(const picard_solver *s, long count, const double *x0,
-			const double *params, const picard_record *records,
-			int nrecords)
+			const double *params)
 {
 	const int n = s->model->dim, np = s->model->nparams;
 
@@ -507,6 +507,11 @@ static int check_inputs(const picard_solver *s, long count, const double *x0,
 			return picard_fail(PICARD_EINVAL, "model %s: parameter %s = %g is not a finite number%s",
 					   s->model->name, s->model->param_names[q],
 					   s->model->param_defaults[q], fits);
+	return PICARD_OK;
+}
+
+static int check_records(const picard_solver *s, const picard_record *records, int nrecords)
+{
 	if (nrecords < 0 || nrecords > PICARD_MAX_USER_RECORDS || (nrecords && !records))
 		return picard_fail(PICARD_EINVAL, "%d records: at most %d", nrecords,
 				   PICARD_MAX_USER_RECORDS);
@@ -541,9 +546,19 @@ int picard_solve(picard_solver *s, const double *x0, const double *params,
 				  records, nrecords, stats);
 }
 
-int picard_solve_batch(picard_solver *s, long count, const double *x0, const double *params,
-		       double *x_final, picard_traj_status *status, long *fail_window,
-		       const picard_record *records, int nrecords, picard_stats *stats)
+struct picard_cuda_solver *picard_solver_cuda(const picard_solver *s)
+{
+	return s->cuda;
+}
+
+/* picard_solve_batch, or picard_solve_from: where inputs_of is not NULL,
+ * the inputs are those of its last solve, checked by it; with
+ * outcomes_on_device, the members' statuses and failing windows and times
+ * stay on the device. */
+static int solve(picard_solver *s, const picard_solver *inputs_of, bool outcomes_on_device,
+		 long count, const double *x0, const double *params, double *x_final,
+		 picard_traj_status *status, long *fail_window, const picard_record *records,
+		 int nrecords, picard_stats *stats)
 {
 	picard_record all[PICARD_MAX_RECORDS];
 	struct picard_failure_note note = { .traj = -1 };
@@ -555,7 +570,16 @@ int picard_solve_batch(picard_solver *s, long count, const double *x0, const dou
 	if (count < 1 || count > s->batch)
 		return picard_fail(PICARD_EINVAL, "%ld trajectories: this solver holds 1 to %ld at "
 				   "once", count, s->batch);
-	err = check_inputs(s, count, x0, params, records, nrecords);
+	if (inputs_of && !(s->cuda && inputs_of->cuda &&
+			   picard_cuda_shares_inputs(s->cuda, inputs_of->cuda, count)))
+		return picard_fail(PICARD_EINVAL, "a solve from another solver's inputs: both CUDA, "
+				   "in the same precision, %ld members in one chunk", count);
+	if (outcomes_on_device && !(s->cuda && picard_cuda_one_chunk(s->cuda, count)))
+		return picard_fail(PICARD_EINVAL, "outcomes kept on the device: a CUDA solver, "
+				   "%ld members in one chunk", count);
+	err = inputs_of ? PICARD_OK : check_inputs(s, count, x0, params);
+	if (!err)
+		err = check_records(s, records, nrecords);
 	if (err)
 		return err;
 	if (!status)
@@ -581,8 +605,8 @@ int picard_solve_batch(picard_solver *s, long count, const double *x0, const dou
 		for (long i = 0; i < size; i++)
 			states[i] = NAN;
 	}
-#pragma omp parallel for
-	for (long i = 0; i < 2 * count; i++)
+#pragma omp parallel for if (!outcomes_on_device)
+	for (long i = 0; i < 2 * count * !outcomes_on_device; i++)
 		s->fail_time[i] = NAN;
 
 	struct picard_job job = {
@@ -594,19 +618,21 @@ int picard_solve_batch(picard_solver *s, long count, const double *x0, const dou
 		.status = status, .fail_window = fail_window, .fail_time = s->fail_time,
 		.sweeps = s->sweeps, .sweeps_max = s->sweeps_max,
 		.totals = &totals, .records = all, .nrecords = nrecords, .note = &note,
+		.inputs_of = inputs_of ? inputs_of->cuda : NULL,
+		.outcomes_on_device = outcomes_on_device,
 	};
 	err = s->backend == PICARD_BACKEND_CUDA ? picard_cuda_solve(s->cuda, &job, &seconds) :
 						  picard_cpu_solve(&job, &seconds);
 	if (err)
 		goto out;
 	failed = totals.failed;
-	if (failed)
+	if (failed && !outcomes_on_device)
 		settle_fail_times(s, &job);
 	/* before the sweep statistics are read: the companion has its own */
 	if (s->estimate) {
 		double start = omp_get_wtime();
 
-		err = picard_estimate_compute(s->estimate, count, x0, params, x_final, status);
+		err = picard_estimate_compute(s->estimate, s, count, x0, params, x_final, status);
 		estimate_seconds = omp_get_wtime() - start;
 		if (err)
 			goto out;
@@ -629,4 +655,20 @@ out:
 		snprintf(stats->device, sizeof(stats->device), "%s", s->device);
 	}
 	return err;
+}
+
+int picard_solve_batch(picard_solver *s, long count, const double *x0, const double *params,
+		       double *x_final, picard_traj_status *status, long *fail_window,
+		       const picard_record *records, int nrecords, picard_stats *stats)
+{
+	return solve(s, NULL, false, count, x0, params, x_final, status, fail_window, records,
+		     nrecords, stats);
+}
+
+int picard_solve_from(picard_solver *s, const picard_solver *inputs_of, long count,
+		      const double *x0, const double *params, double *x_final,
+		      picard_traj_status *status, const picard_record *records, int nrecords)
+{
+	return solve(s, inputs_of, !status, count, x0, params, x_final, status, NULL, records,
+		     nrecords, NULL);
 }

@@ -10,6 +10,7 @@
 
 #include "errors.h"
 #include "picard.h"
+#include "scaled_error.h"
 #include "tolerance.h"
 
 /* A change below 2 eps of |x| (two units in its last place, 4 u) is the
@@ -110,15 +111,10 @@ double picard_scaled_error(const picard_tolerance *tol, const double *x,
 	const bool absolute = !tol || (tol->atol == 0 && tol->rtol == 0);
 	double worst = 0;
 
-	for (int k = 0; k < n; k++) {
-		const double diff = fabs(x[k] - ref[k]);
-		const double scale = absolute ? 1 : tol->atol + tol->rtol * fabs(ref[k]);
-
-		if (!isfinite(x[k]))
-			return INFINITY;
-		/* a zero scale (atol 0, ref 0): only an exact match meets it */
-		worst = fmax(worst, scale > 0 ? diff / scale : diff == 0 ? 0 : INFINITY);
-	}
+	for (int k = 0; k < n; k++)
+		worst = fmax(worst, picard_component_error(absolute ? 0 : tol->atol,
+							   absolute ? 0 : tol->rtol, absolute,
+							   x[k], ref[k]));
 	return worst;
 }
 

@@ -722,6 +722,85 @@ Test(gpu, chunks_when_memory_is_short, .timeout = 120)
 	free(params);
 }
 
+/* lotka's estimates of opt over x0, the solve in one chunk (chunked:
+ * false) or in chunks of about 270 trajectories, into est; returns how
+ * many are NaN. */
+static long lotka_estimates(picard_options opt, const double *x0, long ntraj, bool chunked,
+			    double *est)
+{
+	const picard_model *lotka = picard_model_find("lotka");
+	double *x = xcalloc(ntraj * 2, sizeof(double));
+	picard_traj_status *status = xcalloc(ntraj, sizeof(*status));
+	picard_solver *s = NULL;
+	picard_stats stats;
+	long nan = 0;
+	int err;
+
+	cr_assert_not_null(lotka, "model lotka is not registered");
+	if (chunked)
+		opt.device_memory = 300 * (2 * 2 + 6) * (size_t)8;
+	err = picard_solver_create(&s, lotka, &opt, ntraj);
+	cr_assert_eq(err, PICARD_OK, "%s", picard_error_detail());
+	err = picard_solve(s, x0, NULL, x, status, NULL, NULL, 0, &stats);
+	cr_assert(err == PICARD_OK || err == PICARD_EFAILED, "%s", picard_error_detail());
+	cr_assert_eq(stats.chunks > 1, chunked, "%ld chunks", stats.chunks);
+	memcpy(est, picard_solver_error_estimates(s), ntraj * sizeof(double));
+	for (long i = 0; i < ntraj; i++)
+		nan += isnan(est[i]);
+	picard_solver_free(s);
+	free(x);
+	free(status);
+	return nan;
+}
+
+/* The error estimate compares the final states on the device where the
+ * solve and its companion each hold the ensemble in one chunk (the
+ * companion starting from the solve's inputs there when both are in
+ * double), and on the host where they run in chunks: the same estimates
+ * bit for bit, NaN where a member failed. A float trapezoid with failing
+ * members (its companion uploads the double inputs), and lobatto in
+ * double with window ends compared before t1 as well. */
+Test(gpu, estimate_on_the_device_matches_the_host_comparison, .timeout = 120)
+{
+	const long ntraj = 1000;
+	picard_options trapezoid = {.m = 8, .K = 4, .h = 0.05, .t1 = 10, .bound = 1e4,
+				    .backend = PICARD_BACKEND_CUDA, .precision = PICARD_FLOAT,
+				    .estimate_error = true, .error_scale = {1e-6, 1e-6}};
+	picard_options lobatto = {.scheme = PICARD_SCHEME_LOBATTO, .m = 6, .window = 0.5,
+				  .t1 = 10, .backend = PICARD_BACKEND_CUDA,
+				  .precision = PICARD_DOUBLE, .estimate_error = true,
+				  .error_scale = {1e-8, 1e-8}};
+	double *device = xcalloc(ntraj, sizeof(double)), *host = xcalloc(ntraj, sizeof(double));
+	double *x0, *params;
+	long nan;
+
+	require_gpu();
+	make_ensemble(picard_model_find("lotka"), ntraj, 83, &x0, &params);
+	for (long i = 5; i < ntraj; i += 17) /* past the bound within t = 1 */
+		for (int k = 0; k < 2; k++)
+			x0[i * 2 + k] *= -40;
+	nan = lotka_estimates(trapezoid, x0, ntraj, false, device);
+	cr_assert_eq(lotka_estimates(trapezoid, x0, ntraj, true, host), nan);
+	cr_assert(nan >= 50 && nan < ntraj, "%ld of %ld estimates NaN", nan, ntraj);
+	for (long i = 0; i < ntraj; i++)
+		cr_assert(device[i] == host[i] || (isnan(device[i]) && isnan(host[i])),
+			  "trapezoid, member %ld: %.17g on the device, %.17g on the host", i,
+			  device[i], host[i]);
+	for (long i = 5; i < ntraj; i += 17) /* lobatto: no member fails */
+		for (int k = 0; k < 2; k++)
+			x0[i * 2 + k] /= -40;
+	cr_assert_eq(lotka_estimates(lobatto, x0, ntraj, false, device), 0);
+	cr_assert_eq(lotka_estimates(lobatto, x0, ntraj, true, host), 0);
+	for (long i = 0; i < ntraj; i++)
+		cr_assert(device[i] == host[i] && device[i] > 0,
+			  "lobatto, member %ld: %.17g on the device, %.17g on the host", i,
+			  device[i], host[i]);
+	free(device);
+	free(host);
+	free(x0);
+	free(params);
+}
+
 /* Chunks where only some members fail, with the parameters every member
  * shares (passed once, spread over the members on the device): a chunk
  * with no failure sets its statuses and failing windows on the host, one

@@ -1,0 +1,36 @@
+/* scaled_error.h - one component's error under (atol, rtol), the same bits
+ * on the host (src/tolerance.c) and on the device (kernels/device_io.cu,
+ * the error estimate's comparison): nvcc would fuse the scale's multiply
+ * and add, so the device rounds each as the host does. */
+#ifndef PICARD_SCALED_ERROR_H
+#define PICARD_SCALED_ERROR_H
+
+#include <math.h>
+#include <stdbool.h>
+
+#include "portable.h"
+
+#ifdef __CUDA_ARCH__
+#define PICARD_ADD_RN(a, b) __dadd_rn(a, b)
+#define PICARD_MUL_RN(a, b) __dmul_rn(a, b)
+#else
+#define PICARD_ADD_RN(a, b) ((a) + (b))
+#define PICARD_MUL_RN(a, b) ((a) * (b))
+#endif
+
+/* |x - ref| over atol + rtol |ref| (over 1 where absolute); +Inf where x
+ * is not finite, or where the scale is zero (atol 0, ref 0) and x differs:
+ * only an exact match meets a zero scale. */
+static inline __host__ __device__ double picard_component_error(double atol, double rtol,
+								 bool absolute, double x,
+								 double ref)
+{
+	const double diff = fabs(x - ref);
+	const double scale = absolute ? 1 : PICARD_ADD_RN(atol, PICARD_MUL_RN(rtol, fabs(ref)));
+
+	if (!isfinite(x))
+		return INFINITY;
+	return scale > 0 ? diff / scale : diff == 0 ? 0 : INFINITY;
+}
+
+#endif
