@@ -42,6 +42,16 @@ int picard_mpi_range(MPI_Comm comm, long ntraj, long align, long *first, long *c
  * local_size (may be NULL): this rank's place on its node. */
 int picard_mpi_bind_device(MPI_Comm comm, int *local_rank, int *local_size);
 
+/* Before MPI_Init, which takes as long as the CUDA runtime's start (a few
+ * hundred ms each, the runtime's longer when the node's ranks start theirs
+ * at once): where the launcher says which rank of its node this process is
+ * (Open MPI, MPICH's Hydra, Slurm), bind the device by it as
+ * picard_mpi_bind_device would, and start the CUDA runtime on a thread.
+ * picard_mpi_bind_device then keeps that device (an error, if MPI numbers
+ * the node's ranks otherwise). Nothing where no launcher says, or no GPU
+ * is present. */
+void picard_mpi_start_device(void);
+
 /* Members first .. first+count-1 of picard_ensemble_model()'s ensemble of
  * the same arguments: x0 count*dim, params count*nparams (or NULL as
  * there). Bit-identical to those rows of the whole ensemble on either

@@ -328,6 +328,24 @@ Test(mpi, a_failing_rank_aborts_the_job_with_a_message_and_no_output)
 	free_run(&job);
 }
 
+/* Each rank sees one GPU, its rank's on the node among those visible,
+ * round robin (3 ranks, 2 GPUs): bound before MPI_Init from the launcher's
+ * local rank (picard_mpi_start_device), kept by picard_mpi_bind_device.
+ * The listed GPUs need not exist: the binding reads the list, and the
+ * solves fall back to the CPU. */
+Test(mpi, each_rank_sees_its_own_gpu_of_those_visible)
+{
+	struct cli_run job;
+
+	require_mpi();
+	setenv("CUDA_VISIBLE_DEVICES", "7,9", 1);
+	job = mpirun_line(3, "mpi-api-check", "--devices 7,9");
+	cr_expect_eq(job.status, 0, "status %d\nstdout:\n%s\nstderr:\n%s", job.status, job.out,
+		     job.err);
+	cr_expect(strstr(job.out, "mpi-api-check: 3 ranks"), "%s", job.out);
+	free_run(&job);
+}
+
 Test(mpi, the_library_over_a_communicator)
 {
 	struct cli_run job;

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,12 +85,69 @@ static int count_gpus(const char *visible)
 	return count;
 }
 
-int picard_mpi_bind_device(MPI_Comm comm, int *local_rank, int *local_size)
+/* Local rank rank's device: the (rank % GPUs)-th of those visible made the
+ * only one this process sees; false where it sees none. */
+static bool see_one_gpu(int rank)
 {
 	const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+	const int gpus = count_gpus(visible);
 	char name[GPU_NAME_MAX];
+
+	if (gpus < 1)
+		return false;
+	if (visible)
+		list_entry(visible, rank % gpus, name, sizeof(name));
+	else
+		snprintf(name, sizeof(name), "%d", rank % gpus);
+	return setenv("CUDA_VISIBLE_DEVICES", name, 1) == 0;
+}
+
+/* The local rank picard_mpi_start_device bound the device by, or -1, and
+ * the thread starting the runtime (joined by picard_mpi_bind_device: a
+ * process must not exit while it runs). */
+static int started_rank = -1;
+static pthread_t starting;
+static bool start_running;
+
+/* This process's place on its node as its launcher says it, before
+ * MPI_Init: Open MPI, MPICH's Hydra, Slurm; -1 where none does. */
+static int launcher_local_rank(void)
+{
+	static const char *const names[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+					    "SLURM_LOCALID"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *v = getenv(names[i]);
+		char *end;
+		long r = v ? strtol(v, &end, 10) : -1;
+
+		if (v && *v && !*end && r >= 0 && r < 1 << 20)
+			return (int)r;
+	}
+	return -1;
+}
+
+static void *start_runtime(void *unused)
+{
+	(void)unused;
+	picard_cuda_warm_up();
+	return NULL;
+}
+
+void picard_mpi_start_device(void)
+{
+	const int rank = launcher_local_rank();
+
+	if (rank < 0 || started_rank >= 0 || !see_one_gpu(rank))
+		return;
+	started_rank = rank;
+	start_running = pthread_create(&starting, NULL, start_runtime, NULL) == 0;
+}
+
+int picard_mpi_bind_device(MPI_Comm comm, int *local_rank, int *local_size)
+{
 	MPI_Comm node;
-	int rank, size, gpus;
+	int rank, size, err = PICARD_OK;
 
 	if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
 		return picard_fail(PICARD_EINVAL, "MPI_Comm_split_type: cannot group the node's ranks");
@@ -100,14 +158,15 @@ int picard_mpi_bind_device(MPI_Comm comm, int *local_rank, int *local_size)
 		*local_rank = rank;
 	if (local_size)
 		*local_size = size;
-	gpus = count_gpus(visible);
-	if (gpus > 0) {
-		if (visible)
-			list_entry(visible, rank % gpus, name, sizeof(name));
-		else
-			snprintf(name, sizeof(name), "%d", rank % gpus);
-		setenv("CUDA_VISIBLE_DEVICES", name, 1);
-	}
+	if (start_running)
+		pthread_join(starting, NULL);
+	start_running = false;
+	if (started_rank < 0)
+		see_one_gpu(rank);
+	else if (started_rank != rank) /* CUDA has started: its device stays */
+		err = picard_fail(PICARD_EINVAL, "the launcher called this rank %d of its node, MPI "
+				  "calls it %d: it runs on device %s, bound by the first",
+				  started_rank, rank, getenv("CUDA_VISIBLE_DEVICES"));
 	/* the host's threads (the CPU backend, the checks): the node's cores
 	 * shared, not each rank taking all */
 	if (!getenv("OMP_NUM_THREADS")) {
@@ -117,7 +176,7 @@ int picard_mpi_bind_device(MPI_Comm comm, int *local_rank, int *local_size)
 
 		omp_set_num_threads(share < 1 ? 1 : share < mine ? share : mine);
 	}
-	return PICARD_OK;
+	return err;
 }
 
 int picard_mpi_ensemble_model(const picard_model *model, long first, long count,

@@ -5,7 +5,8 @@
  * and checks them; every rank also builds and solves the whole ensemble
  * alone, and its share must be bit for bit those rows; the reduced
  * statistics and check must be the whole's. Exit status 0 when all holds
- * on every rank. */
+ * on every rank. With "--devices LIST" (CUDA_VISIBLE_DEVICES), each rank
+ * must also see its own entry of LIST. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,20 @@ static void expect(int rank, bool ok, const char *what)
 		fprintf(stderr, "mpi-api-check: rank %d: %s\n", rank, what);
 		failures++;
 	}
+}
+
+/* The device rank sees: entry rank % entries of the list devices. */
+static void expect_device(int rank, const char *devices)
+{
+	const char *seen = getenv("CUDA_VISIBLE_DEVICES"), *p = devices;
+	int entries = 1, which;
+
+	for (const char *c = devices; *c; c++)
+		entries += *c == ',';
+	for (which = rank % entries; which > 0; which--)
+		p = strchr(p, ',') + 1;
+	expect(rank, seen && !strncmp(seen, p, strcspn(p, ",")) && strlen(seen) == strcspn(p, ","),
+	       "CUDA_VISIBLE_DEVICES is not this rank's entry of the list");
 }
 
 /* Solve n trajectories (x0, params) with a check record of every window
@@ -60,12 +75,19 @@ int main(int argc, char **argv)
 	long first, count;
 	int rank, size, n, np, err, failed_rank, failed_ranks;
 
+	/* "--devices A,B,..": CUDA_VISIBLE_DEVICES is that list, and each rank
+	 * must see the one of its rank on the node (one node here) */
+	const char *devices = argc == 3 && !strcmp(argv[1], "--devices") ? argv[2] : NULL;
+
+	picard_mpi_start_device(); /* the device bound before MPI_Init */
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	err = picard_mpi_bind_device(MPI_COMM_WORLD, NULL, NULL);
 	model = picard_model_find("lotka");
 	expect(rank, !err && model, "binding a device, finding lotka");
+	if (devices)
+		expect_device(rank, devices);
 	if (!model)
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	n = model->dim;

@@ -54,20 +54,21 @@ static void discard_fd(int fd)
 
 static void mpi_start(struct shard *shard, int *argc, char ***argv)
 {
+	picard_mpi_start_device(); /* while MPI starts */
 	if (MPI_Init(argc, argv) != MPI_SUCCESS) {
 		fprintf(stderr, "picard-run: MPI_Init failed\n");
 		exit(CLI_EXIT_FAILED);
 	}
 	MPI_Comm_rank(MPI_COMM_WORLD, &shard->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &shard->size);
+	if (picard_mpi_bind_device(MPI_COMM_WORLD, NULL, NULL))
+		cli_warning("rank %d: %s", shard->rank, picard_error_detail());
 	if (shard->size == 1) {
 		/* mpirun -np 1: one process, as without MPI */
 		MPI_Finalize();
 		shard->ops = NULL;
 		return;
 	}
-	if (picard_mpi_bind_device(MPI_COMM_WORLD, NULL, NULL))
-		cli_warning("rank %d: %s; CUDA picks the device", shard->rank, picard_error_detail());
 	if (shard->rank != 0) {
 		fflush(stdout);
 		discard_fd(STDOUT_FILENO);
