@@ -50,6 +50,8 @@ struct picard_cuda_solver {
 				       weights, likewise */
 	size_t weights_dev_size[PICARD_MAX_RECORDS]; /* their bytes */
 	cudaEvent_t start, stop;    /* timing of the kernel alone */
+	cudaStream_t pipe;          /* a pipelined solve's kernels (solve_pipelined) */
+	cudaEvent_t pipe_start[2], pipe_stop[2]; /* their timing, a pair per half */
 	/* lobatto scheme only */
 	int groups_per_warp;        /* trajectories per warp */
 	int block_threads;          /* threads per block of the kernel */
@@ -924,6 +926,14 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 		cudaEventDestroy(cuda->start);
 	if (cuda->stop)
 		cudaEventDestroy(cuda->stop);
+	for (int h = 0; h < 2; h++) {
+		if (cuda->pipe_start[h])
+			cudaEventDestroy(cuda->pipe_start[h]);
+		if (cuda->pipe_stop[h])
+			cudaEventDestroy(cuda->pipe_stop[h]);
+	}
+	if (cuda->pipe)
+		cudaStreamDestroy(cuda->pipe);
 	for (int r = 0; r < PICARD_MAX_RECORDS; r++) {
 		cudaFree(cuda->record_dev[r]);
 		cudaFree(cuda->times_dev[r]);
@@ -1015,6 +1025,13 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	CUDA_TRY(cudaMalloc(&cuda->sweeps_max, ntraj * sizeof(int)), "device memory for sweep counts");
 	CUDA_TRY(cudaEventCreate(&cuda->start), "cudaEventCreate");
 	CUDA_TRY(cudaEventCreate(&cuda->stop), "cudaEventCreate");
+	for (int h = 0; h < 2; h++) {
+		CUDA_TRY(cudaEventCreate(&cuda->pipe_start[h]), "cudaEventCreate");
+		CUDA_TRY(cudaEventCreate(&cuda->pipe_stop[h]), "cudaEventCreate");
+	}
+	/* not the legacy stream 0, which the copies take: its kernels run
+	 * while they copy */
+	CUDA_TRY(cudaStreamCreateWithFlags(&cuda->pipe, cudaStreamNonBlocking), "cudaStreamCreate");
 	if (cuda_scheme(grid)->upload) {
 		err = cuda_scheme(grid)->upload(cuda, chunk, sm_count, kernel_threads);
 		if (err)
@@ -1162,18 +1179,18 @@ static int download_record(struct picard_cuda_solver *cuda,
  * window or time (none irregular) has nothing to say per member: its
  * statuses and failing windows are set here, not copied (the failing
  * times are NaN already: picard_solve). */
-static int download_outcomes(struct picard_cuda_solver *cuda, const struct picard_job *job,
+static int download_outcomes(const picard_launch *L, const struct picard_job *job,
 			     long offset, long count, long irregular)
 {
 	int err = PICARD_OK;
 
 	if (irregular) {
-		err = picard_io_download_bytes(cuda->status, count * sizeof(int), job->status + offset);
+		err = picard_io_download_bytes(L->status, count * sizeof(int), job->status + offset);
 		if (!err)
-			err = picard_io_download_bytes(cuda->fail_window, count * sizeof(long),
+			err = picard_io_download_bytes(L->fail_window, count * sizeof(long),
 						       job->fail_window + offset);
 		if (!err)
-			err = picard_io_download_bytes(cuda->fail_time, 2 * count * sizeof(double),
+			err = picard_io_download_bytes(L->fail_time, 2 * count * sizeof(double),
 						       job->fail_time + 2 * offset);
 		return err;
 	}
@@ -1194,8 +1211,8 @@ static int download_chunk(struct picard_cuda_solver *cuda, const struct picard_j
 	const int n = cuda->model->dim;
 	struct picard_job_totals t, *all = job->totals;
 	long irregular = 0;
-	int err = picard_io_totals(cuda->status, cuda->fail_window, cuda->fail_time, cuda->sweeps,
-				   cuda->sweeps_max, count, cuda->grid.windows, &t, &irregular);
+	int err = picard_io_totals(L->status, L->fail_window, L->fail_time, L->sweeps,
+				   L->sweeps_max, count, cuda->grid.windows, &t, &irregular);
 
 	if (err)
 		return err;
@@ -1204,10 +1221,10 @@ static int download_chunk(struct picard_cuda_solver *cuda, const struct picard_j
 	all->windows_run += t.windows_run;
 	all->sweeps_max = t.sweeps_max > all->sweeps_max ? t.sweeps_max : all->sweeps_max;
 	if (job->x_final)
-		err = picard_io_download_soa(cuda->x_final, n, count, cuda->real_size,
+		err = picard_io_download_soa(L->x_final, n, count, cuda->real_size,
 					     job->x_final + offset * n);
 	if (!err && !job->outcomes_on_device)
-		err = download_outcomes(cuda, job, offset, count, irregular);
+		err = download_outcomes(L, job, offset, count, irregular);
 	for (int r = 0; r < L->nrecords && !err; r++)
 		err = download_record(cuda, &L->records[r], &job->records[r]);
 	return err;
@@ -1237,20 +1254,20 @@ static cudaError_t launch_kernel(const struct picard_cuda_solver *cuda, const pi
 
 /* Trajectories offset .. offset+count-1's initial states and parameters
  * to the device. */
-static int upload_inputs(struct picard_cuda_solver *cuda, const struct picard_job *job,
-			 long offset, long count)
+static int upload_inputs(const struct picard_cuda_solver *cuda, const struct picard_job *job,
+			 const picard_launch *L, long offset, long count)
 {
 	const picard_model *model = cuda->model;
 	int err = picard_io_upload_soa(job->x0 + offset * model->dim, model->dim, model->dim,
-				       count, cuda->real_size, cuda->x0);
+				       count, cuda->real_size, (void *)L->x0);
 
 	if (!err && model->nparams && job->param_stride)
 		err = picard_io_upload_soa(job->params + offset * job->param_stride,
 					   job->param_stride, model->nparams, count,
-					   cuda->real_size, cuda->params);
+					   cuda->real_size, (void *)L->params);
 	else if (!err && model->nparams) /* one row for all: no copy per member */
 		err = picard_io_broadcast_row(job->params, model->nparams, count, cuda->real_size,
-					      cuda->params);
+					      (void *)L->params);
 	return err;
 }
 
@@ -1265,7 +1282,7 @@ static int solve_chunk(struct picard_cuda_solver *cuda, const struct picard_job 
 
 	L->ntraj = count;
 	L->traj_offset = offset;
-	err = job->inputs_of ? PICARD_OK : upload_inputs(cuda, job, offset, count);
+	err = job->inputs_of ? PICARD_OK : upload_inputs(cuda, job, L, offset, count);
 	if (!err)
 		err = start_records(cuda, L, offset, count);
 	if (err)
@@ -1292,6 +1309,113 @@ out:
 }
 
 
+/* A pipelined solve's parts: the members one kernel takes, at least
+ * PIPELINE_MIN (to fill the device), about a PIPELINE_PARTS-th of the
+ * solve's. */
+#define PIPELINE_MIN (1L << 20)
+#define PIPELINE_PARTS 4
+
+/* The members of each part where the job can be pipelined (solve_pipelined),
+ * else 0: no records, no scheme of its own loop (newton, imex), inputs
+ * from the host, and nothing read from the device arrays after (the
+ * estimate's comparison); at least two parts, each within half the
+ * chunk's buffers. */
+static long pipeline_part(const struct picard_cuda_solver *cuda, const struct picard_job *job)
+{
+	long part = (job->ntraj + PIPELINE_PARTS - 1) / PIPELINE_PARTS;
+
+	if (job->nrecords || job->inputs_of || job->outcomes_on_device || job->single_pass ||
+	    cuda_scheme(&cuda->grid)->run)
+		return 0;
+	if (part < PIPELINE_MIN)
+		part = PIPELINE_MIN;
+	if (part > cuda->chunk / 2)
+		part = cuda->chunk / 2;
+	return part >= PIPELINE_MIN && job->ntraj > part ? part : 0;
+}
+
+/* Half h of the chunk's buffers, for parts of part members. */
+static void pipeline_half(const struct picard_cuda_solver *cuda, picard_launch *L, int h,
+			  long part)
+{
+	const size_t rs = cuda->real_size, at = (size_t)h * part;
+	const int n = cuda->model->dim, np = cuda->model->nparams ? cuda->model->nparams : 1;
+
+	L->x0 = (const char *)cuda->x0 + at * n * rs;
+	L->params = (const char *)cuda->params + at * np * rs;
+	L->x_final = (char *)cuda->x_final + at * n * rs;
+	L->status = cuda->status + at;
+	L->fail_window = cuda->fail_window + at;
+	L->fail_time = cuda->fail_time + 2 * at;
+	L->sweeps = cuda->sweeps + at;
+	L->sweeps_max = cuda->sweeps_max + at;
+	L->stream = cuda->pipe;
+}
+
+/* Start half h's kernel on the pipeline's stream, its failing times
+ * cleared (all bits set: NaN) before it. */
+static int start_part(struct picard_cuda_solver *cuda, const picard_launch *L, int h)
+{
+	int err = PICARD_OK;
+
+	CUDA_TRY(cudaMemsetAsync(L->fail_time, 0xff, 2 * L->ntraj * sizeof(double), cuda->pipe),
+		 "clear failure times");
+	CUDA_TRY(cudaEventRecord(cuda->pipe_start[h], cuda->pipe), "cudaEventRecord");
+	CUDA_TRY(launch_kernel(cuda, L), "kernel launch");
+	CUDA_TRY(cudaEventRecord(cuda->pipe_stop[h], cuda->pipe), "cudaEventRecord");
+out:
+	return err;
+}
+
+/* Wait for half h's kernel; its time added to *seconds. */
+static int finish_part(struct picard_cuda_solver *cuda, int h, double *seconds)
+{
+	float ms = 0;
+	int err = PICARD_OK;
+
+	CUDA_TRY(cudaEventSynchronize(cuda->pipe_stop[h]), "kernel execution");
+	CUDA_TRY(cudaEventElapsedTime(&ms, cuda->pipe_start[h], cuda->pipe_stop[h]),
+		 "cudaEventElapsedTime");
+	*seconds += ms * 1e-3;
+out:
+	return err;
+}
+
+/* The job in parts of part members, each half of the chunk's buffers
+ * taking every other one: while the device runs a part's kernel, the host
+ * copies the next part's inputs up and the last part's results down
+ * (the copies on stream 0, the kernels on their own stream). A member's
+ * results are those of one launch: only the launch's extent differs. */
+static int solve_pipelined(struct picard_cuda_solver *cuda, const struct picard_job *job,
+			   const picard_launch *L, long part, double *seconds)
+{
+	const long parts = (job->ntraj + part - 1) / part;
+	picard_launch half[2] = {*L, *L};
+	int err = PICARD_OK;
+
+	for (int h = 0; h < 2; h++)
+		pipeline_half(cuda, &half[h], h, part);
+	for (long p = 0; p <= parts && !err; p++) {
+		picard_launch *now = &half[p & 1], *last = &half[(p + 1) & 1];
+
+		if (p < parts) {
+			now->traj_offset = p * part;
+			now->ntraj = job->ntraj - now->traj_offset < part ?
+					     job->ntraj - now->traj_offset : part;
+			err = upload_inputs(cuda, job, now, now->traj_offset, now->ntraj);
+		}
+		if (!err && p > 0)
+			err = finish_part(cuda, (int)((p + 1) & 1), seconds);
+		if (!err && p < parts)
+			err = start_part(cuda, now, (int)(p & 1));
+		if (!err && p > 0)
+			err = download_chunk(cuda, job, last, last->traj_offset, last->ntraj);
+	}
+	if (err) /* no kernel left running on buffers the caller may free */
+		cudaStreamSynchronize(cuda->pipe);
+	return err;
+}
+
 /* With dense output the kernels run their dense instances, which the
  * solver did not load or check when it was made: load it now (out of the
  * timed solve) and check that the block still fits its registers. */
@@ -1314,6 +1438,7 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 				 const struct picard_job *job, double *seconds)
 {
 	picard_launch L;
+	long part;
 	int err;
 
 	memset(&L, 0, sizeof(L));
@@ -1352,7 +1477,10 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 		L.dense |= job->records[r].times != NULL;
 	if (!err && L.dense)
 		err = prepare_dense(cuda, &L);
-	for (long offset = 0; !err && offset < job->ntraj; offset += cuda->chunk)
+	part = err ? 0 : pipeline_part(cuda, job);
+	if (part)
+		err = solve_pipelined(cuda, job, &L, part, seconds);
+	for (long offset = 0; !err && !part && offset < job->ntraj; offset += cuda->chunk)
 		err = solve_chunk(cuda, job, &L, offset,
 				  job->ntraj - offset < cuda->chunk ? job->ntraj - offset : cuda->chunk,
 				  seconds);

@@ -66,6 +66,10 @@ struct picard_job {
 					last solve's x0 and params, not from
 					the host's (picard_cuda_shares_inputs):
 					the error estimate's companion */
+	bool single_pass;            /* CUDA backend: the device arrays hold
+					every member after the solve (the
+					error estimate compares there), so
+					one chunk is not solved in parts */
 	bool outcomes_on_device;     /* CUDA backend: status, fail_window
 					and fail_time are left as they are,
 					the members' own stay on the device

@@ -619,7 +619,7 @@ static int solve(picard_solver *s, const picard_solver *inputs_of, bool outcomes
 		.sweeps = s->sweeps, .sweeps_max = s->sweeps_max,
 		.totals = &totals, .records = all, .nrecords = nrecords, .note = &note,
 		.inputs_of = inputs_of ? inputs_of->cuda : NULL,
-		.outcomes_on_device = outcomes_on_device,
+		.outcomes_on_device = outcomes_on_device, .single_pass = s->estimate != NULL,
 	};
 	err = s->backend == PICARD_BACKEND_CUDA ? picard_cuda_solve(s->cuda, &job, &seconds) :
 						  picard_cpu_solve(&job, &seconds);

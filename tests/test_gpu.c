@@ -801,6 +801,87 @@ Test(gpu, estimate_on_the_device_matches_the_host_comparison, .timeout = 120)
 	free(params);
 }
 
+/* One solve of lotka over x0 (some members failing) with opt, into out;
+ * with a record (of a few members' final windows) or without. */
+static void solve_parts(const picard_options *opt, long ntraj, const double *x0, bool record,
+			struct solve_out *out)
+{
+	const picard_model *lotka = picard_model_find("lotka");
+	picard_solver *s = NULL;
+	double *fail_time;
+	int err = picard_solver_create(&s, lotka, opt, ntraj);
+
+	cr_assert_eq(err, PICARD_OK, "%s", picard_error_detail());
+	memset(out, 0, sizeof(*out));
+	out->ntraj = ntraj;
+	out->x_final = xcalloc(ntraj * 2, sizeof(double));
+	out->status = xcalloc(ntraj, sizeof(*out->status));
+	out->fail_window = xcalloc(ntraj, sizeof(long));
+	out->sparse = (picard_record){.every = picard_solver_grid(s)->windows,
+				      .traj_stride = 1 << 19};
+	out->sparse_len = picard_record_size(s, &out->sparse);
+	out->sparse.states = xcalloc(out->sparse_len, sizeof(double));
+	out->err = picard_solve(s, x0, NULL, out->x_final, out->status, out->fail_window,
+				record ? &out->sparse : NULL, record ? 1 : 0, &out->stats);
+	/* the failing times, kept in the dense record's place */
+	fail_time = xcalloc(2 * ntraj, sizeof(double));
+	memcpy(fail_time, picard_solver_fail_times(s), 2 * ntraj * sizeof(double));
+	out->dense.states = fail_time;
+	picard_solver_free(s);
+}
+
+/* A large solve with nothing read back from the device but its results
+ * runs in parts of at least 2^20 members: the inputs of the next part go
+ * up and the results of the last come down while a part's kernel runs
+ * (solve_pipelined). A record keeps the solve in one launch, so the two
+ * solves below take the two paths: the same results bit for bit, failing
+ * members (their windows and step times) included. A float trapezoid and
+ * dp8 in double, over 2^21 + 4321 members: parts of 2^20, the last
+ * short. */
+Test(gpu, parts_pipelined_match_one_launch, .timeout = 240)
+{
+	const long ntraj = (1L << 21) + 4321;
+	const picard_options trapezoid = {.m = 8, .K = 4, .h = 0.05, .t1 = 5, .bound = 1e4,
+					  .backend = PICARD_BACKEND_CUDA,
+					  .precision = PICARD_FLOAT};
+	const picard_options dp8 = {.scheme = PICARD_SCHEME_DP8, .h = 0.5, .t1 = 5, .bound = 1e4,
+				    .iter_rtol = 1e-8, .iter_atol = 1e-8,
+				    .backend = PICARD_BACKEND_CUDA, .precision = PICARD_DOUBLE};
+	const picard_options *cases[] = {&trapezoid, &dp8};
+	double *x0, *params;
+
+	require_gpu();
+	make_ensemble(picard_model_find("lotka"), ntraj, 91, &x0, &params);
+	for (long i = 3; i < ntraj; i += 997) /* past the bound within t = 1 */
+		for (int k = 0; k < 2; k++)
+			x0[i * 2 + k] *= -40;
+	for (int c = 0; c < 2; c++) {
+		struct solve_out parts, whole;
+
+		solve_parts(cases[c], ntraj, x0, false, &parts);
+		solve_parts(cases[c], ntraj, x0, true, &whole);
+		cr_assert_eq(parts.err, PICARD_EFAILED, "case %d: %s", c, picard_strerror(parts.err));
+		cr_assert_eq(whole.err, PICARD_EFAILED);
+		cr_assert(whole.stats.failed >= ntraj / 997 && whole.stats.failed < ntraj / 2,
+			  "case %d: %ld failed", c, whole.stats.failed);
+		cr_assert_eq(parts.stats.failed, whole.stats.failed);
+		cr_assert_eq(memcmp(parts.x_final, whole.x_final, ntraj * 2 * sizeof(double)), 0,
+			     "case %d: final states", c);
+		cr_assert_eq(memcmp(parts.status, whole.status, ntraj * sizeof(*parts.status)), 0,
+			     "case %d: statuses", c);
+		cr_assert_eq(memcmp(parts.fail_window, whole.fail_window, ntraj * sizeof(long)), 0,
+			     "case %d: failing windows", c);
+		cr_assert_eq(memcmp(parts.dense.states, whole.dense.states,
+				    2 * ntraj * sizeof(double)), 0, "case %d: failing times", c);
+		cr_assert_eq(parts.stats.rhs_evals, whole.stats.rhs_evals);
+		cr_assert_eq(parts.stats.sweeps_max, whole.stats.sweeps_max);
+		solve_out_free(&parts);
+		solve_out_free(&whole);
+	}
+	free(x0);
+	free(params);
+}
+
 /* Chunks where only some members fail, with the parameters every member
  * shares (passed once, spread over the members on the device): a chunk
  * with no failure sets its statuses and failing windows on the host, one
