@@ -235,6 +235,52 @@ static void expect_no_file(const char *name)
 	closedir(dir);
 }
 
+/* Under mpirun every rank solves its share in batches, keeps their rows
+ * and places them at the end: one process's files. 1001 members in
+ * batches of 111 make 4 batches on ranks 0 and 1 and 3 on rank 2, which
+ * agrees on an empty fourth; 3001 with 1000 of them checked, in batches
+ * of 100 (a multiple of the check's stride, 4): 1004, 1000 and 997 members
+ * in 11 batches. Also no file left beside --out. */
+Test(mpi, three_ranks_in_batches_match_one_process)
+{
+	static const struct {
+		const char *args, *ext;
+	} cases[] = {
+		{"lotka --backend cpu --traj 1001 --save-every 25 --spread-param a1=0.1", "npy"},
+		{"lotka --backend cpu --traj 1001 --precision double", "csv"},
+		{"lotka --backend cpu --traj 3001 --check --check-traj 1000", "npy"},
+	};
+	char batched[512], check_one[512], check_many[512];
+
+	require_mpi();
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char one[32], many[32];
+		struct cli_run single, job;
+
+		snprintf(one, sizeof(one), "one%zu.%s", c, cases[c].ext);
+		snprintf(many, sizeof(many), "many%zu.%s", c, cases[c].ext);
+		snprintf(batched, sizeof(batched), "%s --batch %d", cases[c].args, c == 2 ? 100 : 111);
+		single = picard_run(1, cases[c].args, one);
+		job = picard_run(3, batched, many);
+		expect_same_bytes(one, many);
+		cr_expect(strstr(job.out, c == 2 ? "batches      11 of at most 100" :
+					     "batches      4 of at most 111"),
+			  "no batches line:\n%s", job.out);
+		line_of(single.out, "check ", check_one, sizeof(check_one));
+		line_of(job.out, "check ", check_many, sizeof(check_many));
+		cr_expect_str_eq(check_one, check_many);
+		if (!strcmp(cases[c].ext, "npy")) {
+			snprintf(one, sizeof(one), "one%zu.status.csv", c);
+			snprintf(many, sizeof(many), "many%zu.status.csv", c);
+			expect_same_bytes(one, many);
+		}
+		snprintf(many, sizeof(many), "many%zu.%s.", c, cases[c].ext);
+		expect_no_file(many); /* the ranks' kept batches */
+		free_run(&single);
+		free_run(&job);
+	}
+}
+
 /* 101 trajectories of float64 pairs; value bad_at (if >= 0) is NaN. */
 static void write_binary_init(const char *name, int bad_at)
 {

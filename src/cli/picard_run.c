@@ -251,14 +251,30 @@ static double member_bytes(const struct run *run)
 	return bytes;
 }
 
-/* Whether the run can go in batches: one process, one solve timed, and
- * no CSV written time by time (choose_batch says why not). */
+/* Whether the run can go in batches: one solve timed, and no CSV written
+ * time by time (choose_batch says why not). */
 static bool batches_allowed(const struct run *run)
 {
 	const struct run_options *opts = &run->opts;
 
-	return run->shard.size == 1 && opts->repeat == 1 &&
-	       !(opts->out_path && opts->nsave && run->out.format == OUTPUT_CSV);
+	return opts->repeat == 1 && !(opts->out_path && opts->nsave && run->out.format == OUTPUT_CSV);
+}
+
+/* Under mpirun, where any rank batches: every rank takes the smallest
+ * rank's batch, and runs as many batches as the largest share needs, so
+ * that the collective calls of each batch pair up (a smaller share's last
+ * batch may be empty). Sets run->batches. Collective. */
+static void agree_batches(struct run *run)
+{
+	double v[2] = {run->batch < run->share, -(double)run->batch}, count;
+
+	shard_max(&run->shard, v, 2);
+	if (v[0] > 0 && -v[1] < run->share)
+		run->batch = (long)-v[1];
+	run->ntraj = run->batch;
+	count = (double)((run->share + run->batch - 1) / run->batch);
+	shard_max(&run->shard, &count, 1);
+	run->batches = (long)count;
 }
 
 /* Trajectories solved, checked and written at once: --batch's, else the
@@ -289,10 +305,6 @@ static int choose_batch(struct run *run)
 	if (run->batch == run->share || batches_allowed(run))
 		return 0;
 	/* --batch asked for what cannot be */
-	if (run->shard.size > 1)
-		return cli_error(CLI_EUSAGE, "--batch %ld: under mpirun each rank solves its share "
-				 "(%ld trajectories) at once; more ranks make the shares smaller",
-				 opts->batch, run->share);
 	if (opts->repeat > 1)
 		return cli_error(CLI_EUSAGE, "--repeat %d: it times one solve of the whole "
 				 "ensemble, which is solved in batches of %ld here (--batch, or "
@@ -660,7 +672,7 @@ static int solve(struct run *run)
 
 	if (run->batch < run->share)
 		snprintf(which, sizeof(which), " (batch %ld of %ld)", run->batch_first / run->batch + 1,
-			 (run->share + run->batch - 1) / run->batch);
+			 run->batches);
 	const int phase = picard_progress_begin("solving %ld trajector%s%s%s", run->ntraj,
 						run->ntraj == 1 ? "y" : "ies", run->opts.tol_given ?
 						" with their error estimates" : "", which);
@@ -745,7 +757,7 @@ static void print_summary(const struct run *run)
 	       run->opts.init_path ? " (from --init)" : "");
 	if (run->batch < run->share)
 		printf("%-12s %ld of at most %ld trajector%s each, solved, checked and written in "
-		       "turn (%s)\n", "batches", (run->share + run->batch - 1) / run->batch, run->batch,
+		       "turn (%s)\n", "batches", run->batches, run->batch,
 		       run->batch == 1 ? "y" : "ies",
 		       run->opts.batch ? "--batch" : "within " CLI_TEXT(RUN_BATCH_GIB) " GiB or an eighth of "
 		       "host memory");
@@ -1018,8 +1030,12 @@ static void write_batch(struct run *run)
 {
 	const struct run_results res = batch_results(run);
 
-	if (!run->opts.out_path || run->shard.size > 1)
+	if (!run->opts.out_path || (run->shard.size > 1 && run->batches == 1))
+		return; /* one batch under mpirun: write_output writes it */
+	if (run->shard.size > 1) {
+		shard_output_append(&run->shard, &run->out, &res);
 		return;
+	}
 	if (!run->batch_first && output_begin(&run->out, &res))
 		output_discard(&run->out);
 	join_writer(run); /* rows go in order */
@@ -1089,6 +1105,8 @@ static int prepare(struct run *run)
 		shard_quiet_end(&run->shard, quiet, err);
 	}
 	err = shard_agree(&run->shard, err, &run->out);
+	if (!err) /* every rank here */
+		agree_batches(run);
 	phases_mark(&run->phases, "init");
 	if (!err)
 		err = shard_agree(&run->shard, make_ensemble(run), &run->out);
@@ -1123,7 +1141,7 @@ static int prepare(struct run *run)
 		err = allocate(run);
 	if (!err)
 		err = promise_allocate(run);
-	if (!err && run->opts.out_path && run->batch < run->share)
+	if (!err && run->opts.out_path && run->batch < run->share && run->shard.size == 1)
 		err = make_spare_set(run);
 	if (!err) {
 		run->tally.lines_file = open_memstream(&run->tally.lines, &run->tally.lines_len);
@@ -1184,11 +1202,12 @@ static int take_draw(struct run *run, struct next_draw *d)
 /* Solve the share batch after batch, each solved, judged, added to the
  * tally and written in turn, the next drawn meanwhile (the first by
  * prepare); 0 or the error that stopped the run (reported). Under mpirun
- * a rank's share is one batch. */
+ * every rank runs run->batches, agreeing after each: one whose share
+ * ends sooner only agrees. */
 static int solve_batches(struct run *run)
 {
 	struct next_draw next = {.run = run};
-	const long batches = (run->share + run->batch - 1) / run->batch;
+	const long batches = run->batches;
 	int err = 0, phase = -1;
 
 	if (batches > 1) {
@@ -1198,9 +1217,15 @@ static int solve_batches(struct run *run)
 		phase = picard_progress_begin("solving %ld trajectories in %ld batches", run->share,
 					      batches);
 	}
-	/* the last batch's first stays: under mpirun its rows are written
-	 * after the reports */
-	for (long first = 0; !err && first < run->share; first += run->batch) {
+	/* the last batch's first stays: under mpirun in one batch, its rows
+	 * are written after the reports */
+	for (long k = 0, first = 0; !err && k < batches; k++, first += run->batch) {
+		if (first >= run->share) { /* past this rank's share */
+			err = shard_agree(&run->shard, 0, &run->out);
+			if (!err)
+				err = shard_agree(&run->shard, 0, &run->out);
+			continue;
+		}
 		run->batch_first = first;
 		run->ntraj = run->share - first < run->batch ? run->share - first : run->batch;
 		if (run->batch_first) {

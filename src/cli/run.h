@@ -65,6 +65,8 @@ struct run {
 	long share;                     /* this process's trajectories (the
 					   job's alone; shard.total the job's) */
 	long batch;                     /* trajectories solved at once */
+	long batches;                   /* batches every rank runs (under
+					   mpirun some ranks' last is empty) */
 	long batch_first;               /* the batch being solved: its
 					   first, of the share */
 	long ntraj;                     /* the batch's trajectories: the

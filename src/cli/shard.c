@@ -146,6 +146,13 @@ int shard_output_open(const struct shard *shard, struct output *out, const char 
 	return shard->ops ? shard->ops->output_open(shard, out, path) : output_open(out, path);
 }
 
+void shard_output_append(const struct shard *shard, struct output *out,
+			 const struct run_results *res)
+{
+	if (shard->ops)
+		shard->ops->output_append(shard, out, res);
+}
+
 int shard_output_write(const struct shard *shard, struct output *out,
 		       const struct run_results *res)
 {

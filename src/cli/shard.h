@@ -122,6 +122,12 @@ int shard_output_open(const struct shard *shard, struct output *out, const char 
  * process writes. Returns 0 or PICARD_EIO (every rank) after a message. */
 int shard_output_write(const struct shard *shard, struct output *out,
 		       const struct run_results *res);
+/* Under mpirun, in batches: a batch's rows of res kept by this rank until
+ * shard_output_write places them with the other ranks' (in a temporary
+ * file beside the output: memory holds a batch). Local: a failure says so
+ * and makes shard_output_write fail on every rank. Nothing alone. */
+void shard_output_append(const struct shard *shard, struct output *out,
+			 const struct run_results *res);
 
 /* The MPI side: the functions above, under mpirun (shard_mpi.c's table,
  * picard_shard_mpi_ops in the plugin). */
@@ -147,6 +153,8 @@ struct shard_ops {
 	int (*output_open)(const struct shard *shard, struct output *out, const char *path);
 	int (*output_write)(const struct shard *shard, struct output *out,
 			    const struct run_results *res);
+	int (*output_append)(const struct shard *shard, struct output *out,
+			     const struct run_results *res);
 };
 
 #endif

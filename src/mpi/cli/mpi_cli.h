@@ -10,6 +10,13 @@
 
 /* shard_output_open() and shard_output_write() under mpirun. */
 int mpi_output_open(const struct shard *shard, struct output *out, const char *path);
+/* A batch's rows of res kept by this rank until mpi_output_write places
+ * them with the others' (picard-run in batches). Local; 0 or PICARD_EIO
+ * after a message. */
+int mpi_output_append(const struct shard *shard, struct output *out,
+		      const struct run_results *res);
+/* The batches kept and not written (a run that failed) removed. */
+void mpi_output_forget(void);
 int mpi_output_write(const struct shard *shard, struct output *out,
 		     const struct run_results *res);
 

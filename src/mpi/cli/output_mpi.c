@@ -23,16 +23,28 @@
 #include "temp_files.h"
 
 #define WRITE_CHUNK (1 << 30) /* bytes per MPI_File_write_at (its count is an int) */
+#define COPY_CHUNK ((size_t)64 << 20) /* bytes read back from a kept file at once */
 
 /* What one file holds of this rank: its header (rank 0's) and its piece of
- * each record, in one buffer, pieces one after another. */
+ * each record, batch after batch (one batch unless picard-run solved in
+ * batches), pieces one after another: in one buffer, or in a temporary
+ * file beside the output (kept across batches). */
 struct pieces {
-	char *text;        /* header, then piece 0, piece 1, ... */
-	size_t size;       /* bytes of text */
+	char *text;        /* header, then batch 0's piece 0, piece 1, ...,
+			      then batch 1's ...; NULL where fd holds them */
+	int fd;            /* the temporary file, or -1 */
+	char *path;        /* its name */
+	size_t size;       /* bytes of text (or of the file) */
 	long header;       /* bytes of the header (0 off rank 0) */
 	long count;        /* records */
-	int64_t *lengths;  /* count bytes, one per piece */
+	long batches;      /* batches */
+	int64_t *lengths;  /* batches * count bytes, one per piece */
+	int err;           /* appending failed: PICARD_EIO */
 };
+
+/* A run in batches: each file's pieces kept across them (results, a
+ * .npy's statuses). */
+static struct pieces kept[2] = {{.fd = -1}, {.fd = -1}};
 
 /* What a file is made of: the results themselves, or a .npy's statuses. */
 enum file_kind { FILE_RESULTS, FILE_STATUSES };
@@ -41,17 +53,28 @@ static void pieces_free(struct pieces *p)
 {
 	free(p->text);
 	free(p->lengths);
+	if (p->fd >= 0) {
+		close(p->fd);
+		unlink(p->path);
+		temp_files_forget(p->path);
+	}
+	free(p->path);
+	memset(p, 0, sizeof(*p));
+	p->fd = -1;
 }
 
-/* This rank's pieces of kind from res. Returns 0 or PICARD_EIO. */
+/* This rank's pieces of kind from res, the header (rank 0's) with them
+ * where header is true. Returns 0 or PICARD_EIO. */
 static int pieces_make(const struct shard *shard, enum file_kind kind,
-		       enum output_format format, const struct run_results *res,
+		       enum output_format format, const struct run_results *res, bool header,
 		       struct pieces *p)
 {
 	FILE *f;
 	long at = 0;
 
 	memset(p, 0, sizeof(*p));
+	p->fd = -1;
+	p->batches = 1;
 	p->count = kind == FILE_RESULTS ? output_records(res) : 1;
 	p->lengths = malloc((size_t)p->count * sizeof(int64_t));
 	f = open_memstream(&p->text, &p->size);
@@ -60,9 +83,9 @@ static int pieces_make(const struct shard *shard, enum file_kind kind,
 			fclose(f);
 		return PICARD_EIO;
 	}
-	if (shard->rank == 0 && kind == FILE_RESULTS)
+	if (shard->rank == 0 && header && kind == FILE_RESULTS)
 		output_header(f, format, res);
-	else if (shard->rank == 0)
+	else if (shard->rank == 0 && header)
 		output_status_header(f, res);
 	fflush(f);
 	p->header = at = (long)p->size;
@@ -100,50 +123,93 @@ static int write_at(MPI_File file, MPI_Offset offset, const char *buf, size_t le
 	return 0;
 }
 
+/* len bytes of p from at (its text's, or its file's) to offset of file. */
+static int write_piece(MPI_File file, MPI_Offset offset, const struct pieces *p, int64_t at,
+		       int64_t len)
+{
+	char *buf;
+	int err = 0;
+
+	if (p->text)
+		return write_at(file, offset, p->text + at, (size_t)len);
+	buf = malloc(len < (int64_t)COPY_CHUNK ? (size_t)len + 1 : COPY_CHUNK);
+	if (!buf)
+		return PICARD_EIO;
+	while (len > 0 && !err) {
+		const size_t n = len < (int64_t)COPY_CHUNK ? (size_t)len : COPY_CHUNK;
+
+		err = pread(p->fd, buf, n, (off_t)at) == (ssize_t)n ? write_at(file, offset, buf, n) :
+								  PICARD_EIO;
+		at += (int64_t)n;
+		offset += (MPI_Offset)n;
+		len -= (int64_t)n;
+	}
+	free(buf);
+	return err;
+}
+
 /* Collective. This rank's pieces into the file name: the header at 0,
- * record r's piece after the records before it and the lower ranks'
- * pieces of r. Returns 0 or PICARD_EIO (on every rank). */
+ * record r's pieces (batch after batch) after the records before it and
+ * the lower ranks' pieces of r. Returns 0 or PICARD_EIO (on every
+ * rank). */
 static int place_pieces(const struct shard *shard, const char *name, const struct pieces *p,
 			int made)
 {
 	int64_t *before = calloc((size_t)p->count, sizeof(int64_t));
 	int64_t *totals = calloc((size_t)p->count, sizeof(int64_t));
-	int64_t header = p->header;
+	int64_t *mine = calloc((size_t)p->count, sizeof(int64_t));
+	int64_t header = p->header, at;
 	MPI_File file;
 	MPI_Offset offset;
-	const char *text = p->text;
-	int err = made || !before || !totals ? PICARD_EIO : 0, opened;
+	int err = made || !before || !totals || !mine ? PICARD_EIO : 0, opened;
 
 	err = picard_mpi_agree(MPI_COMM_WORLD, err, NULL, NULL);
 	if (err) {
 		free(before);
 		free(totals);
+		free(mine);
 		return err;
 	}
+	for (long b = 0; b < p->batches; b++)
+		for (long r = 0; r < p->count; r++)
+			mine[r] += p->lengths[b * p->count + r];
 	MPI_Bcast(&header, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
-	MPI_Exscan(p->lengths, before, (int)p->count, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+	MPI_Exscan(mine, before, (int)p->count, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
 	if (shard->rank == 0)
 		memset(before, 0, (size_t)p->count * sizeof(int64_t)); /* Exscan leaves it */
-	MPI_Allreduce(p->lengths, totals, (int)p->count, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+	MPI_Allreduce(mine, totals, (int)p->count, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
 	opened = MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_WRONLY, MPI_INFO_NULL, &file);
 	if (opened != MPI_SUCCESS) {
 		free(before);
 		free(totals);
+		free(mine);
 		return PICARD_EIO; /* collective: every rank failed to open it */
 	}
 	if (p->header)
-		err = write_at(file, 0, text, (size_t)p->header);
-	text += p->header;
+		err = write_piece(file, 0, p, 0, p->header);
+	/* record r's offset, then this rank's place in it: its pieces of r
+	 * one batch after another */
 	offset = header;
-	for (long r = 0; r < p->count && !err; r++) {
-		err = write_at(file, offset + before[r], text, (size_t)p->lengths[r]);
-		text += p->lengths[r];
-		offset += totals[r];
+	for (long r = 0; r < p->count; r++) {
+		const MPI_Offset record = offset;
+
+		offset += before[r];
+		at = p->header;
+		for (long b = 0; b < p->batches && !err; b++) {
+			for (long q = 0; q < r; q++)
+				at += p->lengths[b * p->count + q];
+			err = write_piece(file, offset, p, at, p->lengths[b * p->count + r]);
+			offset += p->lengths[b * p->count + r];
+			for (long q = r; q < p->count; q++)
+				at += p->lengths[b * p->count + q];
+		}
+		offset = record + totals[r];
 	}
 	if (MPI_File_close(&file) != MPI_SUCCESS)
 		err = PICARD_EIO;
 	free(before);
 	free(totals);
+	free(mine);
 	return picard_mpi_agree(MPI_COMM_WORLD, err, NULL, NULL);
 }
 
@@ -153,12 +219,12 @@ static int write_file(const struct shard *shard, const char *name, enum file_kin
 		      enum output_format format, const struct run_results *res)
 {
 	const double start = MPI_Wtime();
-	struct pieces p;
-	int err = pieces_make(shard, kind, format, res, &p);
-	double bytes = (double)p.size;
+	struct pieces made, *p = kept[kind].fd >= 0 || kept[kind].err ? &kept[kind] : &made;
+	int err = p == &made ? pieces_make(shard, kind, format, res, true, &made) : p->err;
+	double bytes = (double)p->size;
 
-	err = place_pieces(shard, name, &p, err);
-	pieces_free(&p);
+	err = place_pieces(shard, name, p, err);
+	pieces_free(p);
 	MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 	traffic_note_write(MPI_Wtime() - start, bytes);
 	return err;
@@ -238,6 +304,75 @@ static int place(const struct output *out, const char *temp, const char *name)
 	unlink(temp);
 	return cli_error(PICARD_EIO, "--out %s: cannot rename %s into place: %s", out->path,
 			 temp, name ? strerror(errno) : "out of memory");
+}
+
+/* Batch res's pieces of kind added to those kept (a temporary file
+ * beside the output, made on the first batch, the header with it).
+ * Returns 0 or PICARD_EIO after a message; a failure is kept, and the
+ * write at the end fails on every rank. */
+static int keep_pieces(const struct shard *shard, const struct output *out, enum file_kind kind,
+		       enum output_format format, const struct run_results *res)
+{
+	struct pieces *k = &kept[kind], p;
+	int64_t *grown;
+	int err;
+
+	if (k->err)
+		return k->err;
+	if (k->fd < 0) {
+		k->path = malloc(strlen(out->path) + 48);
+		if (k->path) {
+			sprintf(k->path, "%s.rank%d.%s.XXXXXX", out->path, shard->rank,
+				kind == FILE_RESULTS ? "rows" : "status");
+			k->fd = mkstemp(k->path);
+		}
+		if (k->fd < 0) {
+			k->err = cli_error(PICARD_EIO, "--out %s: rank %d cannot keep its batches "
+					   "beside it: %s", out->path, shard->rank,
+					   k->path ? strerror(errno) : "out of memory");
+			return k->err;
+		}
+		temp_files_track(k->path);
+	}
+	err = pieces_make(shard, kind, format, res, k->batches == 0, &p);
+	grown = err ? NULL : realloc(k->lengths, (size_t)(k->batches + 1) * p.count * sizeof(int64_t));
+	if (grown) {
+		k->lengths = grown;
+		memcpy(k->lengths + k->batches * p.count, p.lengths, (size_t)p.count * sizeof(int64_t));
+		for (size_t done = 0; done < p.size && !err;) {
+			const ssize_t n = write(k->fd, p.text + done, p.size - done);
+
+			err = n > 0 ? 0 : PICARD_EIO;
+			done += n > 0 ? (size_t)n : 0;
+		}
+		if (!k->batches)
+			k->header = p.header;
+		k->count = p.count;
+		k->size += p.size;
+		k->batches++;
+	}
+	pieces_free(&p);
+	if (err || !grown)
+		k->err = cli_error(PICARD_EIO, "--out %s: rank %d cannot keep its batch in %s: %s",
+				   out->path, shard->rank, k->path, err ? strerror(errno) :
+				   "out of memory");
+	return k->err;
+}
+
+void mpi_output_forget(void)
+{
+	pieces_free(&kept[FILE_RESULTS]);
+	pieces_free(&kept[FILE_STATUSES]);
+}
+
+int mpi_output_append(const struct shard *shard, struct output *out,
+		      const struct run_results *res)
+{
+	int err = keep_pieces(shard, out, FILE_RESULTS, out->format, res);
+
+	if (!err && out->format == OUTPUT_NPY)
+		err = keep_pieces(shard, out, FILE_STATUSES, OUTPUT_CSV, res);
+	return err;
 }
 
 int mpi_output_write(const struct shard *shard, struct output *out,

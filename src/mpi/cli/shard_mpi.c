@@ -83,6 +83,7 @@ static int mpi_finish(struct shard *shard, int status)
 		return status;
 	fflush(stdout);
 	fflush(stderr);
+	mpi_output_forget(); /* batches kept for a write that never came */
 	MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	MPI_Finalize();
 	return worst;
@@ -396,5 +397,5 @@ const struct shard_ops picard_shard_mpi_ops = {
 	.max = mpi_max, .sum = mpi_sum, .print_summary = mpi_print_summary,
 	.print_traffic = mpi_print_traffic, .gather_failures = mpi_gather_failures,
 	.reduce_check = mpi_reduce_check, .output_open = mpi_output_open,
-	.output_write = mpi_output_write,
+	.output_write = mpi_output_write, .output_append = mpi_output_append,
 };
