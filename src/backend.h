@@ -31,6 +31,12 @@ static inline __host__ __device__ bool picard_traj_stopped(int status)
 	       status == PICARD_TRAJ_LINSOLVE_FAILED;
 }
 
+/* A status whose final state the error estimate compares. */
+static inline __host__ __device__ bool picard_traj_estimated(int status)
+{
+	return status == PICARD_TRAJ_OK || status == PICARD_TRAJ_NOT_CONVERGED;
+}
+
 /* One solve's inputs and outputs as the backends see them. */
 struct picard_job {
 	const picard_model *model;   /* the model */
@@ -168,7 +174,8 @@ void picard_cuda_free(struct picard_cuda_solver *cuda);
 bool picard_cuda_shares_inputs(const struct picard_cuda_solver *to,
 			       const struct picard_cuda_solver *from, long count);
 /* Whether a solve of count members runs here in one chunk, so that the
- * device's arrays hold all of them after it. */
+ * device's arrays hold all of them after it (with job->single_pass: a
+ * solve in parts leaves only its last part there). */
 bool picard_cuda_one_chunk(const struct picard_cuda_solver *cuda, long count);
 /* The scaled errors (picard_scaled_error) of solve's final states against
  * ref's, each after a solve of the same count members in one chunk, ref

@@ -162,9 +162,7 @@ static double final_error(const struct picard_estimate *est, long i, const doubl
 {
 	const int n = est->dim;
 
-	if ((status[i] != PICARD_TRAJ_OK && status[i] != PICARD_TRAJ_NOT_CONVERGED) ||
-	    (est->fine_status[i] != PICARD_TRAJ_OK &&
-	     est->fine_status[i] != PICARD_TRAJ_NOT_CONVERGED))
+	if (!picard_traj_estimated(status[i]) || !picard_traj_estimated(est->fine_status[i]))
 		return NAN;
 	return picard_scaled_error(&est->scale, x_final + i * n, est->fine_final + i * n, n);
 }

@@ -605,9 +605,11 @@ static int solve(picard_solver *s, const picard_solver *inputs_of, bool outcomes
 		for (long i = 0; i < size; i++)
 			states[i] = NAN;
 	}
-#pragma omp parallel for if (!outcomes_on_device)
-	for (long i = 0; i < 2 * count * !outcomes_on_device; i++)
-		s->fail_time[i] = NAN;
+	if (!outcomes_on_device) {
+#pragma omp parallel for
+		for (long i = 0; i < 2 * count; i++)
+			s->fail_time[i] = NAN;
+	}
 
 	struct picard_job job = {
 		.model = s->model, .grid = &s->grid,

@@ -158,21 +158,26 @@ static int place_pieces(const struct shard *shard, const char *name, const struc
 	int64_t *before = calloc((size_t)p->count, sizeof(int64_t));
 	int64_t *totals = calloc((size_t)p->count, sizeof(int64_t));
 	int64_t *mine = calloc((size_t)p->count, sizeof(int64_t));
-	int64_t header = p->header, at;
+	/* where piece (b, r) starts in p: they lie batch after batch */
+	int64_t *start = malloc((size_t)(p->batches * p->count + 1) * sizeof(int64_t));
+	int64_t header = p->header;
 	MPI_File file;
 	MPI_Offset offset;
-	int err = made || !before || !totals || !mine ? PICARD_EIO : 0, opened;
+	int err = made || !before || !totals || !mine || !start ? PICARD_EIO : 0, opened;
 
 	err = picard_mpi_agree(MPI_COMM_WORLD, err, NULL, NULL);
 	if (err) {
 		free(before);
 		free(totals);
 		free(mine);
+		free(start);
 		return err;
 	}
-	for (long b = 0; b < p->batches; b++)
-		for (long r = 0; r < p->count; r++)
-			mine[r] += p->lengths[b * p->count + r];
+	start[0] = p->header;
+	for (long k = 0; k < p->batches * p->count; k++) {
+		mine[k % p->count] += p->lengths[k];
+		start[k + 1] = start[k] + p->lengths[k];
+	}
 	MPI_Bcast(&header, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
 	MPI_Exscan(mine, before, (int)p->count, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
 	if (shard->rank == 0)
@@ -183,6 +188,7 @@ static int place_pieces(const struct shard *shard, const char *name, const struc
 		free(before);
 		free(totals);
 		free(mine);
+		free(start);
 		return PICARD_EIO; /* collective: every rank failed to open it */
 	}
 	if (p->header)
@@ -191,25 +197,20 @@ static int place_pieces(const struct shard *shard, const char *name, const struc
 	 * one batch after another */
 	offset = header;
 	for (long r = 0; r < p->count; r++) {
-		const MPI_Offset record = offset;
+		MPI_Offset at = offset + before[r];
 
-		offset += before[r];
-		at = p->header;
-		for (long b = 0; b < p->batches && !err; b++) {
-			for (long q = 0; q < r; q++)
-				at += p->lengths[b * p->count + q];
-			err = write_piece(file, offset, p, at, p->lengths[b * p->count + r]);
-			offset += p->lengths[b * p->count + r];
-			for (long q = r; q < p->count; q++)
-				at += p->lengths[b * p->count + q];
+		for (long k = r; k < p->batches * p->count && !err; k += p->count) {
+			err = write_piece(file, at, p, start[k], p->lengths[k]);
+			at += p->lengths[k];
 		}
-		offset = record + totals[r];
+		offset += totals[r];
 	}
 	if (MPI_File_close(&file) != MPI_SUCCESS)
 		err = PICARD_EIO;
 	free(before);
 	free(totals);
 	free(mine);
+	free(start);
 	return picard_mpi_agree(MPI_COMM_WORLD, err, NULL, NULL);
 }
 
