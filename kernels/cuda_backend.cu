@@ -52,6 +52,8 @@ struct picard_cuda_solver {
 	cudaEvent_t start, stop;    /* timing of the kernel alone */
 	cudaStream_t pipe;          /* a pipelined solve's kernels (solve_pipelined) */
 	cudaEvent_t pipe_start[2], pipe_stop[2]; /* their timing, a pair per half */
+	cudaEvent_t inputs_ready;   /* a part's inputs on the device: the
+				       copies and draws on stream 0 before it */
 	/* lobatto scheme only */
 	int groups_per_warp;        /* trajectories per warp */
 	int block_threads;          /* threads per block of the kernel */
@@ -932,6 +934,8 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 		if (cuda->pipe_stop[h])
 			cudaEventDestroy(cuda->pipe_stop[h]);
 	}
+	if (cuda->inputs_ready)
+		cudaEventDestroy(cuda->inputs_ready);
 	if (cuda->pipe)
 		cudaStreamDestroy(cuda->pipe);
 	for (int r = 0; r < PICARD_MAX_RECORDS; r++) {
@@ -1029,6 +1033,8 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 		CUDA_TRY(cudaEventCreate(&cuda->pipe_start[h]), "cudaEventCreate");
 		CUDA_TRY(cudaEventCreate(&cuda->pipe_stop[h]), "cudaEventCreate");
 	}
+	CUDA_TRY(cudaEventCreateWithFlags(&cuda->inputs_ready, cudaEventDisableTiming),
+		 "cudaEventCreate");
 	/* not the legacy stream 0, which the copies take: its kernels run
 	 * while they copy */
 	CUDA_TRY(cudaStreamCreateWithFlags(&cuda->pipe, cudaStreamNonBlocking), "cudaStreamCreate");
@@ -1253,14 +1259,19 @@ static cudaError_t launch_kernel(const struct picard_cuda_solver *cuda, const pi
 }
 
 /* Trajectories offset .. offset+count-1's initial states and parameters
- * to the device. */
+ * to the device, or drawn there (job->draw); on stream 0. */
 static int upload_inputs(const struct picard_cuda_solver *cuda, const struct picard_job *job,
 			 const picard_launch *L, long offset, long count)
 {
 	const picard_model *model = cuda->model;
-	int err = picard_io_upload_soa(job->x0 + offset * model->dim, model->dim, model->dim,
+	int err = job->draw ? picard_io_draw(job->draw, model->dim, model->nparams, offset, count,
+					     cuda->real_size, (void *)L->x0,
+					     job->param_stride ? (void *)L->params : NULL) :
+		  picard_io_upload_soa(job->x0 + offset * model->dim, model->dim, model->dim,
 				       count, cuda->real_size, (void *)L->x0);
 
+	if (job->draw && job->param_stride)
+		return err; /* drawn with the states */
 	if (!err && model->nparams && job->param_stride)
 		err = picard_io_upload_soa(job->params + offset * job->param_stride,
 					   job->param_stride, model->nparams, count,
@@ -1352,12 +1363,15 @@ static void pipeline_half(const struct picard_cuda_solver *cuda, picard_launch *
 	L->stream = cuda->pipe;
 }
 
-/* Start half h's kernel on the pipeline's stream, its failing times
- * cleared (all bits set: NaN) before it. */
+/* Start half h's kernel on the pipeline's stream, after its inputs on
+ * stream 0 (a draw or a broadcast row runs there after the host returns),
+ * its failing times cleared (all bits set: NaN) before it. */
 static int start_part(struct picard_cuda_solver *cuda, const picard_launch *L, int h)
 {
 	int err = PICARD_OK;
 
+	CUDA_TRY(cudaEventRecord(cuda->inputs_ready, 0), "cudaEventRecord");
+	CUDA_TRY(cudaStreamWaitEvent(cuda->pipe, cuda->inputs_ready, 0), "cudaStreamWaitEvent");
 	CUDA_TRY(cudaMemsetAsync(L->fail_time, 0xff, 2 * L->ntraj * sizeof(double), cuda->pipe),
 		 "clear failure times");
 	CUDA_TRY(cudaEventRecord(cuda->pipe_start[h], cuda->pipe), "cudaEventRecord");

@@ -9,10 +9,12 @@
 #include <cuda_runtime.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "device_io.h"
 #include "errors.h"
+#include "philox.h"
 #include "scaled_error.h"
 
 #define PIECE_BYTES ((size_t)8 << 20)
@@ -290,16 +292,14 @@ static unsigned grid_blocks(long count)
 	return (unsigned)(blocks < 1 ? 1 : blocks > 4096 ? 4096 : blocks);
 }
 
-extern "C" int picard_io_broadcast_row(const double *row, int width, long count,
-				       size_t real_size, void *dev)
+/* row (len doubles) in io.row on the device, grown to hold it; with the
+ * buffers taken. A kernel on stream 0 that still reads the last row is
+ * waited for by the copy, on that stream too. */
+static cudaError_t row_to_device(const double *row, size_t len)
 {
-	const size_t bytes = width * sizeof(double);
-	cudaError_t e;
-	int err = take();
+	const size_t bytes = len * sizeof(double);
+	cudaError_t e = cudaSuccess;
 
-	if (err)
-		return err;
-	e = cudaSuccess;
 	if (bytes > io.row_bytes) {
 		cudaFree(io.row);
 		io.row_bytes = 0;
@@ -307,8 +307,18 @@ extern "C" int picard_io_broadcast_row(const double *row, int width, long count,
 		if (e == cudaSuccess)
 			io.row_bytes = bytes;
 	}
-	if (e == cudaSuccess)
-		e = cudaMemcpy(io.row, row, bytes, cudaMemcpyHostToDevice);
+	return e == cudaSuccess ? cudaMemcpy(io.row, row, bytes, cudaMemcpyHostToDevice) : e;
+}
+
+extern "C" int picard_io_broadcast_row(const double *row, int width, long count,
+				       size_t real_size, void *dev)
+{
+	cudaError_t e;
+	int err = take();
+
+	if (err)
+		return err;
+	e = row_to_device(row, width);
 	if (e == cudaSuccess) {
 		if (real_size == sizeof(double))
 			broadcast_kernel<<<grid_blocks(width * count), TOTALS_THREADS>>>(
@@ -320,6 +330,73 @@ extern "C" int picard_io_broadcast_row(const double *row, int width, long count,
 	}
 	give();
 	return e == cudaSuccess ? PICARD_OK : picard_cuda_fail(e, "parameters shared by all members");
+}
+
+/* The draw's members first .. first+count-1 (src/philox.h, as the host's
+ * picard_draw_host): states x[k*count + i] from centres[0..n), and with
+ * params, parameter q of each from centres[n + q], spread by centres[n +
+ * np + q] where that is positive. */
+template <class real>
+__global__ void draw_kernel(const double *centres, int n, int np, double spread,
+			    unsigned long long seed, unsigned long long first, long count,
+			    real *x, real *params)
+{
+	const long states = n * count, all = states + (params ? np * count : 0);
+
+	for (long f = blockIdx.x * (long)blockDim.x + threadIdx.x; f < all;
+	     f += (long)gridDim.x * blockDim.x) {
+		if (f < states) {
+			const long k = f / count, i = f - k * count;
+			const double u = picard_philox_uniform((first + i) * n + k, seed);
+
+			x[f] = (real)picard_spread_value(centres[k], spread, u);
+		} else {
+			const long g = f - states, q = g / count, i = g - q * count;
+			const double value = centres[n + q], by = centres[n + np + q];
+
+			params[g] = (real)(by > 0 ? picard_spread_value(value, by,
+					   picard_philox_uniform(first + i, seed + 1 + q)) : value);
+		}
+	}
+}
+
+extern "C" int picard_io_draw(const struct picard_draw *draw, int n, int np, long offset,
+			      long count, size_t real_size, void *x0, void *params)
+{
+	const bool own = params && picard_draw_own_params(draw, np);
+	const unsigned long long first = (unsigned long long)(draw->first + offset);
+	double *centres = (double *)malloc((n + 2 * (size_t)np) * sizeof(double));
+	cudaError_t e;
+	int err = centres ? take() : picard_fail(PICARD_ENOMEM, "draw: %d centres", n + 2 * np);
+
+	if (err) {
+		free(centres);
+		return err;
+	}
+	for (int k = 0; k < n; k++)
+		centres[k] = draw->start[k];
+	for (int q = 0; own && q < np; q++) {
+		centres[n + q] = draw->param_values[q];
+		centres[n + np + q] = draw->param_spreads[q];
+	}
+	e = row_to_device(centres, n + (own ? 2 * np : 0));
+	if (e == cudaSuccess) {
+		const unsigned blocks = grid_blocks(count * (n + (own ? np : 0)));
+
+		if (real_size == sizeof(double))
+			draw_kernel<<<blocks, TOTALS_THREADS>>>(io.row, n, np, draw->spread,
+							       draw->seed, first, count,
+							       (double *)x0,
+							       own ? (double *)params : NULL);
+		else
+			draw_kernel<<<blocks, TOTALS_THREADS>>>(io.row, n, np, draw->spread,
+							       draw->seed, first, count, (float *)x0,
+							       own ? (float *)params : NULL);
+		e = cudaGetLastError();
+	}
+	give();
+	free(centres);
+	return e == cudaSuccess ? PICARD_OK : picard_cuda_fail(e, "the ensemble drawn on the device");
 }
 
 template <class T>

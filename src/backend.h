@@ -3,6 +3,7 @@
 #ifndef PICARD_BACKEND_H
 #define PICARD_BACKEND_H
 
+#include <math.h>
 #include <stdbool.h>
 
 #include "picard.h"
@@ -37,6 +38,64 @@ static inline __host__ __device__ bool picard_traj_estimated(int status)
 	return status == PICARD_TRAJ_OK || status == PICARD_TRAJ_NOT_CONVERGED;
 }
 
+/* An ensemble drawn where it is solved (picard_solve_drawn, src/solver.h):
+ * member i of a solve is member first + i of the ensemble whose states
+ * are start spread by spread with seed (picard_ensemble_spread_range's
+ * numbers), and whose parameter q is param_values[q], spread by
+ * param_spreads[q] with seed + 1 + q where that is not 0. These are
+ * picard_ensemble_model_range's members wherever the model's start does
+ * not depend on a parameter spread. The CUDA backend draws them on the
+ * device: the states never cross the bus. */
+struct picard_draw {
+	long first;                  /* the ensemble's index of member 0 */
+	double spread;               /* of the states */
+	unsigned long long seed;
+	const double *start;         /* dim: the states' centre */
+	const double *param_values;  /* nparams (NULL: none) */
+	const double *param_spreads; /* nparams, or NULL: none spread */
+};
+
+/* Whether the draw gives each member parameters of its own. */
+static inline bool picard_draw_own_params(const struct picard_draw *draw, int nparams)
+{
+	for (int q = 0; draw->param_spreads && q < nparams; q++)
+		if (draw->param_spreads[q] > 0)
+			return true;
+	return false;
+}
+
+/* Whether every value drawn around value by spread (picard_spread_value)
+ * is within what precision holds: |value| (1 + spread), a few roundings
+ * spared. */
+static inline bool picard_draw_value_fits(double value, double spread,
+					  picard_precision precision)
+{
+	const double limit = (precision == PICARD_FLOAT ? 3.4028234663852886e38 :
+			      1.7976931348623157e308) / (1 + 1e-14);
+
+	return spread >= 0 && fabs(value) * (1 + spread) <= limit;
+}
+
+/* Whether every member of draw fits precision (picard_draw_value_fits). */
+static inline bool picard_draw_fits(const struct picard_draw *draw, const picard_model *model,
+				    picard_precision precision)
+{
+	for (int k = 0; k < model->dim; k++)
+		if (!picard_draw_value_fits(draw->start[k], draw->spread, precision))
+			return false;
+	for (int q = 0; q < model->nparams; q++)
+		if (!picard_draw_value_fits(draw->param_values[q], draw->param_spreads ?
+					    draw->param_spreads[q] : 0, precision))
+			return false;
+	return true;
+}
+
+/* Members offset .. offset+count-1 of a solve's draw into the host's x0
+ * (count*dim) and, where they have their own (picard_draw_own_params),
+ * params (count*nparams) (src/ensemble.c). */
+int picard_draw_host(const struct picard_draw *draw, int dim, int nparams, long offset,
+		     long count, double *x0, double *params);
+
 /* One solve's inputs and outputs as the backends see them. */
 struct picard_job {
 	const picard_model *model;   /* the model */
@@ -46,7 +105,12 @@ struct picard_job {
 	picard_precision precision;  /* arithmetic of the sweeps */
 	double bound;                /* |x| past this is divergence */
 	long ntraj;                  /* trajectories */
-	const double *x0;            /* ntraj*dim, row per trajectory */
+	const double *x0;            /* ntraj*dim, row per trajectory; NULL
+					where draw says what they are */
+	const struct picard_draw *draw; /* CUDA backend: the members drawn on
+					   the device, not uploaded, or NULL;
+					   params then NULL where they have
+					   their own (param_stride nparams) */
 	const double *params;        /* row per trajectory, param_stride apart */
 	int param_stride;            /* nparams, or 0: one row shared by all */
 	double *x_final;             /* ntraj*dim, or NULL */

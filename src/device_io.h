@@ -28,6 +28,12 @@ int picard_io_upload_soa(const double *rows, int stride, int width, long count,
  * picard_io_upload_soa would write count copies of it. */
 int picard_io_broadcast_row(const double *row, int width, long count, size_t real_size,
 			    void *dev);
+/* Members offset .. offset+count-1 of draw (backend.h) into the device's
+ * SoA reals: the states into x0 (dim columns of count), and, where params
+ * is not NULL and the members have their own, their parameters into it
+ * (nparams columns): the numbers picard_draw_host gives, on stream 0. */
+int picard_io_draw(const struct picard_draw *draw, int dim, int nparams, long offset,
+		   long count, size_t real_size, void *x0, void *params);
 /* The device's SoA reals dev[c*count + i] to row-major doubles
  * rows[i*width + c]. */
 int picard_io_download_soa(const void *dev, int width, long count, size_t real_size,

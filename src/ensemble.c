@@ -9,6 +9,7 @@
 #include <omp.h>
 #include <stdlib.h>
 
+#include "backend.h"
 #include "ensemble_range.h"
 #include "errors.h"
 #include "philox.h"
@@ -22,13 +23,6 @@
  * UNIFORM_PIECE: value i depends on i and the seed alone, whatever range
  * is asked for (tests/test_ensemble_range.c). */
 #define UNIFORM_PIECE ((size_t)1 << 16)
-
-/* A member's value: the centre moved by spread times a uniform in (0, 1]
- * made one in (-1, 1]. */
-static inline double spread_value(double center, double spread, double u)
-{
-	return center * (1 + spread * (2 * u - 1));
-}
 
 /* count values center[g % dim] * (1 + spread (2u - 1)) into x, u being
  * the uniforms in (0, 1] of the seed's sequence from position offset on:
@@ -48,7 +42,7 @@ static void host_spread(double *x, size_t count, unsigned long long offset,
 			const uint64_t g = 2 * p + h;
 
 			if (g >= offset && g < end)
-				x[g - offset] = spread_value(center[(g - offset) % dim], spread,
+				x[g - offset] = picard_spread_value(center[(g - offset) % dim], spread,
 							     pair[h]);
 		}
 	}
@@ -136,10 +130,34 @@ int picard_ensemble_spread_range(int dim, const double *center, long first, long
 	if (!err) {
 #pragma omp parallel for schedule(static)
 		for (size_t i = 0; i < count; i++)
-			x0[i] = spread_value(center[i % dim], spread, u[i]);
+			x0[i] = picard_spread_value(center[i % dim], spread, u[i]);
 	}
 	free(u);
 	return err;
+}
+
+int picard_draw_host(const struct picard_draw *draw, int dim, int nparams, long offset,
+		     long count, double *x0, double *params)
+{
+	const unsigned long long first = (unsigned long long)(draw->first + offset);
+
+	host_spread(x0, (size_t)count * dim, first * dim, draw->seed, dim, draw->start,
+		    draw->spread);
+	for (int q = 0; picard_draw_own_params(draw, nparams) && q < nparams; q++) {
+		const double spread = draw->param_spreads[q];
+
+		if (!(spread > 0)) {
+			for (long i = 0; i < count; i++)
+				params[i * nparams + q] = draw->param_values[q];
+			continue;
+		}
+#pragma omp parallel for schedule(static) if ((size_t)count >= UNIFORM_PIECE)
+		for (long i = 0; i < count; i++)
+			params[i * nparams + q] = picard_spread_value(
+				draw->param_values[q], spread,
+				picard_philox_uniform(first + i, draw->seed + 1 + q));
+	}
+	return PICARD_OK;
 }
 
 int picard_ensemble_model(const picard_model *model, long ntraj, double spread,

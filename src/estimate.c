@@ -191,7 +191,8 @@ static double trajectory_estimate(const struct picard_estimate *est, long count,
  * differences come back, not the companion's states. */
 int picard_estimate_compute(struct picard_estimate *est, const picard_solver *solver,
 			    long count, const double *x0, const double *params,
-			    const double *x_final, const picard_traj_status *status)
+			    const struct picard_draw *draw, const double *x_final,
+			    const picard_traj_status *status)
 {
 	const struct picard_cuda_solver *cuda = picard_solver_cuda(solver),
 					*companion = picard_solver_cuda(est->companion);
@@ -201,7 +202,8 @@ int picard_estimate_compute(struct picard_estimate *est, const picard_solver *so
 	const long rows = est->rows;
 	int err;
 
-	err = picard_solve_from(est->companion, shared ? solver : NULL, count, x0, params,
+	err = picard_solve_from(est->companion, shared ? solver : NULL, shared ? NULL : draw,
+				count, x0, params,
 				on_device ? NULL : est->fine_final,
 				on_device ? NULL : est->fine_status, &est->fine, rows ? 1 : 0);
 	if (err && err != PICARD_EFAILED) /* a failing member is the estimate's NaN */

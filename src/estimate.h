@@ -6,6 +6,8 @@
 
 #include "picard.h"
 
+struct picard_draw; /* backend.h */
+
 /* What an estimate holds between solves: the companion solver, the record
  * of the solve's window ends it compares with, and the estimates. */
 struct picard_estimate {
@@ -39,10 +41,11 @@ const picard_record *picard_estimate_record(const struct picard_estimate *est);
 double *picard_estimate_final(struct picard_estimate *est);
 
 /* After solver's solve of count trajectories (its final states x_final,
- * statuses status): run the companion on the same inputs and fill
- * est->errors. */
+ * statuses status): run the companion on the same inputs (x0 and params,
+ * or draw's where it is not NULL) and fill est->errors. */
 int picard_estimate_compute(struct picard_estimate *est, const picard_solver *solver,
 			    long count, const double *x0, const double *params,
-			    const double *x_final, const picard_traj_status *status);
+			    const struct picard_draw *draw, const double *x_final,
+			    const picard_traj_status *status);
 
 #endif

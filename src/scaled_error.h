@@ -1,7 +1,7 @@
 /* scaled_error.h - one component's error under (atol, rtol), the same bits
  * on the host (src/tolerance.c) and on the device (kernels/device_io.cu,
- * the error estimate's comparison): nvcc would fuse the scale's multiply
- * and add, so the device rounds each as the host does. */
+ * the error estimate's comparison): the scale's multiply and add rounded
+ * each as the host does (PICARD_ADD_RN, portable.h). */
 #ifndef PICARD_SCALED_ERROR_H
 #define PICARD_SCALED_ERROR_H
 
@@ -9,14 +9,6 @@
 #include <stdbool.h>
 
 #include "portable.h"
-
-#ifdef __CUDA_ARCH__
-#define PICARD_ADD_RN(a, b) __dadd_rn(a, b)
-#define PICARD_MUL_RN(a, b) __dmul_rn(a, b)
-#else
-#define PICARD_ADD_RN(a, b) ((a) + (b))
-#define PICARD_MUL_RN(a, b) ((a) * (b))
-#endif
 
 /* |x - ref| over atol + rtol |ref| (over 1 where absolute); +Inf where x
  * is not finite, or where the scale is zero (atol 0, ref 0) and x differs:

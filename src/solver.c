@@ -42,6 +42,8 @@ struct picard_solver {
 				       (picard_solver_fail_times) */
 	struct picard_estimate *estimate; /* options.estimate_error: the
 				       companion solve, else NULL */
+	double *drawn_x0, *drawn_params; /* CPU backend: a batch drawn here
+				       (picard_solve_drawn), made on first use */
 };
 
 static const char *const layout_names[] = { "auto", "paper", "warp", "thread" };
@@ -369,6 +371,8 @@ void picard_solver_free(picard_solver *s)
 	free(s->status);
 	free(s->fail_window);
 	free(s->fail_time);
+	free(s->drawn_x0);
+	free(s->drawn_params);
 	free(s);
 }
 
@@ -510,6 +514,59 @@ static int check_inputs(const picard_solver *s, long count, const double *x0,
 	return PICARD_OK;
 }
 
+/* A draw's centres and spreads must be finite, and no member can pass
+ * what the precision holds (picard_draw_value_fits). */
+static int check_draw(const picard_solver *s, const struct picard_draw *draw)
+{
+	const int n = s->model->dim, np = s->model->nparams;
+	const char *fits = s->precision == PICARD_FLOAT ? " in float (|v| <= 3.4e38)" : "";
+
+	if (!draw->start || draw->first < 0 || !(draw->spread < INFINITY) ||
+	    (np && !draw->param_values))
+		return picard_fail(PICARD_EINVAL, "draw: start %p, first member %ld, spread %g, "
+				   "parameter values %p", (const void *)draw->start, draw->first,
+				   draw->spread, (const void *)draw->param_values);
+	for (int k = 0; k < n; k++)
+		if (!picard_draw_value_fits(draw->start[k], draw->spread, s->precision))
+			return picard_fail(PICARD_EINVAL, "draw: x[%d] = %g spread by %g may not be "
+					   "a finite number%s", k, draw->start[k], draw->spread,
+					   fits);
+	for (int q = 0; q < np; q++) {
+		const double spread = draw->param_spreads ? draw->param_spreads[q] : 0;
+
+		if (!(spread < INFINITY) ||
+		    !picard_draw_value_fits(draw->param_values[q], spread, s->precision))
+			return picard_fail(PICARD_EINVAL, "draw: parameter %s = %g spread by %g "
+					   "may not be a finite number%s", s->model->param_names[q],
+					   draw->param_values[q], spread, fits);
+	}
+	return PICARD_OK;
+}
+
+/* The CPU backend's draw: count members into the solver's own arrays,
+ * made on first use, which *x0 and *params then point to: a row of
+ * parameters for every member, the shared values copied where they have
+ * none of their own, so that the estimate's companion gets them too. */
+static int draw_here(picard_solver *s, const struct picard_draw *draw, long count,
+		     const double **x0, const double **params)
+{
+	const int n = s->model->dim, np = s->model->nparams;
+	const bool own = picard_draw_own_params(draw, np);
+
+	if (!s->drawn_x0)
+		s->drawn_x0 = malloc((size_t)s->batch * n * sizeof(double));
+	if (np && !s->drawn_params)
+		s->drawn_params = malloc((size_t)s->batch * np * sizeof(double));
+	if (!s->drawn_x0 || (np && !s->drawn_params))
+		return picard_fail(PICARD_ENOMEM, "draw: %ld members", s->batch);
+	*x0 = s->drawn_x0;
+	*params = np ? s->drawn_params : NULL;
+	for (long i = 0; !own && i < count; i++)
+		for (int q = 0; q < np; q++)
+			s->drawn_params[i * np + q] = draw->param_values[q];
+	return picard_draw_host(draw, n, np, 0, count, s->drawn_x0, s->drawn_params);
+}
+
 static int check_records(const picard_solver *s, const picard_record *records, int nrecords)
 {
 	if (nrecords < 0 || nrecords > PICARD_MAX_USER_RECORDS || (nrecords && !records))
@@ -551,12 +608,32 @@ struct picard_cuda_solver *picard_solver_cuda(const picard_solver *s)
 	return s->cuda;
 }
 
-/* picard_solve_batch, or picard_solve_from: where inputs_of is not NULL,
- * the inputs are those of its last solve, checked by it; with
- * outcomes_on_device, the members' statuses and failing windows and times
- * stay on the device. */
-static int solve(picard_solver *s, const picard_solver *inputs_of, bool outcomes_on_device,
-		 long count, const double *x0, const double *params, double *x_final,
+/* Whether a solve's members have parameters of their own: given rows, or
+ * drawn ones. */
+static bool draw_params_own(const picard_solver *s, const struct picard_draw *draw,
+			    const double *params)
+{
+	return draw ? picard_draw_own_params(draw, s->model->nparams) : params != NULL;
+}
+
+/* The job's params: the rows given, NULL where the device draws each
+ * member's, else the one row every member shares. */
+static const double *draw_params(const picard_solver *s, const struct picard_draw *draw,
+				 const double *params)
+{
+	if (draw_params_own(s, draw, params))
+		return draw ? NULL : params;
+	return draw && draw->param_values ? draw->param_values : s->model->param_defaults;
+}
+
+/* picard_solve_batch, picard_solve_drawn or picard_solve_from: where
+ * inputs_of is not NULL, the inputs are those of its last solve, checked
+ * by it; where draw is, the members are drawn where they are solved (the
+ * CPU backend's here, first); with outcomes_on_device, the members'
+ * statuses and failing windows and times stay on the device. */
+static int solve(picard_solver *s, const picard_solver *inputs_of,
+		 const struct picard_draw *draw, bool outcomes_on_device, long count,
+		 const double *x0, const double *params, double *x_final,
 		 picard_traj_status *status, long *fail_window, const picard_record *records,
 		 int nrecords, picard_stats *stats)
 {
@@ -577,7 +654,12 @@ static int solve(picard_solver *s, const picard_solver *inputs_of, bool outcomes
 	if (outcomes_on_device && !(s->cuda && picard_cuda_one_chunk(s->cuda, count)))
 		return picard_fail(PICARD_EINVAL, "outcomes kept on the device: a CUDA solver, "
 				   "%ld members in one chunk", count);
-	err = inputs_of ? PICARD_OK : check_inputs(s, count, x0, params);
+	err = inputs_of ? PICARD_OK : draw ? check_draw(s, draw) :
+	      check_inputs(s, count, x0, params);
+	if (!err && draw && s->backend == PICARD_BACKEND_CPU) {
+		err = draw_here(s, draw, count, &x0, &params);
+		draw = NULL;
+	}
 	if (!err)
 		err = check_records(s, records, nrecords);
 	if (err)
@@ -615,8 +697,9 @@ static int solve(picard_solver *s, const picard_solver *inputs_of, bool outcomes
 		.model = s->model, .grid = &s->grid,
 		.lobatto_grid = picard_scheme_of(s->grid.scheme)->lobatto_grid,
 		.precision = s->precision, .bound = s->bound, .ntraj = count, .x0 = x0,
-		.params = params ? params : s->model->param_defaults,
-		.param_stride = params ? s->model->nparams : 0, .x_final = x_final,
+		.draw = draw, .params = draw_params(s, draw, params),
+		.param_stride = draw_params_own(s, draw, params) ? s->model->nparams : 0,
+		.x_final = x_final,
 		.status = status, .fail_window = fail_window, .fail_time = s->fail_time,
 		.sweeps = s->sweeps, .sweeps_max = s->sweeps_max,
 		.totals = &totals, .records = all, .nrecords = nrecords, .note = &note,
@@ -634,7 +717,8 @@ static int solve(picard_solver *s, const picard_solver *inputs_of, bool outcomes
 	if (s->estimate) {
 		double start = omp_get_wtime();
 
-		err = picard_estimate_compute(s->estimate, s, count, x0, params, x_final, status);
+		err = picard_estimate_compute(s->estimate, s, count, x0, params, draw, x_final,
+					      status);
 		estimate_seconds = omp_get_wtime() - start;
 		if (err)
 			goto out;
@@ -663,14 +747,25 @@ int picard_solve_batch(picard_solver *s, long count, const double *x0, const dou
 		       double *x_final, picard_traj_status *status, long *fail_window,
 		       const picard_record *records, int nrecords, picard_stats *stats)
 {
-	return solve(s, NULL, false, count, x0, params, x_final, status, fail_window, records,
-		     nrecords, stats);
+	return solve(s, NULL, NULL, false, count, x0, params, x_final, status, fail_window,
+		     records, nrecords, stats);
 }
 
-int picard_solve_from(picard_solver *s, const picard_solver *inputs_of, long count,
-		      const double *x0, const double *params, double *x_final,
-		      picard_traj_status *status, const picard_record *records, int nrecords)
+int picard_solve_drawn(picard_solver *s, long count, const struct picard_draw *draw,
+		       double *x_final, picard_traj_status *status, long *fail_window,
+		       const picard_record *records, int nrecords, picard_stats *stats)
 {
-	return solve(s, inputs_of, !status, count, x0, params, x_final, status, NULL, records,
-		     nrecords, NULL);
+	if (!draw)
+		return picard_fail(PICARD_EINVAL, "a drawn solve without its draw");
+	return solve(s, NULL, draw, false, count, NULL, NULL, x_final, status, fail_window,
+		     records, nrecords, stats);
+}
+
+int picard_solve_from(picard_solver *s, const picard_solver *inputs_of,
+		      const struct picard_draw *draw, long count, const double *x0,
+		      const double *params, double *x_final, picard_traj_status *status,
+		      const picard_record *records, int nrecords)
+{
+	return solve(s, inputs_of, draw, !status, count, x0, params, x_final, status, NULL,
+		     records, nrecords, NULL);
 }

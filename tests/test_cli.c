@@ -1327,7 +1327,7 @@ Test(cli, verbose_phases_add_up_to_the_total)
 	cr_assert_eq(run.status, 0, "%s%s", run.out, run.err);
 	cr_assert_not_null(line, "no phases line:\n%s", run.out);
 	cr_assert_not_null(total, "no total line:\n%s", run.out);
-	cr_expect_not_null(strstr(line, " draw "), "%s", run.out);
+	cr_expect_not_null(strstr(line, " set-up "), "%s", run.out);
 	cr_expect_not_null(strstr(line, " solve+copies "), "%s", run.out);
 	for (const char *p = line + 8; *p && *p != '\n';) {
 		char name[32], unit[4];

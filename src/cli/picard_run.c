@@ -29,6 +29,7 @@
 #include "diag.h"
 #include "ensemble_range.h"
 #include "jit.h"
+#include "members.h"
 #include "linsolve/implicit.h"
 #include "init_file.h"
 #include "options.h"
@@ -40,6 +41,7 @@
 #include "run.h"
 #include "tolerance.h"
 #include "shard.h"
+#include "solver.h"
 #include "tuning.h"
 
 
@@ -153,10 +155,10 @@ static void touch_pages(void *p, size_t bytes)
 	}
 }
 
-/* count*size bytes for what, or NULL after a message: sizes that overflow
- * or exceed half the machine's memory are refused (rather than the process
- * being killed when it touches them). */
-static void *alloc_array(size_t count, size_t size, const char *what)
+/* count*size bytes for what, untouched, or NULL after a message: sizes
+ * that overflow or exceed half the machine's memory are refused (rather
+ * than the process being killed when it touches them). */
+static void *reserve_array(size_t count, size_t size, const char *what)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
 	double bytes = (double)count * (double)size;
@@ -171,7 +173,15 @@ static void *alloc_array(size_t count, size_t size, const char *what)
 	ptr = malloc(count * size > 0 ? count * size : 1);
 	if (!ptr)
 		cli_error(PICARD_ENOMEM, "%s: cannot allocate %.3g GB", what, bytes / 1e9);
-	else
+	return ptr;
+}
+
+/* The same, its pages touched (touch_pages). */
+static void *alloc_array(size_t count, size_t size, const char *what)
+{
+	void *ptr = reserve_array(count, size, what);
+
+	if (ptr)
 		touch_pages(ptr, count * size);
 	return ptr;
 }
@@ -443,7 +453,7 @@ static int check_ensemble_fits(const struct run *run)
 	const long n = model->dim, np = model->nparams;
 	const long first = run->shard.first + run->batch_first; /* the batch's */
 
-	if (opts->precision != PICARD_FLOAT)
+	if (opts->precision != PICARD_FLOAT || run->rows_on_demand) /* a draw that fits */
 		return 0;
 	for (long i = 0; i < run->ntraj * n; i++)
 		if (fabs(run->x0[i]) > FLT_MAX) {
@@ -528,20 +538,30 @@ static bool own_params(const struct run *run)
 }
 
 /* Arrays for a batch's inputs (x0 and, where the members have their own,
- * params): 0, or PICARD_ENOMEM after a message. */
+ * params): 0, or PICARD_ENOMEM after a message. Rows drawn on demand
+ * (members.h) touch only their own pages. */
 static int alloc_inputs(const struct run *run, double **x0, double **params)
 {
-	*x0 = alloc_array((size_t)run->batch * run->model->dim, sizeof(double), "initial states");
+	void *(*make)(size_t, size_t, const char *) = run->draw.start ? reserve_array :
+							alloc_array;
+
+	*x0 = make((size_t)run->batch * run->model->dim, sizeof(double), "initial states");
 	if (own_params(run))
-		*params = alloc_array((size_t)run->batch * run->model->nparams, sizeof(double),
-				      "parameters");
+		*params = make((size_t)run->batch * run->model->nparams, sizeof(double),
+			       "parameters");
 	return !*x0 || (own_params(run) && !*params) ? PICARD_ENOMEM : 0;
 }
 
 /* The first batch's inputs: the --init file's own arrays when one batch
- * holds them all, else drawn (or copied) into arrays made for a batch. */
+ * holds them all, else drawn (or copied) into arrays made for a batch;
+ * where the members are drawn where they are solved, rows drawn on demand
+ * (members.h), unless --tol weighs and tunes on the batch. */
 static int make_ensemble(struct run *run)
 {
+	int err = members_plan(run);
+
+	if (err)
+		return err;
 	if (run->opts.init_path && run->batch >= run->share) {
 		run->x0 = run->init.x0;
 		run->params = run->init.params;
@@ -550,6 +570,9 @@ static int make_ensemble(struct run *run)
 	}
 	if (alloc_inputs(run, &run->x0, &run->params))
 		return PICARD_ENOMEM;
+	run->rows_on_demand = run->draw.start && !run->opts.tol_given;
+	if (run->rows_on_demand)
+		return 0;
 	return draw_batch(run, run->batch_first, run->ntraj, run->x0, run->params);
 }
 
@@ -677,9 +700,17 @@ static int solve(struct run *run)
 						run->ntraj == 1 ? "y" : "ies", run->opts.tol_given ?
 						" with their error estimates" : "", which);
 	for (int r = 0; r < repeat && !err; r++) {
-		err = picard_solve_batch(run->solver, run->ntraj, run->x0, run->params, run->x_final,
-					 run->status, run->fail_window, records, nrecords,
-					 r ? &stats : &batch_stats);
+		if (run->draw.start) {
+			const struct picard_draw draw = members_of_batch(run);
+
+			err = picard_solve_drawn(run->solver, run->ntraj, &draw, run->x_final,
+						 run->status, run->fail_window, records, nrecords,
+						 r ? &stats : &batch_stats);
+		} else {
+			err = picard_solve_batch(run->solver, run->ntraj, run->x0, run->params,
+						 run->x_final, run->status, run->fail_window,
+						 records, nrecords, r ? &stats : &batch_stats);
+		}
 		copy_doubles(run->fail_time, picard_solver_fail_times(run->solver),
 			     2 * run->ntraj);
 		seconds[r] = r ? stats.solve_seconds : batch_stats.solve_seconds;
@@ -1128,7 +1159,7 @@ static int prepare(struct run *run)
 		int tuned = 0;
 		char id[32];
 
-		if (shard_is_root(&run->shard)) {
+		if (shard_is_root(&run->shard) && run->opts.tol_given) {
 			ensemble_identity(run, id, sizeof(id));
 			tuned = tuning_for_run(&run->opts, run->ntraj, run->x0, run->params, id);
 		}
@@ -1211,7 +1242,8 @@ static int solve_batches(struct run *run)
 	int err = 0, phase = -1;
 
 	if (batches > 1) {
-		err = alloc_inputs(run, &next.x0, &next.params);
+		if (!run->draw.start) /* the next batch's, drawn beside this one's solve */
+			err = alloc_inputs(run, &next.x0, &next.params);
 		/* the whole run said once it is long, each batch shown on a
 		 * terminal */
 		phase = picard_progress_begin("solving %ld trajectories in %ld batches", run->share,
@@ -1228,7 +1260,9 @@ static int solve_batches(struct run *run)
 		}
 		run->batch_first = first;
 		run->ntraj = run->share - first < run->batch ? run->share - first : run->batch;
-		if (run->batch_first) {
+		if (run->batch_first && run->draw.start) {
+			run->rows_on_demand = true; /* drawn where solved */
+		} else if (run->batch_first) {
 			err = take_draw(run, &next);
 			if (!err)
 				err = check_ensemble_fits(run);
@@ -1240,7 +1274,7 @@ static int solve_batches(struct run *run)
 			snprintf(at, sizeof(at), "batch %ld of %ld", first / run->batch + 1, batches);
 			picard_progress_detail(at);
 		}
-		if (!err && first + run->batch < run->share)
+		if (!err && first + run->batch < run->share && !run->draw.start)
 			start_draw(&next, first + run->batch,
 				   run->share - first - run->batch < run->batch ?
 				   run->share - first - run->batch : run->batch);
@@ -1326,6 +1360,7 @@ static void run_free(struct run *run)
 	output_discard(&run->out);
 	picard_solver_free(run->solver);
 	init_data_free(&run->init);
+	members_free(run);
 	free(run->x0);
 	free(run->params);
 	free(run->x_final);

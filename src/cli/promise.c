@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "members.h"
 #include "progress.h"
 #include "promise.h"
 #include "reference.h"
@@ -97,6 +98,11 @@ static int check_recorded(const struct run *run, struct solved *s, picard_check_
 	copts.traj_error = malloc((size_t)slots * sizeof(double));
 	if (!copts.traj_error)
 		return cli_error(PICARD_ENOMEM, "check of %ld trajectories", slots);
+	if (s->x0 == run->x0) { /* the run's own: the checked members' rows */
+#pragma omp parallel for
+		for (long slot = 0; slot < slots; slot++)
+			members_at_hand(run, slot * s->check->traj_stride);
+	}
 	const int phase = picard_progress_begin("checking %ld trajector%s against the GSL "
 						"reference", slots, slots == 1 ? "y" : "ies");
 	err = picard_check_each(run->model, picard_solver_grid(s->solver), s->n, s->x0,
@@ -127,6 +133,8 @@ static void check_final(const struct run *run, struct solved *s, long i)
 	const int n = run->model->dim, np = run->model->nparams;
 	double ref[n];
 
+	if (s->x0 == run->x0) /* the run's own: the member's row */
+		members_at_hand(run, i);
 	if (picard_reference_tol(run->model, s->params ? s->params + i * np : NULL,
 				 s->x0 + i * n, g->t0, &g->t1, 1, picard_check_ref_tol(&tol), i,
 				 ref)) {
@@ -291,6 +299,7 @@ static int part_make(const struct run *run, struct part *p,
 		if (!wanted(run, i))
 			continue;
 		p->members[j] = i;
+		members_at_hand(run, i);
 		memcpy(p->x0 + j * n, run->x0 + i * n, n * sizeof(double));
 		if (run->params)
 			memcpy(p->params + j * np, run->params + i * np, np * sizeof(double));

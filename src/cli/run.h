@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include "backend.h"
 #include "init_file.h"
 #include "options.h"
 #include "output.h"
@@ -75,6 +76,12 @@ struct run {
 	struct output out;              /* --out file (path NULL without) */
 	picard_solver *solver;          /* the solver, created once */
 	const picard_grid *grid;        /* its fitted grid */
+	struct picard_draw draw;        /* the members, drawn where they are
+					   solved (members.h), or draw.start
+					   NULL: drawn on the host into x0 */
+	bool rows_on_demand;            /* the batch's rows of x0 and params
+					   are drawn as the host reads them
+					   (members_at_hand) */
 	double *x0;                     /* ntraj*dim initial states */
 	double *params;                 /* ntraj*nparams (--init's columns or
 					   --spread-param), NULL: the defaults */
