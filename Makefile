@@ -42,7 +42,7 @@ MODEL_CXXFLAGS = $(MODEL_CODEGEN) -g -Wall -Wextra -Iinclude -Isrc -Ikernels -MM
 # RPATH (not RUNPATH) so a carried lib/ also serves its libraries' own needs.
 LDFLAGS  += -fopenmp -L$(CUDA_HOME)/lib64 \
 	    -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/lib:$$ORIGIN/../$(LIBDIR):$(CUDA_HOME)/lib64'
-LIB_LDLIBS := -lgsl -lgslcblas -lcurand -lcusparse -lcublas -lnvrtc -lcudart_static -lstdc++ -lm -ldl -lpthread -lrt
+LIB_LDLIBS := -lgsl -lgslcblas -lcurand -lnvrtc -lcudart_static -lstdc++ -lm -ldl -lpthread -lrt
 # The programs link the shared library; bench/ and the fuzz targets the
 # static one with LIB_LDLIBS (bench-rk has kernels of its own: one CUDA
 # runtime per process).
@@ -322,6 +322,15 @@ $(BIN)/bench-%: $(BUILD)/bench/%/bench_$$*.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) $^ $(LDFLAGS) $(LIB_LDLIBS) -o $@
+
+# bin/bench-startup times a GPU process's start step by step: it links the
+# driver and the static runtime alone, so that each CUDA library picard
+# links is loaded and timed by itself (bench/startup/bench_startup.c).
+$(BIN)/bench-startup: $(BUILD)/bench/startup/bench_startup.o
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) $^ $(LDFLAGS) -L$(CUDA_HOME)/lib64/stubs -lcuda -lcudart_static -ldl -lpthread \
+		-lrt -o $@
 
 # ---- plots ------------------------------------------------------------------------
 # The figures of a benchmark run from its CSVs (plots/*.gp, gnuplot):

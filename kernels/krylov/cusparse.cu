@@ -6,8 +6,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include <cublas_v2.h>
-#include <cusparse.h>
+#include "cuda_libs.h"
 
 #include "krylov/krylov.h"
 

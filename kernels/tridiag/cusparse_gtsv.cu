@@ -5,7 +5,7 @@
  * are made on first use and kept for the process (not thread-safe). */
 #include <limits.h>
 
-#include <cusparse.h>
+#include "cuda_libs.h"
 
 #include "tridiag/rows.cuh"
 
