@@ -407,21 +407,32 @@ static int make_save_record(struct run *run)
 	return make_record(run, &run->save, "--save-every/--save-at states");
 }
 
-/* Buffers of the solve: outcomes and the records asked for. */
+/* Whether the host reads the members' final states: --out's rows, and
+ * --tol's judge (a member checked at t1 alone, those solved again). Else
+ * they stay on the device, and a run without --out reads only its
+ * checked members' (the check record). */
+static bool final_states_read(const struct run *run)
+{
+	return run->opts.out_path || run->opts.tol_given;
+}
+
+/* Buffers of the solve: outcomes and the records asked for. The failing
+ * times are touched only where read: --out's, or a failed member's. */
 static int allocate(struct run *run)
 {
 	const size_t states = (size_t)run->ntraj * run->model->dim;
 	int err = 0;
 
-	run->x_final = alloc_array(states, sizeof(double), "final states");
-	if (run->x_final)
-		run->status = alloc_array(run->ntraj, sizeof(*run->status), "trajectory status");
+	if (final_states_read(run) &&
+	    !(run->x_final = alloc_array(states, sizeof(double), "final states")))
+		return PICARD_ENOMEM;
+	run->status = alloc_array(run->ntraj, sizeof(*run->status), "trajectory status");
 	if (run->status)
 		run->fail_window = alloc_array(run->ntraj, sizeof(*run->fail_window),
 					       "trajectory status");
 	if (run->fail_window)
-		run->fail_time = alloc_array(2 * run->ntraj, sizeof(*run->fail_time),
-					     "trajectory status");
+		run->fail_time = (run->opts.out_path ? alloc_array : reserve_array)(
+			2 * run->ntraj, sizeof(*run->fail_time), "trajectory status");
 	if (!run->fail_time)
 		return PICARD_ENOMEM;
 	if (run->opts.nsave)
@@ -711,8 +722,9 @@ static int solve(struct run *run)
 						 run->x_final, run->status, run->fail_window,
 						 records, nrecords, r ? &stats : &batch_stats);
 		}
-		copy_doubles(run->fail_time, picard_solver_fail_times(run->solver),
-			     2 * run->ntraj);
+		if ((r ? stats : batch_stats).failed || run->opts.out_path)
+			copy_doubles(run->fail_time, picard_solver_fail_times(run->solver),
+				     2 * run->ntraj);
 		seconds[r] = r ? stats.solve_seconds : batch_stats.solve_seconds;
 		if (err == PICARD_EFAILED) {
 			snprintf(run->solve_detail, sizeof(run->solve_detail), "%s",
