@@ -90,6 +90,18 @@ char *slurp(const char *path, size_t *size)
 	return text;
 }
 
+void expect_same_file(const char *a, const char *b)
+{
+	size_t na = 0, nb = 0;
+	char *x = slurp(a, &na), *y = slurp(b, &nb);
+
+	cr_assert_gt(na, 0, "%s is empty or missing", a);
+	cr_expect(na == nb && memcmp(x, y, na) == 0, "%s (%zu bytes) and %s (%zu bytes) differ",
+		  a, na, b, nb);
+	free(x);
+	free(y);
+}
+
 void write_file(const char *path, const void *data, size_t size)
 {
 	FILE *f = fopen(path, "wb");

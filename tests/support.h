@@ -32,6 +32,8 @@ struct path in_workdir(const char *name);
 /* The whole of a file as a string ("" if it cannot be read); its length
  * into *size when size is not NULL. */
 char *slurp(const char *path, size_t *size);
+/* Expect files a and b to hold the same bytes, a not empty. */
+void expect_same_file(const char *a, const char *b);
 /* Write size bytes to path (created or truncated). */
 void write_file(const char *path, const void *data, size_t size);
 

@@ -60,18 +60,6 @@ static bool progress_line(const char *line, size_t len)
 	return len >= 5 && strncmp(line + len - 4, " ...", 4) == 0 && line[len - 5] != ',';
 }
 
-static void expect_same_file(const char *a, const char *b)
-{
-	size_t na = 0, nb = 0;
-	char *x = slurp(a, &na), *y = slurp(b, &nb);
-
-	cr_assert_gt(na, 0, "%s is empty or missing", a);
-	cr_expect(na == nb && memcmp(x, y, na) == 0, "%s (%zu bytes) and %s (%zu bytes) differ",
-		  a, na, b, nb);
-	free(x);
-	free(y);
-}
-
 /* The run of args writing out, once whole and once with batch: the same
  * exit status, stderr, stdout (but for timings and names), and files
  * (suffixes: the .npy's status file beside it). */

@@ -290,17 +290,6 @@ static char *lines_starting(const char *text, const char *const *prefixes)
 	return kept;
 }
 
-static void expect_same_file(const char *a, const char *b)
-{
-	size_t na = 0, nb = 0;
-	char *x = slurp(a, &na), *y = slurp(b, &nb);
-
-	cr_assert_gt(na, 0, "%s is empty or missing", a);
-	cr_expect(na == nb && memcmp(x, y, na) == 0, "%s (%zu bytes) and %s (%zu bytes) differ",
-		  a, na, b, nb);
-	free(x), free(y);
-}
-
 /* picard-run of args (lotka, a1 spread by 0.2, seed 5, traj members)
  * against the same members written to an --init file: the host of the
  * first reads only the rows it checks or solves again. The same .npy,
