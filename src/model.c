@@ -1,9 +1,9 @@
 /* model.c - looking up registered models (the table is generated from
- * models/NAME.cu into build/registry.c). */
+ * models/NAME.cu into build/registry.c); a model's description is
+ * model_load.c's, which knows the loaded ones too. */
 #include <string.h>
 
 #include "model_impl.h"
-#include "model_load.h"
 #include "registry.h"
 
 int picard_model_count(void)
@@ -38,14 +38,6 @@ void picard_model_jacobian(const picard_model *model, double t, const double *x,
 			   const double *params, double *J)
 {
 	model->impl->jacobian[0](t, x, params ? params : model->param_defaults, J);
-}
-
-const char *picard_model_description(const picard_model *model)
-{
-	for (int i = 0; model && picard_registry[i]; i++)
-		if (picard_registry[i] == model)
-			return picard_registry_descriptions[i];
-	return model ? picard_loaded_description(model) : "";
 }
 
 void picard_model_start(const picard_model *model, const double *params,

@@ -28,10 +28,10 @@
 #include "jit.h"
 #include "model_check.h"
 #include "model_impl.h"
-#include "model_load.h"
 #include "model_operator.h"
 #include "model_probe.h"
 #include "progress.h"
+#include "registry.h"
 
 extern char **environ;
 
@@ -590,7 +590,10 @@ static char *header_comment(const char *text)
 	return out;
 }
 
-const char *picard_loaded_description(const picard_model *model)
+/* The file's header comment (its leading block, without the comment
+ * markers), as a registered model's description is; "" for a model that
+ * was not loaded from a file. */
+static const char *loaded_description(const picard_model *model)
 {
 	struct loaded_model *loaded = (struct loaded_model *)model;
 
@@ -602,4 +605,12 @@ const char *picard_loaded_description(const picard_model *model)
 		loaded->description = header_comment(model->impl->source);
 	pthread_mutex_unlock(&lock);
 	return loaded->description ? loaded->description : "";
+}
+
+const char *picard_model_description(const picard_model *model)
+{
+	for (int i = 0; model && picard_registry[i]; i++)
+		if (picard_registry[i] == model)
+			return picard_registry_descriptions[i];
+	return model ? loaded_description(model) : "";
 }

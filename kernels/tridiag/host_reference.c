@@ -1,11 +1,15 @@
 /* host_reference.c - the host reference of the GPU tridiagonal solvers
- * (host_reference.h). Each loop walks the arrays in memory order in
- * either layout (all systems a row at a time where they are interleaved),
- * so that batches of 4096 systems of 4096 rows take a second, not a
- * cache miss a row. */
+ * (host_reference.h): the library's host Thomas (src/linsolve/thomas.c)
+ * over the batch's systems in either layout, and the batches and errors
+ * they are checked on. The fill and the error walk the arrays in memory
+ * order (all systems a row at a time where they are interleaved), so
+ * that batches of 4096 systems of 4096 rows take a second, not a cache
+ * miss a row. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
+#include "linsolve/tridiag.h"
 #include "tridiag/host_reference.h"
 
 /* System and row of the element at index `at` of shape's arrays. */
@@ -52,53 +56,33 @@ void tridiag_fill_dominant(const struct tridiag_batch *shape, struct tridiag_hos
 	}
 }
 
-/* Thomas's forward elimination of the element at `at` (row i of system s),
- * the modified upper diagonal into upper_mod[at] and the modified
- * right-hand side into x[at]; x_prev[s] is row i-1's. */
-static void forward_row(const struct tridiag_batch *batch, long at, long s, int i,
-			long prev, double *upper_mod)
+/* A system's outcome from the host Thomas's code. */
+static int status_of(picard_linsolve_code code)
 {
-	double lower = i > 0 ? batch->lower[at] : 0.0;
-	double up_prev = i > 0 ? upper_mod[prev] : 0.0, x_prev = i > 0 ? batch->x[prev] : 0.0;
-	double pivot = batch->diag[at] - lower * up_prev;
-
-	if (batch->status[s] != TRIDIAG_OK)
-		return;
-	if (!isfinite(pivot) || pivot == 0.0) {
-		batch->status[s] = isfinite(pivot) ? TRIDIAG_ZERO_PIVOT : TRIDIAG_NONFINITE_PIVOT;
-		return;
-	}
-	upper_mod[at] = (i < batch->n - 1 ? batch->upper[at] : 0.0) / pivot;
-	batch->x[at] = (batch->rhs[at] - lower * x_prev) / pivot;
+	return code == PICARD_LINSOLVE_OK ? TRIDIAG_OK :
+	       code == PICARD_LINSOLVE_ZERO_PIVOT ? TRIDIAG_ZERO_PIVOT : TRIDIAG_NONFINITE_PIVOT;
 }
 
 int tridiag_host_thomas(const struct tridiag_batch *batch)
 {
-	long rows = batch->batch * batch->n;
-	long row_step = batch->layout == TRIDIAG_INTERLEAVED ? batch->batch : 1;
-	double *upper_mod = malloc(rows * sizeof(double));
+	const bool interleaved = batch->layout == TRIDIAG_INTERLEAVED;
+	const picard_tridiag_batch systems = {
+		.lower = batch->lower, .diag = batch->diag, .upper = batch->upper,
+		.rhs = batch->rhs, .x = batch->x, .n = batch->n, .count = batch->batch,
+		.row_stride = interleaved ? batch->batch : 1,
+		.system_stride = interleaved ? 1 : batch->n,
+	};
+	picard_tridiag_status *status = malloc((size_t)batch->batch * sizeof(*status));
+	picard_linsolve_code code;
 
-	if (!upper_mod)
+	if (!status)
 		return -1;
-	for (long s = 0; s < batch->batch; s++)
-		batch->status[s] = TRIDIAG_OK;
-	for (long at = 0; at < rows; at++) {
-		long s;
-		int i;
-
-		system_row_of(batch, at, &s, &i);
-		forward_row(batch, at, s, i, at - row_step, upper_mod);
-	}
-	for (long at = rows - 1; at >= 0; at--) {
-		long s;
-		int i;
-
-		system_row_of(batch, at, &s, &i);
-		if (i < batch->n - 1 && batch->status[s] == TRIDIAG_OK)
-			batch->x[at] -= upper_mod[at] * batch->x[at + row_step];
-	}
-	free(upper_mod);
-	return 0;
+	code = picard_tridiag_thomas.solve(&picard_tridiag_thomas, &systems, status);
+	for (long s = 0; s < batch->batch && code != PICARD_LINSOLVE_NO_MEMORY &&
+			 code != PICARD_LINSOLVE_BAD_INPUT; s++)
+		batch->status[s] = status_of(status[s].code);
+	free(status);
+	return code == PICARD_LINSOLVE_NO_MEMORY || code == PICARD_LINSOLVE_BAD_INPUT ? -1 : 0;
 }
 
 double tridiag_max_relative_error(const struct tridiag_batch *shape, const double *x,

@@ -23,8 +23,11 @@ struct tridiag_host_arrays {
 void tridiag_fill_dominant(const struct tridiag_batch *shape, struct tridiag_host_arrays arrays,
 			   unsigned long long seed);
 
-/* Solve batch (host pointers) by Thomas, without pivoting, into batch->x
- * and batch->status; 0, or -1 where its workspace cannot be had. */
+/* Solve batch (host pointers) by the library's host Thomas, without
+ * pivoting (picard_tridiag_thomas), into batch->x and batch->status: a
+ * pivot zero to rounding is TRIDIAG_ZERO_PIVOT, a non-finite one or a
+ * non-finite solution TRIDIAG_NONFINITE_PIVOT, and such a system's x NaN;
+ * 0, or -1 where its workspace cannot be had. */
 int tridiag_host_thomas(const struct tridiag_batch *batch);
 
 /* The worst system's max_i |x_i - ref_i| / max_i |ref_i| (host arrays in

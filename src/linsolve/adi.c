@@ -69,6 +69,14 @@ void picard_adi_apply(const picard_implicit *s, const double *y, double *out)
 		out[p] += y[p] + a->work[p];
 }
 
+/* The relative residual of y for M y = r (picard_implicit_residual's
+ * for a stencil in 2D), M y into work. */
+static double residual(const picard_implicit *s, const double *r, const double *y, double *work)
+{
+	picard_adi_apply(s, y, work);
+	return picard_relative_residual(s->n, r, work);
+}
+
 /* The cycle of parameters over [alpha, beta]: the smallest eigenvalue of
  * H or V is at least 1/2 + gamma h k_min 4/d^2 sin^2(pi/(2(len+1))) (the
  * constant-k line's, k at its least), the largest at most 1/2 + the
@@ -168,13 +176,13 @@ picard_linsolve_code picard_adi_solve(picard_implicit *s, const double *r, doubl
 	int iter;
 
 	/* a non-finite guess: start from zero */
-	if (!isfinite(picard_implicit_residual(s, r, y, a->half)))
+	if (!isfinite(residual(s, r, y, a->half)))
 		for (int p = 0; p < s->n; p++)
 			y[p] = 0;
 	for (iter = 0; iter < s->cfg.maxit; iter++) {
 		const double rho = a->rho[iter % a->nrho];
 
-		s->residual = picard_implicit_residual(s, r, y, a->half);
+		s->residual = residual(s, r, y, a->half);
 		if (!isfinite(s->residual)) {
 			s->iters = iter;
 			snprintf(s->message, sizeof(s->message), "adi over %s (iteration %d): %s", name,
@@ -199,7 +207,7 @@ picard_linsolve_code picard_adi_solve(picard_implicit *s, const double *r, doubl
 	}
 	s->iters = iter;
 	if (iter == s->cfg.maxit)
-		s->residual = picard_implicit_residual(s, r, y, a->half);
+		s->residual = residual(s, r, y, a->half);
 	if (!(s->residual <= s->cfg.rtol)) {
 		snprintf(s->message, sizeof(s->message), "adi over %s: %s after %d iterations: "
 			 "residual %.3g > rtol %.3g", name,

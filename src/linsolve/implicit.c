@@ -277,8 +277,6 @@ static void krylov_release(picard_implicit *s)
 double picard_implicit_residual(const picard_implicit *s, const double *r, const double *y,
 				double *work)
 {
-	double res = 0, norm = 0;
-
 	if (s->adi) {
 		picard_adi_apply(s, y, work);
 	} else if (s->type->krylov) {
@@ -288,17 +286,11 @@ double picard_implicit_residual(const picard_implicit *s, const double *r, const
 			work[i] = s->diag[i] * y[i] + (i > 0 ? s->lower[i] * y[i - 1] : 0) +
 				  (i < s->n - 1 ? s->upper[i] * y[i + 1] : 0);
 	}
-	for (int i = 0; i < s->n; i++) {
-		res += (r[i] - work[i]) * (r[i] - work[i]);
-		norm += r[i] * r[i];
-	}
-	return norm > 0 ? sqrt(res / norm) : sqrt(res);
+	return picard_relative_residual(s->n, r, work);
 }
 
 /* ---- the list ---------------------------------------------------------- */
 
-extern const picard_tridiag_type picard_tridiag_thomas, picard_tridiag_checkerboard,
-	picard_tridiag_pcr;
 extern const picard_krylov_type picard_krylov_cg, picard_krylov_bicgstab;
 
 #define STENCILS (PICARD_OP_BIT(PICARD_OP_STENCIL_1D) | PICARD_OP_BIT(PICARD_OP_STENCIL_2D))

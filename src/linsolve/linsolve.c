@@ -1,4 +1,7 @@
-/* linsolve.c - the messages of the linear solvers' codes (linsolve.h). */
+/* linsolve.c - what every linear solver shares (linsolve.h): the
+ * messages of their codes, and the residual they stop on. */
+#include <math.h>
+
 #include "linsolve/linsolve.h"
 
 const char *picard_linsolve_strerror(picard_linsolve_code code)
@@ -11,4 +14,15 @@ const char *picard_linsolve_strerror(picard_linsolve_code code)
 #undef PICARD_LINSOLVE_MESSAGE
 	}
 	return "unknown linear solver code";
+}
+
+double picard_relative_residual(int n, const double *r, const double *m_y)
+{
+	double res = 0, norm = 0;
+
+	for (int i = 0; i < n; i++) {
+		res += (r[i] - m_y[i]) * (r[i] - m_y[i]);
+		norm += r[i] * r[i];
+	}
+	return norm > 0 ? sqrt(res / norm) : sqrt(res);
 }

@@ -34,6 +34,10 @@ typedef enum picard_linsolve_code {
 /* The message of a code ("unknown linear solver code" for none). */
 const char *picard_linsolve_strerror(picard_linsolve_code code);
 
+/* ||r - M y|| / ||r|| (||r - M y|| where r = 0) of n components, M y
+ * given: the residual the linear solvers stop on. */
+double picard_relative_residual(int n, const double *r, const double *m_y);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,9 +8,6 @@
 
 #include "linsolve/tridiag.h"
 
-extern const picard_tridiag_type picard_tridiag_thomas, picard_tridiag_checkerboard,
-	picard_tridiag_pcr;
-
 const picard_tridiag_type *const picard_tridiag_list[] = {
 	&picard_tridiag_thomas,
 	&picard_tridiag_checkerboard,

@@ -66,6 +66,9 @@ typedef struct picard_tridiag_type {
 	size_t (*work_doubles)(int n);
 } picard_tridiag_type;
 
+/* The methods (thomas.c, checkerboard.c, pcr.c). */
+extern const picard_tridiag_type picard_tridiag_thomas, picard_tridiag_checkerboard,
+	picard_tridiag_pcr;
 /* Every method, NULL-terminated. */
 extern const picard_tridiag_type *const picard_tridiag_list[];
 /* The method called name, or NULL. */
