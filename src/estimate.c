@@ -38,6 +38,25 @@
 #include "scheme.h"
 #include "solver.h"
 
+/* What an estimate holds between solves: the companion solver, the record
+ * of the solve's window ends it compares with, and the estimates. */
+struct picard_estimate {
+	picard_solver *companion;   /* double, finer grid */
+	double factor;              /* estimate = factor * |x - x_companion| */
+	picard_tolerance scale;     /* of the scaled errors */
+	long batch;                 /* trajectories one solve holds */
+	int dim;                    /* components */
+	long rows;                  /* window ends compared before t1: none
+				       where the only one would be t1's, which
+				       the final states are already */
+	picard_record coarse;       /* the solve's window ends compared */
+	picard_record fine;         /* the companion's, at the same times */
+	double *x_final;            /* the solve's final states (ntraj*dim) */
+	double *fine_final;         /* the companion's */
+	picard_traj_status *fine_status; /* the companion's outcomes */
+	double *errors;             /* ntraj estimates of the last solve */
+};
+
 #define ESTIMATE_ROWS 4096            /* window ends compared per trajectory */
 #define ESTIMATE_DOUBLES (1L << 22)   /* 32 MB of records at most, each */
 #define COMPANION_RTOL_SHARE 1e-2     /* its iteration tolerance, of the solve's */
@@ -78,10 +97,15 @@ static long compared_every(long windows, long ntraj, int dim)
 	return (windows + rows - 1) / rows;
 }
 
-int picard_estimate_create(struct picard_estimate *est, const picard_model *model,
+static void estimate_free(void *state);
+
+/* Make the companion of a solver of model on grid (as fitted) for ntraj
+ * trajectories, batch at a time: options are the solver's own, resolved. */
+static int estimate_create(struct picard_estimate *est, const picard_model *model,
 			   const picard_options *options, const picard_grid *grid,
 			   long ntraj, long batch)
 {
+	picard_options unused;
 	picard_options c = companion_options(options, grid);
 	/* the window ends compared are the ensemble's choice, whatever the
 	 * batch: a batch's estimates are those of one solve of all */
@@ -96,9 +120,9 @@ int picard_estimate_create(struct picard_estimate *est, const picard_model *mode
 	est->scale = options->error_scale;
 	est->factor = picard_scheme_of(options->scheme)->estimate_factor;
 	c.batch = batch;
-	err = picard_solver_create(&est->companion, model, &c, ntraj);
+	err = picard_solver_create_plain(&est->companion, model, &c, ntraj, &unused);
 	if (err)
-		return err;
+		goto fail;
 	if (picard_solver_grid(est->companion)->windows != 2 * grid->windows) {
 		err = picard_fail(PICARD_EINVAL, "error estimate: the companion has %ld windows, not 2 x %ld",
 				  picard_solver_grid(est->companion)->windows, grid->windows);
@@ -129,12 +153,17 @@ int picard_estimate_create(struct picard_estimate *est, const picard_model *mode
 		est->errors[i] = NAN;
 	return PICARD_OK;
 fail:
-	picard_estimate_free(est);
+	estimate_free(est);
 	return err;
 }
 
-void picard_estimate_free(struct picard_estimate *est)
+/* Everything est holds, est too. */
+static void estimate_free(void *state)
 {
+	struct picard_estimate *est = state;
+
+	if (!est)
+		return;
 	picard_solver_free(est->companion);
 	free(est->coarse.states);
 	free(est->fine.states);
@@ -142,17 +171,24 @@ void picard_estimate_free(struct picard_estimate *est)
 	free(est->fine_final);
 	free(est->fine_status);
 	free(est->errors);
-	memset(est, 0, sizeof(*est));
+	free(est);
 }
 
-const picard_record *picard_estimate_record(const struct picard_estimate *est)
+static const picard_record *compared_record(const void *state)
 {
+	const struct picard_estimate *est = state;
+
 	return est->rows ? &est->coarse : NULL;
 }
 
-double *picard_estimate_final(struct picard_estimate *est)
+static double *final_states(void *state)
 {
-	return est->x_final;
+	return ((struct picard_estimate *)state)->x_final;
+}
+
+static const double *estimates(const void *state)
+{
+	return ((const struct picard_estimate *)state)->errors;
 }
 
 /* Trajectory i's scaled difference from the companion at t1; NaN when
@@ -189,11 +225,11 @@ static double trajectory_estimate(const struct picard_estimate *est, long count,
  * the device, the companion starts from the solve's inputs there (when
  * both are in double) and the final states are compared there: only the
  * differences come back, not the companion's states. */
-int picard_estimate_compute(struct picard_estimate *est, const picard_solver *solver,
-			    long count, const double *x0, const double *params,
-			    const struct picard_draw *draw, const double *x_final,
-			    const picard_traj_status *status)
+static int compare(void *state, const picard_solver *solver, long count, const double *x0,
+		   const double *params, const struct picard_draw *draw, const double *x_final,
+		   const picard_traj_status *status)
 {
+	struct picard_estimate *est = state;
 	const struct picard_cuda_solver *cuda = picard_solver_cuda(solver),
 					*companion = picard_solver_cuda(est->companion);
 	const bool on_device = cuda && companion && picard_cuda_one_chunk(cuda, count) &&
@@ -218,5 +254,22 @@ int picard_estimate_compute(struct picard_estimate *est, const picard_solver *so
 		est->errors[i] = trajectory_estimate(
 			est, count, rows, i,
 			on_device ? est->errors[i] : final_error(est, i, x_final, status));
+	return PICARD_OK;
+}
+
+int picard_estimate_attach(picard_solver *s, const picard_model *model,
+			   const picard_options *resolved, long ntraj)
+{
+	struct picard_estimate *est = calloc(1, sizeof(*est));
+	int err = est ? estimate_create(est, model, resolved, picard_solver_grid(s), ntraj,
+					picard_solver_batch(s)) :
+			picard_fail(PICARD_ENOMEM, "error estimate");
+
+	if (err) /* estimate_create frees what it made, est too */
+		return err;
+	picard_solver_attach(s, &(struct picard_solve_companion){
+		.state = est, .record = compared_record, .final_states = final_states,
+		.after = compare, .results = estimates, .free = estimate_free,
+	});
 	return PICARD_OK;
 }

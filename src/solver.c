@@ -11,7 +11,6 @@
 #include "backend.h"
 #include "dense_output.h"
 #include "errors.h"
-#include "estimate.h"
 #include "tolerance.h"
 #include "launch.h"
 #include "lobatto.h"
@@ -40,8 +39,9 @@ struct picard_solver {
 	long *fail_window;          /* likewise */
 	double *fail_time;          /* 2 per trajectory, of the last solve
 				       (picard_solver_fail_times) */
-	struct picard_estimate *estimate; /* options.estimate_error: the
-				       companion solve, else NULL */
+	struct picard_solve_companion companion; /* what runs beside each
+				       solve (the error estimate), or all
+				       NULL (picard_solver_attach) */
 	double *drawn_x0, *drawn_params; /* CPU backend: a batch drawn here
 				       (picard_solve_drawn), made on first use */
 };
@@ -245,8 +245,8 @@ static int check_work(const picard_model *model, const picard_options *o, const 
 			   work, o->max_work);
 }
 
-int picard_solver_create(picard_solver **out, const picard_model *model,
-			 const picard_options *options, long ntraj)
+int picard_solver_create_plain(picard_solver **out, const picard_model *model,
+			       const picard_options *options, long ntraj, picard_options *resolved)
 {
 	picard_options opt;
 	picard_solver *s;
@@ -322,18 +322,8 @@ int picard_solver_create(picard_solver **out, const picard_model *model,
 #pragma omp parallel for
 	for (long i = 0; i < 2 * s->batch; i++) /* no solve yet: none failed */
 		s->fail_time[i] = NAN;
-	if (opt.estimate_error) {
-		s->estimate = malloc(sizeof(*s->estimate));
-		err = s->estimate ? picard_estimate_create(s->estimate, model, &opt, &s->grid, ntraj,
-							  s->batch) :
-				    picard_fail(PICARD_ENOMEM, "error estimate");
-		if (err) {
-			free(s->estimate);
-			s->estimate = NULL;
-			goto fail;
-		}
-	}
 	*out = s;
+	*resolved = opt;
 	return PICARD_OK;
 fail:
 	picard_solver_free(s);
@@ -363,9 +353,8 @@ void picard_solver_free(picard_solver *s)
 	if (!s)
 		return;
 	picard_cuda_free(s->cuda);
-	if (s->estimate)
-		picard_estimate_free(s->estimate);
-	free(s->estimate);
+	if (s->companion.free)
+		s->companion.free(s->companion.state);
 	free(s->sweeps);
 	free(s->sweeps_max);
 	free(s->status);
@@ -383,7 +372,7 @@ const picard_grid *picard_solver_grid(const picard_solver *s)
 
 const double *picard_solver_error_estimates(const picard_solver *s)
 {
-	return s->estimate ? s->estimate->errors : NULL;
+	return s->companion.results ? s->companion.results(s->companion.state) : NULL;
 }
 
 const double *picard_solver_fail_times(const picard_solver *s)
@@ -608,6 +597,16 @@ struct picard_cuda_solver *picard_solver_cuda(const picard_solver *s)
 	return s->cuda;
 }
 
+long picard_solver_batch(const picard_solver *s)
+{
+	return s->batch;
+}
+
+void picard_solver_attach(picard_solver *s, const struct picard_solve_companion *companion)
+{
+	s->companion = *companion;
+}
+
 /* Whether a solve's members have parameters of their own: given rows, or
  * drawn ones. */
 static bool draw_params_own(const picard_solver *s, const struct picard_draw *draw,
@@ -671,13 +670,13 @@ static int solve(picard_solver *s, const picard_solver *inputs_of,
 	/* the caller's records, then the window ends the estimate compares */
 	for (int r = 0; r < nrecords; r++)
 		all[r] = records[r];
-	if (s->estimate) {
-		const picard_record *compared = picard_estimate_record(s->estimate);
+	if (s->companion.after) {
+		const picard_record *compared = s->companion.record(s->companion.state);
 
 		if (compared)
 			all[nrecords++] = *compared;
 		if (!x_final)
-			x_final = picard_estimate_final(s->estimate);
+			x_final = s->companion.final_states(s->companion.state);
 	}
 	for (int r = 0; r < nrecords; r++) {
 		const long size = (long)picard_record_size(s, &all[r]);
@@ -704,7 +703,7 @@ static int solve(picard_solver *s, const picard_solver *inputs_of,
 		.sweeps = s->sweeps, .sweeps_max = s->sweeps_max,
 		.totals = &totals, .records = all, .nrecords = nrecords, .note = &note,
 		.inputs_of = inputs_of ? inputs_of->cuda : NULL,
-		.outcomes_on_device = outcomes_on_device, .single_pass = s->estimate != NULL,
+		.outcomes_on_device = outcomes_on_device, .single_pass = s->companion.after != NULL,
 	};
 	err = s->backend == PICARD_BACKEND_CUDA ? picard_cuda_solve(s->cuda, &job, &seconds) :
 						  picard_cpu_solve(&job, &seconds);
@@ -714,11 +713,11 @@ static int solve(picard_solver *s, const picard_solver *inputs_of,
 	if (failed && !outcomes_on_device)
 		settle_fail_times(s, &job);
 	/* before the sweep statistics are read: the companion has its own */
-	if (s->estimate) {
+	if (s->companion.after) {
 		double start = omp_get_wtime();
 
-		err = picard_estimate_compute(s->estimate, s, count, x0, params, draw, x_final,
-					      status);
+		err = s->companion.after(s->companion.state, s, count, x0, params, draw, x_final,
+					 status);
 		estimate_seconds = omp_get_wtime() - start;
 		if (err)
 			goto out;

@@ -1,13 +1,45 @@
-/* solver.h - solves beyond the public API's: of members drawn where they
- * are solved (picard-run's), and what a solver lends the error estimate
- * (src/estimate.c), whose companion solver runs beside it on the same
- * inputs: its CUDA side, and a solve that starts from another solver's
- * inputs where they are on the device already. */
+/* solver.h - the solver beyond the public API: solves of members drawn
+ * where they are solved (picard-run's); a companion that runs beside each
+ * solve, and what the solver lends it (the error estimate, src/estimate.c,
+ * whose companion solver runs on the same inputs): its CUDA side, and a
+ * solve that starts from another solver's inputs where they are on the
+ * device already. */
 #ifndef PICARD_SOLVER_H
 #define PICARD_SOLVER_H
 
 #include "backend.h"
 #include "picard.h"
+
+/* What runs beside each solve of a solver: the error estimate
+ * (src/estimate.c), attached once the solver is made (src/solver_create.c).
+ * The solver knows it by these hooks alone. */
+struct picard_solve_companion {
+	void *state;
+	/* The window ends the solve must also keep (after the caller's), or
+	 * NULL. */
+	const picard_record *(*record)(const void *state);
+	/* Where the solve's final states go when the caller passes none. */
+	double *(*final_states)(void *state);
+	/* After a solve of count members (its inputs, final states and
+	 * outcomes): the companion's own work. */
+	int (*after)(void *state, const picard_solver *s, long count, const double *x0,
+		     const double *params, const struct picard_draw *draw, const double *x_final,
+		     const picard_traj_status *status);
+	/* Its per-member results of the last solve
+	 * (picard_solver_error_estimates). */
+	const double *(*results)(const void *state);
+	void (*free)(void *state);
+};
+
+/* picard_solver_create without a companion (options->estimate_error is
+ * not acted on), the options as resolved into *resolved. */
+int picard_solver_create_plain(picard_solver **out, const picard_model *model,
+			       const picard_options *options, long ntraj,
+			       picard_options *resolved);
+/* Attach companion to s, which frees it with itself. */
+void picard_solver_attach(picard_solver *s, const struct picard_solve_companion *companion);
+/* The members one solve of s holds. */
+long picard_solver_batch(const picard_solver *s);
 
 /* The solver's CUDA side; NULL on the CPU backend. */
 struct picard_cuda_solver *picard_solver_cuda(const picard_solver *s);
