@@ -471,12 +471,6 @@ extern "C" int picard_io_totals(const int *status, const long *fail_window,
 	return PICARD_OK;
 }
 
-/* A member's outcome the estimate compares: one with a final state. */
-__device__ static bool compared(int status)
-{
-	return status == PICARD_TRAJ_OK || status == PICARD_TRAJ_NOT_CONVERGED;
-}
-
 template <class Real>
 __global__ void final_errors_kernel(const Real *x, const int *x_status, const double *ref,
 				    const int *ref_status, int n, long count, double atol,
@@ -490,7 +484,8 @@ __global__ void final_errors_kernel(const Real *x, const int *x_status, const do
 			worst = fmax(worst, picard_component_error(atol, rtol, absolute,
 								   (double)x[k * count + i],
 								   ref[k * count + i]));
-		errors[i] = compared(x_status[i]) && compared(ref_status[i]) ? worst : NAN;
+		errors[i] = picard_traj_estimated(x_status[i]) && picard_traj_estimated(ref_status[i]) ?
+				    worst : NAN;
 	}
 }
 
