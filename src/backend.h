@@ -91,8 +91,9 @@ static inline bool picard_draw_fits(const struct picard_draw *draw, const picard
 }
 
 /* Members offset .. offset+count-1 of a solve's draw into the host's x0
- * (count*dim) and, where they have their own (picard_draw_own_params),
- * params (count*nparams) (src/ensemble.c). */
+ * (count*dim) and, where params is not NULL, their rows of parameters
+ * (count*nparams): drawn where spread, the shared values elsewhere
+ * (src/ensemble.c). */
 int picard_draw_host(const struct picard_draw *draw, int dim, int nparams, long offset,
 		     long count, double *x0, double *params);
 

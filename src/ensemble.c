@@ -143,8 +143,8 @@ int picard_draw_host(const struct picard_draw *draw, int dim, int nparams, long 
 
 	host_spread(x0, (size_t)count * dim, first * dim, draw->seed, dim, draw->start,
 		    draw->spread);
-	for (int q = 0; picard_draw_own_params(draw, nparams) && q < nparams; q++) {
-		const double spread = draw->param_spreads[q];
+	for (int q = 0; params && q < nparams; q++) {
+		const double spread = draw->param_spreads ? draw->param_spreads[q] : 0;
 
 		if (!(spread > 0)) {
 			for (long i = 0; i < count; i++)

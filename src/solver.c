@@ -540,7 +540,6 @@ static int draw_here(picard_solver *s, const struct picard_draw *draw, long coun
 		     const double **x0, const double **params)
 {
 	const int n = s->model->dim, np = s->model->nparams;
-	const bool own = picard_draw_own_params(draw, np);
 
 	if (!s->drawn_x0)
 		s->drawn_x0 = malloc((size_t)s->batch * n * sizeof(double));
@@ -550,9 +549,6 @@ static int draw_here(picard_solver *s, const struct picard_draw *draw, long coun
 		return picard_fail(PICARD_ENOMEM, "draw: %ld members", s->batch);
 	*x0 = s->drawn_x0;
 	*params = np ? s->drawn_params : NULL;
-	for (long i = 0; !own && i < count; i++)
-		for (int q = 0; q < np; q++)
-			s->drawn_params[i * np + q] = draw->param_values[q];
 	return picard_draw_host(draw, n, np, 0, count, s->drawn_x0, s->drawn_params);
 }
 

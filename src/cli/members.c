@@ -67,9 +67,6 @@ void members_at_hand(const struct run *run, long i)
 		return;
 	picard_draw_host(&draw, n, np, i, 1, run->x0 + i * n,
 			 run->params ? run->params + i * np : NULL);
-	/* parameters that --param sets and none spreads: the same row */
-	for (int q = 0; run->params && !picard_draw_own_params(&draw, np) && q < np; q++)
-		run->params[i * np + q] = draw.param_values[q];
 }
 
 void members_free(struct run *run)
