@@ -29,16 +29,26 @@ BIN   := bin
 LIBDIR := lib
 
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 -Wall -Wextra -fopenmp -fPIC -Iinclude -Isrc -I$(CUDA_HOME)/include -MMD -MP
+# A folder per part of src/ (docs/architecture.md), each on the include
+# path, so a file names what it includes by its own name wherever it
+# lives; src/ itself for linsolve/, cli/, and src/linsolve/gpu/ for
+# tridiag/ and krylov/, which are named with their folder. A scheme's
+# folder, src/schemes/NAME/, joins by being there.
+SCHEME_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard src/schemes/*/*))))
+INC_DIRS := include src src/common src/model src/solve src/backend src/backend/cpu \
+	    src/backend/cuda src/schemes $(SCHEME_DIRS) src/tune src/reference src/ensemble \
+	    src/linsolve/gpu
+INC      := $(INC_DIRS:%=-I%)
+CFLAGS   += -std=c11 -Wall -Wextra -fopenmp -fPIC $(INC) -I$(CUDA_HOME)/include -MMD -MP
 NVFLAGS  ?= -O3 -g
 NVFLAGS  += -std=c++17 -gencode arch=compute_$(CUDA_ARCH),code=[sm_$(CUDA_ARCH),compute_$(CUDA_ARCH)] \
-	    -Iinclude -Isrc -Ikernels -Xcompiler -Wall,-Wextra,-fPIC,-fopenmp -MMD -MP
+	    $(INC) -Xcompiler -Wall,-Wextra,-fPIC,-fopenmp -MMD -MP
 # A model's host side (the CPU backend, the GSL reference), built by the
 # system C++ compiler: here for models/, at run time for a model file
-# elsewhere (src/model_load.c), with the same code generation flags, so
+# elsewhere (src/model/model_load.c), with the same code generation flags, so
 # that the two give the same bits.
 MODEL_CODEGEN := -O3 -std=c++17 -fPIC -fvisibility=hidden
-MODEL_CXXFLAGS = $(MODEL_CODEGEN) -g -Wall -Wextra -Iinclude -Isrc -Ikernels -MMD -MP
+MODEL_CXXFLAGS = $(MODEL_CODEGEN) -g -Wall -Wextra $(INC) -MMD -MP
 # RPATH (not RUNPATH) so a carried lib/ also serves its libraries' own needs.
 LDFLAGS  += -fopenmp -L$(CUDA_HOME)/lib64 \
 	    -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/lib:$$ORIGIN/../$(LIBDIR):$(CUDA_HOME)/lib64'
@@ -69,26 +79,26 @@ endif
 
 MODELS       := $(sort $(basename $(notdir $(wildcard models/*.cu))))
 MODEL_OBJS   := $(MODELS:%=$(BUILD)/models/%.o)
-KERNEL_OBJS  := $(patsubst kernels/%.cu,$(BUILD)/kernels/%.o,$(wildcard kernels/*.cu))
-# src/linsolve/: the linear solvers of semi-discrete PDEs (issue 21)
-# kernels/tridiag/: the GPU tridiagonal solvers (issue 21), and
-# kernels/imex/: the imex schemes' CUDA side, which runs them
-TRIDIAG_OBJS := $(patsubst kernels/tridiag/%.cu,$(BUILD)/kernels/tridiag/%.o,$(wildcard kernels/tridiag/*.cu)) \
-		$(BUILD)/kernels/tridiag/solvers.o
-# kernels/krylov/: the batched GPU Krylov solvers (issue 21)
-KRYLOV_OBJS  := $(patsubst kernels/krylov/%.cu,$(BUILD)/kernels/krylov/%.o,$(wildcard kernels/krylov/*.cu))
-IMEX_OBJS    := $(patsubst kernels/imex/%.cu,$(BUILD)/kernels/imex/%.o,$(wildcard kernels/imex/*.cu))
-LIB_OBJS     := $(patsubst src/%.c,$(BUILD)/src/%.o,$(wildcard src/*.c src/linsolve/*.c)) \
-		$(BUILD)/registry.o $(BUILD)/embedded.o $(MODEL_OBJS) $(KERNEL_OBJS) \
-		$(TRIDIAG_OBJS) $(KRYLOV_OBJS) $(IMEX_OBJS)
+# The library: every .c and .cu of src/ but the programs' (cli/, mpi/),
+# the build's own (mk/) and the tridiagonal solvers' test aids (below).
+TRIDIAG_AID_SRCS := src/linsolve/gpu/tridiag/host_reference.c src/linsolve/gpu/tridiag/batch_memory.c
+LIB_SRCS     := $(sort $(filter-out src/cli/% src/mpi/% src/mk/% $(TRIDIAG_AID_SRCS),\
+		  $(shell find src -name '*.c' -o -name '*.cu')))
+LIB_OBJS     := $(patsubst src/%.c,$(BUILD)/src/%.o,$(patsubst src/%.cu,$(BUILD)/src/%.o,$(LIB_SRCS))) \
+		$(BUILD)/registry.o $(BUILD)/embedded.o $(MODEL_OBJS)
 # What a model file includes, carried by the library as text for the
-# kernels compiled at run time (src/jit.c) and for a model file's host
-# side (src/model_load.c); NVRTC's stand-ins for C library headers.
-EMBED_HEADERS := $(wildcard kernels/*.cuh kernels/*.h) include/picard.h \
-		 $(addprefix src/,backend.h compensated.h convergence.h cpu_records.h \
-		   dense_output.h launch.h model_impl.h newton_rules.h portable.h \
-		   window_plausible.h)
-RTC_STUBS    := $(wildcard kernels/rtc/*.h)
+# kernels compiled at run time (src/model/jit.c) and for a model file's host
+# side (src/model/model_load.c); NVRTC's stand-ins for C library headers.
+# Their order is the kernel cache's key (src/model/jit.c): the kernel
+# headers by name, then the headers of src/ they include.
+by_name       = $(shell for f in $(1); do echo "$$(basename $$f) $$f"; done | LC_ALL=C sort | cut -d' ' -f2)
+EMBED_HEADERS := $(call by_name,$(wildcard src/model/*.cuh src/schemes/*/*.cuh)) \
+		 src/schemes/imex/imex_launch.h src/schemes/rk/rk_host.h include/picard.h \
+		 $(call by_name,src/backend/backend.h src/common/compensated.h \
+		   src/schemes/convergence.h src/backend/cpu/cpu_records.h src/schemes/dense_output.h \
+		   src/backend/cuda/launch.h src/model/model_impl.h src/schemes/newton/newton_rules.h \
+		   src/common/portable.h src/schemes/window_plausible.h)
+RTC_STUBS    := $(wildcard src/model/rtc/*.h)
 # Programs: src/cli/picard_NAME.c holds the main of bin/picard-NAME; the
 # other src/cli/*.c files are shared by the programs.
 PROGRAMS     := $(patsubst src/cli/picard_%.c,picard-%,$(wildcard src/cli/picard_*.c))
@@ -163,17 +173,22 @@ $(BUILD)/src/%.o: src/%.c | deps
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
+$(BUILD)/src/%.o: src/%.cu | deps
+	@mkdir -p $(@D)
+	@echo "  NVCC    $@"
+	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
+
 # The tuning cache keys its entries by build: the git commit, -dirty with
 # uncommitted changes to tracked files, "unknown" outside git. $(BUILD)/build-id
-# changes only when the id does; src/tune_cache.c alone is compiled with it.
+# changes only when the id does; src/tune/tune_cache.c alone is compiled with it.
 BUILD_ID := $(shell h=$$(git rev-parse --short HEAD 2>/dev/null) && \
 		{ git diff --quiet HEAD -- 2>/dev/null && echo $$h || echo $$h-dirty; } || echo unknown)
 $(BUILD)/build-id: FORCE
 	@mkdir -p $(@D)
 	@echo '$(BUILD_ID)' > $@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; echo "  GEN     $@ ($(BUILD_ID))"; fi
-$(BUILD)/src/tune_cache.o: $(BUILD)/build-id
-$(BUILD)/src/tune_cache.o: CFLAGS += -DPICARD_BUILD_ID='"$(BUILD_ID)"'
+$(BUILD)/src/tune/tune_cache.o: $(BUILD)/build-id
+$(BUILD)/src/tune/tune_cache.o: CFLAGS += -DPICARD_BUILD_ID='"$(BUILD_ID)"'
 
 $(BUILD)/tests/%.o: tests/%.c | deps
 	@mkdir -p $(@D)
@@ -198,9 +213,10 @@ $(BUILD)/mpi/%.o: src/mpi/%.c $(BUILD)/mpi-found | deps
 
 # A model's host side. A model file that breaks the contract gets a
 # message naming the rule: first the rules no compiler sees, checked by
-# build/model-check (src/model_check.c, which picard_model_load uses too).
+# build/model-check (src/model/model_check.c, which picard_model_load uses too).
 MODEL_CHECK := $(BUILD)/model-check
-$(MODEL_CHECK): src/mk/model_check_main.c src/model_check.c src/cache_dir.c src/errors.c | deps
+$(MODEL_CHECK): src/mk/model_check_main.c src/model/model_check.c src/common/cache_dir.c \
+		src/common/errors.c | deps
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(filter-out -fopenmp -fPIC -MMD -MP,$(CFLAGS)) $^ -o $@
@@ -211,12 +227,7 @@ $(BUILD)/models/%.o: models/%.cu $(MODEL_CHECK) | deps
 	$(Q)src/mk/compile-model.sh $@ $< $(MODEL_CHECK) $(CXX) $(MODEL_CXXFLAGS) \
 		-DPICARD_BUILTIN_MODEL -x c++
 
-$(BUILD)/kernels/%.o: kernels/%.cu | deps
-	@mkdir -p $(@D)
-	@echo "  NVCC    $@"
-	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
-
-$(BUILD)/src/model_load.o: CFLAGS += -DPICARD_MODEL_CODEGEN='"$(MODEL_CODEGEN)"' \
+$(BUILD)/src/model/model_load.o: CFLAGS += -DPICARD_MODEL_CODEGEN='"$(MODEL_CODEGEN)"' \
 	-DPICARD_MODEL_CXX='"$(CXX)"'
 
 $(LIB): $(LIB_OBJS)
@@ -273,21 +284,14 @@ $(BUILD)/tests/mpi/%.o: tests/mpi/%.c | deps
 	$(Q)$(CC) $(CFLAGS) $(MPI_CFLAGS) -c $< -o $@
 endif
 
-# ---- GPU tridiagonal solvers (kernels/tridiag/, GitHub issue 21) ----------------
-# Thomas, checkerboard Thomas (global and shared memory), PCR and the
-# cuSPARSE anchor are in the library (TRIDIAG_OBJS, above); their host
-# reference and batch memory serve the test binary and bin/bench-tridiag.
-TRIDIAG_AID_OBJS := $(BUILD)/kernels/tridiag/host_reference.o $(BUILD)/kernels/tridiag/batch_memory.o
-
-$(BUILD)/kernels/tridiag/%.o: kernels/tridiag/%.c | deps
-	@mkdir -p $(@D)
-	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -Ikernels -c $< -o $@
-
-# ---- GPU Krylov solvers (kernels/krylov/, GitHub issue 21) ---------------------
-# The batched SpMV and its tuner, CG and BiCGStab with their
-# preconditioners, the cuSPARSE SpMV anchor and the cuSPARSE + cuBLAS CG
-# are in the library (KRYLOV_OBJS, above; cuBLAS with them).
+# ---- GPU linear solvers (src/linsolve/gpu/, GitHub issue 21) -------------------
+# The tridiagonal solvers (Thomas, checkerboard Thomas in global and
+# shared memory, PCR, the cuSPARSE anchor) and the batched Krylov solvers
+# (SpMV and its tuner, CG and BiCGStab with their preconditioners, the
+# cuSPARSE SpMV and cuSPARSE + cuBLAS CG anchors) are in the library; the
+# tridiagonal host reference and batch memory serve the test binary and
+# bin/bench-tridiag.
+TRIDIAG_AID_OBJS := $(TRIDIAG_AID_SRCS:src/%.c=$(BUILD)/src/%.o)
 
 # The tests also call the programs' shared code directly (the option parser
 # and the --init reader in test_fuzz_regress.c), bench/stiff's host
@@ -299,9 +303,6 @@ $(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_AID
 	$(Q)$(CC) $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_AID_OBJS) $(LDFLAGS) $(LDLIBS) \
 		-lcurand -lcudart_static -lrt -lcriterion -lstdc++ -o $@
 $(BUILD)/tests/test_rodas.o: CFLAGS += -Ibench/stiff
-$(BUILD)/tests/test_tridiag_gpu.o: CFLAGS += -Ikernels
-$(BUILD)/tests/test_krylov_gpu.o: CFLAGS += -Ikernels
-$(BUILD)/tests/test_imex_gpu.o: CFLAGS += -Ikernels
 
 # ---- benchmarks -----------------------------------------------------------------
 # bench/NAME/bench_NAME.c holds the main of bin/bench-NAME, on the library
@@ -384,7 +385,7 @@ test-asan:
 FUZZ_CC       ?= clang
 FUZZ_SECONDS  ?= 60
 FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_CFLAGS   := -g -O1 -std=c11 -Wall -Wextra -Iinclude -Isrc -Isrc/cli \
+FUZZ_CFLAGS   := -g -O1 -std=c11 -Wall -Wextra $(INC) -Isrc/cli \
 		 -fsanitize=fuzzer-no-link $(FUZZ_SAN) -MMD -MP
 FUZZ_TARGETS  := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS     := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
@@ -509,7 +510,7 @@ $(BIN)/bench-picard: $(BENCH_DIR)/bench_picard.o $(BENCH_DIR)/bench_common.o $(C
 
 bench: deps $(BIN)/bench-rk $(BIN)/bench-cpu $(BIN)/bench-picard
 
-# bin/bench-tridiag: kernels/tridiag/'s solvers side by side (issue 21).
+# bin/bench-tridiag: src/linsolve/gpu/tridiag/'s solvers side by side (issue 21).
 $(BENCH_DIR)/linsolve/bench_tridiag.o: bench/linsolve/bench_tridiag.cu $(BENCH_HEADERS) | deps
 	@mkdir -p $(@D)
 	@echo "  NVCC    $@"
@@ -523,7 +524,7 @@ $(BIN)/bench-tridiag: $(BENCH_DIR)/linsolve/bench_tridiag.o $(TRIDIAG_AID_OBJS) 
 
 bench: deps $(BIN)/bench-tridiag
 
-# bin/bench-krylov: kernels/krylov/'s SpMV kernels and CG against cuSPARSE,
+# bin/bench-krylov: src/linsolve/gpu/krylov/'s SpMV kernels and CG against cuSPARSE,
 # the host CG and, where libviennacl-dev (header-only) is installed,
 # ViennaCL's CG on its CUDA and OpenMP backends (one translation unit with
 # both: bench/linsolve/viennacl_cg.cu). Without it the bench builds and
@@ -631,7 +632,7 @@ bench-check: bench
 # shipped models may run, compiled by NVRTC for sm_ARCH (no GPU needed),
 # into $(BUILD)/kernel-cache/kernels; make install then puts them in
 # PREFIX/share/picard/kernels, where an installed picard looks before
-# compiling (src/jit.c), so its first run of a shipped model compiles
+# compiling (src/model/jit.c), so its first run of a shipped model compiles
 # nothing. Every variant of every model: long on few cores (fisher_kpp's
 # radau5, about 3 minutes a variant).
 ARCH          ?= 90

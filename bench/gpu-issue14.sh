@@ -16,7 +16,7 @@ cat "$out/device.txt"
 
 PICARD_REQUIRE_GPU=1 bin/picard-tests -j4 > "$out/tests.log" 2>&1
 echo "tests: exit $?: $(grep Synthesis "$out/tests.log")"
-# float against double over 318 periods, every kernel (src/compensated.h)
+# float against double over 318 periods, every kernel (src/common/compensated.h)
 PICARD_REQUIRE_GPU=1 bin/picard-tests --filter 'gpu/compensated*' --verbose 2>&1 |
 	grep -E 'float - double|Synthesis' > "$out/compensated.log"
 cat "$out/compensated.log"

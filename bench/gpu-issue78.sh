@@ -26,7 +26,7 @@ c targets.csv bin/bench-picard lotka --precision float --traj 1048576 --m 6 --wi
 c targets.csv bin/bench-picard lotka --precision double --target 1e-8 --m 6,8,12 --layout thread
 c targets.csv bin/bench-rk lotka --method dp8 --precision float --traj 1048576 --steps 21
 # dense output's cost: the same solve without and with 201 saved times
-# (its kernels are separate instances, kernels/paper_kernel.cuh)
+# (its kernels are separate instances, src/schemes/trapezoid/paper_kernel.cuh)
 run="bin/picard-run lotka --traj 8192 --scheme lobatto --m 6 --window 6.6666667"
 for i in 1 2 3; do
 	echo "no dense output: $($run | grep '^solve')"

@@ -1114,7 +1114,7 @@ Test(cli, spread_param)
 	char *csv;
 
 	/* lambda_i = 0.5 (1 + 0.5 (2u - 1)), u from the seed + 1 = 2's
-	 * sequence (the parameter's column, src/ensemble.c), drawn here */
+	 * sequence (the parameter's column, src/ensemble/ensemble.c), drawn here */
 	documented_ensemble(1, decay->param_defaults, 64, spreads[0], 2, lambda);
 	snprintf(line, sizeof(line), "decay --backend cpu --traj 64 --spread 0 "
 		 "--spread-param lambda=0.5 --precision double --h 0.01 --K 6 --out %s", out_file.s);

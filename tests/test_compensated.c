@@ -1,5 +1,5 @@
 /* test_compensated.c - float solves hold float's precision over long spans
- * (src/compensated.h): the harmonic oscillator over 318 periods in 28,571
+ * (src/common/compensated.h): the harmonic oscillator over 318 periods in 28,571
  * (trapezoid) or 40,000 (lobatto) windows, in float and in double on the
  * same grid, with K = 12 sweeps (converged: the iteration's own error,
  * which adaptive sweeps leave at their stopping tolerance, stays out). The

@@ -303,7 +303,7 @@ Test(conformance, rk_schemes_match_reference, .timeout = 300)
 /* The stiff scheme, radau5, adaptive in double at RK_TOL on every model:
  * the others over the conformance span as above, the stiff ones over
  * their whole span (what radau5 is for; the reference is implicit there,
- * src/reference.c); relative error within RK_MAX_REL at RK_OUTPUTS output
+ * src/reference/reference.c); relative error within RK_MAX_REL at RK_OUTPUTS output
  * times, every trajectory ok. */
 Test(conformance, radau5_matches_reference, .timeout = 300)
 {

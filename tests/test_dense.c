@@ -1,4 +1,4 @@
-/* test_dense.c - dense output (picard_record.times, src/dense_output.h) on
+/* test_dense.c - dense output (picard_record.times, src/schemes/dense_output.h) on
  * the CPU backend (suite dense).
  *
  * What theory predicts, and what is checked:

@@ -2,7 +2,7 @@
  * whole (suite ensemble): picard_ensemble_spread_range from any first
  * member gives the rows the whole ensemble's draw gives there, past the
  * size where cuRAND's Philox changes its layout (2^18 doubles; src/
- * ensemble.c draws in pieces below it). */
+ * ensemble/ensemble.c draws in pieces below it). */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <stdlib.h>

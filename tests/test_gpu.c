@@ -5,8 +5,8 @@
  * driver cannot hide behind a skip. Criterion forks one process per test;
  * CUDA is touched only inside test bodies, never in the parent.
  *
- * Tolerances. The kernel (kernels/paper_kernel.cuh) and the CPU backend
- * (src/cpu_sweep.inc) run the same operations in the same order; they part
+ * Tolerances. The kernel (src/schemes/trapezoid/paper_kernel.cuh) and the CPU backend
+ * (src/schemes/trapezoid/cpu_sweep.inc) run the same operations in the same order; they part
  * only where nvcc contracts a*b + c into one fused multiply-add in the
  * right-hand side (and in t_j), a difference of an ulp or so per evaluation
  * that the windows carry forward. A host copy of the lotka sweep with and
@@ -1159,7 +1159,7 @@ Test(gpu, layout_limits)
 	err = picard_solver_create(&solver, lotka, &opt, 16);
 	cr_assert_eq(err, PICARD_EBLOCK, "got %s (%s)", picard_strerror(err), picard_error_detail());
 }
-/* ---- the lobatto scheme (kernels/lobatto_kernel.cuh) ---------------------- */
+/* ---- the lobatto scheme (src/schemes/lobatto/lobatto_kernel.cuh) ---------------------- */
 
 /* Lobatto cases, run on every model: m (group of G = m rounded up to a
  * power of two lanes), sweeps, warm start, and the window as a multiple of

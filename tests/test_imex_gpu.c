@@ -1,5 +1,5 @@
-/* test_imex_gpu.c - the imex schemes on the CUDA backend (kernels/imex/)
- * against the CPU backend (src/cpu_imex.c), suite imex_gpu: every model
+/* test_imex_gpu.c - the imex schemes on the CUDA backend (src/schemes/imex/)
+ * against the CPU backend (src/schemes/imex/cpu_imex.c), suite imex_gpu: every model
  * with a linear operator, each imex scheme, each GPU linear solver that
  * applies to the operator (a stencil's: thomas, checkerboard, pcr,
  * cusparse, the CPU running cusparse's systems by thomas; any operator's:
@@ -17,7 +17,7 @@
  * (checkerboard, PCR and cuSPARSE against Thomas: within 1.1e-15 per
  * solve, bench/results/h100-2026-11-25-tridiag), the order of ADI's
  * residual sums (atomic on the GPU) and the Krylov solvers' reductions
- * (kernels/krylov/: the same recurrences, their iteration counts within
+ * (src/linsolve/gpu/krylov/: the same recurrences, their iteration counts within
  * a few of the host's). Every step is a contraction (I -
  * gamma h A)^-1 with A's spectrum <= 0, so rounding does not grow; what
  * can differ by more is where a test sits on its threshold and one
@@ -214,7 +214,7 @@ static picard_options case_options(const picard_model *model, picard_scheme sche
 }
 
 /* The GPU's linear solvers, by the host list's names: the tridiagonal
- * methods (kernels/tridiag/), then the Krylov ones (kernels/krylov/). */
+ * methods (src/linsolve/gpu/tridiag/), then the Krylov ones (src/linsolve/gpu/krylov/). */
 static const char *const gpu_solvers[] = {
 	"thomas", "checkerboard", "pcr", "cusparse", "cg", "bicgstab",
 };

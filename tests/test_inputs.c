@@ -173,7 +173,7 @@ Test(inputs, init_binary_values)
 /* --spread 0.3 --seed 7: member i starts at 1 + 0.3 (2u_i - 1), u_i from
  * seed 7's Philox sequence drawn here; --spread-param lambda=0.4 gives it
  * lambda_i = 0.5 (1 + 0.4 (2v_i - 1)), v_i from seed 8 (seed + 1 + the
- * parameter's index, as src/ensemble.c documents). x(10) = x0_i exp(-10
+ * parameter's index, as src/ensemble/ensemble.c documents). x(10) = x0_i exp(-10
  * lambda_i), lobatto in double. Another seed moves every member. */
 Test(inputs, seed_spread_and_spread_param)
 {

@@ -1,7 +1,7 @@
 /* test_jacobian.c - the Jacobians of the right-hand sides (suite
  * jacobian): for every registered model, at states and parameters spread
  * around its defaults and at times across its span, the forward-mode
- * automatic derivative through rhs (kernels/jacobian.cuh) agrees with the
+ * automatic derivative through rhs (src/model/jacobian.cuh) agrees with the
  * model's analytic jacobian to rounding, and both with central finite
  * differences to their truncation. Every shipped model declares one. CPU
  * only: the device instances are the same templates. */

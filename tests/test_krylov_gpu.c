@@ -1,5 +1,5 @@
 /* test_krylov_gpu.c - the batched GPU Krylov solvers and SpMV of
- * kernels/krylov/ (issue 21) against the host ones of src/linsolve/
+ * src/linsolve/gpu/krylov/ (issue 21) against the host ones of src/linsolve/
  * (suite krylov_gpu): every SpMV kernel (and the tuner's choice and the
  * cuSPARSE anchor) against picard_sparse_spmv per member, in CSR and MSR;
  * CG and BiCGStab with each preconditioner against the host solvers on

@@ -1,5 +1,5 @@
 /* test_lobatto.c - the lobatto scheme (Gauss-Lobatto-Legendre collocation
- * windows, src/lobatto.h) on the CPU backend (suite lobatto).
+ * windows, src/schemes/lobatto/lobatto.h) on the CPU backend (suite lobatto).
  *
  * What theory predicts, and what is checked:
  * - S integrates every polynomial of degree < m exactly from -1 to each

@@ -412,7 +412,7 @@ Test(model_load, jacobian_of_the_wrong_shape_is_refused, .timeout = 120)
 	expect_error(err, PICARD_ECOMPILE, "badjac.cu", 18, "jacobian, if declared, must be");
 }
 
-/* ---- the rules no compiler sees (src/model_check.c, the build's too) -------------- */
+/* ---- the rules no compiler sees (src/model/model_check.c, the build's too) -------------- */
 
 Test(model_load, rhs_that_prints_is_refused, .timeout = 120)
 {
@@ -794,7 +794,7 @@ Test(model_load, kernels_built_ahead_serve_an_empty_cache, .timeout = 300)
 }
 
 /* One kernel wanted by two threads at once is compiled once: the second
- * waits for the first's (src/jit.c), as a quick search waits for the
+ * waits for the first's (src/model/jit.c), as a quick search waits for the
  * kernels it compiles in the background. Started together, both would
  * compile it without that. */
 struct precompile_one {

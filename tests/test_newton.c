@@ -1,5 +1,5 @@
 /* test_newton.c - collocation solved by Newton's method across windows
- * (src/newton.c, suite newton), on the host: converged, it is the lobatto
+ * (src/schemes/newton/newton.c, suite newton), on the host: converged, it is the lobatto
  * scheme's solution (the same equations, solved by Picard sweeps), to
  * rounding times the problem's conditioning, at window lengths where the
  * sweeps converge; the iterations per window stay few on a well-behaved
@@ -167,7 +167,7 @@ Test(newton, bad_problem_is_refused)
 	cr_expect_eq(picard_newton_trajectory(&pb, &x0, ends, &res), PICARD_EINVAL);
 }
 
-/* ---- the newton scheme through picard_solve (src/scheme_newton.c) ------ */
+/* ---- the newton scheme through picard_solve (src/schemes/newton/scheme_newton.c) ------ */
 
 /* One solve on the CPU backend: x_final, statuses, window ends and the
  * states at times (none when ntimes is 0). */
@@ -541,7 +541,7 @@ Test(newton, a_window_that_is_no_solution_is_implausible)
  * member is not-converged, with its window (and goes on, flagged, as
  * under every iterated scheme). A window that converges across a jump
  * to a root that is not the solution's (slopes far beyond its motion,
- * src/window_plausible.h; one member was ok at 1.4 relative before) is
+ * src/schemes/window_plausible.h; one member was ok at 1.4 relative before) is
  * implausible and stops the member.
  * A member that converged is logged with its error at t1, which --check
  * and --tol judge, as for every scheme. */

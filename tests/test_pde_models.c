@@ -1,6 +1,6 @@
 /* test_pde_models.c - the semi-linear models x' = A x + g (suite
  * pde_models): every model with an operator (picard_model.op) has rhs =
- * A x + g to rounding (src/model_operator.c); a model file whose operator
+ * A x + g to rounding (src/model/model_operator.c); a model file whose operator
  * disagrees with its rhs, whose CSR pattern is broken or which calls a
  * non-symmetric A symmetric is refused at load with the model and the
  * component named; each shipped model's solution by radau5 on the CPU is

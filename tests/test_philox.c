@@ -1,6 +1,6 @@
-/* test_philox.c - src/philox.h's uniforms are cuRAND's host generator's
+/* test_philox.c - src/ensemble/philox.h's uniforms are cuRAND's host generator's
  * (CURAND_RNG_PSEUDO_PHILOX4_32_10, curandGenerateUniformDouble), bit for
- * bit, for generations of 2^16 values (src/ensemble.c's pieces) at offsets
+ * bit, for generations of 2^16 values (src/ensemble/ensemble.c's pieces) at offsets
  * from 0 past 2^44 (counters whose high words are in use) and seeds with
  * and without a high word; and picard-run's CPU draws follow from them
  * (suite philox, no GPU needed: cuRAND's host generator runs on the CPU).

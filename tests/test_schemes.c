@@ -1,4 +1,4 @@
-/* test_schemes.c - the scheme list (src/scheme.h): every table complete and
+/* test_schemes.c - the scheme list (src/schemes/scheme.h): every table complete and
  * found by its name and value, each scheme's stated order what a solve
  * shows when its table refines the grid, the options each refuses, and the
  * programs' --scheme and --list-schemes going through the list (suite

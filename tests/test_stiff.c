@@ -1,7 +1,7 @@
 /* test_stiff.c - the reference on stiff problems, held against published
  * values (suite stiff): the implicit reference of a model declared stiff
  * (robertson, hires), and the switch to it of a model that is not, at
- * stiff parameters (vanderpol at mu = 1000). src/reference.c says why and
+ * stiff parameters (vanderpol at mu = 1000). src/reference/reference.c says why and
  * how the reference changes stepper.
  *
  * The values are the reference solutions of the Test Set for IVP Solvers
@@ -238,7 +238,7 @@ Test(stiff, other_schemes_fail_or_are_right, .timeout = 300)
  * polynomial is the solution's: the ghost needs H |lambda| >> 1, the pole
  * an unbounded J. The imex schemes take A's stiffness by L-stable linear
  * solves and sweep only g. So a converged window needs no check beyond
- * its convergence (src/window_plausible.h), and each of these runs, fixed
+ * its convergence (src/schemes/window_plausible.h), and each of these runs, fixed
  * and adaptive sweeps, fails saying so or is ok with the reference's
  * answer (the imex runs' coarse steps within 2% of the largest
  * component: a ghost is off by its size). */

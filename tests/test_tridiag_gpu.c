@@ -1,5 +1,5 @@
 /* test_tridiag_gpu.c - the GPU batched tridiagonal solvers of
- * kernels/tridiag/ (issue 21) against a host Thomas solve in double
+ * src/linsolve/gpu/tridiag/ (issue 21) against a host Thomas solve in double
  * (suite tridiag_gpu), in both layouts, on random diagonally dominant
  * batches of sizes a checkerboard split leaves uneven (n = 1, 2, sizes
  * not divisible by the sub-system count, a part of a single row), and a

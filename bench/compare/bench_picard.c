@@ -340,7 +340,7 @@ int main(int argc, char **argv)
 		picard_grid grid = {0};
 		long windows = o.windows;
 		/* newton's changes shrink quadratically, and its iteration
-		 * does not reach 1e-14: the tuner's rule (src/scheme_newton.c) */
+		 * does not reach 1e-14: the tuner's rule (src/schemes/newton/scheme_newton.c) */
 		const bool newton = o.scheme == PICARD_SCHEME_NEWTON;
 		double floor_rtol = newton ? 1e-13 : o.precision == PICARD_DOUBLE ? 1e-14 : 1e-6;
 

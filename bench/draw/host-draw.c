@@ -1,7 +1,7 @@
 /* host-draw.c - the CPU backend's ensemble draw, before and after issue
  * 36: cuRAND's host Philox generator (in pieces of 2^16 values, as
- * src/ensemble.c drew them) against the library's draw now
- * (picard_ensemble_spread_range on the CPU backend: src/philox.h's values
+ * src/ensemble/ensemble.c drew them) against the library's draw now
+ * (picard_ensemble_spread_range on the CPU backend: src/ensemble/philox.h's values
  * computed directly), one thread and all (OpenMP), side by side; min and
  * median of REPEATS, ns per value, and whether the spread states agree
  * bit for bit (spread 1 around 1: x = 2u).

@@ -1,7 +1,7 @@
 /* pipeline.c - can the serial chain of the lobatto scheme be cut by
  * pipelining windows? A CPU experiment in double, not part of the library.
  *
- * The scheme (src/lobatto.h) sweeps one window until it converges, then
+ * The scheme (src/schemes/lobatto/lobatto.h) sweeps one window until it converges, then
  * starts the next from its end: the serial chain is the total number of
  * sweeps. Pipelined, a band of up to B consecutive windows is swept at
  * once, Jacobi across windows: in global sweep g every open window does one
@@ -32,7 +32,7 @@
  * kepler the exact orbit from Kepler's equation.
  *
  * Build: gcc -O2 -std=c11 -Wall -Wextra -Iinclude -Isrc \
- *	bench/experiments/pipeline.c src/lobatto.c src/errors.c -lm \
+ *	bench/experiments/pipeline.c src/schemes/lobatto/lobatto.c src/common/errors.c -lm \
  *	-o bin/exp-pipeline
  */
 #include <float.h>
@@ -47,7 +47,7 @@
 
 #define MAX_N 4
 #define PI 3.14159265358979323846
-#define K_MAX 40 /* the engine's default for lobatto (src/solver.c) */
+#define K_MAX 40 /* the engine's default for lobatto (src/solve/solver.c) */
 
 struct model {
 	const char *name;
@@ -143,7 +143,7 @@ struct result {
 
 /* One Picard sweep of a window from the iterate states (node 0 is the
  * start the previous sweep used) with start xw, in place, in the order of
- * src/cpu_lobatto.inc (fma from l = 0, the sum added to x_w once).
+ * src/schemes/lobatto/cpu_lobatto.inc (fma from l = 0, the sum added to x_w once).
  * Returns the largest scaled change over nodes 0..m-1 (node 0: the move of
  * the start); *within: every change passed picard_change_within(). */
 static double sweep(const struct config *c, const struct tables *tab, const double *xw,
@@ -196,7 +196,7 @@ static void open_window(const struct config *c, const struct tables *tab, const 
 		states[k] = xw[k];
 }
 
-/* The engine's scheme, window after window (src/cpu_lobatto.inc). */
+/* The engine's scheme, window after window (src/schemes/lobatto/cpu_lobatto.inc). */
 static void sequential(const struct config *c, const struct tables *tab, struct result *r)
 {
 	const int m = c->m, n = c->model->n;

@@ -5,7 +5,7 @@ set -e
 cd "$(dirname "$0")/../.."
 mkdir -p bin
 gcc -O2 -std=c11 -Wall -Wextra -Iinclude -Isrc bench/experiments/pipeline.c \
-	src/lobatto.c src/errors.c -lm -o bin/exp-pipeline
+	src/schemes/lobatto/lobatto.c src/common/errors.c -lm -o bin/exp-pipeline
 P=bin/exp-pipeline
 {
 	$P lotka --m 6 --windows 15 --rtol 1e-6 --bands 1,2,4,8,16,32 --header

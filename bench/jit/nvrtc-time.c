@@ -16,7 +16,7 @@
 
 #include "picard.h"
 
-/* src/jit.h: compile the named instances into the kernel cache */
+/* src/model/jit.h: compile the named instances into the kernel cache */
 int picard_jit_precompile(const picard_model *model, const char *const *expressions, int count);
 
 int main(int argc, char **argv)

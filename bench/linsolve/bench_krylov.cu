@@ -1,5 +1,5 @@
 /* bench_krylov.cu - bin/bench-krylov: the GPU Krylov pieces of
- * kernels/krylov/ side by side in one run (issue 21), as Mossaiby 2013
+ * src/linsolve/gpu/krylov/ side by side in one run (issue 21), as Mossaiby 2013
  * measures its tunable SpMV and its CG (Tables 4-6: the time of 1000 CG
  * iterations, against ViennaCL's CG on the CPU and on the GPU; 5-6x and
  * 8-9x on its system 2).

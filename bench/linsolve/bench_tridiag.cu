@@ -1,5 +1,5 @@
 /* bench_tridiag.cu - bin/bench-tridiag: the GPU batched tridiagonal
- * solvers of kernels/tridiag/ side by side in one run (issue 21), as the
+ * solvers of src/linsolve/gpu/tridiag/ side by side in one run (issue 21), as the
  * checkerboard Thomas papers compare them (Zolfaghari and Foadaddini 2016,
  * Fig. 11: checkerboard Thomas against Thomas and PCR for nop = 4 ... 32;
  * 2018: shared against global memory; 2016, Fig. 12: coalesced against

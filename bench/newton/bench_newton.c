@@ -1,5 +1,5 @@
 /* bench_newton.c - bin/bench-newton: Newton's method across windows (src/
- * newton.c, issue 17) on the host, one trajectory of each model from its
+ * schemes/newton/newton.c, issue 17) on the host, one trajectory of each model from its
  * default start: how many iterations the sliding block takes, the most
  * one window takes, and the error against GSL's rk8pd at every window end,
  * for windows of 4, 16 and 64 times (m-1) default_h (the model's spacing

@@ -12,7 +12,7 @@
  *
  * E is the paper's: max |x - x_ref| over window ends (at most MAX_POINTS
  * evenly strided ones per trajectory) and components, against GSL rk8pd
- * (rtol = atol = 1e-12) interpolated densely (src/dense_reference.h), on an
+ * (rtol = atol = 1e-12) interpolated densely (src/reference/dense_reference.h), on an
  * evenly spaced sample of the ensemble. The ensemble is picard-run's
  * (--spread, --seed); with the paper's --spread 0 every trajectory is the
  * same and one is measured. Output: CSV on stdout, '#' lines first saying

@@ -1,5 +1,5 @@
 /* bench_radau5.c - bin/bench-radau5: picard's own stiff scheme, radau5
- * (kernels/radau5_integrate.cuh, through the library's picard_solve), on
+ * (src/schemes/radau5/radau5_integrate.cuh, through the library's picard_solve), on
  * the stiff baselines' ensembles, measured as bin/bench-rodas and
  * bin/bench-cvode measure (stiff_common.h): the same ensemble, output
  * times, msbdf reference and CSV row, so the three sit side by side.

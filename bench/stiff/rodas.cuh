@@ -174,7 +174,7 @@ RODAS_UNROLL
 
 /* ---- the linear algebra: W = I / (h gamma) - J, LU with partial pivoting ------ */
 
-/* LU with partial pivoting: kernels/small_lu.cuh, picard's own (radau5's). */
+/* LU with partial pivoting: src/schemes/radau5/small_lu.cuh, picard's own (radau5's). */
 
 /* ---- one step -------------------------------------------------------------------- */
 

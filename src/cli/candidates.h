@@ -6,7 +6,7 @@
  * picard-tune goes through the same, the same way, then searches its own
  * scheme wider (every m of the scheme, K up to 9). Each entry is one
  * picard_tune call under one cost model (counted evaluations times a
- * cached cost per evaluation, src/tune_cost.h); a later entry takes over
+ * cached cost per evaluation, src/tune/tune_cost.h); a later entry takes over
  * only when picard_tune_faster says its point is faster. So the entry
  * picard-tune stores is never predicted slower than the quick search's
  * pick on the same ensemble and costs.

@@ -110,7 +110,7 @@ void cli_print_flags(FILE *f, const struct cli_flag *flags, size_t nflags);
 
 /* ---- schemes ----------------------------------------------------------------- */
 
-/* --scheme NAME: a scheme of the list (src/scheme.h); the error line names
+/* --scheme NAME: a scheme of the list (src/schemes/scheme.h); the error line names
  * them all. */
 int cli_parse_scheme(const char *flag, const char *value, picard_scheme *scheme);
 /* --list-schemes: each scheme, its order and the options it takes. */

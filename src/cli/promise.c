@@ -2,7 +2,7 @@
  *
  * Each trajectory is judged on the best evidence there is: its own check
  * against rk8pd when it is among the checked (--check-traj), else its
- * error estimate (the companion solve, src/estimate.c), else, when it has
+ * error estimate (the companion solve, src/solve/estimate.c), else, when it has
  * none, its final state checked against rk8pd at t1. The check's word wins
  * over the estimate's: a member over the tolerance by its estimate alone
  * is solved again on the same grid and checked (verify). A configuration
@@ -34,7 +34,7 @@
  * over what its run promised (its error estimate, at least the iteration
  * tolerance) is check-failed. The estimates are calibrated to the error
  * (the trapezoid's is 1.5 times it, lobatto's within a few per cent,
- * src/estimate.c), so a consistent run is within 2 of its promise. */
+ * src/solve/estimate.c), so a consistent run is within 2 of its promise. */
 #define CHECK_FAR 10
 
 /* One solve's results as the judge reads and writes them: the run's own,

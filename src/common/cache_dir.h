@@ -1,6 +1,6 @@
 /* cache_dir.h - where picard keeps what it computes once: the tuning
- * cache (src/tune_cache.c) and the run-time compiled models and kernels
- * (src/jit.c, src/model_load.c). */
+ * cache (src/tune/tune_cache.c) and the run-time compiled models and kernels
+ * (src/model/jit.c, src/model/model_load.c). */
 #ifndef PICARD_CACHE_DIR_H
 #define PICARD_CACHE_DIR_H
 

@@ -1,5 +1,5 @@
-/* content_hash.h - what names a compiled file in picard's cache (src/jit.c,
- * src/model_load.c): a hash of everything that went into it. */
+/* content_hash.h - what names a compiled file in picard's cache (src/model/jit.c,
+ * src/model/model_load.c): a hash of everything that went into it. */
 #ifndef PICARD_CONTENT_HASH_H
 #define PICARD_CONTENT_HASH_H
 

@@ -4,7 +4,7 @@
 
 #include "errors.h"
 
-/* large enough for a compiler's messages on a model file (src/jit.c) */
+/* large enough for a compiler's messages on a model file (src/model/jit.c) */
 static _Thread_local char detail[8192];
 
 const char *picard_strerror(int err)

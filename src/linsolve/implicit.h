@@ -1,6 +1,6 @@
 /* implicit.h - the linear systems of an implicit stage, (I - gamma h A) y = r,
  * A a semi-linear model's operator (picard_model.op), as type objects
- * listed in picard_implicit_list (as the schemes are, src/scheme.h): the
+ * listed in picard_implicit_list (as the schemes are, src/schemes/scheme.h): the
  * tridiagonal methods of tridiag.h (a 1D stencil is one system; a 2D one
  * is solved by Peaceman-Rachford ADI iteration over its lines, adi.c) and
  * the Krylov solvers of krylov.h over the operator assembled to CSR. A

@@ -1,5 +1,5 @@
 /* tridiag.h - batched tridiagonal solvers as type objects, as the schemes
- * are (src/scheme.h): one const table per method (thomas.c,
+ * are (src/schemes/scheme.h): one const table per method (thomas.c,
  * checkerboard.c, pcr.c), listed in picard_tridiag_list and looked up by
  * name. A batch is many systems of one size n,
  *
@@ -8,7 +8,7 @@
  * (lower[0] and upper[n-1] are not read), laid out by two strides, so that
  * both the CPU's system after system (row_stride 1, system_stride n) and
  * the GPU's interleaved layout (row_stride batch, system_stride 1) are
- * described. These are the host versions; the CUDA ones (kernels/tridiag/)
+ * described. These are the host versions; the CUDA ones (src/linsolve/gpu/tridiag/)
  * take the same batch. */
 #ifndef PICARD_TRIDIAG_H
 #define PICARD_TRIDIAG_H

@@ -1,7 +1,7 @@
 #!/bin/sh
 # compile-model.sh OUT SRC CHECKER CXX-COMMAND... - compile a model file's host side,
-# and when that fails, say which rule of the model contract (kernels/
-# picard_model.cuh, docs/models.md) it breaks instead of a cascade of
+# and when that fails, say which rule of the model contract (src/
+# model/picard_model.cuh, docs/models.md) it breaks instead of a cascade of
 # template errors.
 # Before compiling, the rules a compiler cannot see (CHECKER, build/
 # model-check): the names, and what a right-hand side must not do (it runs
@@ -18,7 +18,7 @@ rule() {
 }
 echo "$name" | grep -Eq '^[a-z][a-z0-9_]*$' ||
 	rule "the file name must be a C identifier in lower case (models/NAME.cu, NAME = [a-z][a-z0-9_]*)"
-# The rules no compiler sees (src/model_check.c, as picard_model_load
+# The rules no compiler sees (src/model/model_check.c, as picard_model_load
 # checks a file elsewhere).
 "$checker" "$src" || { echo "$hint" >&2; exit 1; }
 

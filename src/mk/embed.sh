@@ -2,7 +2,7 @@
 # embed.sh HEADERS... -- RTC-STUBS... -- MODELS... - the C file that holds
 # the kernel headers, NVRTC's stand-ins for C library headers (as their
 # base names) and the text of each model file (picard_source_NAME), for
-# run-time compilation (src/embedded.h).
+# run-time compilation (src/model/embedded.h).
 escape() {
 	# a C string literal per line; ? escaped against trigraphs
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/\t"/' -e 's/$/\\n"/' "$1"

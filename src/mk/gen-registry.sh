@@ -1,6 +1,6 @@
 #!/bin/sh
 # gen-registry.sh NAME... - the model registry as C: one extern declaration
-# per models/NAME.cu, a table in name order (see src/registry.h), and each
+# per models/NAME.cu, a table in name order (see src/model/registry.h), and each
 # file's header comment as its description (picard-run --describe).
 for m in "$@"; do
 	echo "$m" | grep -Eq '^[a-z][a-z0-9_]*$' || {

@@ -1,6 +1,6 @@
 /* model_check_main.c - build/model-check FILE: the build's look at a model
  * file of models/ before compiling it (src/mk/compile-model.sh), through
- * the checks picard_model_load makes (src/model_check.c). Exit 1 with the
+ * the checks picard_model_load makes (src/model/model_check.c). Exit 1 with the
  * broken rule on stderr. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -30,7 +30,7 @@
 /* What NVRTC is given besides the architecture: C++17 as the build, and
  * functions without qualifiers (a model's exact solution, its start
  * state) taken as device functions, so that the file needs no change; its
- * rhs must still say __host__ __device__ (src/model_load.c checks). */
+ * rhs must still say __host__ __device__ (src/model/model_load.c checks). */
 static const char *const jit_options[] = {"-std=c++17", "-default-device", "-lineinfo"};
 #define JIT_NOPTIONS (sizeof(jit_options) / sizeof(jit_options[0]))
 

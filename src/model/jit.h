@@ -1,5 +1,5 @@
 /* jit.h - a model's kernels compiled at run time by NVRTC, one template
- * instance at a time, cached on disk (src/jit.c). */
+ * instance at a time, cached on disk (src/model/jit.c). */
 #ifndef PICARD_JIT_H
 #define PICARD_JIT_H
 

@@ -1,9 +1,9 @@
 /* model_check.c - the rules of the model contract that no compiler sees,
- * read from a model file's text (src/model_check.h): the registration
+ * read from a model file's text (src/model/model_check.h): the registration
  * under the file's name, the struct's name, a right-hand side for both
  * sides that does nothing a GPU kernel cannot, and members the contract
  * does not know. The build (build/model-check, src/mk/compile-model.sh)
- * and picard_model_load (src/model_load.c) both check with it. */
+ * and picard_model_load (src/model/model_load.c) both check with it. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <stdio.h>
@@ -238,7 +238,7 @@ enum extent { EXTENT_DIM, EXTENT_NPARAMS, EXTENT_JACOBIAN, EXTENT_INVARIANTS,
 	      EXTENT_KX, EXTENT_KY, EXTENT_ROWS, EXTENT_NNZ };
 
 /* A model function of the contract and its array arguments by position
- * (-1 ends the list), as kernels/picard_model.cuh calls it. */
+ * (-1 ends the list), as src/model/picard_model.cuh calls it. */
 struct checked_function {
 	const char *name;
 	struct {
@@ -317,7 +317,7 @@ static char *code_only(const char *text)
 /* A subscript's value when it is a constant: integer literals, the
  * model's dim, nparams and ninvariants, + - * / % and parentheses.
  * Anything else (a variable, a cast, a call) is computed at run time:
- * ok goes false, and the guarded evaluation (src/model_probe.c) looks. */
+ * ok goes false, and the guarded evaluation (src/model/model_probe.c) looks. */
 struct subscript {
 	const char *c, *end;
 	const picard_model *model;

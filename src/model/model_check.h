@@ -1,5 +1,5 @@
 /* model_check.h - the model contract's rules that no compiler sees, read
- * from a model file's text (src/model_check.c). */
+ * from a model file's text (src/model/model_check.c). */
 #ifndef PICARD_MODEL_CHECK_H
 #define PICARD_MODEL_CHECK_H
 
@@ -20,7 +20,7 @@ int picard_model_check_text(const char *path, const char *text, const char *name
  * those of exact, initial, invariants, k_faces and csr, against the
  * model's sizes. PICARD_ECOMPILE with "PATH:LINE: error: rhs reads p[5]
  * out of bounds: ..." for the first outside; subscripts computed at run
- * time are the guarded evaluation's (src/model_probe.h). */
+ * time are the guarded evaluation's (src/model/model_probe.h). */
 int picard_model_check_subscripts(const char *path, const char *text, const picard_model *model);
 
 /* The line (from 1) of text that at points into. */

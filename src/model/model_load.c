@@ -2,7 +2,7 @@
  * system C++ compiler builds its host side into a shared object with the
  * code generation flags the build gives models/ (so both give the same
  * bits on the CPU backend), picard loads it, and NVRTC checks its device
- * side; its kernels are compiled when a solve needs them (src/jit.c). The
+ * side; its kernels are compiled when a solve needs them (src/model/jit.c). The
  * shared object is cached by a hash of the file, picard's headers, the
  * flags and the compiler's version, so a second run loads it at once. */
 #define _GNU_SOURCE /* memmem */
@@ -76,7 +76,7 @@ static int pathf(char *buf, size_t len, const char *fmt, ...)
 	return PICARD_OK;
 }
 
-/* ---- the file: its name (its rules: src/model_check.c) --------------------------- */
+/* ---- the file: its name (its rules: src/model/model_check.c) --------------------------- */
 
 /* The model's name from PATH/NAME.cu: a C identifier, the struct's. */
 static int model_name(const char *path, char *name, size_t len)

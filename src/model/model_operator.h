@@ -1,6 +1,6 @@
 /* model_operator.h - a semi-linear model's linear part A (picard_model.op,
  * x' = A x + g) as a matrix on the host, and the check that the model's
- * declaration of it agrees with its rhs (src/model_operator.c). */
+ * declaration of it agrees with its rhs (src/model/model_operator.c). */
 #ifndef PICARD_MODEL_OPERATOR_H
 #define PICARD_MODEL_OPERATOR_H
 

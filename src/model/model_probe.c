@@ -1,5 +1,5 @@
 /* model_probe.c - a model's host functions evaluated once each, guarded
- * (src/model_probe.h): the subscripts src/model_check.c cannot read (a
+ * (src/model/model_probe.h): the subscripts src/model/model_check.c cannot read (a
  * loop to dim inclusive, x[(int)t + 7], a helper's) show here. Each array
  * argument lies against a guard page: a read or write past its end, or
  * before its start (the second layout), faults, and the fault's address

@@ -1,6 +1,6 @@
 /* model_probe.h - a model's host functions evaluated once each with
  * guarded arguments, in a child process with a time limit
- * (src/model_probe.c). */
+ * (src/model/model_probe.c). */
 #ifndef PICARD_MODEL_PROBE_H
 #define PICARD_MODEL_PROBE_H
 

@@ -1,5 +1,5 @@
 /* reference.h - the GSL reference (rk8pd, msbdf for a stiff model or
- * trajectory: src/reference.c) at a tolerance of the caller's choosing,
+ * trajectory: src/reference/reference.c) at a tolerance of the caller's choosing,
  * for the dense reference of the tuner and for picard_check_each.
  * picard_reference() is this at REF_TOL. */
 #ifndef PICARD_REFERENCE_H

@@ -1,5 +1,5 @@
 /* scheme.h - a scheme is a type object, as GSL's gsl_odeiv2_step_type: one
- * const table per scheme (src/scheme_*.c) says what it is called, its order
+ * const table per scheme (src/schemes/NAME/scheme_NAME.c) says what it is called, its order
  * and options, how a solve settles them, how its grid is refined (the error
  * estimate's companion, the promise's retries), what the tuner searches
  * and how each backend runs it. picard_scheme_list registers them; the
@@ -12,9 +12,9 @@
 
 #include "picard.h"
 
-struct picard_cpu_scheme;  /* src/backend.h */
-struct picard_lobatto;     /* src/lobatto.h */
-struct picard_cuda_scheme; /* kernels/cuda_backend.cu */
+struct picard_cpu_scheme;  /* src/backend/backend.h */
+struct picard_lobatto;     /* src/schemes/lobatto/lobatto.h */
+struct picard_cuda_scheme; /* src/backend/cuda/cuda_backend.cu */
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,7 +29,7 @@ typedef struct picard_scheme_type {
 	const char *length_name; /* the option that sets its grid: "h" or "window" */
 	int max_m;               /* nodes per window at most; 0: no limit of its own */
 	bool lobatto_grid;       /* its windows hold m collocation nodes, the
-				    start the first (src/lobatto.h): the window
+				    start the first (src/schemes/lobatto/lobatto.h): the window
 				    ends, dense output's rule and its summary
 				    follow */
 	/* a lobatto grid's nodes and tables: Gauss-Lobatto's or Radau
@@ -54,7 +54,7 @@ typedef struct picard_scheme_type {
 				    for it by name: picard-run's search
 				    across schemes leaves it out */
 	/* the scheme's difference to a companion on a grid twice as fine,
-	 * times this, is the error estimate (src/estimate.c) */
+	 * times this, is the error estimate (src/solve/estimate.c) */
 	double estimate_factor;
 	int rhs_per_sweep;       /* right-hand sides per sweep (a step of a
 				    Runge-Kutta scheme), 0: rhs_per_step's */
@@ -64,7 +64,7 @@ typedef struct picard_scheme_type {
 	int impl_slot;           /* per-thread Runge-Kutta: its slot in a
 				    model's picard_model_impl.rk_host */
 	const char *tableau;     /* per-thread Runge-Kutta: its tableau's struct
-				    (kernels/rk_tableaus.cuh), a template
+				    (src/schemes/rk/rk_tableaus.cuh), a template
 				    argument of its kernel */
 
 	/* Its order on grid g: the error goes as length^order. */
@@ -139,7 +139,7 @@ int picard_tune_candidates_k(int kmax);
 double picard_tune_rtol_default(int K, double tol, picard_precision precision);
 
 /* The lobatto scheme's, shared by the schemes on its grid (src/
- * scheme_lobatto.c): order 2m-2, the window as the length, and the
+ * schemes/lobatto/scheme_lobatto.c): order 2m-2, the window as the length, and the
  * refinement of the window with its iteration tolerances. */
 double picard_lobatto_grid_order(const picard_grid *g);
 double picard_lobatto_grid_length(const picard_grid *g);

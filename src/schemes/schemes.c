@@ -1,4 +1,4 @@
-/* schemes.c - the list of schemes (src/scheme.h) and lookups in it. */
+/* schemes.c - the list of schemes (src/schemes/scheme.h) and lookups in it. */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,7 +11,7 @@ extern const picard_scheme_type picard_scheme_trapezoid, picard_scheme_lobatto,
 
 /* The per-thread pairs first: the quick search goes down the list, and
  * their solves, cheap to time, bound how far it refines the Picard
- * schemes (src/tune.c, too_slow). Among schemes that suit a model the
+ * schemes (src/tune/tune.c, too_slow). Among schemes that suit a model the
  * first is its default (src/cli/parse.c): imex-sdirk2 before imex-euler. */
 const picard_scheme_type *const picard_scheme_list[] = {
 	&picard_scheme_dp5,

@@ -12,7 +12,7 @@
  * global error, rounding of float and the iteration's stopping error
  * included, since it runs in double with a tighter iteration tolerance.
  *
- * Each scheme's table (src/scheme.h) refines its grid and holds the factor:
+ * Each scheme's table (src/schemes/scheme.h) refines its grid and holds the factor:
  * - trapezoid: the companion at h/2 with the same m and K. With an error
  *   C h^p, the difference is C h^p (1 - 2^-p), at least half the error for
  *   any order p >= 1: the estimate is twice the difference, a bound that

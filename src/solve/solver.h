@@ -1,6 +1,6 @@
 /* solver.h - the solver beyond the public API: solves of members drawn
  * where they are solved (picard-run's); a companion that runs beside each
- * solve, and what the solver lends it (the error estimate, src/estimate.c,
+ * solve, and what the solver lends it (the error estimate, src/solve/estimate.c,
  * whose companion solver runs on the same inputs): its CUDA side, and a
  * solve that starts from another solver's inputs where they are on the
  * device already. */
@@ -11,7 +11,7 @@
 #include "picard.h"
 
 /* What runs beside each solve of a solver: the error estimate
- * (src/estimate.c), attached once the solver is made (src/solver_create.c).
+ * (src/solve/estimate.c), attached once the solver is made (src/solve/solver_create.c).
  * The solver knows it by these hooks alone. */
 struct picard_solve_companion {
 	void *state;

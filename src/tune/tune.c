@@ -3,7 +3,7 @@
  * ensemble, by a cost model: a point's predicted time is its counted
  * right-hand side evaluations on the ensemble times what one evaluation
  * costs its scheme at its m under its layout, timed once and cached
- * (src/tune_cost.h). Timing every point picked by the noise between two
+ * (src/tune/tune_cost.h). Timing every point picked by the noise between two
  * close ones: the same command chose dp5, vern9, dp5 adaptive and vern9 in
  * four runs (issue 34).
  *

@@ -25,7 +25,7 @@
  *
  * A line with seconds_per_eval (issue 34) is not a configuration but what
  * one right-hand side evaluation cost a scheme at m nodes under a layout
- * (src/tune_cost.h), for a model, precision, ensemble size class and
+ * (src/tune/tune_cost.h), for a model, precision, ensemble size class and
  * device, for example
  *
  *   model=lotka precision=double traj=1024 device="CPU" build=3d7f3fb

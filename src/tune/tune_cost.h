@@ -3,7 +3,7 @@
  * what one evaluation costs its scheme at its m under its layout, on this
  * device, for the model, precision and ensemble size. That cost is timed
  * once and kept in the tuning cache beside the configurations (src/
- * tune_cache.c), so the same search on the same machine predicts the same
+ * tune/tune_cache.c), so the same search on the same machine predicts the same
  * times and picks the same configuration, where timing every candidate
  * picked by the noise between two close ones. */
 #ifndef PICARD_TUNE_COST_H

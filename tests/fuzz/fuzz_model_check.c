@@ -1,6 +1,6 @@
 /* fuzz_model_check.c - libFuzzer target for the model contract's text
  * rules (picard_model_check_text and picard_model_check_subscripts,
- * src/model_check.c): the build and picard_model_load run them on any
+ * src/model/model_check.c): the build and picard_model_load run them on any
  * file a user writes (the subscripts as a model of dim 2, nparams 2). The input is the file's text (a NUL ends it early); the model
  * is named "m". The check must return 0 or PICARD_ECOMPILE, with a detail
  * naming the file, without a crash, a leak or undefined behaviour. Its

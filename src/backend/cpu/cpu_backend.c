@@ -2,8 +2,8 @@
  * picard_solve runs without a GPU, and the reference the GPU kernels are
  * tested against (same equations, same node layout, same order of
  * operations). Each scheme's part is its struct picard_cpu_scheme
- * (src/cpu_trapezoid.c, src/cpu_lobatto.c), named by its table in
- * src/scheme.h. */
+ * (src/schemes/trapezoid/cpu_trapezoid.c, src/schemes/lobatto/cpu_lobatto.c), named by its table in
+ * src/schemes/scheme.h. */
 #include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * solver's device memory (allocated once, in picard_cuda_create), host <->
  * device transfers with the SoA layout x[k*ntraj + i] the kernels read
  * coalesced, and the launch of the kernel instance the solve needs,
- * compiled at run time from the model's text (src/jit.c). Every CUDA call
+ * compiled at run time from the model's text (src/model/jit.c). Every CUDA call
  * here is checked. */
 #include <cuda_runtime.h>
 #include <math.h>
@@ -60,7 +60,7 @@ struct picard_cuda_solver {
 	void *lobatto_tables;       /* device, see picard_launch */
 	/* newton scheme only: its device buffers */
 	struct picard_newton_workspace newton;
-	/* the imex schemes only: their engine (kernels/imex/) */
+	/* the imex schemes only: their engine (src/schemes/imex/) */
 	struct imex_gpu *imex;
 	const struct picard_job *job; /* the solve under way: its note */
 };
@@ -132,7 +132,7 @@ extern "C" int picard_cuda_device_name(char *buf, size_t len)
  * HBM3 (132 SMs, driver 580.159.04), 2026-11-23, lotka in float, K = 2,
  * solve time (CUDA events) median of 7 solves, bin/bench-layouts:
  * bench/results/h100-2026-11-23/suite/layouts.csv, after the convergence
- * test became a vote without division (src/convergence.h; the first
+ * test became a vote without division (src/schemes/convergence.h; the first
  * measurements, before it, are in h100-2026-11-23/layouts.txt: there the
  * warp layout won at m = 8, the division having cost the thread layout,
  * which tests every node in one thread, the most).
@@ -219,7 +219,7 @@ static int group_lanes(int m)
 	return g;
 }
 
-/* A scheme on the CUDA backend (its table in src/scheme.h names it): how
+/* A scheme on the CUDA backend (its table in src/schemes/scheme.h names it): how
  * it settles the layout, which kernels run, the block's shape and the
  * tables it uploads. */
 struct picard_cuda_scheme {
@@ -229,7 +229,7 @@ struct picard_cuda_scheme {
 	void (*layout)(picard_grid *grid, const picard_options_layout *asked, int dim,
 		       long ntraj, int sms);
 	/* The kernel instance a launch runs, as the template's name with its
-	 * arguments (model and real type given) into buf: src/jit.c compiles
+	 * arguments (model and real type given) into buf: src/model/jit.c compiles
 	 * it. */
 	int (*instance)(const picard_grid *grid, const picard_launch *L, const char *model,
 			const char *real, char *buf, size_t len);
@@ -464,7 +464,7 @@ static int rk_launch_threads(const struct picard_cuda_solver *cuda, const picard
 }
 
 /* radau5's step holds four dim x dim matrices (J, E1, E2's real and
- * imaginary parts: radau::work, kernels/radau5_integrate.cuh) in its
+ * imaginary parts: radau::work, src/schemes/radau5/radau5_integrate.cuh) in its
  * thread's local memory, which CUDA caps at 512 KB a thread: a larger
  * model is refused before any compile, with the reason. */
 #define RADAU5_LOCAL_MAX_BYTES (512u * 1024)
@@ -488,7 +488,7 @@ extern "C" const struct picard_cuda_scheme picard_cuda_rk = {
 	NULL,
 };
 
-/* ---- newton: windows across threads (kernels/newton_kernel.cuh) -------------- */
+/* ---- newton: windows across threads (src/schemes/newton/newton_kernel.cuh) -------------- */
 
 /* Its own shape: a thread per window, a block per trajectory's step. */
 static void newton_layout(picard_grid *grid, const picard_options_layout *asked, int dim,
@@ -697,9 +697,9 @@ extern "C" const struct picard_cuda_scheme picard_cuda_newton = {
 	newton_launch_threads, newton_upload, upload_dense_weights, newton_traj_bytes, newton_run,
 };
 
-/* ---- imex: a chunk's linear solves batched (kernels/imex/) ---------------------- */
+/* ---- imex: a chunk's linear solves batched (src/schemes/imex/) ---------------------- */
 
-/* Its own loop of launches (kernels/imex/engine.cu): a thread per member
+/* Its own loop of launches (src/schemes/imex/engine.cu): a thread per member
  * in its kernels, no layout to choose. */
 static void imex_layout(picard_grid *grid, const picard_options_layout *asked, int dim,
 			long ntraj, int sms)
@@ -739,8 +739,8 @@ static size_t imex_traj_bytes(const picard_grid *grid, int n)
 				     imex_krylov(grid));
 }
 
-/* The engine for a chunk: the scheme's stages (src/imex.h) and the
- * settled linear solver's GPU method (kernels/tridiag/, kernels/krylov/,
+/* The engine for a chunk: the scheme's stages (src/schemes/imex/imex.h) and the
+ * settled linear solver's GPU method (src/linsolve/gpu/tridiag/, src/linsolve/gpu/krylov/,
  * by the host list's names). */
 static int imex_upload(struct picard_cuda_solver *cuda, long chunk, int sm_count,
 		       int kernel_threads)

@@ -1,4 +1,4 @@
-/* cuda_libs.cu - cuSPARSE and cuBLAS loaded on first use (src/cuda_libs.h),
+/* cuda_libs.cu - cuSPARSE and cuBLAS loaded on first use (src/backend/cuda/cuda_libs.h),
  * by the sonames of the headers this was built with, found through the
  * library's RPATH like its other CUDA libraries. */
 #include <dlfcn.h>

@@ -4,7 +4,7 @@
  * loading on an H100 host (bench/startup), cuBLAS alone 73 ms, though
  * most runs never call them. For the .cu files that call them: include
  * this instead of <cusparse.h> and <cublas_v2.h>; each call then goes
- * through a table made once by dlopen (kernels/cuda_libs.cu), and returns
+ * through a table made once by dlopen (src/backend/cuda/cuda_libs.cu), and returns
  * the library's NOT_INITIALIZED status where it cannot be loaded. */
 #ifndef PICARD_CUDA_LIBS_H
 #define PICARD_CUDA_LIBS_H

@@ -1,4 +1,4 @@
-/* device_io.cu - the CUDA backend's traffic with the host (src/device_io.h).
+/* device_io.cu - the CUDA backend's traffic with the host (src/backend/cuda/device_io.h).
  *
  * A copy from pageable memory goes through the driver's own small pinned
  * buffer, one piece after another, and the host's conversions (rows to
@@ -332,7 +332,7 @@ extern "C" int picard_io_broadcast_row(const double *row, int width, long count,
 	return e == cudaSuccess ? PICARD_OK : picard_cuda_fail(e, "parameters shared by all members");
 }
 
-/* The draw's members first .. first+count-1 (src/philox.h, as the host's
+/* The draw's members first .. first+count-1 (src/ensemble/philox.h, as the host's
  * picard_draw_host): states x[k*count + i] from centres[0..n), and with
  * params, parameter q of each from centres[n + q], spread by centres[n +
  * np + q] where that is positive. */

@@ -4,7 +4,7 @@
  * the other (row-major doubles <-> the device's SoA reals), and what need
  * not travel stays on the device: a row every member shares is broadcast
  * there, and the members' totals are reduced there
- * (kernels/device_io.cu). */
+ * (src/backend/cuda/device_io.cu). */
 #ifndef PICARD_DEVICE_IO_H
 #define PICARD_DEVICE_IO_H
 

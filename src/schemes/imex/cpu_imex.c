@@ -1,4 +1,4 @@
-/* cpu_imex.c - the imex schemes (src/imex.h, src/scheme_imex.c) on the CPU
+/* cpu_imex.c - the imex schemes (src/schemes/imex/imex.h, src/schemes/imex/scheme_imex.c) on the CPU
  * backend, a trajectory per OpenMP thread, in double. Each trajectory sets
  * its linear solver up once (its parameters and gamma h fix I - gamma h
  * A), then per window sweeps: g at every stage of every step from the

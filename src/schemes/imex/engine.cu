@@ -1,19 +1,19 @@
 /* engine.cu - the imex schemes on the GPU (imex.h): the host loop over
  * windows, sweeps, steps and stages, and the kernels it launches beside
- * the run-time compiled one (kernels/imex_kernel.cuh).
+ * the run-time compiled one (src/schemes/imex/imex_kernel.cuh).
  *
  * Layouts. A member's state is contiguous (element k of member i at i n +
  * k), in the window start y, the stage values Y and g at them G (step j,
  * stage q: ((j s + q) N + i) n + k), and the stage's right-hand side r,
  * so that the model's functions take pointers into them. The tridiagonal
- * batches are in their method's layout (kernels/tridiag/tridiag.h):
+ * batches are in their method's layout (src/linsolve/gpu/tridiag/tridiag.h):
  * system i (1D), system j N + i for the x line j of member i and i' N +
  * i for the y line i' (2D), so that under the interleaved layout
  * consecutive members' rows lie together. The Krylov solvers' vectors and
- * values are interleaved over the chunk (kernels/krylov/krylov.h: row k of
+ * values are interleaved over the chunk (src/linsolve/gpu/krylov/krylov.h: row k of
  * member i at k chunk + i).
  *
- * The numerics are the CPU backend's (src/cpu_imex.c, src/imex.h), in the
+ * The numerics are the CPU backend's (src/schemes/imex/cpu_imex.c, src/schemes/imex/imex.h), in the
  * same order of operations where it matters: per sweep, g at every stage
  * of every step from the previous sweep's values (the window's start, or
  * warm: the previous window's shape, in the first sweep), then for each
@@ -21,7 +21,7 @@
  *     (I - gamma h A) Y_q = y_j + gamma h G_q + carry_q (Y_{q-1} - y_j),
  * y_{j+1} = Y_{s-1}, the solve starting from the previous sweep's Y_q
  * (ADI); the sweep's change is tested as every iterated scheme's
- * (src/convergence.h) over all stage values. ADI is src/linsolve/adi.c's:
+ * (src/schemes/convergence.h) over all stage values. ADI is src/linsolve/adi.c's:
  * the same couplings, cycle of parameters and stopping rule. */
 #include <cuda_runtime.h>
 #include <math.h>
@@ -1107,7 +1107,7 @@ static int sweep(struct imex_gpu *g, const void *kernel, const struct picard_ime
 }
 
 /* The lowest member whose linear solve failed, in the CPU backend's
- * words (src/cpu_imex.c). */
+ * words (src/schemes/imex/cpu_imex.c). */
 static int first_failure(struct imex_gpu *g, long N, struct imex_gpu_failure *first)
 {
 	struct imex_member *ctl = (struct imex_member *)malloc(N * sizeof(*ctl));

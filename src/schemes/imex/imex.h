@@ -1,6 +1,6 @@
 /* imex.h - the two implicit-explicit schemes' stages, shared by their
- * scheme tables (src/scheme_imex.c) and each backend's part (src/
- * cpu_imex.c, the CUDA backend's). A step of h from y_j solves, stage by
+ * scheme tables (src/schemes/imex/scheme_imex.c) and each backend's part (src/
+ * schemes/imex/cpu_imex.c, the CUDA backend's). A step of h from y_j solves, stage by
  * stage, with one matrix M = I - gamma h A for all,
  *     M Y_i = y_j + carry_i (Y_{i-1} - y_j) + gamma h g(t_j + c_i h, G_i)
  * (carry_1 = 0), G_i the stage's value from the previous Picard sweep,

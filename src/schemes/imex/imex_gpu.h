@@ -1,15 +1,15 @@
-/* imex_gpu.h - the imex schemes on the GPU (kernels/imex/engine.cu): a chunk
+/* imex_gpu.h - the imex schemes on the GPU (src/schemes/imex/engine.cu): a chunk
  * of members integrated together, window by window, with per-step
  * launches. Per window and sweep: one launch of the run-time compiled
- * kernel (kernels/imex_kernel.cuh) evaluates g at every stage of every
+ * kernel (src/schemes/imex/imex_kernel.cuh) evaluates g at every stage of every
  * step from the previous sweep's values; then, step by step and stage by
  * stage, a launch builds the right-hand sides and the stage's system
  * (I - gamma h A) Y = r is solved for every member at once: a batch of
  * tridiagonal systems (1D), the Peaceman-Rachford ADI iteration over
  * batches of x and y lines (2D), each by a GPU tridiagonal method
- * (kernels/tridiag/), or batched CG or BiCGStab over the members' M = I -
- * gamma h A in CSR, one sparsity pattern for all (kernels/krylov/). Plain
- * C, called by kernels/cuda_backend.cu. */
+ * (src/linsolve/gpu/tridiag/), or batched CG or BiCGStab over the members' M = I -
+ * gamma h A in CSR, one sparsity pattern for all (src/linsolve/gpu/krylov/). Plain
+ * C, called by src/backend/cuda/cuda_backend.cu. */
 #ifndef PICARD_IMEX_GPU_H
 #define PICARD_IMEX_GPU_H
 
@@ -26,7 +26,7 @@ struct tridiag_method;
 struct krylov_method;
 struct krylov_precond;
 
-/* One scheme's coefficients (src/imex.h: imex-euler, imex-sdirk2). */
+/* One scheme's coefficients (src/schemes/imex/imex.h: imex-euler, imex-sdirk2). */
 struct imex_gpu_tableau {
 	int stages;       /* s */
 	double gamma;     /* every stage solves (I - gamma h A) Y = r */

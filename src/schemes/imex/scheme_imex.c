@@ -1,7 +1,7 @@
 /* scheme_imex.c - the implicit-explicit schemes for semi-linear models x' =
  * A x + g(t, x) (picard_model.op), two tables sharing one implementation:
  * imex-euler (order 1) and imex-sdirk2 (order 2), both L-stable in A (their
- * stages: src/imex.h). On the trapezoid's grid: windows of m-1 steps of h,
+ * stages: src/schemes/imex/imex.h). On the trapezoid's grid: windows of m-1 steps of h,
  * each window's g iterated by Picard sweeps (K fixed, or K_max adaptive to
  * the iteration tolerances) while every sweep runs the chain of linear
  * solves (I - gamma h A) Y = r step by step (src/linsolve/implicit.h). The
@@ -25,7 +25,7 @@
 /* as the trapezoid's: a sweep's chain rounds by ~m eps |x| */
 #define ROUNDING_FLOOR(m) (4.0 * (m) * DBL_EPSILON)
 /* the step-doubling difference bounds an error of order p >= 1 times
- * 1 / (1 - 2^-p), 2 at p = 1 (src/estimate.c) */
+ * 1 / (1 - 2^-p), 2 at p = 1 (src/solve/estimate.c) */
 #define ESTIMATE_FACTOR 2.0
 
 /* stages per step: g is evaluated at each, once a sweep (the tables'

@@ -1,5 +1,5 @@
-/* cpu_lobatto.c - the lobatto scheme (src/lobatto.h) on the CPU backend:
- * the solve's tables, then src/cpu_lobatto.inc per trajectory, in float and
+/* cpu_lobatto.c - the lobatto scheme (src/schemes/lobatto/lobatto.h) on the CPU backend:
+ * the solve's tables, then src/schemes/lobatto/cpu_lobatto.inc per trajectory, in float and
  * in double. */
 #include <math.h>
 #include <stdlib.h>

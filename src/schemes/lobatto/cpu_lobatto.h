@@ -1,6 +1,6 @@
-/* cpu_lobatto.h - the tables of a solve on the lobatto grid (src/lobatto.h)
- * on the CPU backend, shared by the schemes on that grid (src/cpu_lobatto.c,
- * src/cpu_newton.c). */
+/* cpu_lobatto.h - the tables of a solve on the lobatto grid (src/schemes/lobatto/lobatto.h)
+ * on the CPU backend, shared by the schemes on that grid (src/schemes/lobatto/cpu_lobatto.c,
+ * src/schemes/newton/cpu_newton.c). */
 #ifndef PICARD_CPU_LOBATTO_H
 #define PICARD_CPU_LOBATTO_H
 

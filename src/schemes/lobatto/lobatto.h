@@ -1,7 +1,7 @@
 /* lobatto.h - the Gauss-Lobatto-Legendre collocation window of the lobatto
  * scheme: nodes, weights, the spectral integration matrix S and the
  * extrapolation matrix of the warm start, built once on the host in double
- * (src/lobatto.c), and the same tables scaled to a window and rounded to
+ * (src/schemes/lobatto/lobatto.c), and the same tables scaled to a window and rounded to
  * the solve's precision for both backends (so the CPU backend and the CUDA
  * kernel multiply by bitwise the same numbers).
  *
@@ -36,7 +36,7 @@ struct picard_lobatto {
 	double tau[PICARD_LOBATTO_MAX_M];        /* nodes, ascending */
 	double weight[PICARD_LOBATTO_MAX_M];     /* quadrature weights, sum 2 */
 	/* L_l = sum_k coef[l*m + k] P_k (k < m): the Legendre expansion S
-	 * is built from, kept for dense output (src/dense_output.h) */
+	 * is built from, kept for dense output (src/schemes/dense_output.h) */
 	double coef[PICARD_LOBATTO_MAX_M * PICARD_LOBATTO_MAX_M];
 	/* S[j*m + l] = int_{-1}^{tau_j} L_l(s) ds; row 0 is zero and row m-1
 	 * the weights */
@@ -84,7 +84,7 @@ void picard_lobatto_tables(const struct picard_lobatto *lob, double H,
  * lob's m nodes): out[r*m + l] = (H/2) int_{-1}^{tau_r} L_l, tau_r where
  * times[r] lies in the window that holds it (picard_grid_window), in the
  * solve's precision (float when !is_double). The state at times[r] is
- * then x_w + sum_l out[r*m + l] f_l (src/dense_output.h): the same
+ * then x_w + sum_l out[r*m + l] f_l (src/schemes/dense_output.h): the same
  * numbers for the CPU backend and the kernels, computed once per solve
  * instead of once per trajectory. */
 void picard_lobatto_dense_weights(const struct picard_lobatto *lob, const picard_grid *grid,

@@ -1,5 +1,5 @@
 /* scheme_lobatto.c - collocation on the m Gauss-Lobatto-Legendre nodes of
- * a window of length H (src/lobatto.h): x_j = x_w + (H/2) sum_l S_jl f_l,
+ * a window of length H (src/schemes/lobatto/lobatto.h): x_j = x_w + (H/2) sum_l S_jl f_l,
  * solved by Picard sweeps until they converge; converged it is Lobatto
  * IIIA, of order 2m-2. */
 #include <math.h>

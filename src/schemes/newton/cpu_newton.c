@@ -1,8 +1,8 @@
-/* cpu_newton.c - the newton scheme (src/newton.h) on the CPU backend: each
+/* cpu_newton.c - the newton scheme (src/schemes/newton/newton.h) on the CPU backend: each
  * trajectory through picard_newton_trajectory, its windows in parallel
  * (OpenMP) when the ensemble is smaller than the threads; the records
  * stored as each window becomes final, dense output from its nodes by the
- * lobatto scheme's collocation polynomial (src/cpu_lobatto.h). */
+ * lobatto scheme's collocation polynomial (src/schemes/lobatto/cpu_lobatto.h). */
 #include <math.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* newton.c - collocation solved by Newton's method across windows, one
- * trajectory on the host (src/newton.h).
+ * trajectory on the host (src/schemes/newton/newton.h).
  *
  * Window w, nodes X_0..X_{m-1} at t_w + offset_j, X_0 = x_w, A = (H/2) S:
  *
@@ -46,7 +46,7 @@ struct window {
 			   was last filled: its root is the serial method's */
 	double change; /* its last iteration's largest scaled change */
 	double slope;  /* the largest |f| of its nodes past the start at its
-			  last linearisation (src/window_plausible.h) */
+			  last linearisation (src/schemes/window_plausible.h) */
 };
 
 /* LU with partial pivoting of the N x N a (row-major), in place; then
@@ -125,7 +125,7 @@ static void work_free(struct work *wk)
 }
 
 /* The linearly implicit Euler step's change from node 0, (I - H J_0)^-1 H
- * f_0 (src/newton_rules.h), into dx; NaN when I - H J_0 is singular. Uses
+ * f_0 (src/schemes/newton/newton_rules.h), into dx; NaN when I - H J_0 is singular. Uses
  * wk->M as scratch, before the window's system is built in it. */
 static void predict(const struct work *wk, double H, double *dx)
 {
@@ -224,7 +224,7 @@ static void place(const struct picard_newton_problem *pb, const struct work *wk,
 	*change = worst;
 }
 
-/* Whether an untrusted window's root counts (src/newton_rules.h). */
+/* Whether an untrusted window's root counts (src/schemes/newton/newton_rules.h). */
 static bool plausible(const struct picard_newton_problem *pb, const struct window *win)
 {
 	const int n = pb->model->dim, m = pb->m;
@@ -243,7 +243,7 @@ static void restart(struct window *win, const double *x, int n, int m)
 }
 
 /* A final window's verdict: its end finite and within the bound, and its
- * nodes a plausible solution (src/window_plausible.h): one at the
+ * nodes a plausible solution (src/schemes/window_plausible.h): one at the
  * iteration limit goes on not-converged only while it is. */
 static picard_traj_status window_status(const struct picard_newton_problem *pb,
 					const struct window *win)

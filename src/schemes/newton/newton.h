@@ -1,4 +1,4 @@
-/* newton.h - Lobatto IIIA collocation (the lobatto scheme's equations, src/
+/* newton.h - Lobatto IIIA collocation (the lobatto scheme's equations,
  * lobatto.h) over many windows at once, solved by Newton's method across
  * windows (issue 17; DEER, Lim et al. 2024). Linearised around the current
  * iterate, each window's collocation system is a linear one whose solution
@@ -21,11 +21,11 @@ struct picard_newton_problem {
 	double t0, window;      /* span start, window length H */
 	long windows;           /* W */
 	int m;                  /* nodes per window, 2..32, the start first */
-	/* the window's collocation (src/lobatto.h): picard_lobatto_build
+	/* the window's collocation (src/schemes/lobatto/lobatto.h): picard_lobatto_build
 	 * (Lobatto IIIA) or picard_radau_build (Radau IIA, m-1 stages) */
 	int (*collocation)(int m, struct picard_lobatto *lob);
 	/* roots checked against the linearly implicit Euler step from the
-	 * window's start (src/newton_rules.h): a stiff scheme's */
+	 * window's start (src/schemes/newton/newton_rules.h): a stiff scheme's */
 	bool check_predictor;
 	int block;              /* windows iterated together (the sliding
 				   horizon), 1..W */
@@ -59,7 +59,7 @@ struct picard_newton_result {
  * within max_iterations keeps its last iterate and the trajectory goes on
  * (NOT_CONVERGED, as the Picard schemes report it); non-finite states,
  * |x| > bound or a converged window that is no solution (IMPLAUSIBLE, src/
- * window_plausible.h) stop it. Returns PICARD_OK or an error (bad problem, out of
+ * schemes/window_plausible.h) stop it. Returns PICARD_OK or an error (bad problem, out of
  * memory). */
 int picard_newton_trajectory(const struct picard_newton_problem *pb, const double *x0,
 			     double *window_ends, struct picard_newton_result *result);

@@ -1,5 +1,5 @@
 /* scheme_newton.c - collocation equations solved by Newton's method across
- * a block of windows (src/newton.h), two schemes: newton, the lobatto
+ * a block of windows (src/schemes/newton/newton.h), two schemes: newton, the lobatto
  * scheme's equations (the same grid and answer, the window set by accuracy
  * alone), and newton-radau, Radau IIA's (L-stable: stiff models). */
 #include <math.h>

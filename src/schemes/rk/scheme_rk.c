@@ -1,6 +1,6 @@
 /* scheme_rk.c - the per-thread explicit Runge-Kutta schemes: one thread
- * per trajectory, each taking its own steps (kernels/rk_integrate.cuh, the
- * tableaus in kernels/rk_tableaus.cuh). Where an ensemble fills the GPU by
+ * per trajectory, each taking its own steps (src/schemes/rk/rk_integrate.cuh, the
+ * tableaus in src/schemes/rk/rk_tableaus.cuh). Where an ensemble fills the GPU by
  * itself, parallelism across time buys nothing, and a high-order pair
  * needs the fewest right-hand sides for an error.
  *
@@ -235,7 +235,7 @@ RK_TABLE(picard_scheme_dp8, PICARD_SCHEME_DP8, "dp8",
 RK_TABLE(picard_scheme_vern9, PICARD_SCHEME_VERN9, "vern9",
 	 "Verner's most efficient 9(8) pair, one thread per trajectory, fixed or adaptive steps",
 	 "9", order_vern9, tune_point_vern9, 16, 2, 9, "rk_vern9", false);
-/* Radau IIA (kernels/radau5_integrate.cuh): its "steps" are Newton
+/* Radau IIA (src/schemes/radau5/radau5_integrate.cuh): its "steps" are Newton
  * iterations, 3 right-hand sides each. */
 RK_TABLE(picard_scheme_radau5, PICARD_SCHEME_RADAU5, "radau5",
 	 "Radau IIA 5 (Hairer & Wanner's RADAU5), implicit and L-stable for stiff models, "

@@ -1,5 +1,5 @@
 /* cpu_trapezoid.c - the paper's trapezoid scheme on the CPU backend:
- * src/cpu_sweep.inc per trajectory, in float and in double. */
+ * src/schemes/trapezoid/cpu_sweep.inc per trajectory, in float and in double. */
 #include <math.h>
 #include <stdlib.h>
 

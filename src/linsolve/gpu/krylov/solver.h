@@ -1,6 +1,6 @@
 /* solver.h - the insides of the batched Krylov solvers (krylov.h) that
  * its .cu files share: the SpMV object, the per-member state on the
- * device, and the solver's workspace. Internal to kernels/krylov/. */
+ * device, and the solver's workspace. Internal to src/linsolve/gpu/krylov/. */
 #ifndef PICARD_KRYLOV_SOLVER_H
 #define PICARD_KRYLOV_SOLVER_H
 
