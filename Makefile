@@ -103,7 +103,9 @@ RTC_STUBS    := $(wildcard src/model/rtc/*.h)
 # other src/cli/*.c files are shared by the programs.
 PROGRAMS     := $(patsubst src/cli/picard_%.c,picard-%,$(wildcard src/cli/picard_*.c))
 CLI_COMMON   := $(patsubst src/cli/%.c,$(BUILD)/src/cli/%.o,$(filter-out src/cli/picard_%.c,$(wildcard src/cli/*.c)))
-TEST_OBJS    := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(wildcard tests/*.c))
+# The tests: a folder per part of src/ (tests/PART/test_*.c), beside the
+# aids they share (tests/*.c).
+TEST_OBJS    := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(wildcard tests/*.c tests/*/test_*.c))
 # bench/stiff's host Rodas5P and msbdf reference, which the tests call too
 STIFF_DIR    := $(BUILD)/bench/stiff
 STIFF_TEST_OBJS := $(STIFF_DIR)/rodas_host.o $(STIFF_DIR)/stiff_common.o \
@@ -193,13 +195,13 @@ $(BUILD)/src/tune/tune_cache.o: CFLAGS += -DPICARD_BUILD_ID='"$(BUILD_ID)"'
 $(BUILD)/tests/%.o: tests/%.c | deps
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -Itests -c $< -o $@
 
-# tests/test_mpi.c runs picard-run under mpirun where picard-run was built
+# tests/mpi/test_mpi.c runs picard-run under mpirun where picard-run was built
 # with MPI, and skips (visibly) elsewhere.
-$(BUILD)/tests/test_mpi.o: CFLAGS += -DPICARD_TEST_MPI=$(if $(MPI_FOUND),1,0) \
+$(BUILD)/tests/mpi/test_mpi.o: CFLAGS += -DPICARD_TEST_MPI=$(if $(MPI_FOUND),1,0) \
 	-DPICARD_TEST_MPIRUN='"$(MPIRUN)"'
-$(BUILD)/tests/test_mpi.o: $(BUILD)/mpi-found
+$(BUILD)/tests/mpi/test_mpi.o: $(BUILD)/mpi-found
 $(BUILD)/mpi-found: FORCE
 	@mkdir -p $(@D)
 	@echo '$(MPI_FOUND) $(MPIRUN)' > $@.tmp
@@ -272,13 +274,13 @@ $(MPI_PLUGIN): $(MPI_CLI_OBJS) $(MPI_SHLIB) $(SHLIB)
 		-lpicard_mpi -lpicard $(MPI_LIBS) -o $@
 
 # bin/mpi-api-check: libpicard_mpi from a program with its own MPI, which
-# tests/test_mpi.c runs under mpirun.
+# tests/mpi/test_mpi.c runs under mpirun.
 $(BIN)/mpi-api-check: $(BUILD)/tests/mpi/api_check.o $(SHLIB) $(MPI_SHLIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(filter %.o,$^) $(LDFLAGS) -lpicard_mpi $(LDLIBS) $(MPI_LIBS) -o $@
 
-$(BUILD)/tests/mpi/%.o: tests/mpi/%.c | deps
+$(BUILD)/tests/mpi/api_check.o: tests/mpi/api_check.c | deps
 	@mkdir -p $(@D)
 	@echo "  MPICC   $@"
 	$(Q)$(CC) $(CFLAGS) $(MPI_CFLAGS) -c $< -o $@
@@ -302,7 +304,7 @@ $(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_AID
 	@echo "  LD      $@"
 	$(Q)$(CC) $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_AID_OBJS) $(LDFLAGS) $(LDLIBS) \
 		-lcurand -lcudart_static -lrt -lcriterion -lstdc++ -o $@
-$(BUILD)/tests/test_rodas.o: CFLAGS += -Ibench/stiff
+$(BUILD)/tests/reference/test_rodas.o: CFLAGS += -Ibench/stiff
 
 # ---- benchmarks -----------------------------------------------------------------
 # bench/NAME/bench_NAME.c holds the main of bin/bench-NAME, on the library

@@ -1,7 +1,7 @@
 /* rodas_host.h - the Rodas5P ensemble integrator of rodas.cuh on the host,
  * instantiated for every model of models/ (rodas_host.cpp, built by the
  * system C++ compiler with OpenMP), callable from C: bin/bench-rodas
- * --backend host and the Criterion suite (tests/test_rodas.c) run it. */
+ * --backend host and the Criterion suite (tests/reference/test_rodas.c) run it. */
 #ifndef BENCH_STIFF_RODAS_HOST_H
 #define BENCH_STIFF_RODAS_HOST_H
 

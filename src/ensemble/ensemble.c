@@ -21,7 +21,7 @@
  * the same past 2^18). A generation of at most that many is the sequence
  * itself at any offset, so the uniforms are drawn in pieces of
  * UNIFORM_PIECE: value i depends on i and the seed alone, whatever range
- * is asked for (tests/test_ensemble_range.c). */
+ * is asked for (tests/ensemble/test_ensemble_range.c). */
 #define UNIFORM_PIECE ((size_t)1 << 16)
 
 /* count values center[g % dim] * (1 + spread (2u - 1)) into x, u being

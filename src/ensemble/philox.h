@@ -3,7 +3,7 @@
  * directly: value g of a seed's sequence depends on g and the seed alone,
  * so any range is drawn in parallel, bit-identical to cuRAND's host and
  * device generators for a generation of at most 2^16 values at any offset
- * (how src/ensemble/ensemble.c asks for them; tests/test_philox.c holds it against
+ * (how src/ensemble/ensemble.c asks for them; tests/ensemble/test_philox.c holds it against
  * the host generator). Its functions run on the device too
  * (src/backend/cuda/device_io.cu draws the ensemble where it is solved), with the
  * host's rounding.

@@ -34,7 +34,7 @@
  * L-stable. At equal rtol = atol msbdf's global error is orders above
  * rk8pd's, so it is asked for REF_MSBDF_SHARE of the tolerance: at
  * picard_reference()'s 1e-12 (msbdf at 1e-14), against the published
- * values of the test set for IVP solvers (tests/test_stiff.c), HIRES at
+ * values of the test set for IVP solvers (tests/reference/test_stiff.c), HIRES at
  * t = 321.8122 comes within 2.8e-10 relative in every component,
  * Robertson at t = 1e11 within 1.4e-13 (absolute; y2 is 8e-14 there), van
  * der Pol at mu = 1000, t = 2000 within 5.6e-11 relative; and msbdf

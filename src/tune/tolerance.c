@@ -16,7 +16,7 @@
 /* A change below 2 eps of |x| (two units in its last place, 4 u) is the
  * rounding of the sweep or step that made it: lobatto in float converges
  * at iter_rtol 3e-7 and no longer at 1e-7 (src/schemes/lobatto/scheme_lobatto.c), and in
- * double at 1e-15 (tests/test_lobatto.c, kepler_periodic_return). */
+ * double at 1e-15 (tests/schemes/test_lobatto.c, kepler_periodic_return). */
 #define ROUNDING_ULPS 2.0
 /* The reference and the error estimates run in double at tolerances down
  * to 1e-14 (src/reference/reference.h): an error below 100 u of double (1.1e-14,

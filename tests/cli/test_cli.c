@@ -235,7 +235,7 @@ Test(cli, save_at_beyond_span)
 }
 
 /* A grid the library refuses (here: 1e20 windows) is a bad command line:
- * exit 2 with the library's message (tests/test_usage_exit.c has more). */
+ * exit 2 with the library's message (tests/cli/test_usage_exit.c has more). */
 Test(cli, library_error)
 {
 	struct cli_run run = run_line("decay --backend cpu --traj 2 --h 1e-19");

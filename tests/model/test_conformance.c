@@ -854,7 +854,7 @@ Test(conformance, reference_matches_exact)
 			/* the PDE's solution, the semi-discrete one's to O(dx^2)
 			 * only, from the model's own start (docs/models.md) */
 			cr_log_info("%s: left out of conformance/reference_matches_exact: its exact "
-				    "solution is the PDE's (tests/test_pde_models.c)", model->name);
+				    "solution is the PDE's (tests/model/test_pde_models.c)", model->name);
 			continue;
 		}
 		with_exact++;

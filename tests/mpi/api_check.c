@@ -1,4 +1,4 @@
-/* api_check.c - bin/mpi-api-check, run by tests/test_mpi.c under
+/* api_check.c - bin/mpi-api-check, run by tests/mpi/test_mpi.c under
  * mpirun: libpicard_mpi (picard_mpi.h) as a C program with its own MPI
  * uses it. Each rank takes its range of a Lotka-Volterra ensemble whose
  * states and two parameters are spread, draws its members, solves them

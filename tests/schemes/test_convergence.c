@@ -1,6 +1,6 @@
 /* test_convergence.c - the per-window convergence test, adaptive K and the
  * per-trajectory status, on the CPU backend (the GPU runs the same decision,
- * src/schemes/convergence.h, and tests/test_gpu.c compares the two). */
+ * src/schemes/convergence.h, and tests/backend/test_gpu.c compares the two). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* test_radau5.c - the stiff scheme, radau5, where it is needed (suite
- * radau5), on the CPU backend; tests/test_rk.c holds its order, dense
+ * radau5), on the CPU backend; tests/schemes/test_rk.c holds its order, dense
  * output, tolerance and statuses with the explicit pairs, and the
  * conformance suite every model against the reference.
  * - robertson, hires and van der Pol at mu = 1000 against the published

@@ -91,7 +91,7 @@ Test(schemes, stated_order_is_observed)
 		const bool rk = s->rhs_per_sweep > 0;
 		if (s->takes_linsolve) {
 			cr_log_info("%s: left out (the oscillator declares no linear operator); its "
-				    "order: tests/test_imex.c, imex/observed_order_against_reference",
+				    "order: tests/schemes/test_imex.c, imex/observed_order_against_reference",
 				    s->name);
 			continue;
 		}
@@ -117,7 +117,7 @@ Test(schemes, stated_order_is_observed)
 		cr_log_info("%s: E %.3g -> %.3g, observed order %.3f, table %g", s->name, coarse,
 			    refined, observed, s->order(&coarse_grid));
 		/* a ninth order still shows 9.3 at the errors double resolves
-		 * with one halving; tests/test_rk.c extrapolates it to 0.2 */
+		 * with one halving; tests/schemes/test_rk.c extrapolates it to 0.2 */
 		cr_expect(fabs(observed - s->order(&coarse_grid)) <=
 			  (s->order(&coarse_grid) >= 9 ? ORDER_SLACK_HIGH : ORDER_SLACK),
 			  "%s: observed order %.3f, its table says %g", s->name, observed,

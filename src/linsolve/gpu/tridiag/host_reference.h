@@ -1,7 +1,7 @@
 /* host_reference.h - what the GPU tridiagonal solvers are checked
  * against, on the host in double: random diagonally dominant batches, the
  * Thomas algorithm, and the error of a solution. Shared by
- * bench/linsolve/bench_tridiag.cu and tests/test_tridiag_gpu.c. */
+ * bench/linsolve/bench_tridiag.cu and tests/linsolve/test_tridiag_gpu.c. */
 #ifndef PICARD_TRIDIAG_HOST_REFERENCE_H
 #define PICARD_TRIDIAG_HOST_REFERENCE_H
 
