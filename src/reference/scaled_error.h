@@ -1,5 +1,5 @@
 /* scaled_error.h - one component's error under (atol, rtol), the same bits
- * on the host (src/tune/tolerance.c) and on the device (src/backend/cuda/device_io.cu,
+ * on the host (src/solve/tolerance.c) and on the device (src/backend/cuda/device_io.cu,
  * the error estimate's comparison): the scale's multiply and add rounded
  * each as the host does (PICARD_ADD_RN, portable.h). */
 #ifndef PICARD_SCALED_ERROR_H
