@@ -100,9 +100,11 @@ EMBED_HEADERS := $(call by_name,$(wildcard src/model/*.cuh src/schemes/*/*.cuh))
 		   src/common/portable.h src/schemes/window_plausible.h)
 RTC_STUBS    := $(wildcard src/model/rtc/*.h)
 # Programs: src/cli/picard_NAME.c holds the main of bin/picard-NAME; the
-# other src/cli/*.c files are shared by the programs.
+# other src/cli/*.c files, and src/cli/options/ (the steps that read
+# picard-run's command line), are shared by the programs.
 PROGRAMS     := $(patsubst src/cli/picard_%.c,picard-%,$(wildcard src/cli/picard_*.c))
-CLI_COMMON   := $(patsubst src/cli/%.c,$(BUILD)/src/cli/%.o,$(filter-out src/cli/picard_%.c,$(wildcard src/cli/*.c)))
+CLI_COMMON   := $(patsubst src/cli/%.c,$(BUILD)/src/cli/%.o,\
+		$(filter-out src/cli/picard_%.c,$(wildcard src/cli/*.c src/cli/options/*.c)))
 # The tests: a folder per part of src/ (tests/PART/test_*.c), beside the
 # aids they share (tests/*.c).
 TEST_OBJS    := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(wildcard tests/*.c tests/*/test_*.c))
@@ -392,7 +394,8 @@ FUZZ_CFLAGS   := -g -O1 -std=c11 -Wall -Wextra $(INC) -Isrc/cli \
 FUZZ_TARGETS  := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS     := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 FUZZ_CLI_OBJS := $(patsubst src/cli/%.c,$(BUILD)/fuzz/obj/cli/%.o,\
-		 src/cli/diag.c src/cli/parse.c src/cli/options.c src/cli/init_file.c)
+		 src/cli/diag.c src/cli/parse.c src/cli/options.c $(wildcard src/cli/options/*.c) \
+		 src/cli/init_file.c)
 .SECONDARY: $(FUZZ_CLI_OBJS) $(FUZZ_TARGETS:%=$(BUILD)/fuzz/obj/fuzz_%.o)
 
 # clang with libFuzzer's runtime, or what to install.
