@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "candidates.h"
-#include "parse.h"
+#include "options/defaults.h"
 #include "scheme.h"
 #include "tune_prepare.h"
 #include "tuning.h"

@@ -1,6 +1,8 @@
 /* options.h - the command line of picard-run, parsed into a plain struct.
- * Every value is checked here (strict numbers, ranges, known names), so the
- * rest of the program sees only sensible options. */
+ * Every value is checked on the way (strict numbers, ranges, known names),
+ * so the rest of the program sees only sensible options. options.c reads
+ * it in four steps, one file each in options/: flags, defaults, validate,
+ * resolve. */
 #ifndef PICARD_CLI_OPTIONS_H
 #define PICARD_CLI_OPTIONS_H
 
@@ -123,18 +125,22 @@ struct run_options {
 					"" when none was */
 };
 
-/* Parse argv into opts (defaults first, then every argument, then checks
- * that need the model). Returns 0, or CLI_EUSAGE after printing one line
- * naming the offending flag and value. */
+/* Parse argv into opts: the flags read, the defaults applied, the values
+ * checked together, then what they name resolved against the model and the
+ * span (options.c). Returns 0, CLI_DONE after --version, or CLI_EUSAGE
+ * after printing one line naming the offending flag and value. */
 int options_parse(int argc, char **argv, struct run_options *opts);
 
-/* The usage text: every flag with its default. */
+/* The usage text: every flag with its default (options/flags.c). */
 void options_usage(FILE *f);
 
 /* The nsave times --save-every or --save-at ask for, in order, into
  * times (options_parse has checked them): --save-every DT gives t0, t0 +
- * DT, ... short of t1 by more than rounding, then t1. */
+ * DT, ... short of t1 by more than rounding, then t1 (options/resolve.c). */
 void options_save_times(const struct run_options *opts, double *times);
+
+/* Whether the run's scheme takes --h (else --window) for its grid. */
+bool options_by_h(const struct run_options *opts);
 
 /* Trajectories the check compares: the record stride that keeps at most
  * check_traj of ntraj (0 = all), evenly spaced. */

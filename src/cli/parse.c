@@ -1,5 +1,5 @@
-/* parse.c - strict values, the flag-table parser, MODEL and the time span,
- * shared by picard-run and picard-tune (see parse.h). */
+/* parse.c - strict values, the flag-table parser, the scheme's name and
+ * MODEL, shared by the picard programs (see parse.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -73,56 +73,6 @@ int parse_precision(const char *flag, const char *text, picard_precision *out)
 	else
 		return cli_error(CLI_EUSAGE, "%s '%s': expected float or double", flag, text);
 	return 0;
-}
-
-bool cli_tolerance_wants_double(double atol, double rtol, double scale)
-{
-	return atol + rtol * scale < CLI_FLOAT_TOL_FLOOR * fmax(scale, 1e-300);
-}
-
-double cli_largest_abs(const double *x, long n)
-{
-	double largest = 0;
-
-#pragma omp parallel
-	{
-		double own = 0;
-
-#pragma omp for nowait
-		for (long i = 0; i < n; i++)
-			own = fmax(own, fabs(x[i]));
-#pragma omp critical(cli_largest_abs)
-		largest = fmax(largest, own);
-	}
-	return largest;
-}
-
-picard_precision cli_default_precision(picard_scheme scheme)
-{
-	const picard_scheme_type *type = picard_scheme_of(scheme);
-
-	return type && type->double_only ? PICARD_DOUBLE : PICARD_FLOAT;
-}
-
-bool cli_scheme_suits(const picard_model *model, const picard_scheme_type *type)
-{
-	if (type->takes_linsolve != (model->op != NULL))
-		return false;
-	return !model->stiff || type->solves_stiff;
-}
-
-void cli_default_scheme(const picard_model *model, bool scheme_given, picard_scheme *scheme,
-			bool precision_given, picard_precision *precision)
-{
-	if (scheme_given || !(model->stiff || model->op))
-		return;
-	for (int i = 0; picard_scheme_list[i]; i++)
-		if (cli_scheme_suits(model, picard_scheme_list[i])) {
-			*scheme = picard_scheme_list[i]->id;
-			break;
-		}
-	if (!precision_given)
-		*precision = PICARD_DOUBLE;
 }
 
 int parse_backend(const char *flag, const char *text, picard_backend *out)
@@ -338,7 +288,7 @@ void cli_print_flags(FILE *f, const struct cli_flag *flags, size_t nflags)
 		"driver found, and exit");
 }
 
-/* ---- model and span --------------------------------------------------------- */
+/* ---- model ---------------------------------------------------------------- */
 
 /* The registered model names, comma separated, into buf. */
 static void model_names(char *buf, size_t len)
@@ -380,25 +330,6 @@ int cli_find_model(const char *name, const picard_model **model)
 		return cli_error(CLI_EUSAGE, "unknown model '%s' (known: %s; or a model file, "
 				 "PATH/NAME.cu)", name, names);
 	return 0;
-}
-
-int cli_resolve_span(const picard_model *model, bool t0_given, double *t0,
-		     bool t1_given, double *t1)
-{
-	if (!t0_given)
-		*t0 = model->t0;
-	if (!t1_given)
-		*t1 = model->t1;
-	if (*t1 > *t0)
-		return 0;
-	if (t0_given && t1_given)
-		return cli_error(CLI_EUSAGE, "--t1 %.15g: must be greater than --t0 %.15g",
-				 *t1, *t0);
-	if (t1_given)
-		return cli_error(CLI_EUSAGE, "--t1 %.15g: must be greater than t0 = %.15g (%s's start)",
-				 *t1, *t0, model->name);
-	return cli_error(CLI_EUSAGE, "--t0 %.15g: must be less than t1 = %.15g (%s's end; give --t1)",
-			 *t0, *t1, model->name);
 }
 
 /* ---- schemes ----------------------------------------------------------------- */

@@ -1,7 +1,9 @@
 /* parse.h - what the command lines of the picard programs share: strict
  * numbers (no blanks, no trailing characters, no NaN, Inf or overflow), a
  * table of flags walked by one parser ("--flag value", "--flag=value", "--"
- * ends the flags, -h means --help), the MODEL argument and the time span.
+ * ends the flags, -h means --help), the scheme's name and the MODEL
+ * argument. What an option is where it is not given lives in
+ * options/defaults.h, the checks of options together in options/validate.h.
  *
  * Every function returns 0, or CLI_EUSAGE after printing one line that
  * names the flag and the offending text (diag.h).
@@ -25,40 +27,10 @@ int parse_double(const char *flag, const char *text, double *out);
 int parse_positive(const char *flag, const char *text, double *out);
 /* "float" or "double". */
 int parse_precision(const char *flag, const char *text, picard_precision *out);
-/* The precision of a run without --precision: double for a scheme that
- * runs in double alone (newton), else float (the paper's). */
-picard_precision cli_default_precision(picard_scheme scheme);
 
-/* Below this part of the largest start state a tolerance is not float's:
- * its rounding, 6e-8 |x| an operation, adds up over the windows (the
- * pendulum over 20 s at 1e-6 was out of reach in float on the CPU). */
-#define CLI_FLOAT_TOL_FLOOR 1e-6
 #define CLI_TEXT_OF(x) #x
-#define CLI_TEXT(x) CLI_TEXT_OF(x)
-/* --precision's help, picard-run's and picard-tune's */
-#define CLI_PRECISION_HELP "float or double: arithmetic of the sweeps (default float; newton, " \
-	"newton-radau, a stiff model's scheme, and --tol below " CLI_TEXT(CLI_FLOAT_TOL_FLOOR) \
-	" of the largest start state: double)"
+#define CLI_TEXT(x) CLI_TEXT_OF(x) /* a macro's value as text, for help lines */
 
-/* Whether --tol (atol, rtol) without --precision asks for double: atol +
- * rtol |x| below CLI_FLOAT_TOL_FLOOR |x| at the ensemble's largest start
- * state |x| = scale. picard-run and picard-tune decide alike, so that an
- * entry one stores serves the other. */
-bool cli_tolerance_wants_double(double atol, double rtol, double scale);
-/* max |x[i]| over n values (0 for none): an ensemble's largest state. */
-double cli_largest_abs(const double *x, long n);
-/* Whether picard-run picks type for model on its own (its default, its
- * search across schemes): for a model with an operator (a discretised
- * PDE) a scheme that solves with it, as a dense per-thread step at its
- * dimension is slow or refused there; for a stiff model one that solves
- * stiff models. */
-struct picard_scheme_type;
-bool cli_scheme_suits(const picard_model *model, const struct picard_scheme_type *type);
-/* A stiff model (picard_model.stiff) or one with an operator, with no
- * --scheme: the first scheme in the list that suits it, in double unless
- * --precision was given. */
-void cli_default_scheme(const picard_model *model, bool scheme_given, picard_scheme *scheme,
-			bool precision_given, picard_precision *precision);
 /* "auto", "cuda" or "cpu". */
 int parse_backend(const char *flag, const char *text, picard_backend *out);
 /* An unsigned 64-bit integer; a sign is refused (strtoull would wrap -1). */
@@ -116,14 +88,10 @@ int cli_parse_scheme(const char *flag, const char *value, picard_scheme *scheme)
 /* --list-schemes: each scheme, its order and the options it takes. */
 void cli_list_schemes(FILE *f);
 
-/* ---- model and span --------------------------------------------------------- */
+/* ---- model ---------------------------------------------------------------- */
 
 /* The registered model called name (NULL: none given); the error line lists
  * the known models. */
 int cli_find_model(const char *name, const picard_model **model);
-/* The time span: given values over the model's defaults, then t0 < t1;
- * the error line names the flag to change. */
-int cli_resolve_span(const picard_model *model, bool t0_given, double *t0,
-		     bool t1_given, double *t1);
 
 #endif

@@ -33,6 +33,7 @@
 #include "linsolve/implicit.h"
 #include "init_file.h"
 #include "options.h"
+#include "options/defaults.h"
 #include "output.h"
 #include "parse.h"
 #include "progress.h"

@@ -20,6 +20,8 @@
 
 #include "candidates.h"
 #include "diag.h"
+#include "options/defaults.h"
+#include "options/validate.h"
 #include "parse.h"
 #include "scheme.h"
 #include "tuning.h"
@@ -315,6 +317,9 @@ static int check_m_candidates(const struct tune_cli_options *opts)
 	return 0;
 }
 
+/* The command line in picard-run's order (options.c): the flags read,
+ * MODEL found, the defaults picard-run shares (options/defaults.h), then
+ * the checks. */
 static int parse_options(int argc, char **argv, struct tune_cli_options *opts)
 {
 	static const struct cli_command command = {
@@ -330,20 +335,18 @@ static int parse_options(int argc, char **argv, struct tune_cli_options *opts)
 	err = cli_parse_args(&command, argc, argv, opts, &opts->help);
 	if (err || opts->help || opts->list_schemes)
 		return err;
-	if (!opts->precision_given)
-		opts->precision = cli_default_precision(opts->scheme);
 	err = cli_find_model(opts->model_name, &opts->model);
 	if (err)
 		return err;
-	cli_default_scheme(opts->model, opts->scheme_given, &opts->scheme, opts->precision_given,
-			   &opts->precision);
+	cli_default_scheme_precision(opts->model, opts->scheme_given, &opts->scheme,
+				     opts->precision_given, &opts->precision);
+	cli_default_span(opts->model, opts->t0_given, &opts->t0, opts->t1_given, &opts->t1);
 	if (!opts->tol_given)
 		return cli_error(CLI_EUSAGE, "--tol E: the error bound is required");
 	err = check_m_candidates(opts);
 	if (err)
 		return err;
-	return cli_resolve_span(opts->model, opts->t0_given, &opts->t0,
-				opts->t1_given, &opts->t1);
+	return cli_check_span(opts->model, opts->t0_given, opts->t0, opts->t1_given, opts->t1);
 }
 
 /* ---- the search ---------------------------------------------------------------- */

@@ -1,23 +1,23 @@
-/* options.c - picard-run's command line: a table of flags, each with a
- * setter that parses its value strictly and checks its range (parse.h walks
- * the table), then the checks that need the model or several flags at once.
- * Both "--flag value" and "--flag=value" are accepted; "--" ends the flags. */
+/* flags.c - picard-run's command line, step 1 of options_parse: the table
+ * of flags, each with a setter that reads its value strictly and checks its
+ * range (parse.h walks the table), and the usage text made from it. Text
+ * into values only; what needs the model, the span or several flags at once
+ * waits for the later steps (options.c lists them). A flag that excludes one
+ * given before it (--K after --K-max, --tol twice) is refused here, at its
+ * place on the line. Both "--flag value" and "--flag=value" are accepted;
+ * "--" ends the flags. */
 #include <limits.h>
 #include <string.h>
 
-#include "diag.h"
-#include "linsolve/implicit.h"
-#include "options.h"
-#include "scheme.h"
-#include "parse.h"
-#include "tolerance.h"
+#include "cli/diag.h"
+#include "cli/options.h"
+#include "cli/parse.h"
+#include "defaults.h"
+#include "flags.h"
 
 #define TRAJ_MAX (1L << 40)   /* a trillion: days of a GPU, in batches */
 #define M_MAX (1 << 20)       /* keeps m*n and scratch sizes in range */
 #define K_MAX 1000000
-#define SAVE_TIMES_MAX (1L << 40) /* more could not fit any memory */
-#define SAVE_LAST_GAP 1e-9        /* of the span: a --save-every time this
-				     close to t1 is t1 (rounding of i*DT) */
 
 /* ---- setters, one per flag ---------------------------------------------- */
 
@@ -289,7 +289,8 @@ static int set_seed(void *ctx, const char *flag, const char *value)
 	return parse_seed(flag, value, &opts->seed);
 }
 
-/* NAME=X into list (NAME is looked up once the model is known). */
+/* NAME=X into list, as given: NAME and X are read against the model in
+ * resolve.c. */
 static int add_param_arg(const char *flag, const char *value, const char *example,
 			 struct param_arg *list, int *count)
 {
@@ -344,7 +345,7 @@ static int set_save_at(void *ctx, const char *flag, const char *value)
 	struct run_options *opts = ctx;
 
 	(void)flag;
-	/* the times are checked once the span is known */
+	/* the times are read once the span is known: resolve.c */
 	opts->save_at = value;
 	return 0;
 }
@@ -592,22 +593,6 @@ void options_usage(FILE *f)
 
 /* ---- the command line ---------------------------------------------------- */
 
-static void set_defaults(struct run_options *opts)
-{
-	memset(opts, 0, sizeof(*opts));
-	opts->traj = RUN_DEFAULT_TRAJ;
-	opts->m = RUN_DEFAULT_M;
-	opts->K = RUN_DEFAULT_K;
-	opts->h = RUN_DEFAULT_H;
-	opts->precision = PICARD_FLOAT;
-	opts->backend = PICARD_BACKEND_AUTO;
-	opts->spread = RUN_DEFAULT_SPREAD;
-	opts->seed = RUN_DEFAULT_SEED;
-	opts->check_traj = RUN_DEFAULT_CHECK_TRAJ;
-	opts->bound = RUN_DEFAULT_BOUND;
-	opts->repeat = 1;
-}
-
 /* The positional MODEL: there is exactly one. */
 static int set_model_name(void *ctx, const char *arg)
 {
@@ -620,259 +605,12 @@ static int set_model_name(void *ctx, const char *arg)
 	return 0;
 }
 
-/* flag NAME=X (--spread-param, --param): NAME a parameter of the model,
- * each NAME once, X a number (a spread: >= 0). */
-static int resolve_param_args(const struct run_options *opts, const char *flag,
-			      struct param_arg *list, int count, bool spread)
-{
-	const picard_model *model = opts->model;
-
-	for (int i = 0; i < count; i++) {
-		struct param_arg *sp = &list[i];
-		const char *eq = strchr(sp->arg, '=');
-		size_t len = (size_t)(eq - sp->arg);
-		int err;
-
-		sp->index = -1;
-		for (int q = 0; q < model->nparams; q++)
-			if (strlen(model->param_names[q]) == len &&
-			    strncmp(model->param_names[q], sp->arg, len) == 0)
-				sp->index = q;
-		if (sp->index < 0) {
-			char names[256] = "";
-			size_t used = 0;
-
-			for (int q = 0; q < model->nparams && used < sizeof(names); q++)
-				used += snprintf(names + used, sizeof(names) - used, "%s%s",
-						 q ? ", " : "", model->param_names[q]);
-			return cli_error(CLI_EUSAGE, "%s %s: %s has no parameter '%.*s' "
-					 "(its parameters: %s)", flag, sp->arg, model->name, (int)len,
-					 sp->arg, model->nparams ? names : "none");
-		}
-		for (int j = 0; j < i; j++)
-			if (list[j].index == sp->index)
-				return cli_error(CLI_EUSAGE, "%s %s: %.*s given twice", flag,
-						 sp->arg, (int)len, sp->arg);
-		err = parse_double(flag, eq + 1, &sp->value);
-		if (err)
-			return err;
-		if (spread && sp->value < 0)
-			return cli_error(CLI_EUSAGE, "%s %s: the spread must be >= 0", flag,
-					 sp->arg);
-	}
-	return 0;
-}
-
-/* Whether the run's scheme takes --h (else --window) for its grid. */
-static bool scheme_takes_h(const struct run_options *opts)
-{
-	return strcmp(picard_scheme_of(opts->scheme)->length_name, "h") == 0;
-}
-
-/* The linear-solver flags: only with a scheme that solves with the
- * model's operator, and what that operator takes. */
-static int check_linsolve(const struct run_options *opts)
-{
-	const picard_scheme_type *scheme = picard_scheme_of(opts->scheme);
-	char why[256];
-
-	if (!scheme->takes_linsolve) {
-		if (opts->linsolve_flag[0])
-			return cli_error(CLI_EUSAGE, "%s: --scheme %s solves no linear systems (the "
-					 "imex schemes take --linsolve, --precond, --linsolve-rtol "
-					 "and --linsolve-maxit)", opts->linsolve_flag, scheme->name);
-		return 0;
-	}
-	if (!opts->model->op)
-		return cli_error(CLI_EUSAGE, "--scheme %s: model %s declares no linear operator (op): "
-				 "the imex schemes need x' = A x + g", scheme->name,
-				 opts->model->name);
-	if (!picard_implicit_choose(opts->model->op, opts->linsolve, opts->precond, true, why,
-				    sizeof(why)))
-		return cli_error(CLI_EUSAGE, "%s (model %s)", why, opts->model->name);
-	return 0;
-}
-
-/* Checks that involve several flags. */
-static int check_combinations(const struct run_options *opts)
-{
-	const picard_scheme_type *scheme = picard_scheme_of(opts->scheme);
-	const bool by_h = scheme_takes_h(opts);
-	int err = check_linsolve(opts);
-
-	if (err)
-		return err;
-	if (opts->backend == PICARD_BACKEND_CUDA && !scheme->cuda)
-		return cli_error(CLI_EUSAGE, "--backend cuda: --scheme %s has no CUDA side yet "
-				 "(--backend cpu or auto runs it on the CPU)", scheme->name);
-
-	if (opts->h_given && !by_h)
-		return cli_error(CLI_EUSAGE, "--h %g: --scheme %s takes --%s",
-				 opts->h, scheme->name, scheme->length_name);
-	if (opts->window_given && by_h)
-		return cli_error(CLI_EUSAGE, "--window %g: --scheme %s takes --h (its window is (m-1) h)",
-				 opts->window, scheme->name);
-	if (scheme->max_m && opts->m_given && opts->m > scheme->max_m)
-		return cli_error(CLI_EUSAGE, "--m %d: --scheme %s takes 2..%d nodes", opts->m,
-				 scheme->name, scheme->max_m);
-	if (opts->save_every && opts->save_at)
-		return cli_error(CLI_EUSAGE, "--save-at %s: --save-every %g or --save-at, not both",
-				 opts->save_at, opts->save_every);
-	if (opts->save_every && !opts->out_path)
-		return cli_error(CLI_EUSAGE, "--save-every %g: needs --out FILE to write the states to",
-				 opts->save_every);
-	if (opts->save_at && !opts->out_path)
-		return cli_error(CLI_EUSAGE, "--save-at %s: needs --out FILE to write the states to",
-				 opts->save_at);
-	if (opts->init_path && opts->spread_given)
-		return cli_error(CLI_EUSAGE, "--spread: not used with --init %s (the file gives the initial states)",
-				 opts->init_path);
-	if (opts->init_path && opts->nspread_params)
-		return cli_error(CLI_EUSAGE, "--spread-param %s: not used with --init %s (give the "
-				 "parameters as columns of the file)", opts->spread_params[0].arg,
-				 opts->init_path);
-	if (opts->init_path && opts->nset_params)
-		return cli_error(CLI_EUSAGE, "--param %s: not used with --init %s (give the "
-				 "parameters as columns of the file)", opts->set_params[0].arg,
-				 opts->init_path);
-	if (opts->init_path && opts->seed_given)
-		return cli_error(CLI_EUSAGE, "--seed: not used with --init %s (the file gives the initial states)",
-				 opts->init_path);
-	return 0;
-}
-
-/* --save-every DT: the steps i = 0, 1, ... whose t0 + i DT falls short of
- * t1 by more than SAVE_LAST_GAP of the span (t1 follows them). The
- * quotient is a guess that rounding can put one off; the rule decides. */
-static long save_every_steps(const struct run_options *opts)
-{
-	const double dt = opts->save_every;
-	const double last = opts->t1 - SAVE_LAST_GAP * (opts->t1 - opts->t0);
-	long steps = (long)((last - opts->t0) / dt) + 1;
-
-	while (steps > 1 && opts->t0 + (double)(steps - 1) * dt >= last)
-		steps--;
-	while (opts->t0 + (double)steps * dt < last)
-		steps++;
-	return steps;
-}
-
-/* nsave: --save-at's times checked against the span, or --save-every's
- * counted (a step too small for any memory refused first). */
-static int count_save_times(struct run_options *opts)
-{
-	const double span = opts->t1 - opts->t0;
-
-	if (opts->save_at)
-		return parse_times("--save-at", opts->save_at, opts->t0, opts->t1, NULL,
-				   &opts->nsave);
-	if (!opts->save_every)
-		return 0;
-	if (span / opts->save_every >= (double)SAVE_TIMES_MAX)
-		return cli_error(CLI_EUSAGE, "--save-every %g: %.3g times over [%g, %g], at most %ld",
-				 opts->save_every, span / opts->save_every, opts->t0, opts->t1,
-				 SAVE_TIMES_MAX);
-	opts->nsave = save_every_steps(opts) + 1;
-	return 0;
-}
-
-void options_save_times(const struct run_options *opts, double *times)
-{
-	long steps = opts->nsave - 1;
-
-	if (opts->save_at) {
-		parse_times("--save-at", opts->save_at, opts->t0, opts->t1, times, &steps);
-		return;
-	}
-	for (long i = 0; i < steps; i++)
-		times[i] = opts->t0 + (double)i * opts->save_every;
-	times[steps] = opts->t1;
-}
-
-int options_parse(int argc, char **argv, struct run_options *opts)
+int options_read(int argc, char **argv, struct run_options *opts)
 {
 	static const struct cli_command command = {
 		.program = "picard-run", .flags = flags, .nflags = NFLAGS,
 		.positional = set_model_name,
 	};
-	int err;
 
-	set_defaults(opts);
-	err = cli_parse_args(&command, argc, argv, opts, &opts->help);
-	if (err || opts->help || opts->list_schemes)
-		return err;
-	if (opts->clear_cache && opts->model_name)
-		return cli_error(CLI_EUSAGE, "--clear-cache takes no MODEL: it clears every model's "
-				 "caches");
-	if (opts->clear_cache)
-		return 0;
-	if (!opts->precision_given)
-		opts->precision = cli_default_precision(opts->scheme);
-	if (opts->list && !opts->model_name)
-		return 0;
-	err = cli_find_model(opts->model_name, &opts->model);
-	if (err || opts->list || opts->describe || opts->precompile)
-		return err;
-	cli_default_scheme(opts->model, opts->scheme_given, &opts->scheme, opts->precision_given,
-			   &opts->precision);
-	if (picard_iteration_check("--iter-rtol", opts->iter_rtol, opts->precision))
-		return cli_error(CLI_EUSAGE, "%s", picard_error_detail());
-	/* the model's own spacing unless --h (or --tol's tuning) sets one */
-	if (!opts->h_given && opts->model->default_h > 0)
-		opts->h = opts->model->default_h;
-	err = resolve_param_args(opts, "--spread-param", opts->spread_params,
-				 opts->nspread_params, true);
-	if (!err)
-		err = resolve_param_args(opts, "--param", opts->set_params, opts->nset_params,
-					 false);
-	if (err)
-		return err;
-	err = cli_resolve_span(opts->model, opts->t0_given, &opts->t0,
-			       opts->t1_given, &opts->t1);
-	if (err)
-		return err;
-	err = check_combinations(opts);
-	if (err)
-		return err;
-	return count_save_times(opts);
-}
-
-int options_check_stride(const struct run_options *opts, long ntraj)
-{
-	long stride;
-
-	if (opts->check_traj == 0 || opts->check_traj >= ntraj)
-		return 1;
-	stride = (ntraj + opts->check_traj - 1) / opts->check_traj;
-	return stride > INT_MAX ? INT_MAX : (int)stride;
-}
-
-picard_options options_solver(const struct run_options *opts)
-{
-	const bool by_h = scheme_takes_h(opts);
-	const bool chosen = opts->tuned;
-	/* what was not given (or tuned) is the scheme's own default: the
-	 * library's, except the model's default h, which is the trapezoid's
-	 * (picard_model.default_h); --steps N is N steps per output
-	 * interval, --h (the span when not given) */
-	const bool paper = opts->scheme == PICARD_SCHEME_TRAPEZOID;
-	return (picard_options){
-		.scheme = opts->scheme, .window = by_h ? 0 : opts->window,
-		.m = opts->m_given || chosen || paper ? opts->m : 0,
-		.K = opts->K_max || !(opts->K_given || chosen || paper) ? 0 : opts->K,
-		.K_max = opts->K_max,
-		.iter_rtol = opts->iter_rtol, .iter_atol = opts->iter_atol,
-		.h = by_h && (opts->h_given || chosen || paper) ? opts->h : 0,
-		.warm_start = opts->warm_start,
-		.t0 = opts->t0, .t1 = opts->t1,
-		.precision = opts->precision, .backend = opts->backend,
-		.bound = opts->bound, .max_work = opts->max_work, .layout = opts->layout,
-		.traj_per_block = opts->traj_per_block, .scan = opts->scan,
-		.block = opts->block,
-		.linsolve = opts->linsolve, .precond = opts->precond,
-		.linsolve_rtol = opts->linsolve_rtol, .linsolve_maxit = opts->linsolve_maxit,
-		/* --tol: every trajectory carries an estimate of its error */
-		.estimate_error = opts->tol_given,
-		.error_scale = {.atol = opts->tol, .rtol = opts->rtol},
-	};
+	return cli_parse_args(&command, argc, argv, opts, &opts->help);
 }
