@@ -69,7 +69,9 @@ static void check_save_times(const struct run_options *opts)
 /* An accepted command line: every value in its range, the span ordered. */
 static void check_accepted(const struct run_options *opts)
 {
-	if (opts->help || opts->list_schemes || (opts->list && !opts->model))
+	if (opts->clear_cache)
+		EXPECT(!opts->model_name); /* every model's caches, and no more read */
+	if (opts->help || opts->list_schemes || opts->clear_cache || (opts->list && !opts->model))
 		return;
 	EXPECT(opts->model && opts->model_name);
 	/* a registered model by its name; a model file by its path */
