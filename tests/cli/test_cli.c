@@ -181,6 +181,10 @@ ParameterizedTestParameters(cli, bad_input)
 		{"decay --spread-param lambda=x", "--spread-param"},
 		{"decay --spread-param lambda=0.1 --spread-param lambda=0.2", "given twice"},
 		{"decay --spread-param =0.1", "--spread-param =0.1"},
+		/* the options are checked together (options/validate.c) before
+		 * the parameters are named in the model (options/resolve.c) */
+		{"decay --param mu=1 --init x.csv", "--param mu=1: not used with --init"},
+		{"decay --spread-param mu=0.1 --t1 -1", "--t1 -1: must be greater than t0"},
 	};
 
 	return cr_make_param_array(struct bad_input, cases, sizeof(cases) / sizeof(cases[0]));
