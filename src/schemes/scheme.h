@@ -14,7 +14,7 @@
 
 struct picard_cpu_scheme;  /* src/backend/backend.h */
 struct picard_lobatto;     /* src/schemes/lobatto/lobatto.h */
-struct picard_cuda_scheme; /* src/backend/cuda/cuda_backend.cu */
+struct picard_cuda_scheme; /* src/backend/cuda/cuda_solver.h */
 
 #ifdef __cplusplus
 extern "C" {

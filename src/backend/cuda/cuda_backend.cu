@@ -2,8 +2,10 @@
  * solver's device memory (allocated once, in picard_cuda_create), host <->
  * device transfers with the SoA layout x[k*ntraj + i] the kernels read
  * coalesced, and the launch of the kernel instance the solve needs,
- * compiled at run time from the model's text (src/model/jit.c). Every CUDA call
- * here is checked. */
+ * compiled at run time from the model's text (src/model/jit.c). What is a
+ * scheme's own (its layouts, kernels, tables, loop of launches) is its
+ * CUDA part, src/schemes/NAME/cuda_NAME.c, reached through its table's
+ * hooks (cuda_solver.h). Every CUDA call here is checked. */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,96 +13,12 @@
 #include <string.h>
 
 #include "backend.h"
-#include "errors.h"
-extern "C" {
-#include "imex.h" /* plain C, without guards of its own */
-}
-#include "imex/imex_gpu.h"
-#include "krylov/krylov.h"
+#include "cuda_solver.h"
 #include "device_io.h"
+#include "errors.h"
 #include "jit.h"
-#include "lobatto.h"
 #include "model_impl.h"
-#include "newton_rules.h"
 #include "scheme.h"
-#include "tridiag/tridiag.h"
-
-struct picard_cuda_solver {
-	const picard_model *model;  /* what is integrated */
-	picard_grid grid;           /* the fitted grid */
-	picard_precision precision; /* float or double kernels */
-	long chunk;                 /* trajectories the device buffers hold:
-				       larger ensembles are solved in chunks */
-	size_t real_size;           /* sizeof(float) or sizeof(double) */
-	void *x0, *params, *x_final; /* device, real SoA [component][traj] */
-	int *status;                /* device, per trajectory */
-	long *fail_window;          /* device, per trajectory */
-	double *fail_time;          /* device, 2 per trajectory (launch.h) */
-	long *sweeps;               /* device, sweeps per trajectory */
-	int *sweeps_max;            /* device, most sweeps in a window */
-	const void *kernel;         /* the instance of the layout and precision */
-	const void *kernel_dense;   /* the same with dense output, once needed */
-	void *record_dev[PICARD_MAX_RECORDS]; /* device record buffers, kept
-				       for the next solve (grown, never per solve) */
-	size_t record_dev_size[PICARD_MAX_RECORDS]; /* their bytes */
-	double *times_dev[PICARD_MAX_RECORDS]; /* device copies of records'
-				       times, grown likewise */
-	size_t times_dev_size[PICARD_MAX_RECORDS]; /* their bytes */
-	void *weights_dev[PICARD_MAX_RECORDS]; /* lobatto: their dense output
-				       weights, likewise */
-	size_t weights_dev_size[PICARD_MAX_RECORDS]; /* their bytes */
-	cudaEvent_t start, stop;    /* timing of the kernel alone */
-	cudaStream_t pipe;          /* a pipelined solve's kernels (solve_pipelined) */
-	cudaEvent_t pipe_start[2], pipe_stop[2]; /* their timing, a pair per half */
-	cudaEvent_t inputs_ready;   /* a part's inputs on the device: the
-				       copies and draws on stream 0 before it */
-	/* lobatto scheme only */
-	int groups_per_warp;        /* trajectories per warp */
-	int block_threads;          /* threads per block of the kernel */
-	void *lobatto_tables;       /* device, see picard_launch */
-	/* newton scheme only: its device buffers */
-	struct picard_newton_workspace newton;
-	/* the imex schemes only: their engine (src/schemes/imex/) */
-	struct imex_gpu *imex;
-	const struct picard_job *job; /* the solve under way: its note */
-};
-
-/* Trajectories per warp of the lobatto kernel: 32/G, except for an
- * ensemble of at most 4 per multiprocessor, which cannot hide latency
- * anyway: one per warp, so that no trajectory's window waits on another's
- * sweeps (the groups of a warp diverge when their sweep counts differ). */
-static int lobatto_groups_per_warp(long ntraj, int G, int sm_count)
-{
-	return ntraj <= 4L * sm_count ? 1 : 32 / G;
-}
-
-/* Threads per block of the lobatto kernel: 256 (8 warps), halved down to
- * one warp while the ensemble would fill fewer blocks than the device has
- * multiprocessors, so a small ensemble (kepler's 64 trajectories) still
- * spreads over many SMs; at most the kernel's limit. */
-static int lobatto_block_threads(long ntraj, int groups_per_warp, int sm_count,
-				 int kernel_threads)
-{
-	const double warps = ceil((double)ntraj / groups_per_warp);
-	int threads = 256;
-
-	while (threads > 32 && warps * 32 / threads < sm_count)
-		threads /= 2;
-	while (threads > 32 && threads > kernel_threads)
-		threads /= 2;
-	return threads;
-}
-
-/* On a CUDA error: err says what was being done (picard_cuda_fail), and
- * control goes to out. */
-#define CUDA_TRY(call, what)                                                   \
-	do {                                                                   \
-		cudaError_t cuda_err_ = (call);                                \
-		if (cuda_err_ != cudaSuccess) {                                \
-			err = picard_cuda_fail(cuda_err_, what);               \
-			goto out;                                              \
-		}                                                              \
-	} while (0)
 
 extern "C" bool picard_cuda_available(void)
 {
@@ -126,668 +44,12 @@ extern "C" int picard_cuda_device_name(char *buf, size_t len)
 	return PICARD_OK;
 }
 
-/* ---- the layout and its shape ------------------------------------------------- */
-
-/* AUTO's rule and the warp/thread defaults, measured on an NVIDIA H100 80GB
- * HBM3 (132 SMs, driver 580.159.04), 2026-11-23, lotka in float, K = 2,
- * solve time (CUDA events) median of 7 solves, bin/bench-layouts:
- * bench/results/h100-2026-11-23/suite/layouts.csv, after the convergence
- * test became a vote without division (src/schemes/convergence.h; the first
- * measurements, before it, are in h100-2026-11-23/layouts.txt: there the
- * warp layout won at m = 8, the division having cost the thread layout,
- * which tests every node in one thread, the most).
- *
- * Which layout. 8192 trajectories, windows of length 0.42 (239 windows):
- *
- *	m      paper   warp (parallel)  warp (serial)  thread
- *	2      0.73    0.48             0.41           0.13  ms
- *	4      0.81    0.59             0.60           0.21
- *	8      1.01    0.71             0.75           0.41
- *	16     1.30    0.91             1.16           0.85
- *	32     2.86    1.63             3.36           1.69
- *
- * and m = 8, h = 0.06 over the ensemble size:
- *
- *	ntraj     paper   warp    thread
- *	8192      1.00    0.71    0.41  ms
- *	32768     3.83    2.58    0.45
- *	1048576   118     77.3    7.78
- *
- * The thread layout's time is flat until the ensemble fills the GPU; the
- * warp layout's grows with ntraj from 8192 on. The thread layout now wins
- * at 8192 for every m <= 16; at m = 32 the warp layout does, by 4%, and
- * the crossing with the ensemble size lies near 96 trajectories per SM
- * (first measurement). The paper's layout never wins where the others
- * apply. So:
- *   m > 32                                     -> paper
- *   m <= AUTO_THREAD_MAX_M, or
- *   ntraj >= AUTO_THREAD_TRAJ_PER_SM * SMs     -> thread
- *   otherwise (m of 17 to 32, small ensembles) -> warp
- * Not measured: other models (a costlier right-hand side favours the warp
- * layout, which evaluates the m nodes in parallel, and the thread layout
- * spills for kepler in double past m = 8 per ptxas); picard-tune times
- * every layout and keeps the fastest, whatever AUTO says.
- *
- * Which scan: the serial sum wins at m = 2 (0.41 vs 0.48 ms), ties at m =
- * 4, loses from m = 8 on (0.75 vs 0.71, 1.16 vs 0.91, 3.36 vs 1.63 ms).
- *
- * Trajectories per block of the warp layout, Table 1 at h = 0.06 (m = 8):
- * 1: 1.32, 2: 0.77, 4..64: 0.71 ms (within 1%); first measurement: at m =
- * 2, 4: 4 per block best, at m = 16, 32: 16 per block. The thread layout:
- * 32, 64 or 128 per block alike (0.41 ms), 256 slower (0.45). */
-#define AUTO_THREAD_TRAJ_PER_SM 96   /* thread layout from this many
-					trajectories per SM on */
-/* The lobatto scheme's layouts, H100 2026-11-23, lotka float m = 6, 15
- * windows, iter_rtol 1e-6, bench-picard, median solve time (us):
- *
- *	ntraj      warp     thread
- *	8192       88.6     134.7
- *	65536      440.9    220.7
- *	262144     1661.9   772.9
- *	1048576    6436.6   2844.5
- *
- * The warp layout wins while its groups alone keep the SMs busy (62
- * trajectories per SM: by 1.5x), the thread layout once the ensemble does
- * (496 per SM: by 2.0x); AUTO switches at the geometric mean of the two,
- * not measured in between, and for m <= PICARD_LOBATTO_THREAD_MAX_M.
- * picard-tune times both. */
-#define AUTO_LOBATTO_THREAD_TRAJ_PER_SM 176
-#define AUTO_THREAD_MAX_M 16         /* and for windows this short */
-/* A large state: the thread layouts hold a window's states in registers
- * (bound(m) * n reals, fisher_kpp's 8 * 32 the most a shipped model runs
- * there), the warp layout a node's state per lane (n reals, twice); past
- * these the model runs where it loops over components in shared memory
- * (the paper's m*n threads), or in the lobatto group layout. */
-#define AUTO_THREAD_MAX_STATE 256
-#define AUTO_WARP_MAX_DIM 32
-#define AUTO_SERIAL_SCAN_MAX_M 2     /* serial sum (5) for m up to this */
-#define THREAD_BLOCK_THREADS 128     /* thread layout: threads per block */
-
-/* Warp layout: trajectories per block for G lanes each (above). */
-static int warp_traj_per_block(int lanes)
-{
-	return lanes <= 4 ? 4 : lanes == 8 ? 8 : 16;
-}
-
-/* Smallest power of two >= m. */
-static int group_lanes(int m)
-{
-	int g = 1;
-
-	while (g < m)
-		g <<= 1;
-	return g;
-}
-
-/* A scheme on the CUDA backend (its table in src/schemes/scheme.h names it): how
- * it settles the layout, which kernels run, the block's shape and the
- * tables it uploads. */
-struct picard_cuda_scheme {
-	/* Settle grid->layout, traj_per_block and scan for ntraj trajectories
-	 * on a device of sms multiprocessors: what was asked, or AUTO's rule
-	 * (above). */
-	void (*layout)(picard_grid *grid, const picard_options_layout *asked, int dim,
-		       long ntraj, int sms);
-	/* The kernel instance a launch runs, as the template's name with its
-	 * arguments (model and real type given) into buf: src/model/jit.c compiles
-	 * it. */
-	int (*instance)(const picard_grid *grid, const picard_launch *L, const char *model,
-			const char *real, char *buf, size_t len);
-	/* Lanes per trajectory of the launch (launch_shape). */
-	int (*group)(const picard_grid *grid);
-	/* Threads of a block per trajectory, for the automatic block within
-	 * the kernel's limit and the device's (0: the block's shape is the
-	 * scheme's own, sized by its upload). */
-	int (*threads_per_traj)(const picard_grid *grid, const picard_launch *L);
-	/* Threads per block of a launch. */
-	int (*block_threads)(const struct picard_cuda_solver *cuda, const picard_launch *L);
-	/* Its tables to the device once the chunk is known, or NULL. */
-	int (*upload)(struct picard_cuda_solver *cuda, long chunk, int sm_count,
-		      int kernel_threads);
-	/* Dense output's weights of record r to the device, or NULL. */
-	int (*upload_dense)(struct picard_cuda_solver *cuda, int r, const picard_record *rec);
-	/* Device bytes a trajectory needs beyond its states, or NULL. */
-	size_t (*traj_bytes)(const picard_grid *grid, int dim);
-	/* Run the solve of a chunk (L) itself, launches and all, or NULL:
-	 * one launch of the kernel. */
-	int (*run)(struct picard_cuda_solver *cuda, const picard_launch *L);
-};
+/* ---- the scheme's part ---------------------------------------------------------- */
 
 static const struct picard_cuda_scheme *cuda_scheme(const picard_grid *grid)
 {
 	return picard_scheme_of(grid->scheme)->cuda;
 }
-
-/* ---- trapezoid: the paper's, warp and thread layouts ------------------------- */
-
-/* The thread layout's bound MAXM >= m: each bound unrolls its loops. */
-static int thread_max_m(int m)
-{
-	return m <= 4 ? 4 : m <= 8 ? 8 : m <= 16 ? 16 : PICARD_LAYOUT_MAX_M;
-}
-
-
-static void trapezoid_layout(picard_grid *grid, const picard_options_layout *asked, int dim,
-			     long ntraj, int sms)
-{
-	picard_layout layout = asked->layout;
-
-	if (layout == PICARD_LAYOUT_AUTO)
-		layout = grid->m > PICARD_LAYOUT_MAX_M || dim > AUTO_WARP_MAX_DIM ?
-				 PICARD_LAYOUT_PAPER :
-			 thread_max_m(grid->m) * dim > AUTO_THREAD_MAX_STATE ? PICARD_LAYOUT_WARP :
-			 grid->m <= AUTO_THREAD_MAX_M ||
-			 ntraj >= (long)AUTO_THREAD_TRAJ_PER_SM * sms ? PICARD_LAYOUT_THREAD :
-			 PICARD_LAYOUT_WARP;
-	grid->layout = layout;
-	grid->scan = PICARD_SCAN_AUTO;
-	grid->traj_per_block = asked->traj_per_block;
-	switch (layout) {
-	case PICARD_LAYOUT_WARP:
-		grid->scan = asked->scan != PICARD_SCAN_AUTO ? asked->scan :
-			     grid->m <= AUTO_SERIAL_SCAN_MAX_M ? PICARD_SCAN_SERIAL :
-			     PICARD_SCAN_PARALLEL;
-		if (!grid->traj_per_block)
-			grid->traj_per_block = warp_traj_per_block(group_lanes(grid->m));
-		break;
-	case PICARD_LAYOUT_THREAD:
-		if (!grid->traj_per_block)
-			grid->traj_per_block = THREAD_BLOCK_THREADS;
-		break;
-	default:
-		grid->traj_per_block = 1;
-		break;
-	}
-}
-
-/* Template flags as C++ spells them. */
-static const char *flag(bool b)
-{
-	return b ? "true" : "false";
-}
-
-static int trapezoid_instance(const picard_grid *grid, const picard_launch *L, const char *model,
-			      const char *real, char *buf, size_t len)
-{
-	(void)grid;
-	switch (L->layout) {
-	case PICARD_LAYOUT_WARP:
-		snprintf(buf, len, "picard_warp_kernel<%s, %s, %s, %s>", model, real,
-			 flag(L->scan != PICARD_SCAN_SERIAL), flag(L->dense));
-		break;
-	case PICARD_LAYOUT_THREAD:
-		snprintf(buf, len, "picard_thread_kernel<%s, %s, %d, %s>", model, real,
-			 thread_max_m(L->m), flag(L->dense));
-		break;
-	default:
-		snprintf(buf, len, "picard_paper_kernel<%s, %s, %s>", model, real, flag(L->dense));
-		break;
-	}
-	return PICARD_OK;
-}
-
-static int trapezoid_group(const picard_grid *grid)
-{
-	return grid->layout == PICARD_LAYOUT_WARP ? group_lanes(grid->m) : 1;
-}
-
-/* The paper's block is m*n threads for one trajectory: no automatic
- * block to size. */
-static int trapezoid_threads_per_traj(const picard_grid *grid, const picard_launch *L)
-{
-	return grid->layout == PICARD_LAYOUT_PAPER ? 0 : L->group;
-}
-
-static int trapezoid_launch_threads(const struct picard_cuda_solver *cuda, const picard_launch *L)
-{
-	if (L->layout == PICARD_LAYOUT_PAPER)
-		return L->m * cuda->model->dim;
-	return L->traj_per_block * L->group;
-}
-
-extern "C" const struct picard_cuda_scheme picard_cuda_trapezoid = {
-	trapezoid_layout, trapezoid_instance, trapezoid_group, trapezoid_threads_per_traj,
-	trapezoid_launch_threads, NULL, NULL, NULL, NULL,
-};
-
-/* ---- lobatto: its group (warp) and thread layouts ----------------------------- */
-
-/* Its own kernels: the group (warp) layout, whose block shape follows the
- * ensemble (lobatto_block_threads), or the thread layout
- * (lobatto_thread_kernel.cuh); AUTO by the ensemble (above). */
-static void lobatto_layout(picard_grid *grid, const picard_options_layout *asked, int dim,
-			   long ntraj, int sms)
-{
-	picard_layout layout = asked->layout;
-
-	if (layout == PICARD_LAYOUT_AUTO)
-		layout = grid->m <= PICARD_LOBATTO_THREAD_MAX_M &&
-			 (grid->m <= 8 ? 8 : 16) * dim <= AUTO_THREAD_MAX_STATE &&
-			 ntraj >= (long)AUTO_LOBATTO_THREAD_TRAJ_PER_SM * sms ?
-			 PICARD_LAYOUT_THREAD : PICARD_LAYOUT_WARP;
-	grid->layout = layout == PICARD_LAYOUT_THREAD ? PICARD_LAYOUT_THREAD : PICARD_LAYOUT_WARP;
-	grid->scan = PICARD_SCAN_AUTO;
-	grid->traj_per_block = layout != PICARD_LAYOUT_THREAD ? 0 :
-			       asked->traj_per_block ? asked->traj_per_block :
-			       THREAD_BLOCK_THREADS;
-}
-
-/* The group layout's instance of G = L->group lanes; the thread layout's
- * of the bound MAXM (8 or 16) >= m. */
-static int lobatto_instance(const picard_grid *grid, const picard_launch *L, const char *model,
-			    const char *real, char *buf, size_t len)
-{
-	(void)grid;
-	if (L->layout == PICARD_LAYOUT_THREAD) {
-		if (L->m > PICARD_LOBATTO_THREAD_MAX_M)
-			return picard_fail(PICARD_EINVAL, "lobatto thread layout: m = %d, at most %d",
-					   L->m, PICARD_LOBATTO_THREAD_MAX_M);
-		snprintf(buf, len, "picard_lobatto_thread_kernel<%s, %s, %d, %s>", model, real,
-			 L->m <= 8 ? 8 : 16, flag(L->dense));
-		return PICARD_OK;
-	}
-	if (L->group < 2 || L->group > 32 || (L->group & (L->group - 1)))
-		return picard_fail(PICARD_EINVAL, "lobatto: %d lanes per trajectory", L->group);
-	snprintf(buf, len, "picard_lobatto_kernel<%s, %s, %d, %s>", model, real, L->group,
-		 flag(L->dense));
-	return PICARD_OK;
-}
-
-/* G lanes in both layouts: the thread layout's is only its tables' stride. */
-static int lobatto_group(const picard_grid *grid)
-{
-	return group_lanes(grid->m);
-}
-
-/* The thread layout: one thread each; the group layout's block is sized
- * by lobatto_upload from the ensemble. */
-static int lobatto_threads_per_traj(const picard_grid *grid, const picard_launch *L)
-{
-	(void)L;
-	return grid->layout == PICARD_LAYOUT_WARP ? 0 : 1;
-}
-
-static int lobatto_launch_threads(const struct picard_cuda_solver *cuda, const picard_launch *L)
-{
-	(void)cuda;
-	return L->layout == PICARD_LAYOUT_THREAD ? L->traj_per_block : L->block_threads;
-}
-
-static int lobatto_upload(struct picard_cuda_solver *cuda, long ntraj, int sm_count,
-			  int kernel_threads);
-static int upload_dense_weights(struct picard_cuda_solver *cuda, int r, const picard_record *rec);
-
-extern "C" const struct picard_cuda_scheme picard_cuda_lobatto = {
-	lobatto_layout, lobatto_instance, lobatto_group, lobatto_threads_per_traj,
-	lobatto_launch_threads, lobatto_upload, upload_dense_weights, NULL, NULL,
-};
-
-/* ---- per-thread Runge-Kutta: one thread per trajectory ------------------------- */
-
-static void rk_layout(picard_grid *grid, const picard_options_layout *asked, int dim, long ntraj,
-		      int sms)
-{
-	(void)dim;
-	(void)ntraj;
-	(void)sms;
-	grid->layout = PICARD_LAYOUT_THREAD;
-	grid->scan = PICARD_SCAN_AUTO;
-	grid->traj_per_block = asked->traj_per_block ? asked->traj_per_block : THREAD_BLOCK_THREADS;
-}
-
-/* Fixed and adaptive steps are instances of their own. */
-static int rk_instance(const picard_grid *grid, const picard_launch *L, const char *model,
-		       const char *real, char *buf, size_t len)
-{
-	snprintf(buf, len, "picard::picard_rk_kernel<%s, picard::%s, %s, %s, %s>", model,
-		 picard_scheme_of(grid->scheme)->tableau, real, flag(L->dense), flag(L->adaptive));
-	return PICARD_OK;
-}
-
-static int rk_group(const picard_grid *grid)
-{
-	(void)grid;
-	return 1;
-}
-
-static int rk_threads_per_traj(const picard_grid *grid, const picard_launch *L)
-{
-	(void)grid;
-	(void)L;
-	return 1;
-}
-
-static int rk_launch_threads(const struct picard_cuda_solver *cuda, const picard_launch *L)
-{
-	(void)cuda;
-	return L->traj_per_block;
-}
-
-/* radau5's step holds four dim x dim matrices (J, E1, E2's real and
- * imaginary parts: radau::work, src/schemes/radau5/radau5_integrate.cuh) in its
- * thread's local memory, which CUDA caps at 512 KB a thread: a larger
- * model is refused before any compile, with the reason. */
-#define RADAU5_LOCAL_MAX_BYTES (512u * 1024)
-
-static int rk_check_local(const picard_model *model, const picard_grid *grid, size_t real_size)
-{
-	const double bytes = 4.0 * model->dim * model->dim * real_size;
-
-	if (grid->scheme != PICARD_SCHEME_RADAU5 || bytes <= RADAU5_LOCAL_MAX_BYTES)
-		return PICARD_OK;
-	return picard_fail(PICARD_EINVAL, "radau5 on the GPU: model %s (dim %d) needs %.0f KB of "
-			   "local memory a thread for its step's four dim x dim matrices in %s, past "
-			   "the %u KB CUDA allows: run it on the CPU backend (--backend cpu)",
-			   model->name, model->dim, bytes / 1024,
-			   real_size == sizeof(double) ? "double" : "float",
-			   RADAU5_LOCAL_MAX_BYTES / 1024);
-}
-
-extern "C" const struct picard_cuda_scheme picard_cuda_rk = {
-	rk_layout, rk_instance, rk_group, rk_threads_per_traj, rk_launch_threads, NULL, NULL, NULL,
-	NULL,
-};
-
-/* ---- newton: windows across threads (src/schemes/newton/newton_kernel.cuh) -------------- */
-
-/* Its own shape: a thread per window, a block per trajectory's step. */
-static void newton_layout(picard_grid *grid, const picard_options_layout *asked, int dim,
-			  long ntraj, int sms)
-{
-	(void)asked, (void)dim, (void)ntraj, (void)sms;
-	grid->layout = PICARD_LAYOUT_THREAD;
-	grid->scan = PICARD_SCAN_AUTO;
-	grid->traj_per_block = 1;
-}
-
-static int newton_instance(const picard_grid *grid, const picard_launch *L, const char *model,
-			   const char *real, char *buf, size_t len)
-{
-	(void)grid;
-	if (strcmp(real, "double") != 0)
-		return picard_fail(PICARD_EINVAL, "the newton scheme runs in double");
-	snprintf(buf, len, "picard::picard_newton_kernel<%s, %s>", model, flag(L->dense));
-	return PICARD_OK;
-}
-
-static int newton_threads_per_traj(const picard_grid *grid, const picard_launch *L)
-{
-	(void)grid, (void)L;
-	return 0;
-}
-
-static int newton_launch_threads(const struct picard_cuda_solver *cuda, const picard_launch *L)
-{
-	(void)L;
-	return cuda->newton.step_threads;
-}
-
-/* The scan's maps (n x n and n) of each step thread, twice, within the
- * static limit of shared memory. */
-#define NEWTON_SHARED_BYTES 48000
-#define NEWTON_STEP_THREADS_MAX 256
-
-static size_t newton_map_bytes(int n)
-{
-	return 2 * ((size_t)n * n + n) * sizeof(double);
-}
-
-static size_t newton_traj_bytes(const picard_grid *grid, int n)
-{
-	const size_t B = grid->block, m = grid->m, N = (m - 1) * n;
-
-	return B * (m * n + N * (n + 1) + 1) * sizeof(double) + 3 * B * sizeof(int) +
-	       n * sizeof(double) + sizeof(struct picard_newton_control);
-}
-
-/* Windows per block of the linearisation: as many warps as the shared
- * memory holds windows, at most NEWTON_LINEARISE_WARPS_MAX. */
-#define NEWTON_LINEARISE_WARPS_MAX 4
-
-static size_t newton_window_bytes(const struct picard_cuda_solver *cuda)
-{
-	const int n = cuda->model->dim, m = cuda->grid.m;
-
-	return picard_newton_window_reals((m - 1) * n, n, m) * sizeof(double);
-}
-
-static int newton_upload(struct picard_cuda_solver *cuda, long chunk, int sm_count,
-			 int kernel_threads)
-{
-	struct picard_newton_workspace *ws = &cuda->newton;
-	const int n = cuda->model->dim, m = cuda->grid.m, B = cuda->grid.block;
-	const size_t N = (size_t)(m - 1) * n, windows = (size_t)chunk * B;
-	int T = NEWTON_STEP_THREADS_MAX, err = lobatto_upload(cuda, chunk, sm_count, kernel_threads);
-
-	if (err)
-		return err;
-	while (T > 1 && (T * newton_map_bytes(n) > NEWTON_SHARED_BYTES || T > kernel_threads))
-		T /= 2;
-	if (T * newton_map_bytes(n) > NEWTON_SHARED_BYTES)
-		return picard_fail(PICARD_EINVAL, "the newton scheme's scan holds a map of %d x %d "
-				   "reals per thread in shared memory: at most %d components on the "
-				   "GPU (--backend cpu runs any)", n, n, 50);
-	if (newton_window_bytes(cuda) > NEWTON_SHARED_BYTES)
-		return picard_fail(PICARD_EINVAL, "the newton scheme's linear system of a window, "
-				   "(m-1) n = %zu unknowns, takes %zu bytes of shared memory, over %d: "
-				   "fewer nodes (--m) or --backend cpu", N, newton_window_bytes(cuda),
-				   NEWTON_SHARED_BYTES);
-	ws->B = B;
-	ws->N = (int)N;
-	ws->step_threads = T;
-	ws->linearise_warps = NEWTON_LINEARISE_WARPS_MAX;
-	while (ws->linearise_warps > 1 &&
-	       ws->linearise_warps * newton_window_bytes(cuda) > NEWTON_SHARED_BYTES)
-		ws->linearise_warps--;
-	CUDA_TRY(cudaMalloc(&ws->X, windows * m * n * sizeof(double)), "newton: device memory");
-	CUDA_TRY(cudaMalloc(&ws->R, windows * N * (n + 1) * sizeof(double)), "newton: device memory");
-	CUDA_TRY(cudaMalloc(&ws->start, chunk * n * sizeof(double)), "newton: device memory");
-	CUDA_TRY(cudaMalloc(&ws->change, windows * sizeof(double)), "newton: device memory");
-	CUDA_TRY(cudaMalloc(&ws->slope, windows * sizeof(double)), "newton: device memory");
-	CUDA_TRY(cudaMalloc(&ws->age, windows * sizeof(int)), "newton: device memory");
-	CUDA_TRY(cudaMalloc(&ws->linearised, windows * sizeof(int)), "newton: device memory");
-	CUDA_TRY(cudaMalloc(&ws->trusted, windows * sizeof(int)), "newton: device memory");
-	CUDA_TRY(cudaMalloc(&ws->ctl, chunk * sizeof(*ws->ctl)), "newton: device memory");
-	ws->predicted = NULL;
-	if (picard_scheme_of(cuda->grid.scheme)->solves_stiff) /* the predictor check */
-		CUDA_TRY(cudaMalloc(&ws->predicted, windows * n * sizeof(double)),
-			 "newton: device memory");
-	CUDA_TRY(cudaMalloc(&ws->ndone, sizeof(int)), "newton: device memory");
-out:
-	return err;
-}
-
-static void newton_free(struct picard_newton_workspace *ws)
-{
-	cudaFree(ws->X), cudaFree(ws->R), cudaFree(ws->start);
-	cudaFree(ws->change), cudaFree(ws->slope), cudaFree(ws->age), cudaFree(ws->linearised), cudaFree(ws->trusted);
-	cudaFree(ws->ctl), cudaFree(ws->ndone), cudaFree(ws->predicted);
-}
-
-/* Iterations between two looks at how many trajectories are done: the
- * launches run ahead of the host meanwhile (a finished trajectory's
- * phases return at once). */
-#define NEWTON_POLL 8
-
-/* PICARD_NEWTON_PROFILE=1: each phase timed on its own (events around
- * every launch, which serialises them: the sum is slower than a plain
- * solve), reported on stderr after the solve: where an iteration's time
- * goes (bench/newton). */
-struct newton_profile {
-	bool on;
-	cudaEvent_t mark[2];
-	float ms[2];      /* linearise, step */
-	long launches[2];
-};
-
-static void newton_profile_phase(struct newton_profile *prof, int phase, cudaStream_t stream,
-				 bool after)
-{
-	float ms = 0;
-
-	if (!prof->on)
-		return;
-	cudaEventRecord(prof->mark[after], stream);
-	if (!after)
-		return;
-	cudaEventSynchronize(prof->mark[1]);
-	cudaEventElapsedTime(&ms, prof->mark[0], prof->mark[1]);
-	prof->ms[phase - 1] += ms;
-	prof->launches[phase - 1]++;
-}
-
-/* The host loop: start, then linearise and step until every trajectory
- * of the chunk is done. Each window is the block's first for at most K
- * iterations, so the loop is bounded. */
-static int newton_run(struct picard_cuda_solver *cuda, const picard_launch *L)
-{
-	struct newton_profile prof = {};
-	const struct picard_newton_workspace *ws = &cuda->newton;
-	const void *kernel = L->dense ? cuda->kernel_dense : cuda->kernel;
-	const long per_traj = (ws->B + ws->linearise_warps - 1) / ws->linearise_warps;
-	const size_t linearise_shared = ws->linearise_warps * newton_window_bytes(cuda);
-	const double limit = (double)L->windows * (L->K + 2) + NEWTON_POLL;
-	const size_t shared = (size_t)ws->step_threads * newton_map_bytes(cuda->model->dim);
-	cudaStream_t stream = (cudaStream_t)L->stream;
-	int phase = 0, done = 0, err = PICARD_OK;
-	void *args[] = { (void *)L, (void *)ws, &phase };
-
-	prof.on = getenv("PICARD_NEWTON_PROFILE") != NULL;
-	for (int i = 0; prof.on && i < 2; i++)
-		CUDA_TRY(cudaEventCreate(&prof.mark[i]), "cudaEventCreate");
-	CUDA_TRY(cudaMemsetAsync(ws->ndone, 0, sizeof(int), stream), "cudaMemset");
-	CUDA_TRY(cudaLaunchKernel(kernel, dim3((unsigned)((L->ntraj + 127) / 128)), dim3(128), args, 0,
-				  stream), "newton: start");
-	for (double it = 0; done < L->ntraj; it += NEWTON_POLL) {
-		if (it > limit)
-			return picard_fail(PICARD_EFAILED, "newton: %g iterations without an end", it);
-		for (int i = 0; i < NEWTON_POLL; i++) {
-			phase = 1;
-			newton_profile_phase(&prof, phase, stream, false);
-			CUDA_TRY(cudaLaunchKernel(kernel, dim3((unsigned)(L->ntraj * per_traj)),
-						  dim3(32 * ws->linearise_warps), args,
-						  linearise_shared, stream), "newton: linearise");
-			newton_profile_phase(&prof, phase, stream, true);
-			phase = 2;
-			newton_profile_phase(&prof, phase, stream, false);
-			CUDA_TRY(cudaLaunchKernel(kernel, dim3((unsigned)L->ntraj),
-						  dim3((unsigned)ws->step_threads), args, shared, stream),
-				 "newton: step");
-			newton_profile_phase(&prof, phase, stream, true);
-		}
-		CUDA_TRY(cudaMemcpyAsync(&done, ws->ndone, sizeof(int), cudaMemcpyDeviceToHost, stream),
-			 "newton: progress");
-		CUDA_TRY(cudaStreamSynchronize(stream), "newton: progress");
-	}
-	if (prof.on)
-		fprintf(stderr, "newton profile: %ld iterations launched (%d between looks), "
-			"linearise %.3f ms (%.1f us each, %d warps of %ld blocks), step %.3f ms "
-			"(%.1f us each, %d threads)\n", prof.launches[0], NEWTON_POLL, prof.ms[0],
-			1e3 * prof.ms[0] / prof.launches[0], ws->linearise_warps,
-			L->ntraj * per_traj, prof.ms[1], 1e3 * prof.ms[1] / prof.launches[1],
-			ws->step_threads);
-out:
-	for (int i = 0; prof.on && i < 2; i++)
-		cudaEventDestroy(prof.mark[i]);
-	return err;
-}
-
-extern "C" const struct picard_cuda_scheme picard_cuda_newton = {
-	newton_layout, newton_instance, lobatto_group, newton_threads_per_traj,
-	newton_launch_threads, newton_upload, upload_dense_weights, newton_traj_bytes, newton_run,
-};
-
-/* ---- imex: a chunk's linear solves batched (src/schemes/imex/) ---------------------- */
-
-/* Its own loop of launches (src/schemes/imex/engine.cu): a thread per member
- * in its kernels, no layout to choose. */
-static void imex_layout(picard_grid *grid, const picard_options_layout *asked, int dim,
-			long ntraj, int sms)
-{
-	(void)asked, (void)dim, (void)ntraj, (void)sms;
-	grid->layout = PICARD_LAYOUT_THREAD;
-	grid->scan = PICARD_SCAN_AUTO;
-	grid->traj_per_block = THREAD_BLOCK_THREADS;
-}
-
-/* The run-time compiled part, k on the faces and g (imex_kernel.cuh): one
- * instance a model, in double; none for a registered model without an
- * operator. */
-static int imex_instance(const picard_grid *grid, const picard_launch *L, const char *model,
-			 const char *real, char *buf, size_t len)
-{
-	const picard_model *registered = picard_model_find(model);
-
-	(void)grid, (void)L;
-	if (strcmp(real, "double") != 0)
-		return picard_fail(PICARD_EINVAL, "the imex schemes run in double");
-	if (registered && !registered->op)
-		return picard_fail(PICARD_EINVAL, "model %s declares no linear operator", model);
-	snprintf(buf, len, "picard::picard_imex_kernel<%s>", model);
-	return PICARD_OK;
-}
-
-/* Whether the settled linear solver is a Krylov method (else tridiagonal). */
-static bool imex_krylov(const picard_grid *grid)
-{
-	return krylov_method_named(picard_linsolver_name(grid->linsolve)) != NULL;
-}
-
-static size_t imex_traj_bytes(const picard_grid *grid, int n)
-{
-	return imex_gpu_member_bytes(n, grid, picard_imex_method_of(grid->scheme)->stages,
-				     imex_krylov(grid));
-}
-
-/* The engine for a chunk: the scheme's stages (src/schemes/imex/imex.h) and the
- * settled linear solver's GPU method (src/linsolve/gpu/tridiag/, src/linsolve/gpu/krylov/,
- * by the host list's names). */
-static int imex_upload(struct picard_cuda_solver *cuda, long chunk, int sm_count,
-		       int kernel_threads)
-{
-	const struct picard_imex_method *method = picard_imex_method_of(cuda->grid.scheme);
-	const char *name = picard_linsolver_name(cuda->grid.linsolve);
-	struct imex_gpu_tableau tab;
-	struct imex_gpu_linsolve lin;
-
-	(void)sm_count, (void)kernel_threads;
-	tab.stages = method->stages;
-	tab.gamma = method->gamma;
-	for (int q = 0; q < 2; q++) {
-		tab.c[q] = q < method->stages ? method->c[q] : 0;
-		tab.carry[q] = q < method->stages ? method->carry[q] : 0;
-	}
-	lin.tridiag = tridiag_method_named(name);
-	lin.krylov = krylov_method_named(name);
-	lin.precond = lin.krylov ?
-		krylov_precond_named(picard_preconditioner_name(cuda->grid.precond)) : NULL;
-	lin.rtol = cuda->grid.linsolve_rtol;
-	lin.maxit = cuda->grid.linsolve_maxit;
-	if (!lin.tridiag && !(lin.krylov && lin.precond))
-		return picard_fail(PICARD_EINVAL, "--linsolve %s --precond %s: not on the GPU "
-				   "(thomas, checkerboard, pcr, cusparse; cg, bicgstab with none, "
-				   "jacobi or neumann); --backend cpu", name ? name : "?",
-				   picard_preconditioner_name(cuda->grid.precond) ?
-				   picard_preconditioner_name(cuda->grid.precond) : "?");
-	return imex_gpu_create(&cuda->imex, cuda->model, &cuda->grid, &tab, &lin, chunk);
-}
-
-/* The chunk's solve; the first failed linear solve noted for the
- * solver's detail, as the CPU backend notes it. */
-static int imex_run(struct picard_cuda_solver *cuda, const picard_launch *L)
-{
-	struct imex_gpu_failure first;
-	int err = imex_gpu_run(cuda->imex, L->dense ? cuda->kernel_dense : cuda->kernel, L, &first);
-
-	if (!err && first.member >= 0 && cuda->job)
-		picard_note_failure(cuda->job, L->traj_offset + first.member, "%s", first.message);
-	return err;
-}
-
-extern "C" const struct picard_cuda_scheme picard_cuda_imex = {
-	imex_layout, imex_instance, rk_group, rk_threads_per_traj, rk_launch_threads, imex_upload,
-	NULL, imex_traj_bytes, imex_run,
-};
 
 /* The launch fields that say which kernel runs and in what shape. */
 static void launch_shape(const picard_grid *grid, picard_launch *L)
@@ -921,9 +183,8 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 	cudaFree(cuda->fail_time);
 	cudaFree(cuda->sweeps);
 	cudaFree(cuda->sweeps_max);
-	cudaFree(cuda->lobatto_tables);
-	newton_free(&cuda->newton);
-	imex_gpu_free(cuda->imex);
+	if (cuda_scheme(&cuda->grid)->release)
+		cuda_scheme(&cuda->grid)->release(cuda->own);
 	if (cuda->start)
 		cudaEventDestroy(cuda->start);
 	if (cuda->stop)
@@ -941,50 +202,8 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 	for (int r = 0; r < PICARD_MAX_RECORDS; r++) {
 		cudaFree(cuda->record_dev[r]);
 		cudaFree(cuda->times_dev[r]);
-		cudaFree(cuda->weights_dev[r]);
 	}
 	free(cuda);
-}
-
-/* The lobatto kernel's shape (lanes per trajectory, threads per block for
- * a chunk of ntraj) and its tables on the device: A^T and E^T [l][j] with
- * rows of G (zero past m), then the node offsets, as picard_launch says. */
-static int lobatto_upload(struct picard_cuda_solver *cuda, long ntraj,
-			  int sm_count, int kernel_threads)
-{
-	const int m = cuda->grid.m;
-	size_t bytes;
-	struct picard_lobatto *lob = NULL;
-	unsigned char *host = NULL;
-	const int G = group_lanes(m); /* lanes per trajectory, m >= 2 */
-	int err;
-
-	if (cuda->grid.layout == PICARD_LAYOUT_WARP) {
-		cuda->groups_per_warp = lobatto_groups_per_warp(ntraj, G, sm_count);
-		cuda->block_threads = lobatto_block_threads(ntraj, cuda->groups_per_warp,
-							    sm_count, kernel_threads);
-		cuda->grid.traj_per_block = cuda->block_threads / 32 * cuda->groups_per_warp;
-	}
-	bytes = 2 * (size_t)G * G * cuda->real_size + G * sizeof(double);
-	lob = (struct picard_lobatto *)malloc(sizeof(*lob));
-	host = (unsigned char *)calloc(1, bytes);
-	if (!lob || !host) {
-		err = picard_fail(PICARD_ENOMEM, "lobatto tables");
-		goto out;
-	}
-	err = picard_scheme_of(cuda->grid.scheme)->collocation(m, lob);
-	if (err)
-		goto out;
-	picard_lobatto_tables(lob, cuda->grid.window, cuda->precision == PICARD_DOUBLE, G, true,
-			      host, host + (size_t)G * G * cuda->real_size,
-			      (double *)(host + 2 * (size_t)G * G * cuda->real_size));
-	CUDA_TRY(cudaMalloc(&cuda->lobatto_tables, bytes), "device memory for the lobatto tables");
-	CUDA_TRY(cudaMemcpy(cuda->lobatto_tables, host, bytes, cudaMemcpyHostToDevice),
-		 "copy the lobatto tables");
-out:
-	free(lob);
-	free(host);
-	return err;
 }
 
 extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
@@ -1002,7 +221,8 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	long chunk = 0;
 	int err, sm_count = 0, kernel_threads = 0;
 
-	err = rk_check_local(model, grid, rs);
+	err = cuda_scheme(grid)->check_model ? cuda_scheme(grid)->check_model(model, grid, rs) :
+					       PICARD_OK;
 	if (!err)
 		err = check_limits(model, grid, layout, rs, ntraj, batch, per_traj, device_limit, &chunk,
 				   &kernel, &sm_count, &kernel_threads);
@@ -1051,10 +271,8 @@ out:
 	return err;
 }
 
-/* Grow a device buffer to bytes (a repeated solve allocates nothing) and
- * copy host there. */
-static int upload_grown(void **dev, size_t *size, const void *host, size_t bytes,
-			const char *what)
+extern "C" int picard_cuda_upload_grown(void **dev, size_t *size, const void *host,
+					size_t bytes, const char *what)
 {
 	int err = PICARD_OK;
 
@@ -1067,29 +285,6 @@ static int upload_grown(void **dev, size_t *size, const void *host, size_t bytes
 	}
 	CUDA_TRY(cudaMemcpy(*dev, host, bytes, cudaMemcpyHostToDevice), what);
 out:
-	return err;
-}
-
-/* A lobatto record's dense output weights (picard_lobatto_dense_weights)
- * into the device buffer of record r. */
-static int upload_dense_weights(struct picard_cuda_solver *cuda, int r, const picard_record *rec)
-{
-	const int m = cuda->grid.m;
-	const size_t bytes = (size_t)rec->ntimes * m * cuda->real_size;
-	struct picard_lobatto *lob = (struct picard_lobatto *)malloc(sizeof(*lob));
-	void *host = malloc(bytes);
-	int err = !lob || !host ? picard_fail(PICARD_ENOMEM, "dense output weights of %ld times",
-					      rec->ntimes) :
-				  picard_scheme_of(cuda->grid.scheme)->collocation(m, lob);
-
-	if (!err) {
-		picard_lobatto_dense_weights(lob, &cuda->grid, rec->times, rec->ntimes,
-					     cuda->precision == PICARD_DOUBLE, host);
-		err = upload_grown(&cuda->weights_dev[r], &cuda->weights_dev_size[r], host, bytes,
-				   "dense output weights");
-	}
-	free(lob);
-	free(host);
 	return err;
 }
 
@@ -1113,15 +308,16 @@ static int alloc_records(struct picard_cuda_solver *cuda,
 		dr->times = NULL;
 		dr->weights = NULL;
 		if (rec->times) {
-			err = upload_grown((void **)&cuda->times_dev[r], &cuda->times_dev_size[r],
-					   rec->times, rec->ntimes * sizeof(double),
-					   "a record's times");
+			err = picard_cuda_upload_grown((void **)&cuda->times_dev[r],
+						       &cuda->times_dev_size[r], rec->times,
+						       rec->ntimes * sizeof(double),
+						       "a record's times");
 			if (!err && cuda_scheme(&cuda->grid)->upload_dense)
-				err = cuda_scheme(&cuda->grid)->upload_dense(cuda, r, rec);
+				err = cuda_scheme(&cuda->grid)->upload_dense(cuda, r, rec,
+									     &dr->weights);
 			if (err)
 				return err;
 			dr->times = cuda->times_dev[r];
-			dr->weights = cuda->weights_dev[r];
 		}
 		dr->slots = picard_record_slots(cuda->chunk, rec->traj_stride) + 1;
 		bytes = picard_record_rows(&cuda->grid, rec) * dr->slots * cuda->model->dim *
@@ -1479,9 +675,8 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 	L.sweeps = cuda->sweeps;
 	L.sweeps_max = cuda->sweeps_max;
 	L.window = cuda->grid.window;
-	L.groups_per_warp = cuda->groups_per_warp;
-	L.block_threads = cuda->block_threads;
-	L.lobatto_tables = cuda->lobatto_tables;
+	if (cuda_scheme(&cuda->grid)->fill_launch)
+		cuda_scheme(&cuda->grid)->fill_launch(cuda, &L);
 
 	*seconds = 0;
 	memset(job->totals, 0, sizeof(*job->totals));

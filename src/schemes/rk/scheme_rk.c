@@ -192,7 +192,7 @@ const struct picard_cpu_scheme picard_cpu_rk = {
 #define RICHARDSON(p) (1.0 / (1.0 - 1.0 / (double)(1 << (p))))
 
 #define RK_TABLE(ident, scheme_id, label, what, ord_name, ord_fn, point_fn, stage_count, slot, p, tab, \
-		 stiff)                                                              \
+		 stiff, cuda_part)                                                   \
 	const picard_scheme_type ident = {                                          \
 		.id = scheme_id,                                                   \
 		.name = label,                                                     \
@@ -223,21 +223,22 @@ const struct picard_cpu_scheme picard_cpu_rk = {
 		.tune_nlayouts = 1,                                                \
 		.layout_max_m = layout_max_m,                                      \
 		.cpu = &picard_cpu_rk,                                             \
-		.cuda = &picard_cuda_rk,                                           \
+		.cuda = cuda_part,                                                 \
 	}
 
 RK_TABLE(picard_scheme_dp5, PICARD_SCHEME_DP5, "dp5",
 	 "Dormand-Prince 5(4), one thread per trajectory, fixed or adaptive steps",
-	 "5", order_dp5, tune_point_dp5, 6, 0, 5, "rk_dp5", false);
+	 "5", order_dp5, tune_point_dp5, 6, 0, 5, "rk_dp5", false, &picard_cuda_rk);
 RK_TABLE(picard_scheme_dp8, PICARD_SCHEME_DP8, "dp8",
 	 "Hairer's DOP853 8(5,3), one thread per trajectory, fixed or adaptive steps",
-	 "8", order_dp8, tune_point_dp8, 12, 1, 8, "rk_dp8", false);
+	 "8", order_dp8, tune_point_dp8, 12, 1, 8, "rk_dp8", false, &picard_cuda_rk);
 RK_TABLE(picard_scheme_vern9, PICARD_SCHEME_VERN9, "vern9",
 	 "Verner's most efficient 9(8) pair, one thread per trajectory, fixed or adaptive steps",
-	 "9", order_vern9, tune_point_vern9, 16, 2, 9, "rk_vern9", false);
+	 "9", order_vern9, tune_point_vern9, 16, 2, 9, "rk_vern9", false, &picard_cuda_rk);
 /* Radau IIA (src/schemes/radau5/radau5_integrate.cuh): its "steps" are Newton
  * iterations, 3 right-hand sides each. */
+extern const struct picard_cuda_scheme picard_cuda_radau5; /* src/schemes/radau5/cuda_radau5.c */
 RK_TABLE(picard_scheme_radau5, PICARD_SCHEME_RADAU5, "radau5",
 	 "Radau IIA 5 (Hairer & Wanner's RADAU5), implicit and L-stable for stiff models, "
 	 "one thread per trajectory, fixed or adaptive steps",
-	 "5", order_radau5, tune_point_radau5, 3, 3, 5, "rk_radau5", true);
+	 "5", order_radau5, tune_point_radau5, 3, 3, 5, "rk_radau5", true, &picard_cuda_radau5);

@@ -1,0 +1,36 @@
+/* cuda_rk.c - the per-thread explicit Runge-Kutta schemes (dp5, dp8,
+ * vern9) on the CUDA backend: one thread per trajectory, the instance of
+ * rk_kernel.cuh for the scheme's tableau. */
+#include <stdio.h>
+
+#include "cuda_rk.h"
+#include "scheme.h"
+
+void picard_cuda_rk_layout(picard_grid *grid, const picard_options_layout *asked, int dim,
+			   long ntraj, int sms)
+{
+	(void)dim;
+	(void)ntraj;
+	(void)sms;
+	grid->layout = PICARD_LAYOUT_THREAD;
+	grid->scan = PICARD_SCAN_AUTO;
+	grid->traj_per_block = asked->traj_per_block ? asked->traj_per_block :
+						       PICARD_CUDA_THREAD_BLOCK;
+}
+
+int picard_cuda_rk_instance(const picard_grid *grid, const struct picard_launch *L,
+			    const char *model, const char *real, char *buf, size_t len)
+{
+	snprintf(buf, len, "picard::picard_rk_kernel<%s, picard::%s, %s, %s, %s>", model,
+		 picard_scheme_of(grid->scheme)->tableau, real, picard_cuda_flag(L->dense),
+		 picard_cuda_flag(L->adaptive));
+	return PICARD_OK;
+}
+
+const struct picard_cuda_scheme picard_cuda_rk = {
+	.layout = picard_cuda_rk_layout,
+	.instance = picard_cuda_rk_instance,
+	.group = picard_cuda_one_lane,
+	.threads_per_traj = picard_cuda_one_thread_each,
+	.block_threads = picard_cuda_traj_per_block,
+};
