@@ -2,7 +2,8 @@
  * per trajectory, each taking its own steps (src/schemes/rk/rk_integrate.cuh, the
  * tableaus in src/schemes/rk/rk_tableaus.cuh). Where an ensemble fills the GPU by
  * itself, parallelism across time buys nothing, and a high-order pair
- * needs the fewest right-hand sides for an error.
+ * needs the fewest right-hand sides for an error. What their tables share
+ * (rk_scheme.h) serves radau5's too (src/schemes/radau5/scheme_radau5.c).
  *
  * On picard's grid: m = 2, a window is an output interval of length h
  * (default: the span). Fixed step: K steps per window (--steps N).
@@ -16,6 +17,7 @@
 #include "backend.h"
 #include "errors.h"
 #include "model_impl.h"
+#include "rk_scheme.h"
 #include "scheme.h"
 
 #define DEFAULT_MAX_STEPS 1000000
@@ -28,13 +30,12 @@ static const double tune_fractions[] = {1, 1e-1, 1e-2, 1e-3, 1e-4};
 #define NFRACTIONS ((int)(sizeof(tune_fractions) / sizeof(tune_fractions[0])))
 #define TUNE_FLOOR_DOUBLE 1e-15 /* float: picard_iteration_floor's */
 
-static const int tune_ms[] = {2};
-static const picard_layout tune_layouts[] = {PICARD_LAYOUT_THREAD};
+const int picard_rk_tune_ms[] = {2};
+const picard_layout picard_rk_tune_layouts[] = {PICARD_LAYOUT_THREAD};
 
 static double order_dp5(const picard_grid *g) { (void)g; return 5; }
 static double order_dp8(const picard_grid *g) { (void)g; return 8; }
 static double order_vern9(const picard_grid *g) { (void)g; return 9; }
-static double order_radau5(const picard_grid *g) { (void)g; return 5; }
 
 int picard_rk_steps(double interval, double step)
 {
@@ -43,12 +44,12 @@ int picard_rk_steps(double interval, double step)
 	return steps < 1 ? 1 : steps > INT_MAX ? INT_MAX : (int)steps;
 }
 
-static double length(const picard_grid *g)
+double picard_rk_length(const picard_grid *g)
 {
 	return g->h;
 }
 
-static int resolve(const picard_model *model, picard_options *o)
+int picard_rk_resolve(const picard_model *model, picard_options *o)
 {
 	(void)model;
 	if (o->m && o->m != 2)
@@ -76,7 +77,7 @@ static int resolve(const picard_model *model, picard_options *o)
 }
 
 /* One thread per trajectory: the thread layout alone. */
-static int check_layout(const picard_options *o)
+int picard_rk_check_layout(const picard_options *o)
 {
 	if (o->layout != PICARD_LAYOUT_AUTO && o->layout != PICARD_LAYOUT_THREAD)
 		return picard_fail(PICARD_EINVAL, "layout %s: a per-thread Runge-Kutta scheme runs one "
@@ -90,7 +91,7 @@ static int check_layout(const picard_options *o)
  * one window, so that the error is measured where a run without --h is
  * checked (t1), not at every step; else adaptive at rtol, h the output
  * interval. */
-static picard_options rk_tune_point(picard_scheme id, double h, double rtol, double span)
+picard_options picard_rk_tune_point(picard_scheme id, double h, double rtol, double span)
 {
 	if (rtol == 0)
 		return (picard_options){.scheme = id, .m = 2, .K = picard_rk_steps(span, h)};
@@ -98,37 +99,29 @@ static picard_options rk_tune_point(picard_scheme id, double h, double rtol, dou
 				.iter_rtol = rtol};
 }
 
-#define RK_TUNE_POINT(fn, id)                                                  \
-	static picard_options fn(int m, int K, double h, double rtol, double span) \
-	{                                                                      \
-		(void)m;                                                       \
-		(void)K;                                                       \
-		return rk_tune_point(id, h, rtol, span);                       \
-	}
 RK_TUNE_POINT(tune_point_dp5, PICARD_SCHEME_DP5)
 RK_TUNE_POINT(tune_point_dp8, PICARD_SCHEME_DP8)
 RK_TUNE_POINT(tune_point_vern9, PICARD_SCHEME_VERN9)
-RK_TUNE_POINT(tune_point_radau5, PICARD_SCHEME_RADAU5)
 
 /* Fixed steps: the step (the window over its K steps); adaptive: the
  * output interval. */
-static double tune_h(const picard_grid *g)
+double picard_rk_tune_h(const picard_grid *g)
 {
 	return g->adaptive ? g->h : g->h / g->K;
 }
 
-static double tune_span(const picard_tune_point *p)
+double picard_rk_tune_span(const picard_tune_point *p)
 {
 	return (double)p->windows * p->h * (p->iter_rtol > 0 ? 1 : p->K);
 }
 
-static int tune_candidates(int kmax)
+int picard_rk_tune_candidates(int kmax)
 {
 	(void)kmax;
 	return 1 + NFRACTIONS;
 }
 
-static double tune_rtol(int K, double tol, picard_precision precision)
+double picard_rk_tune_rtol(int K, double tol, picard_precision precision)
 {
 	if (K <= 1)
 		return 0;
@@ -137,7 +130,7 @@ static double tune_rtol(int K, double tol, picard_precision precision)
 						 picard_iteration_floor(PICARD_FLOAT));
 }
 
-static int layout_max_m(picard_layout layout)
+int picard_rk_layout_max_m(picard_layout layout)
 {
 	(void)layout;
 	return 0;
@@ -181,51 +174,6 @@ const struct picard_cpu_scheme picard_cpu_rk = {
 	.trajectory = { cpu_float, cpu_double },
 };
 
-#define RK_OPTIONS "--h (the output interval, default the span), --steps N (fixed steps per " \
-		   "output interval), else adaptive: " \
-		   "--iter-rtol/--iter-atol the local error's scale (default 1e-6), --max-steps " \
-		   "(default 1000000); layout thread"
-
-/* The estimate's companion on a grid twice as fine: Richardson's factor
- * 1 / (1 - 2^-p) for fixed steps (adaptive: a 100 times tighter local
- * tolerance, whose difference is the error itself, within that factor). */
-#define RICHARDSON(p) (1.0 / (1.0 - 1.0 / (double)(1 << (p))))
-
-#define RK_TABLE(ident, scheme_id, label, what, ord_name, ord_fn, point_fn, stage_count, slot, p, tab, \
-		 stiff, cuda_part)                                                   \
-	const picard_scheme_type ident = {                                          \
-		.id = scheme_id,                                                   \
-		.name = label,                                                     \
-		.summary = what,                                                   \
-		.order_name = ord_name,                                            \
-		.options = RK_OPTIONS,                                             \
-		.length_name = "h",                                                \
-		.max_m = 2,                                                        \
-		.solves_stiff = stiff,                                             \
-		.steps_per_span = true,                                            \
-		.estimate_factor = RICHARDSON(p),                                  \
-		.rhs_per_sweep = stage_count,                                      \
-		.impl_slot = slot,                                                 \
-		.tableau = tab,                                                    \
-		.order = ord_fn,                                                   \
-		.length = length,                                                  \
-		.resolve = resolve,                                                \
-		.check_layout = check_layout,                                      \
-		.refined = picard_refined_h,                                       \
-		.tune_point = point_fn,                                            \
-		.tune_h = tune_h,                                                  \
-		.tune_span = tune_span,                                            \
-		.tune_candidates = tune_candidates,                                \
-		.tune_rtol = tune_rtol,                                            \
-		.tune_ms = tune_ms,                                                \
-		.tune_nms = 1,                                                     \
-		.tune_layouts = tune_layouts,                                      \
-		.tune_nlayouts = 1,                                                \
-		.layout_max_m = layout_max_m,                                      \
-		.cpu = &picard_cpu_rk,                                             \
-		.cuda = cuda_part,                                                 \
-	}
-
 RK_TABLE(picard_scheme_dp5, PICARD_SCHEME_DP5, "dp5",
 	 "Dormand-Prince 5(4), one thread per trajectory, fixed or adaptive steps",
 	 "5", order_dp5, tune_point_dp5, 6, 0, 5, "rk_dp5", false, &picard_cuda_rk);
@@ -235,10 +183,3 @@ RK_TABLE(picard_scheme_dp8, PICARD_SCHEME_DP8, "dp8",
 RK_TABLE(picard_scheme_vern9, PICARD_SCHEME_VERN9, "vern9",
 	 "Verner's most efficient 9(8) pair, one thread per trajectory, fixed or adaptive steps",
 	 "9", order_vern9, tune_point_vern9, 16, 2, 9, "rk_vern9", false, &picard_cuda_rk);
-/* Radau IIA (src/schemes/radau5/radau5_integrate.cuh): its "steps" are Newton
- * iterations, 3 right-hand sides each. */
-extern const struct picard_cuda_scheme picard_cuda_radau5; /* src/schemes/radau5/cuda_radau5.c */
-RK_TABLE(picard_scheme_radau5, PICARD_SCHEME_RADAU5, "radau5",
-	 "Radau IIA 5 (Hairer & Wanner's RADAU5), implicit and L-stable for stiff models, "
-	 "one thread per trajectory, fixed or adaptive steps",
-	 "5", order_radau5, tune_point_radau5, 3, 3, 5, "rk_radau5", true, &picard_cuda_radau5);
