@@ -4,28 +4,35 @@
 
 #include "scheme.h"
 
-extern const picard_scheme_type picard_scheme_trapezoid, picard_scheme_lobatto,
-	picard_scheme_dp5, picard_scheme_dp8, picard_scheme_vern9, picard_scheme_newton,
-	picard_scheme_radau5, picard_scheme_newton_radau, picard_scheme_imex_euler,
-	picard_scheme_imex_sdirk2;
-
-/* The per-thread pairs first: the quick search goes down the list, and
+/* Every scheme, as the name of its table picard_scheme_NAME
+ * (its folder src/schemes/NAME/, scheme_*.c): adding one is a line here.
+ *
+ * The per-thread pairs first: the quick search goes down the list, and
  * their solves, cheap to time, bound how far it refines the Picard
  * schemes (src/tune/tune.c, too_slow). Among schemes that suit a model the
  * first is its default (src/cli/parse.c): imex-sdirk2 before imex-euler. */
+#define PICARD_SCHEMES(X) \
+	X(dp5)            \
+	X(dp8)            \
+	X(vern9)          \
+	X(radau5)         \
+	X(lobatto)        \
+	X(trapezoid)      \
+	X(newton)         \
+	X(newton_radau)   \
+	X(imex_sdirk2)    \
+	X(imex_euler)
+
+#define DECLARE(name) extern const picard_scheme_type picard_scheme_##name;
+PICARD_SCHEMES(DECLARE)
+#undef DECLARE
+
+#define ENTRY(name) &picard_scheme_##name,
 const picard_scheme_type *const picard_scheme_list[] = {
-	&picard_scheme_dp5,
-	&picard_scheme_dp8,
-	&picard_scheme_vern9,
-	&picard_scheme_radau5,
-	&picard_scheme_lobatto,
-	&picard_scheme_trapezoid,
-	&picard_scheme_newton,
-	&picard_scheme_newton_radau,
-	&picard_scheme_imex_sdirk2,
-	&picard_scheme_imex_euler,
+	PICARD_SCHEMES(ENTRY)
 	NULL,
 };
+#undef ENTRY
 
 const picard_scheme_type *picard_scheme_of(picard_scheme id)
 {
