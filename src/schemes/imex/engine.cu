@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "convergence.h"
+#include "cuda_solver.h"
 #include "dense_output.h"
 #include "errors.h"
 #include "imex/imex_gpu.h"
@@ -102,22 +103,6 @@ struct imex_gpu {
 	struct imex_member *ctl;
 	int *count;            /* device: members still going */
 };
-
-static int cuda_fail(cudaError_t e, const char *what)
-{
-	if (e == cudaErrorMemoryAllocation)
-		return picard_fail(PICARD_ENOMEM, "%s: %s", what, cudaGetErrorString(e));
-	return picard_fail(PICARD_ECUDA, "%s: %s", what, cudaGetErrorString(e));
-}
-
-#define TRY(call, what)                                                        \
-	do {                                                                   \
-		cudaError_t try_err_ = (call);                                 \
-		if (try_err_ != cudaSuccess) {                                 \
-			err = cuda_fail(try_err_, what);                       \
-			goto out;                                              \
-		}                                                              \
-	} while (0)
 
 static unsigned blocks_of(long threads)
 {
@@ -780,23 +765,23 @@ static int krylov_create(struct imex_gpu *g, long chunk)
 	g->kiters = (int *)malloc(chunk * sizeof(int));
 	if (!g->kstatus || !g->kiters)
 		return picard_fail(PICARD_ENOMEM, "imex: host memory");
-	TRY(cudaMalloc(&g->kry_val, (size_t)g->nnz * chunk * sizeof(double)), "imex: device memory");
-	TRY(cudaMalloc(&g->kry_b, vec), "imex: device memory");
-	TRY(cudaMalloc(&g->kry_x, vec), "imex: device memory");
-	TRY(cudaMemset(g->kry_b, 0, vec), "imex: cudaMemset");
-	TRY(cudaMemset(g->kry_x, 0, vec), "imex: cudaMemset");
-	TRY(cudaMalloc(&g->kstatus_dev, chunk * sizeof(int)), "imex: device memory");
-	TRY(cudaMalloc(&g->y, vec), "imex: device memory");
-	TRY(cudaMalloc(&g->y_prev, vec), "imex: device memory");
-	TRY(cudaMalloc(&g->Y, vec * (g->grid.m - 1) * g->tab.stages), "imex: device memory");
-	TRY(cudaMalloc(&g->G, vec * (g->grid.m - 1) * g->tab.stages), "imex: device memory");
-	TRY(cudaMalloc(&g->r, vec), "imex: device memory");
-	TRY(cudaMalloc(&g->ctl, chunk * sizeof(struct imex_member)), "imex: device memory");
-	TRY(cudaMalloc(&g->count, sizeof(int)), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->kry_val, (size_t)g->nnz * chunk * sizeof(double)), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->kry_b, vec), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->kry_x, vec), "imex: device memory");
+	CUDA_TRY(cudaMemset(g->kry_b, 0, vec), "imex: cudaMemset");
+	CUDA_TRY(cudaMemset(g->kry_x, 0, vec), "imex: cudaMemset");
+	CUDA_TRY(cudaMalloc(&g->kstatus_dev, chunk * sizeof(int)), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->y, vec), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->y_prev, vec), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->Y, vec * (g->grid.m - 1) * g->tab.stages), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->G, vec * (g->grid.m - 1) * g->tab.stages), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->r, vec), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->ctl, chunk * sizeof(struct imex_member)), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->count, sizeof(int)), "imex: device memory");
 	/* k faces: none to compute (the host assembles M), one real a member */
 	g->kx_len = g->ky_len = 1;
-	TRY(cudaMalloc(&g->kx, chunk * sizeof(double)), "imex: device memory");
-	TRY(cudaMalloc(&g->ky, chunk * sizeof(double)), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->kx, chunk * sizeof(double)), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->ky, chunk * sizeof(double)), "imex: device memory");
 out:
 	return err;
 }
@@ -822,7 +807,7 @@ static int krylov_values(struct imex_gpu *g, const struct picard_launch *L)
 	}
 	if (np && (e = cudaMemcpy(soa, L->params, N * np * sizeof(double),
 				  cudaMemcpyDeviceToHost)) != cudaSuccess) {
-		err = cuda_fail(e, "imex: the members' parameters");
+		err = picard_cuda_fail(e, "imex: the members' parameters");
 		goto out;
 	}
 	for (long i = 0; i < N && !err; i++) {
@@ -853,7 +838,7 @@ static int krylov_values(struct imex_gpu *g, const struct picard_launch *L)
 			val[k * chunk + i] = val[k * chunk];
 	if (!err && (e = cudaMemcpy(g->kry_val, val, (size_t)nnz * chunk * sizeof(double),
 				    cudaMemcpyHostToDevice)) != cudaSuccess)
-		err = cuda_fail(e, "imex: the members' matrices");
+		err = picard_cuda_fail(e, "imex: the members' matrices");
 out:
 	free(soa);
 	free(val);
@@ -877,12 +862,12 @@ static int krylov_solve(struct imex_gpu *g, const struct imex_stage_args *S, cud
 	e = cudaMemcpyAsync(g->kstatus_dev, g->kstatus, N * sizeof(int), cudaMemcpyHostToDevice,
 			    stream);
 	if (e != cudaSuccess)
-		return cuda_fail(e, "imex: Krylov statuses");
+		return picard_cuda_fail(e, "imex: Krylov statuses");
 	imex_krylov_status_kernel<<<blocks_of(N), BLOCK, 0, stream>>>(N, g->kstatus_dev, S->j, S->q,
 								       g->ctl);
 	/* the host array is the copy's source until the stream gets there */
 	e = cudaStreamSynchronize(stream);
-	return e == cudaSuccess ? PICARD_OK : cuda_fail(e, "imex: Krylov statuses");
+	return e == cudaSuccess ? PICARD_OK : picard_cuda_fail(e, "imex: Krylov statuses");
 }
 
 extern "C" int imex_gpu_create(struct imex_gpu **out, const picard_model *model,
@@ -943,29 +928,29 @@ extern "C" int imex_gpu_create(struct imex_gpu **out, const picard_model *model,
 	state = (size_t)chunk * g->n * sizeof(double);
 	g->kx_len = (long)(op->nx + 1) * (g->nlines == 2 ? op->ny : 1);
 	g->ky_len = g->nlines == 2 ? (long)op->nx * (op->ny + 1) : 1;
-	TRY(cudaMalloc(&g->y, state), "imex: device memory");
-	TRY(cudaMalloc(&g->y_prev, state), "imex: device memory");
-	TRY(cudaMalloc(&g->Y, state * (grid->m - 1) * tab->stages), "imex: device memory");
-	TRY(cudaMalloc(&g->G, state * (grid->m - 1) * tab->stages), "imex: device memory");
-	TRY(cudaMalloc(&g->r, state), "imex: device memory");
-	TRY(cudaMalloc(&g->rhs, state), "imex: device memory");
-	TRY(cudaMalloc(&g->x, state), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->y, state), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->y_prev, state), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->Y, state * (grid->m - 1) * tab->stages), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->G, state * (grid->m - 1) * tab->stages), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->r, state), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->rhs, state), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->x, state), "imex: device memory");
 	if (g->nlines == 2)
-		TRY(cudaMalloc(&g->u, state), "imex: device memory");
+		CUDA_TRY(cudaMalloc(&g->u, state), "imex: device memory");
 	for (int l = 0; l < g->nlines; l++) {
-		TRY(cudaMalloc(&g->line[l].lower, state), "imex: device memory");
-		TRY(cudaMalloc(&g->line[l].diag, state), "imex: device memory");
-		TRY(cudaMalloc(&g->line[l].upper, state), "imex: device memory");
+		CUDA_TRY(cudaMalloc(&g->line[l].lower, state), "imex: device memory");
+		CUDA_TRY(cudaMalloc(&g->line[l].diag, state), "imex: device memory");
+		CUDA_TRY(cudaMalloc(&g->line[l].upper, state), "imex: device memory");
 	}
 	if (work)
-		TRY(cudaMalloc(&g->work, work * sizeof(double)), "imex: device memory");
-	TRY(cudaMalloc(&g->tstatus, (g->line[0].systems > g->line[1].systems ?
-				     g->line[0].systems : g->line[1].systems) * sizeof(int)),
-	    "imex: device memory");
-	TRY(cudaMalloc(&g->kx, chunk * g->kx_len * sizeof(double)), "imex: device memory");
-	TRY(cudaMalloc(&g->ky, chunk * g->ky_len * sizeof(double)), "imex: device memory");
-	TRY(cudaMalloc(&g->ctl, chunk * sizeof(struct imex_member)), "imex: device memory");
-	TRY(cudaMalloc(&g->count, sizeof(int)), "imex: device memory");
+		CUDA_TRY(cudaMalloc(&g->work, work * sizeof(double)), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->tstatus, (g->line[0].systems > g->line[1].systems ?
+					  g->line[0].systems : g->line[1].systems) * sizeof(int)),
+		 "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->kx, chunk * g->kx_len * sizeof(double)), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->ky, chunk * g->ky_len * sizeof(double)), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->ctl, chunk * sizeof(struct imex_member)), "imex: device memory");
+	CUDA_TRY(cudaMalloc(&g->count, sizeof(int)), "imex: device memory");
 	*out = g;
 	return PICARD_OK;
 out:
@@ -981,7 +966,7 @@ static int solve_lines(struct imex_gpu *g, int l, long N, int j, int q, cudaStre
 	int err = g->lin.tridiag->solver->solve(&b, g->work, stream);
 
 	if (err > 0)
-		return cuda_fail((cudaError_t)err, g->lin.tridiag->name);
+		return picard_cuda_fail(err, g->lin.tridiag->name);
 	if (err < 0)
 		return picard_fail(PICARD_ECUDA, "--linsolve %s cannot solve %ld lines of %d rows%s",
 				   g->lin.tridiag->name, b.batch, b.n,
@@ -1002,14 +987,14 @@ static int read_count(struct imex_gpu *g, cudaStream_t stream, int *host)
 		e = cudaStreamSynchronize(stream);
 	if (e == cudaSuccess)
 		e = cudaGetLastError();
-	return e == cudaSuccess ? PICARD_OK : cuda_fail(e, "imex: a kernel");
+	return e == cudaSuccess ? PICARD_OK : picard_cuda_fail(e, "imex: a kernel");
 }
 
 static int zero_count(struct imex_gpu *g, cudaStream_t stream)
 {
 	cudaError_t e = cudaMemsetAsync(g->count, 0, sizeof(int), stream);
 
-	return e == cudaSuccess ? PICARD_OK : cuda_fail(e, "imex: cudaMemset");
+	return e == cudaSuccess ? PICARD_OK : picard_cuda_fail(e, "imex: cudaMemset");
 }
 
 /* The stage's system M Y_q = r by ADI for N members, from the previous
@@ -1064,7 +1049,7 @@ static int launch_model(const void *kernel, const struct picard_imex_launch *M, 
 					 stream);
 
 	return e == cudaSuccess ? PICARD_OK :
-				  cuda_fail(e, phase == PICARD_IMEX_K_FACES ? "imex: k faces" :
+				  picard_cuda_fail(e, phase == PICARD_IMEX_K_FACES ? "imex: k faces" :
 									       "imex: g");
 }
 
@@ -1143,7 +1128,7 @@ static int first_failure(struct imex_gpu *g, long N, struct imex_gpu_failure *fi
 		break;
 	}
 	free(ctl);
-	return e == cudaSuccess ? PICARD_OK : cuda_fail(e, "imex: copy the members' states");
+	return e == cudaSuccess ? PICARD_OK : picard_cuda_fail(e, "imex: copy the members' states");
 }
 
 extern "C" int imex_gpu_run(struct imex_gpu *g, const void *kernel, const struct picard_launch *L,
@@ -1224,6 +1209,6 @@ extern "C" int imex_gpu_run(struct imex_gpu *g, const void *kernel, const struct
 	if (e == cudaSuccess)
 		e = cudaStreamSynchronize(stream);
 	if (e != cudaSuccess)
-		return cuda_fail(e, "imex: a kernel");
+		return picard_cuda_fail(e, "imex: a kernel");
 	return first_failure(g, N, first);
 }
