@@ -1,7 +1,7 @@
 /* bench_layouts.c - bin/bench-layouts: the CUDA layouts of issue 8 timed
  * against each other on lotka (float, every trajectory from x(0) = (50, 30)
  * as Table 1), the evidence for AUTO's rule and the warp/thread defaults in
- * src/backend/cuda/cuda_backend.cu.
+ * src/schemes/trapezoid/cuda_trapezoid.c.
  *
  * Each row: one (ensemble, m, K, h, layout, scan, trajectories per block),
  * validated first (its final states against the paper layout's, relative

@@ -1165,7 +1165,7 @@ Test(gpu, layout_limits)
  * power of two lanes), sweeps, warm start, and the window as a multiple of
  * the model's base window (lobatto_base_window). LOBATTO_NTRAJ = 1025 is
  * more than 4 trajectories per multiprocessor on any current GPU, so the
- * kernel packs 32/G trajectories per warp (cuda_backend.cu), and no group
+ * kernel packs 32/G trajectories per warp (cuda_lobatto.c), and no group
  * count per block divides it: the last block has a tail. Ensembles of at
  * most 4 per multiprocessor (one per warp) are lobatto_ensemble_sizes'. */
 #define LOBATTO_NTRAJ 1025

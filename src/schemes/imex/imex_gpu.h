@@ -9,7 +9,7 @@
  * batches of x and y lines (2D), each by a GPU tridiagonal method
  * (src/linsolve/gpu/tridiag/), or batched CG or BiCGStab over the members' M = I -
  * gamma h A in CSR, one sparsity pattern for all (src/linsolve/gpu/krylov/). Plain
- * C, called by src/backend/cuda/cuda_backend.cu. */
+ * C, called by the schemes' CUDA part, src/schemes/imex/cuda_imex.c. */
 #ifndef PICARD_IMEX_GPU_H
 #define PICARD_IMEX_GPU_H
 
