@@ -44,8 +44,9 @@ extern "C" int picard_cuda_device_name(char *buf, size_t len)
 	return PICARD_OK;
 }
 
-/* ---- the scheme's part ---------------------------------------------------------- */
+/* ---- the kernel, its shape and its limits ---------------------------------------- */
 
+/* The grid's scheme's CUDA part (src/schemes/NAME/cuda_NAME.c). */
 static const struct picard_cuda_scheme *cuda_scheme(const picard_grid *grid)
 {
 	return picard_scheme_of(grid->scheme)->cuda;
