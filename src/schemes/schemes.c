@@ -10,7 +10,7 @@
  * The per-thread pairs first: the quick search goes down the list, and
  * their solves, cheap to time, bound how far it refines the Picard
  * schemes (src/tune/tune.c, too_slow). Among schemes that suit a model the
- * first is its default (src/cli/parse.c): imex-sdirk2 before imex-euler. */
+ * first is its default (src/cli/options/defaults.c): imex-sdirk2 before imex-euler. */
 #define PICARD_SCHEMES(X) \
 	X(dp5)            \
 	X(dp8)            \
