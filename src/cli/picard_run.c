@@ -807,8 +807,7 @@ static void print_summary(const struct run *run)
 		       "host memory");
 	const picard_scheme_type *type = picard_scheme_of(grid->scheme);
 
-	if (grid->scheme != PICARD_SCHEME_TRAPEZOID && !type->lobatto_grid &&
-	    !type->takes_linsolve) {
+	if (type->tableau) { /* a per-thread Runge-Kutta scheme */
 		const char *name = type->name;
 
 		if (grid->adaptive)

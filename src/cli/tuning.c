@@ -274,7 +274,7 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 		opts->max_work = HUGE_VAL;
 	const picard_scheme_type *type = picard_scheme_of(p->scheme);
 
-	if (p->scheme != PICARD_SCHEME_TRAPEZOID && !type->lobatto_grid && !type->takes_linsolve) {
+	if (type->tableau) {
 		/* a per-thread Runge-Kutta pair: fixed steps of h, as many
 		 * per output interval (--h, else the span) as cover it; or
 		 * adaptive at its local tolerance (iter_rtol) over windows of h */
