@@ -108,6 +108,9 @@ CLI_COMMON   := $(patsubst src/cli/%.c,$(BUILD)/src/cli/%.o,\
 # The tests: a folder per part of src/ (tests/PART/test_*.c), beside the
 # aids they share (tests/*.c).
 TEST_OBJS    := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(wildcard tests/*.c tests/*/test_*.c))
+# C++ aids that instantiate a scheme's template for a test's own model
+# (tests/PART/*.cpp, callable from C)
+TEST_CXX_OBJS := $(patsubst tests/%.cpp,$(BUILD)/tests/%.o,$(wildcard tests/*/*.cpp))
 # bench/stiff's host Rodas5P and msbdf reference, which the tests call too
 STIFF_DIR    := $(BUILD)/bench/stiff
 STIFF_TEST_OBJS := $(STIFF_DIR)/rodas_host.o $(STIFF_DIR)/stiff_common.o \
@@ -301,12 +304,19 @@ TRIDIAG_AID_OBJS := $(TRIDIAG_AID_SRCS:src/%.c=$(BUILD)/src/%.o)
 # and the --init reader in test_fuzz_regress.c), bench/stiff's host
 # Rodas5P and msbdf reference (test_rodas.c) and cuRAND's host Philox
 # generator (tests/independent.c draws the documented ensemble itself).
-$(BIN)/picard-tests: $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_AID_OBJS) $(SHLIB)
+$(BIN)/picard-tests: $(TEST_OBJS) $(TEST_CXX_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_AID_OBJS) \
+		     $(SHLIB)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(TEST_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_AID_OBJS) $(LDFLAGS) $(LDLIBS) \
+	$(Q)$(CC) $(TEST_OBJS) $(TEST_CXX_OBJS) $(CLI_COMMON) $(STIFF_TEST_OBJS) $(TRIDIAG_AID_OBJS) \
+		$(LDFLAGS) $(LDLIBS) \
 		-lcurand -lcudart_static -lrt -lcriterion -lstdc++ -o $@
 $(BUILD)/tests/reference/test_rodas.o: CFLAGS += -Ibench/stiff
+$(BUILD)/tests/schemes/test_radau5.o: CFLAGS += -Itests/schemes
+$(TEST_CXX_OBJS): $(BUILD)/tests/%.o: tests/%.cpp | deps
+	@mkdir -p $(@D)
+	@echo "  CXX     $@"
+	$(Q)$(CXX) $(MODEL_CXXFLAGS) -I$(<D) -c $< -o $@
 
 # ---- benchmarks -----------------------------------------------------------------
 # bench/NAME/bench_NAME.c holds the main of bin/bench-NAME, on the library

@@ -9,7 +9,11 @@
  *   on its own (an explicit pair stops at max-steps on the stiff ones
  *   alone), and radau5 solves them all;
  * - float agrees with double to float's tolerance on robertson;
- * - a stiff model's defaults in picard-run: radau5, in double. */
+ * - a stiff model's defaults in picard-run: radau5, in double;
+ * - Hairer's own code, step for step: on the problems of radau5.f's
+ *   drivers, the same function and Jacobian evaluations, LU
+ *   decompositions, solves, accepted and rejected steps as radau5.f, and
+ *   its end state to rounding (radau5_hairer.cpp). */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <math.h>
@@ -20,6 +24,7 @@
 #include "picard.h"
 #include "cli_files.h"
 #include "independent.h"
+#include "radau5_hairer.h"
 #include "support.h"
 
 /* One trajectory from x0 (params NULL: the defaults) over [t0, t1] by
@@ -241,4 +246,59 @@ Test(radau5, float_iteration_converges_at_rounding)
 		cr_expect_eq(status[i], PICARD_TRAJ_OK, "member %d: %s", i,
 			     picard_traj_status_name(status[i]));
 	picard_solver_free(s);
+}
+
+/* radau5.f's statistics for its drivers' problems: Hairer's radau5.f
+ * (version of 1996, as kept in github.com/cpmech/hwode with its drivers
+ * radau5_vdp.f and radau5_rob.f) compiled with gfortran and run with the
+ * settings of each row (2026-11-28); the first row is also the published
+ * figure of Hairer's driver dr1_radau5.f as russell_ode's tests quote it.
+ * Any other count means a step, a decomposition or an iteration that
+ * RADAU5 would not have made (or would have). */
+static const struct {
+	radau5_hairer_problem problem;
+	double y0[3], t1, rtol, atol;
+	long fcn, jac, dec, sol, step, accept, reject;
+	double y[3];
+} hairer[] = {
+	{RADAU5_HAIRER_VDP, {2, -0.6}, 2, 1e-4, 1e-4, 2247, 162, 252, 668, 280, 242, 8,
+	 {1.706163410178051, -8.927971289322032e-01}},
+	{RADAU5_HAIRER_VDP, {2, -0.66}, 2, 1e-4, 1e-10, 2274, 164, 283, 675, 288, 248, 12,
+	 {1.706165284637314, -8.928105126899403e-01}},
+	{RADAU5_HAIRER_VDP, {2, -0.6}, 2, 1e-7, 1e-7, 5667, 430, 581, 1656, 706, 698, 7,
+	 {1.706167446983628, -8.928100044884062e-01}},
+	{RADAU5_HAIRER_ROBERTSON, {1, 0, 0}, 0.3, 1e-2, 1e-8, 87, 8, 15, 24, 17, 15, 1,
+	 {9.886740138499884e-01, 3.447720471782071e-05, 1.129150894529390e-02}},
+	{RADAU5_HAIRER_ROBERTSON, {1, 0, 0}, 1e5, 1e-6, 1e-12, 991, 114, 124, 289, 125, 124, 1,
+	 {1.786592180677520e-02, 7.274751777388667e-08, 9.821340054457076e-01}},
+	{RADAU5_HAIRER_ROBERTSON, {1, 0, 0}, 1e11, 1e-8, 1e-14, 4033, 395, 415, 1166, 537, 535, 2,
+	 {2.083340103535270e-08, 8.333360585670755e-14, 9.999999791665143e-01}},
+};
+
+Test(radau5, counts_as_hairers_radau5)
+{
+	for (size_t c = 0; c < sizeof hairer / sizeof hairer[0]; c++) {
+		const radau5_hairer_run r =
+			radau5_hairer_solve(hairer[c].problem, hairer[c].y0, hairer[c].t1,
+					    hairer[c].rtol, hairer[c].atol, 1e-6);
+		const int n = hairer[c].problem == RADAU5_HAIRER_VDP ? 2 : 3;
+
+		cr_expect_eq(r.status, PICARD_TRAJ_OK, "case %zu", c);
+		cr_expect(r.fcn == hairer[c].fcn && r.jac == hairer[c].jac &&
+				  r.dec == hairer[c].dec && r.sol == hairer[c].sol &&
+				  r.step == hairer[c].step && r.accept == hairer[c].accept &&
+				  r.reject == hairer[c].reject,
+			  "case %zu: fcn %ld jac %ld dec %ld sol %ld step %ld accpt %ld rejct %ld, "
+			  "radau5.f: %ld %ld %ld %ld %ld %ld %ld",
+			  c, r.fcn, r.jac, r.dec, r.sol, r.step, r.accept, r.reject, hairer[c].fcn,
+			  hairer[c].jac, hairer[c].dec, hairer[c].sol, hairer[c].step,
+			  hairer[c].accept, hairer[c].reject);
+		/* the same operations in another order of rounding: the end
+		 * states agree far below the tolerance */
+		for (int i = 0; i < n; i++)
+			cr_expect(fabs(r.y[i] - hairer[c].y[i]) <=
+					  1e-6 * (hairer[c].rtol * fabs(hairer[c].y[i]) + hairer[c].atol),
+				  "case %zu: y%d = %.16e, radau5.f %.16e", c, i + 1, r.y[i],
+				  hairer[c].y[i]);
+	}
 }

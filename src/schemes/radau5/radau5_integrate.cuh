@@ -12,9 +12,23 @@
  * the host (the CPU backend, rk_host.h), through rk_trajectory.
  *
  * Tolerances: iter_rtol and iter_atol scale the local error as they do
- * for the explicit pairs (RADAU5 itself loosens a tolerance to 0.1
- * rtol^(2/3); picard keeps one meaning across its schemes, and the tuner
- * picks the tolerance that meets an error bound).
+ * for the explicit pairs. RADAU5 itself holds the local error to rtol' =
+ * 0.1 rtol^(2/3), atol' = atol rtol'/rtol, for a user's rtol
+ * (hairer_tolerances below); picard does not: measured on test_rk's
+ * model, that transform leaves a global error 100 to 200 times rtol at
+ * rtol 1e-9 to 1e-11, and the tuner picks the tolerance that meets an
+ * error bound either way. Given RADAU5's own tolerances, this code takes
+ * RADAU5's steps. The Newton iteration stops at kappa tol, fnewt =
+ * max(10 eps/rtol, min(0.03, sqrt(rtol))), and is abandoned early when
+ * its contraction cannot reach that within nit iterations.
+ *
+ * RADAU5's other economies: the Jacobian kept while the iteration
+ * contracts fast (theta <= thet), and then E1, E2 and the step too while
+ * the step would barely grow (1 <= h_new/h <= 1.2), so a smooth stretch
+ * runs on one LU; each step's iteration starts from the previous step's
+ * collocation polynomial, after a rejection as well (zero only at the
+ * first step and for fixed steps). Verified against radau5.f's counts on
+ * its own driver's problem (tests/schemes/radau5_hairer.cpp).
  *
  * A step whose iteration fails (too slow, diverging, singular matrices)
  * is retried shorter; a trajectory whose step falls below 16 eps |t| is
@@ -70,6 +84,24 @@ constexpr int nit_fixed = 30;    /* fixed steps: while it contracts */
 constexpr double thet = 0.001;   /* keep J while the contraction is below */
 constexpr double safe = 0.9, fac_min = 0.125, fac_max = 5; /* 1/8 <= hnew/h <= 5 ... */
 constexpr int max_singular = 6;  /* singular matrices in a row before failing */
+constexpr double quot1 = 1, quot2 = 1.2; /* keep h and the LU for h_new/h in here */
+
+/* RADAU5's local tolerances for a user's rtol and atol (radau5.f's
+ * transform, which picard's own runs do not apply: the header comment). */
+__host__ __device__ inline void hairer_tolerances(double &rtol, double &atol)
+{
+	const double r = 0.1 * pow(rtol, 2.0 / 3);
+
+	atol *= r / rtol;
+	rtol = r;
+}
+
+/* What a trajectory spent, counted as radau5.f counts it (NFCN, NJAC,
+ * NSTEP, NACCPT, NREJCT, NDEC, NSOL): for tests that hold the scheme to
+ * Hairer's code; the engine passes none. */
+struct counts {
+	long fcn, jac, step, accept, reject, dec, sol;
+};
 
 /* A step's linear algebra and iterates: J at the step's start, E1 and E2
  * factored for the step h, the stage increments z (x + z_s at t + c_s h)
@@ -126,8 +158,7 @@ __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, doub
 	newton_result r = {DIVERGED, 0, thet, 0.5};
 	double dynold = 0, thqold = 0;
 
-	/* factors need no more than float (as rk_adaptive's) */
-	faccon = expf(0.8f * logf((float)fmax(faccon, (double)rk_eps<real>::value)));
+	faccon = pow(fmax(faccon, (double)rk_eps<real>::value), 0.8);
 	const int most = patient ? nit_fixed : nit;
 	const double inv_fnewt = 1 / fnewt;
 
@@ -185,7 +216,7 @@ __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, doub
 				const double qnewt = fmax(1e-4, fmin(20.0, dyth));
 
 				r.end = TOO_SLOW;
-				r.hhfac = 0.8 * expf(-logf((float)qnewt) / (4 + nit - 1 - r.iterations));
+				r.hhfac = 0.8 * pow(qnewt, -1.0 / (4 + nit - 1 - r.iterations));
 				return r;
 			}
 		}
@@ -215,7 +246,7 @@ __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, doub
 template <class Model, typename real>
 __host__ __device__ inline double estimate(const work<Model::dim, real> &W, double t, double h,
 					   const real *x, const real *p, const real *f0,
-					   const real *wt, bool refilter)
+					   const real *wt, bool refilter, long &fcn)
 {
 	constexpr int n = Model::dim;
 	real f2[n], e[n];
@@ -236,6 +267,7 @@ __host__ __device__ inline double estimate(const work<Model::dim, real> &W, doub
 		for (int i = 0; i < n; i++)
 			xe[i] = x[i] + e[i];
 		Model::rhs((real)t, xe, p, f1);
+		fcn++;
 		for (int i = 0; i < n; i++)
 			e[i] = f1[i] + f2[i];
 		small_lu_solve<n>(W.e1, W.p1, e);
@@ -307,15 +339,17 @@ __host__ __device__ inline void weights(double atol, double rtol, const real *x,
 
 /* The record times an accepted step from (t, x) to (t_new, xn) holds: a
  * Radau step from t to each (J kept, E1 and E2 refactored), else the
- * polynomial. W's factors are spent; J is kept. */
+ * polynomial. True when it stored one: then W's factors are spent (J is
+ * kept). */
 PICARD_EXEC_CHECK_DISABLE
 template <class Model, typename real, class Out>
-__host__ __device__ inline void dense(work<Model::dim, real> &W,
+__host__ __device__ inline bool dense(work<Model::dim, real> &W,
 				      const polynomial<Model::dim, real> &P, double t, double t_new,
 				      const real *x, const real *xn, const real *p, const real *wt,
 				      double fnewt, double rounding, Out &out)
 {
 	constexpr int n = Model::dim;
+	bool spent = false;
 
 	for (double td = out.due(t_new); !isnan(td); td = out.due(t_new)) {
 		real xd[n];
@@ -325,6 +359,7 @@ __host__ __device__ inline void dense(work<Model::dim, real> &W,
 			out.store(td <= t ? x : xn);
 			continue;
 		}
+		spent = true;
 		zero_start(W);
 		const bool solved = factor<n>(W, td - t) &&
 				    iterate<Model, real>(W, t, td - t, x, p, wt, fnewt, rounding, faccon,
@@ -335,17 +370,19 @@ __host__ __device__ inline void dense(work<Model::dim, real> &W,
 					 xn[i] + P.increment(i, (td - t_new) / (t_new - t));
 		out.store(xd);
 	}
+	return spent;
 }
 
 } /* namespace radau */
 
 /* Integrate one trajectory by Radau IIA, adaptive or run.steps fixed
  * steps a window; rk_trajectory's contract (rk_integrate.cuh), which
- * calls it for the tag rk_radau5. */
+ * calls it for the tag rk_radau5. cnt, if given, counts as radau5.f. */
 PICARD_EXEC_CHECK_DISABLE
 template <class Model, typename real, class Out>
 __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real *x,
-							const real *p, Out &out)
+							const real *p, Out &out,
+							radau::counts *cnt)
 {
 	constexpr int n = Model::dim;
 	const double rtol = run.rtol, atol = run.atol;
@@ -357,16 +394,21 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 	const bool fixed = run.steps > 0;
 	radau::work<n, real> W;
 	radau::polynomial<n, real> P{}; /* fitted before use: first steps start from 0 */
+	radau::counts c = {};
 	real f0[n], wt[n], xn[n];
 	rk_outcome o = rk_outcome_ok(0);
 	const real lim = rk_limit<real>(run.bound);
 	double t = run.t0, h, hold = 0, faccon = 1, hacc = 0, erracc = 1e-2;
+	double lu_h = NAN; /* the step E1 and E2 are factored for; NaN: none */
 	bool first = true, reject = false, need_jac = true, jac_fresh = false;
 	int singular = 0;
-	long attempts = 0, accepted = 0;
+	long attempts = 0;
 
 	Model::rhs((real)t, x, p, f0);
-	h = fixed ? run.window / run.steps : rk_first_step<Model, rk_radau5, real>(run, t, x, p, f0);
+	c.fcn++;
+	h = fixed ? run.window / run.steps :
+	    run.h0 > 0 ? fmin(run.h0, run.t1 - run.t0) :
+			 rk_first_step<Model, rk_radau5, real>(run, t, x, p, f0);
 	radau::weights<n>(atol, rtol, x, wt);
 	for (long w = 0; w < run.windows && o.status == PICARD_TRAJ_OK; w++) {
 		const double tb = rk_window_end(run, w);
@@ -384,26 +426,33 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 				rk_flush(out, t, x);
 				break;
 			}
-			attempts++;
 			if (need_jac) {
 				jacobian<Model, real>((real)t, x, p, W.J);
+				c.jac++;
 				need_jac = false;
 				jac_fresh = true;
+				lu_h = NAN;
 			}
-			if (!radau::factor<n>(W, hs)) {
-				if (++singular >= radau::max_singular || fixed) {
-					rk_fail(o, fixed ? PICARD_TRAJ_NOT_CONVERGED :
-						   PICARD_TRAJ_STEP_UNDERFLOW, w, t, t + hs);
-					rk_flush(out, t, x);
-					break;
+			if (!(hs == lu_h)) {
+				if (!radau::factor<n>(W, hs)) {
+					lu_h = NAN;
+					if (++singular >= radau::max_singular || fixed) {
+						rk_fail(o, fixed ? PICARD_TRAJ_NOT_CONVERGED :
+							   PICARD_TRAJ_STEP_UNDERFLOW, w, t, t + hs);
+						rk_flush(out, t, x);
+						break;
+					}
+					h = 0.5 * hs;
+					reject = true;
+					need_jac = !jac_fresh;
+					continue;
 				}
-				h = 0.5 * hs;
-				reject = true;
-				need_jac = !jac_fresh;
-				continue;
+				c.dec++;
+				lu_h = hs;
 			}
 			singular = 0;
-			if (first || reject || fixed)
+			attempts++;
+			if (first || fixed)
 				radau::zero_start(W);
 			else
 				P.start(W, hs, hold);
@@ -413,6 +462,8 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 
 			tried += nr.iterations;
 			o.steps += nr.iterations;
+			c.fcn += 3 * nr.iterations;
+			c.sol += nr.iterations;
 
 			if (nr.end != radau::CONVERGED) {
 				if (fixed) {
@@ -426,20 +477,23 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 				continue;
 			}
 			const double err = fixed ? 0 :
-				radau::estimate<Model, real>(W, t, hs, x, p, f0, wt, first || reject);
+				radau::estimate<Model, real>(W, t, hs, x, p, f0, wt, first || reject,
+							     c.fcn);
 			const double fac = fmin(radau::safe, cfac / (nr.iterations + 2 * radau::nit));
-			double quot = fmax(radau::fac_min, fmin(radau::fac_max, sqrt(sqrt(err)) / fac));
+			double quot = fmax(radau::fac_min, fmin(radau::fac_max, pow(err, 0.25) / fac));
 			double hnew = hs / quot;
 
 			if (!(err < 1)) {
+				if (c.accept > 0)
+					c.reject++;
 				h = first ? 0.1 * hs : hnew;
 				reject = true;
 				need_jac = !jac_fresh;
 				continue;
 			}
 			/* accepted */
-			if (!fixed && accepted > 0) { /* Gustafsson's predictive controller */
-				double facgus = (hacc / hs) * sqrt(sqrt(err * err / erracc)) / radau::safe;
+			if (!fixed && c.accept > 0) { /* Gustafsson's predictive controller */
+				double facgus = (hacc / hs) * pow(err * err / erracc, 0.25) / radau::safe;
 
 				facgus = fmax(radau::fac_min, fmin(radau::fac_max, facgus));
 				quot = fmax(quot, facgus);
@@ -447,7 +501,7 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 			}
 			hacc = hs;
 			erracc = fmax(1e-2, err);
-			accepted++;
+			c.accept++;
 			const double t_new = last ? tb : t + hs;
 
 			for (int i = 0; i < n; i++)
@@ -460,26 +514,37 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 				break;
 			}
 			P.fit(W);
-			if (Out::dense)
-				radau::dense<Model, real>(W, P, t, t_new, x, xn, p, wt, fnewt, rounding,
-							  out);
+			if (Out::dense &&
+			    radau::dense<Model, real>(W, P, t, t_new, x, xn, p, wt, fnewt, rounding, out))
+				lu_h = NAN;
 			for (int i = 0; i < n; i++)
 				x[i] = xn[i];
-			Model::rhs((real)t_new, x, p, f0);
-			radau::weights<n>(atol, rtol, x, wt);
 			t = t_new;
 			hold = hs;
-			if (!fixed) {
-				if (reject)
-					hnew = fmin(hnew, hs);
-				/* a step shortened to end the window says nothing
-				 * of the step the trajectory can take */
-				h = last ? fmax(h, hnew) : hnew;
+			if (t < run.t1) {
+				Model::rhs((real)t, x, p, f0);
+				c.fcn++;
 			}
+			radau::weights<n>(atol, rtol, x, wt);
 			/* the Jacobian is kept while the iteration contracts fast
 			 * (RADAU5's THET), and fixed steps always refresh it */
 			need_jac = fixed || nr.theta > radau::thet;
 			jac_fresh = false;
+			if (!fixed) {
+				if (reject)
+					hnew = fmin(hnew, hs);
+				const double qt = hnew / hs;
+
+				/* a step shortened to end the window says nothing
+				 * of the step the trajectory can take; one that
+				 * would barely grow keeps h, J and the LU */
+				if (last)
+					h = fmax(h, hnew);
+				else if (!need_jac && qt >= radau::quot1 && qt <= radau::quot2)
+					h = hs;
+				else
+					h = hnew;
+			}
 			first = reject = false;
 		}
 		o.steps_max = tried > o.steps_max ? tried : o.steps_max;
@@ -487,6 +552,9 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 			break;
 		out.window_end(w, x);
 	}
+	c.step = attempts;
+	if (cnt)
+		*cnt = c;
 	return o;
 }
 

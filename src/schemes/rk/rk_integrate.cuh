@@ -51,6 +51,7 @@ struct rk_run {
 	long max_steps;        /* adaptive: steps tried over the span, at most */
 	double atol, rtol;     /* adaptive: the local error's scale */
 	double bound;          /* |x| past this is divergence */
+	double h0;             /* adaptive: the first step; 0: estimated */
 };
 
 /* What a trajectory integrates to. */
@@ -407,7 +408,7 @@ __host__ __device__ inline rk_run rk_run_of(double t0, double t1, double window,
 					    double bound)
 {
 	rk_run run = {t0, t1, window, windows, adaptive ? 0 : K, adaptive ? (long)K : 0, atol,
-		      rtol, bound};
+		      rtol, bound, 0};
 	return run;
 }
 
@@ -456,9 +457,10 @@ struct rk_is_implicit<Tab, void_t<decltype(&Tab::implicit)>> {
 
 /* Radau IIA (radau5_integrate.cuh, which whoever instantiates it for
  * rk_radau5 includes). */
+namespace radau { struct counts; }
 template <class Model, typename real, class Out>
 __host__ __device__ rk_outcome radau5_trajectory(const rk_run &run, real *x, const real *p,
-						 Out &out);
+						 Out &out, radau::counts *cnt = nullptr);
 
 /* Integrate one trajectory: x (dim reals) from t0 to t1, in place, with
  * parameters p. out receives the window ends, out.window_end(w, x), and
