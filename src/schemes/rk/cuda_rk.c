@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cuda_rk.h"
+#include "errors.h"
 #include "scheme.h"
 
 void picard_cuda_rk_layout(picard_grid *grid, const picard_options_layout *asked, int dim,
@@ -25,6 +26,21 @@ int picard_cuda_rk_instance(const picard_grid *grid, const struct picard_launch 
 		 picard_scheme_of(grid->scheme)->tableau, real, picard_cuda_flag(L->dense),
 		 picard_cuda_flag(L->adaptive));
 	return PICARD_OK;
+}
+
+int picard_cuda_rk_check_local(const picard_model *model, const picard_grid *grid,
+			       size_t real_size, int matrices, const char *what)
+{
+	const double bytes = (double)matrices * model->dim * model->dim * real_size;
+
+	if (bytes <= PICARD_CUDA_RK_LOCAL_MAX_BYTES)
+		return PICARD_OK;
+	return picard_fail(PICARD_EINVAL, "%s on the GPU: model %s (dim %d) needs %.0f KB of "
+			   "local memory a thread for %s in %s, past the %u KB CUDA allows: run it "
+			   "on the CPU backend (--backend cpu)",
+			   picard_scheme_of(grid->scheme)->name, model->name, model->dim,
+			   bytes / 1024, what, real_size == sizeof(double) ? "double" : "float",
+			   PICARD_CUDA_RK_LOCAL_MAX_BYTES / 1024);
 }
 
 const struct picard_cuda_scheme picard_cuda_rk = {
