@@ -297,6 +297,18 @@ typedef enum picard_scheme {
 	 * or K_max adaptive, as the trapezoid. Double only. */
 	PICARD_SCHEME_IMEX_EULER = 8,
 	PICARD_SCHEME_IMEX_SDIRK2 = 9,
+	/* Rosenbrock (linearly implicit) schemes, one thread per trajectory,
+	 * for stiff models: each step solves its stages with one LU of W =
+	 * I/(h gamma) - J, J the model's Jacobian (its own, or automatic) at
+	 * the step's start, no Newton iteration (src/schemes/rosenbrock/).
+	 * rodas5p: Steinebach's Rodas5P, 8 stages, order 5(4); rodas4: Hairer
+	 * & Wanner's RODAS, 6 stages, order 4(3), both L-stable and stiffly
+	 * accurate; ros23: Shampine & Reichelt's Rosenbrock23 (MATLAB's
+	 * ode23s), a W-method of order 2 with a 3rd-order estimate, for loose
+	 * tolerances. Options as the per-thread explicit pairs'. */
+	PICARD_SCHEME_RODAS5P = 10,
+	PICARD_SCHEME_RODAS4 = 11,
+	PICARD_SCHEME_ROS23 = 12,
 } picard_scheme;
 
 /* picard_precompile for one scheme's kernels only: before timing a
@@ -585,7 +597,8 @@ const double *picard_solver_error_estimates(const picard_solver *solver);
 
 /* Where each trajectory of the last picard_solve failed, 2 entries per
  * trajectory: [2i] the start and [2i+1] the end of the step that failed
- * (the per-thread schemes dp5, dp8, vern9, radau5: the step at which a
+ * (the per-thread schemes dp5, dp8, vern9, radau5, rodas5p, rodas4,
+ * ros23: the step at which a
  * state went non-finite or past the bound, or could not be taken), or of
  * its failing window (fail_window) for the other schemes; NaN for a
  * trajectory that did not fail. A per-thread scheme's record of times

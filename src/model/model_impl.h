@@ -37,12 +37,13 @@ typedef picard_traj_status picard_rk_host_fn(const struct picard_job *job, long 
 
 /* Slots of picard_model_impl.rk_host, one per Runge-Kutta scheme (its
  * table's impl_slot, src/scheme_rk.c). */
-#define PICARD_RK_SLOTS 4
+#define PICARD_RK_SLOTS 7
 
 struct picard_model_impl {
 	picard_rhs_double *rhs_double; /* f in double, on the host */
 	picard_rhs_float *rhs_float;   /* f in float, on the host */
-	/* dp5, dp8, vern9, radau5 on the host, [0] float, [1] double */
+	/* dp5, dp8, vern9, radau5, rodas5p, rodas4, ros23 on the host, [0]
+	 * float, [1] double */
 	picard_rk_host_fn *rk_host[PICARD_RK_SLOTS][2];
 	/* The model file's text, from which NVRTC compiles the kernels a
 	 * solve needs at run time (src/jit.c), and the path its messages

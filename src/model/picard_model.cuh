@@ -557,7 +557,10 @@ struct operator_of<Model, true> {
 	{ PICARD_RK_HOST(name, picard::rk_dp5),                                \
 	  PICARD_RK_HOST(name, picard::rk_dp8),                                \
 	  PICARD_RK_HOST(name, picard::rk_vern9),                              \
-	  PICARD_RK_HOST(name, picard::rk_radau5) }
+	  PICARD_RK_HOST(name, picard::rk_radau5),                             \
+	  PICARD_RK_HOST(name, picard::rosenbrock_rodas5p),                    \
+	  PICARD_RK_HOST(name, picard::rosenbrock_rodas4),                     \
+	  PICARD_RK_HOST(name, picard::rosenbrock_ros23) }
 #endif
 
 /* PICARD_MODEL_CONTRACT_ONLY: the build's second look at a model file

@@ -16,6 +16,9 @@
 	X(dp8)            \
 	X(vern9)          \
 	X(radau5)         \
+	X(rodas5p)        \
+	X(rodas4)         \
+	X(ros23)          \
 	X(lobatto)        \
 	X(trapezoid)      \
 	X(newton)         \

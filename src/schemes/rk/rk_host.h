@@ -10,6 +10,7 @@
 #include "cpu_records.h"
 #include "radau5_integrate.cuh"
 #include "rk_integrate.cuh"
+#include "rosenbrock_integrate.cuh"
 
 namespace picard {
 

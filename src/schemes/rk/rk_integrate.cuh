@@ -455,12 +455,28 @@ struct rk_is_implicit<Tab, void_t<decltype(&Tab::implicit)>> {
 	static constexpr bool value = Tab::implicit;
 };
 
+/* A Rosenbrock scheme's tableau (src/schemes/rosenbrock/
+ * rosenbrock_tableaus.cuh) declares rosenbrock = true: rk_trajectory
+ * hands it to the Rosenbrock integration. */
+template <class Tab, class = void>
+struct rk_is_rosenbrock { static constexpr bool value = false; };
+template <class Tab>
+struct rk_is_rosenbrock<Tab, void_t<decltype(&Tab::rosenbrock)>> {
+	static constexpr bool value = Tab::rosenbrock;
+};
+
 /* Radau IIA (radau5_integrate.cuh, which whoever instantiates it for
  * rk_radau5 includes). */
 namespace radau { struct counts; }
 template <class Model, typename real, class Out>
 __host__ __device__ rk_outcome radau5_trajectory(const rk_run &run, real *x, const real *p,
 						 Out &out, radau::counts *cnt = nullptr);
+
+/* A Rosenbrock scheme (rosenbrock_integrate.cuh, which whoever
+ * instantiates it for a Rosenbrock tableau includes). */
+template <class Model, class Tab, typename real, class Out>
+__host__ __device__ rk_outcome rosenbrock_trajectory(const rk_run &run, real *x, const real *p,
+						     Out &out);
 
 /* Integrate one trajectory: x (dim reals) from t0 to t1, in place, with
  * parameters p. out receives the window ends, out.window_end(w, x), and
@@ -477,6 +493,8 @@ __host__ __device__ inline rk_outcome rk_trajectory(const rk_run &run, real *x, 
 {
 	if constexpr (rk_is_implicit<Tab>::value)
 		return radau5_trajectory<Model, real>(run, x, p, out);
+	else if constexpr (rk_is_rosenbrock<Tab>::value)
+		return rosenbrock_trajectory<Model, Tab, real>(run, x, p, out);
 	else
 		return run.steps ? rk_fixed<Model, Tab, real>(run, x, p, out) :
 				   rk_adaptive<Model, Tab, real>(run, x, p, out);

@@ -11,6 +11,7 @@
 #include "paper_kernel.cuh"
 #include "radau5_integrate.cuh"
 #include "rk_integrate.cuh"
+#include "rosenbrock_integrate.cuh"
 #include "warp_kernel.cuh"
 
 namespace picard {
@@ -85,6 +86,8 @@ __global__ void picard_rk_kernel(const picard_launch L)
 
 	if constexpr (rk_is_implicit<Tab>::value) /* radau5: run.steps tells */
 		o = radau5_trajectory<Model, real>(run, x, p, out);
+	else if constexpr (rk_is_rosenbrock<Tab>::value) /* likewise */
+		o = rosenbrock_trajectory<Model, Tab, real>(run, x, p, out);
 	else
 		o = adaptive ? rk_adaptive<Model, Tab, real>(run, x, p, out) :
 			       rk_fixed<Model, Tab, real>(run, x, p, out);

@@ -1,0 +1,418 @@
+/* rosenbrock_integrate.cuh - one trajectory of a per-thread Rosenbrock
+ * scheme (scheme_rosenbrock.c: rodas5p, rodas4, ros23), one integrator for
+ * every tableau of rosenbrock_tableaus.cuh, written once for the device
+ * (rk_kernel.cuh, one thread per trajectory) and the host (the CPU
+ * backend, rk_host.h), through rk_trajectory (rk_integrate.cuh): the same
+ * operations in the same order on both.
+ *
+ * A step (Hairer & Wanner, Solving ODEs II, IV.7, eq. (7.25), the
+ * tableau's header): at its start (t, x), f0 = f(t, x), J = df/dx (the
+ * model's own Jacobian, else forward-mode automatic differentiation:
+ * jacobian.cuh) and f_t = df/dt (one pass of the rhs on dual numbers in t:
+ * zero for an autonomous model, computed all the same, as a model does not
+ * say it is autonomous); W = I / (h gamma) - J factored by LU with partial
+ * pivoting (small_lu.cuh), then one solve a stage. A rejected step keeps
+ * J and f_t and refactors W alone.
+ *
+ * Step-size control as Hairer's rodas.f (HW II, IV.8 and the code): err =
+ * RMS of the estimate over sc_i = atol + rtol max(|x_i|, |xn_i|); accept
+ * when err <= 1; fac = clamp(err^(1/(q+1)) / 0.9, 1/6, 5), q the
+ * embedded order, h_new = h / fac; Gustafsson's predictive controller
+ * after the first accepted step (rodas.f's default), no growth right after
+ * a rejection, h / 10 after a rejected first step. Starting step: HNW I,
+ * II.4 (rk_first_step). A step shortened to end an output interval says
+ * nothing of the step the trajectory can take (as rk_adaptive and
+ * radau5). Fixed steps (--steps): run.steps a window, the last ending on
+ * it, no estimate (ros23 skips its third stage there).
+ *
+ * Failures, per trajectory, never silent:
+ * - f, J or f_t not finite at a step's start (a model singular there, such
+ *   as sqrt(x) at x = 0): PICARD_TRAJ_NONFINITE at once, the step it
+ *   could not take named; no shorter step would mend it;
+ * - W singular: the step is retried at half its length (rodas.f), and
+ *   after max_singular in a row (rodas.f's NSING), or at once with fixed
+ *   steps, PICARD_TRAJ_LINSOLVE_FAILED. With finite J, W = I/(h gamma) - J
+ *   is regular for all short enough h: this is a Jacobian past what the
+ *   precision's LU can take;
+ * - a trial step whose state or estimate is not finite is rejected and
+ *   retried at a fifth of its length; a step below 16 eps |t| is
+ *   PICARD_TRAJ_STEP_UNDERFLOW (PICARD_TRAJ_NONFINITE when the last trial
+ *   was not finite: a blow-up);
+ * - an accepted state past the bound or not finite: DIVERGED or NONFINITE;
+ * - more than max_steps step attempts: PICARD_TRAJ_MAX_STEPS.
+ *
+ * Dense output at a record's time inside an accepted step: the scheme's
+ * own continuous extension where the tableau has one (ros23: Shampine &
+ * Reichelt's, of order 2, no extra work); else (rodas5p, rodas4) a step
+ * of the scheme from the start of the step that holds the time to the
+ * time (J and f_t kept, W refactored: the scheme's order there, as the
+ * explicit pairs and radau5 do), not the published Rodas interpolation
+ * coefficients, which picard has not verified; should that W be singular,
+ * the line between the step's ends.
+ *
+ * The outcome's steps count step attempts (stages right-hand sides each,
+ * the Jacobian and f_t besides: the scheme's rhs_per_sweep); max_steps
+ * bounds them.
+ */
+#ifndef PICARD_ROSENBROCK_INTEGRATE_CUH
+#define PICARD_ROSENBROCK_INTEGRATE_CUH
+
+#include <math.h>
+
+#include "dual.cuh"
+#include "jacobian.cuh"
+#include "picard.h"
+#include "portable.h"
+#include "rk_integrate.cuh"
+#include "rosenbrock_tableaus.cuh"
+#include "small_lu.cuh"
+
+namespace picard {
+
+namespace ros {
+
+constexpr double safe = 0.9;                /* rodas.f's SAFE */
+constexpr double fac_l = 5, fac_r = 1.0 / 6; /* 1/5 <= h_new / h <= 6 (FACL, FACR) */
+constexpr double shrink_singular = 0.5;     /* rodas.f: H * 0.5 */
+constexpr double shrink_nonfinite = 0.2;    /* a trial step gone non-finite */
+constexpr double shrink_first = 0.1;        /* a rejected first step */
+constexpr int max_singular = 5;             /* rodas.f's NSING */
+
+/* A step's linear algebra and stages, S of them, n components. */
+template <int n, typename real, int S>
+struct work {
+	real J[n * n]; /* df/dx at the step's start (row-major) */
+	real W[n * n]; /* I / (h gamma) - J, factored in place */
+	int piv[n];    /* W's row swaps */
+	real ft[n];    /* df/dt at the step's start */
+	real k[S][n];  /* the stages' increments */
+};
+
+/* df/dt at (t, x; p) by forward-mode automatic differentiation in t (one
+ * pass of the rhs on dual numbers). */
+template <class Model, typename real>
+__host__ __device__ inline void dfdt(real t, const real *x, const real *p, real *ft)
+{
+	constexpr int n = Model::dim, np = Model::nparams;
+	typedef ad::dual<real, 1> D;
+	D xd[n], pd[np > 0 ? np : 1], fd[n];
+
+	for (int k = 0; k < n; k++)
+		xd[k] = D(x[k]);
+	for (int q = 0; q < np; q++)
+		pd[q] = D(p[q]);
+	Model::template rhs<D>(D::variable(t, 0), xd, pd, fd);
+	for (int k = 0; k < n; k++)
+		ft[k] = fd[k].d[0];
+}
+
+/* Whether every one of count values is finite. */
+template <int count, typename real>
+__host__ __device__ inline bool finite(const real *v)
+{
+	bool ok = true;
+
+	for (int i = 0; i < count; i++)
+		ok &= (bool)isfinite(v[i]);
+	return ok;
+}
+
+/* W = I / (h gamma) - J, factored; false: singular. */
+template <int n, class Tab, typename real>
+__host__ __device__ inline bool factor(work<n, real, Tab::stages> &Wk, double h)
+{
+	const real ihg = (real)(1 / (h * Tab::gamma));
+
+	for (int i = 0; i < n * n; i++)
+		Wk.W[i] = -Wk.J[i];
+	for (int i = 0; i < n; i++)
+		Wk.W[i * n + i] += ihg;
+	return small_lu<n>(Wk.W, Wk.piv);
+}
+
+/* The first count stages of a step h from (t, x), f0 = f(t, x), W
+ * factored for h, into Wk.k; with Tab::fsal the last stage's f (f at the
+ * step's end) into fend. */
+template <class Model, class Tab, typename real, int count>
+__host__ __device__ inline void stages(work<Model::dim, real, Tab::stages> &Wk, double t,
+				       double h, const real *x, const real *p, const real *f0,
+				       real *fend)
+{
+	constexpr int n = Model::dim;
+	const real ih = (real)(1 / h), hr = (real)h;
+
+RK_UNROLL
+	for (int s = 0; s < count; s++) {
+		real r[n];
+
+		if (s == 0) {
+			for (int q = 0; q < n; q++)
+				r[q] = f0[q];
+		} else {
+			real u[n];
+
+			for (int q = 0; q < n; q++) {
+				real acc = 0;
+RK_UNROLL
+				for (int j = 0; j < s; j++)
+					if (Tab::a(s, j) != 0)
+						acc = rk_fma((real)Tab::a(s, j), Wk.k[j][q], acc);
+				u[q] = x[q] + acc;
+			}
+			Model::rhs((real)(t + Tab::c(s) * h), u, p, r);
+			if (Tab::fsal && s == Tab::stages - 1)
+				for (int q = 0; q < n; q++)
+					fend[q] = r[q];
+		}
+		for (int q = 0; q < n; q++) {
+			real acc = 0;
+RK_UNROLL
+			for (int j = 0; j < s; j++)
+				if (Tab::C(s, j) != 0)
+					acc = rk_fma((real)Tab::C(s, j), Wk.k[j][q], acc);
+			real v = rk_fma(ih, acc, r[q]);
+
+			if (Tab::d(s) != 0)
+				v = rk_fma(hr * (real)Tab::d(s), Wk.ft[q], v);
+			Wk.k[s][q] = v;
+		}
+		small_lu_solve<n>(Wk.W, Wk.piv, Wk.k[s]);
+	}
+}
+
+/* The solution x + sum_j b(j) k_j into xn (summed as the stages sum
+ * their u: with fsal, xn is the last stage's u to the bit). */
+template <class Model, class Tab, typename real>
+__host__ __device__ inline void solution(const work<Model::dim, real, Tab::stages> &Wk,
+					 const real *x, real *xn)
+{
+	for (int q = 0; q < Model::dim; q++) {
+		real acc = 0;
+RK_UNROLL
+		for (int j = 0; j < Tab::solution_stages; j++)
+			if (Tab::b(j) != 0)
+				acc = rk_fma((real)Tab::b(j), Wk.k[j][q], acc);
+		xn[q] = x[q] + acc;
+	}
+}
+
+/* The scaled error of a step: RMS of the estimate over atol + rtol
+ * max(|x_i|, |xn_i|) (rodas.f); +Inf when it or xn is not finite. */
+template <class Model, class Tab, typename real>
+__host__ __device__ inline double error(const work<Model::dim, real, Tab::stages> &Wk,
+					const real *x, const real *xn, double atol, double rtol)
+{
+	constexpr int n = Model::dim;
+	double sum = 0;
+
+	for (int q = 0; q < n; q++) {
+		real est = 0;
+RK_UNROLL
+		for (int j = 0; j < Tab::stages; j++)
+			if (Tab::e(j) != 0)
+				est = rk_fma((real)Tab::e(j), Wk.k[j][q], est);
+		const double sc = atol + rtol * fmax(fabs((double)x[q]), fabs((double)xn[q]));
+		const double v = (double)est / sc;
+
+		sum += v * v;
+	}
+	const double err = sqrt(sum / n);
+
+	return isfinite(err) && finite<n>(xn) ? err : INFINITY;
+}
+
+/* The record times an accepted step from (t, x) to (t_new, xn), h =
+ * t_new - t long, holds (the header says how). Without the scheme's own
+ * extension Wk's factors and stages are spent; J and f_t are kept. */
+PICARD_EXEC_CHECK_DISABLE
+template <class Model, class Tab, typename real, class Out>
+__host__ __device__ inline void dense(work<Model::dim, real, Tab::stages> &Wk, double t,
+				      double t_new, const real *x, const real *xn, const real *p,
+				      const real *f0, Out &out)
+{
+	constexpr int n = Model::dim;
+	const double h = t_new - t;
+
+	for (double td = out.due(t_new); !isnan(td); td = out.due(t_new)) {
+		real xd[n];
+
+		if (td <= t || td == t_new) {
+			out.store(td <= t ? x : xn);
+			continue;
+		}
+		const double theta = (td - t) / h;
+
+		if constexpr (Tab::own_dense) {
+			for (int q = 0; q < n; q++) {
+				real acc = 0;
+RK_UNROLL
+				for (int j = 0; j < Tab::solution_stages; j++)
+					acc = rk_fma((real)Tab::dense(j, theta), Wk.k[j][q], acc);
+				xd[q] = x[q] + acc;
+			}
+		} else if (factor<n, Tab, real>(Wk, td - t)) {
+			stages<Model, Tab, real, Tab::solution_stages>(Wk, t, td - t, x, p, f0,
+								       (real *)nullptr);
+			solution<Model, Tab, real>(Wk, x, xd);
+		} else {
+			for (int q = 0; q < n; q++)
+				xd[q] = x[q] + (real)theta * (xn[q] - x[q]);
+		}
+		out.store(xd);
+	}
+}
+
+} /* namespace ros */
+
+/* Integrate one trajectory by the Rosenbrock scheme Tab, adaptive or
+ * run.steps fixed steps a window; rk_trajectory's contract
+ * (rk_integrate.cuh), which calls it for a tableau that declares
+ * rosenbrock = true. */
+PICARD_EXEC_CHECK_DISABLE
+template <class Model, class Tab, typename real, class Out>
+__host__ __device__ inline rk_outcome rosenbrock_trajectory(const rk_run &run, real *x,
+							    const real *p, Out &out)
+{
+	constexpr int n = Model::dim;
+	/* rodas.f's exponent 1/(q+1), q the embedded order; factors in
+	 * float, as rk_adaptive's and radau5's */
+	constexpr float expo = 1.0f / (Tab::err_order + 1);
+	const double eps = rk_eps<real>::value;
+	const bool fixed = run.steps > 0;
+	const bool use_fsal = Tab::fsal && !fixed;
+	ros::work<n, real, Tab::stages> Wk;
+	real f0[n], xn[n], fend[n] = {}; /* fend: set by every step that reads it */
+	rk_outcome o = rk_outcome_ok(0);
+	const real lim = rk_limit<real>(run.bound);
+	double t = run.t0, h, hacc = 0, erracc = 1e-2;
+	bool reject = false, nonfinite = false, need_jac = true;
+	int singular = 0;
+	long attempts = 0, accepted = 0;
+
+	Model::rhs((real)t, x, p, f0);
+	h = fixed ? run.window / run.steps : rk_first_step<Model, Tab, real>(run, t, x, p, f0);
+	for (long w = 0; w < run.windows && o.status == PICARD_TRAJ_OK; w++) {
+		const double tb = rk_window_end(run, w);
+		int tried = 0;
+
+		while (t < tb) {
+			const bool last = fixed ? t + 1.5 * h >= tb : t + 1.01 * h >= tb;
+			const double hs = last ? tb - t : h;
+
+			if ((!fixed && attempts >= run.max_steps) || hs <= 0 ||
+			    hs < 16 * eps * fabs(t)) {
+				/* the step it cannot take */
+				rk_fail(o, !fixed && attempts >= run.max_steps ? PICARD_TRAJ_MAX_STEPS :
+					   nonfinite ? PICARD_TRAJ_NONFINITE : PICARD_TRAJ_STEP_UNDERFLOW,
+					w, t, t + hs);
+				rk_flush(out, t, x);
+				break;
+			}
+			attempts++;
+			tried++;
+			o.steps++;
+			if (need_jac) {
+				jacobian<Model, real>((real)t, x, p, Wk.J);
+				ros::dfdt<Model, real>((real)t, x, p, Wk.ft);
+				need_jac = false;
+				if (!ros::finite<n * n>(Wk.J) || !ros::finite<n>(Wk.ft) ||
+				    !ros::finite<n>(f0)) {
+					rk_fail(o, PICARD_TRAJ_NONFINITE, w, t, t + hs);
+					rk_flush(out, t, x);
+					break;
+				}
+			}
+			if (!ros::factor<n, Tab, real>(Wk, hs)) {
+				if (fixed || ++singular >= ros::max_singular) {
+					rk_fail(o, PICARD_TRAJ_LINSOLVE_FAILED, w, t, t + hs);
+					rk_flush(out, t, x);
+					break;
+				}
+				h = ros::shrink_singular * hs;
+				reject = true;
+				continue;
+			}
+			singular = 0;
+			if (fixed)
+				ros::stages<Model, Tab, real, Tab::solution_stages>(Wk, t, hs, x, p, f0,
+										    fend);
+			else
+				ros::stages<Model, Tab, real, Tab::stages>(Wk, t, hs, x, p, f0, fend);
+			ros::solution<Model, Tab, real>(Wk, x, xn);
+
+			double hnew = hs;
+
+			if (!fixed) {
+				const double err = ros::error<Model, Tab, real>(Wk, x, xn, run.atol,
+										run.rtol);
+
+				nonfinite = !(err < INFINITY);
+				if (nonfinite) {
+					h = ros::shrink_nonfinite * hs;
+					reject = true;
+					continue;
+				}
+				/* rodas.f: fac = err^(1/(q+1)) / safe, clamped */
+				double fac = fmax(ros::fac_r,
+						  fmin(ros::fac_l, expf(expo * logf((float)fmax(err, 1e-10))) /
+									   ros::safe));
+
+				hnew = hs / fac;
+				if (err > 1) {
+					h = accepted == 0 ? ros::shrink_first * hs : hnew;
+					reject = true;
+					continue;
+				}
+				if (accepted > 0) { /* Gustafsson's predictive controller */
+					const double q = fmax(err * err / erracc, 1e-20);
+					double facgus = (hacc / hs) * expf(expo * logf((float)q)) / ros::safe;
+
+					facgus = fmax(ros::fac_r, fmin(ros::fac_l, facgus));
+					fac = fmax(fac, facgus);
+					hnew = hs / fac;
+				}
+				hacc = hs;
+				erracc = fmax(1e-2, err);
+			}
+			/* accepted */
+			accepted++;
+			const double t_new = last ? tb : t + hs;
+
+			if (!rk_state_ok<n>(xn, lim)) { /* the record times after t: none */
+				rk_flush(out, t, x);
+				for (int i = 0; i < n; i++)
+					x[i] = xn[i];
+				rk_fail(o, rk_state_status<n>(x), w, t, t_new);
+				break;
+			}
+			if (Out::dense)
+				ros::dense<Model, Tab, real>(Wk, t, t_new, x, xn, p, f0, out);
+			for (int i = 0; i < n; i++)
+				x[i] = xn[i];
+			if (use_fsal)
+				for (int i = 0; i < n; i++)
+					f0[i] = fend[i];
+			else
+				Model::rhs((real)t_new, x, p, f0);
+			t = t_new;
+			need_jac = true;
+			if (!fixed) {
+				if (reject)
+					hnew = fmin(hnew, hs);
+				/* a step shortened to end the window says nothing
+				 * of the step the trajectory can take */
+				h = last ? fmax(h, hnew) : hnew;
+			}
+			reject = false;
+		}
+		o.steps_max = tried > o.steps_max ? tried : o.steps_max;
+		if (o.status != PICARD_TRAJ_OK)
+			break;
+		out.window_end(w, x);
+	}
+	return o;
+}
+
+} /* namespace picard */
+
+#endif
