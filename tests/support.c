@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cache_dir.h"
+#include "scheme.h"
 #include "support.h"
 
 #define MAX_ARGS 32
@@ -250,6 +251,23 @@ double *default_states(const picard_model *model, long ntraj)
 	for (long i = 0; i < ntraj * model->dim; i++)
 		x0[i] = model->x0[i % model->dim];
 	return x0;
+}
+
+int per_thread_schemes(enum per_thread_kind kind, picard_scheme *ids)
+{
+	int count = 0;
+
+	for (int i = 0; picard_scheme_list[i]; i++) {
+		const picard_scheme_type *type = picard_scheme_list[i];
+
+		if (!type->tableau || (kind == PER_THREAD_EXPLICIT && type->solves_stiff) ||
+		    (kind == PER_THREAD_STIFF && !type->solves_stiff))
+			continue;
+		cr_assert_lt(count, PER_THREAD_MAX, "more per-thread schemes than PER_THREAD_MAX");
+		ids[count++] = type->id;
+	}
+	cr_assert_gt(count, 0, "no per-thread scheme of kind %d", (int)kind);
+	return count;
 }
 
 void require_gpu(void)

@@ -82,6 +82,16 @@ const picard_model *test_model(const char *name);
 picard_solver *test_solver(const picard_model *model, const picard_options *opt, long ntraj);
 /* ntraj copies of model's default start state x0 (malloc'd). */
 double *default_states(const picard_model *model, long ntraj);
+/* The per-thread schemes of the list (those with a tableau, src/schemes/
+ * scheme.h: one thread per trajectory, each with its own steps), in the
+ * list's order, so that a test over them takes a new one without an
+ * edit: all of them, the explicit pairs, or those that solve stiff
+ * models (implicit: radau5, the Rosenbrock schemes). */
+enum per_thread_kind { PER_THREAD_ALL, PER_THREAD_EXPLICIT, PER_THREAD_STIFF };
+#define PER_THREAD_MAX 16
+/* Their values into ids (PER_THREAD_MAX at most); returns how many (the
+ * test fails on none). */
+int per_thread_schemes(enum per_thread_kind kind, picard_scheme *ids);
 /* x = A^-1 b for the dense n x n A (row-major; overwritten) by GSL's LU;
  * the test fails where LU does. */
 void test_lu_solve(int n, double *dense, const double *b, double *x);

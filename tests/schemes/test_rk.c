@@ -1,5 +1,6 @@
-/* test_rk.c - the per-thread Runge-Kutta schemes (dp5, dp8, vern9, radau5) on the
- * CPU backend:
+/* test_rk.c - the per-thread schemes (every one with a tableau: dp5, dp8,
+ * vern9, radau5, rodas5p, rodas4, ros23; tests/support.h) on the CPU
+ * backend:
  * - order: fixed steps on the oscillator and kepler against their exact
  *   solutions; the observed order within 0.2 of the nominal one;
  * - dense output at times between steps, of the same order;
@@ -11,13 +12,11 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "scheme.h"
 #include "support.h"
 
-static const picard_scheme rk_schemes[] = {PICARD_SCHEME_DP5, PICARD_SCHEME_DP8,
-					   PICARD_SCHEME_VERN9, PICARD_SCHEME_RADAU5};
-#define NRK 4
 #define ORDER_SLACK 0.2
 
 /* One trajectory of model from its default start: the state at t1 into
@@ -117,64 +116,117 @@ static double observed_order(picard_scheme id, const char *name, double t1, long
 	return estimate;
 }
 
+/* Whether a per-thread scheme is a Rosenbrock method (its tableau's
+ * struct, src/schemes/rosenbrock/rosenbrock_tableaus.cuh). */
+static bool rosenbrock(const picard_scheme_type *type)
+{
+	return strncmp(type->tableau, "rosenbrock_", 11) == 0;
+}
+
+/* The orders a fixed-step order test accepts of type, whose nominal
+ * order is p: within slack of p; a Rosenbrock method's p .. p + 1
+ * (within the slack), as its error on a linear model is its stability
+ * function's, which may match exp to a higher order than p (rodas5p on
+ * the oscillator: 5.9-6.0 over 256 .. 2048 steps, its dense output
+ * likewise, and 6.0-6.7 on duffing in bench's own test, tests/reference/
+ * test_rodas.c). */
+static bool order_accepted(const picard_scheme_type *type, double order, double p, double slack)
+{
+	return order >= p - slack && order <= p + (rosenbrock(type) ? 1 : 0) + slack;
+}
+
 Test(rk, order_of_each_pair, .timeout = 120)
 {
-	for (int s = 0; s < NRK; s++) {
+	picard_scheme rk_schemes[PER_THREAD_MAX];
+	const int nrk = per_thread_schemes(PER_THREAD_ALL, rk_schemes);
+
+	for (int s = 0; s < nrk; s++) {
 		const picard_scheme_type *type = picard_scheme_of(rk_schemes[s]);
 		const double p = type->order(NULL);
 		double last_linear, last;
-		const bool implicit = rk_schemes[s] == PICARD_SCHEME_RADAU5;
+		const bool iterated = rk_schemes[s] == PICARD_SCHEME_RADAU5;
 		/* the oscillator over 16 periods, linear, exact: the order
 		 * extrapolated within the slack (radau5's iteration adds its
-		 * rounding: read above 1e-12) */
+		 * rounding, a Rosenbrock step the rounding of its C_ij/h
+		 * terms, about eps max|C_ij| gamma a unit of time, 5e-13 over
+		 * the span for rodas5p: read above 1e-12) */
 		const double o = observed_order(rk_schemes[s], "oscillator", 100, 64,
-						implicit ? 10 : 1, false, &last_linear);
+						type->solves_stiff ? 10 : 1, false, &last_linear);
 		/* the logistic curve (states up to 100), nonlinear, exact:
 		 * the high orders still approach theirs from above at the
 		 * errors double resolves (vern9: 12.0, 10.0), so here the
 		 * last doubling's order must not fall short of p (a wrong
-		 * coefficient drops it by one or more). radau5 starts at 16
-		 * steps: at 4 (steps 5 long, across the whole rise) its
-		 * simplified Newton iteration, J frozen at the step's start,
-		 * does not converge (not-converged, as it should say); and its
-		 * iteration stops at RADAU5's floor, 10 eps/rtol of the
-		 * weights, so its error levels off near 1e-10 over hundreds
-		 * of steps: the order is read above 1e-9 */
-		observed_order(rk_schemes[s], "logistic", 20, implicit ? 16 : 4,
-			       implicit ? 1e4 : 100, false, &last);
+		 * coefficient drops it by one or more). The implicit schemes
+		 * start at 16 steps: at 4 (steps 5 long, across the whole
+		 * rise) radau5's simplified Newton iteration, J frozen at the
+		 * step's start, does not converge (not-converged, as it should
+		 * say), and rodas5p's linearisation leaves the curve (past
+		 * the bound: diverged); and radau5's iteration stops at
+		 * RADAU5's floor, 10 eps/rtol of the weights, so its error
+		 * levels off near 1e-10 over hundreds of steps: the order is
+		 * read above 1e-9 */
+		observed_order(rk_schemes[s], "logistic", 20, type->solves_stiff ? 16 : 4,
+			       iterated ? 1e4 : 100, false, &last);
 
-		cr_expect(fabs(o - p) <= ORDER_SLACK, "%s: oscillator order %.2f (last doubling %.2f), "
-			  "nominal %g", type->name, o, last_linear, p);
+		cr_expect(order_accepted(type, o, p, ORDER_SLACK), "%s: oscillator order %.2f (last "
+			  "doubling %.2f), nominal %g", type->name, o, last_linear, p);
 		cr_expect(last >= p - ORDER_SLACK, "%s: logistic order %.2f, nominal %g", type->name,
 			  last, p);
 	}
 }
 
-/* Dense output is a step of the scheme from the step holding the time:
- * the scheme's own order between steps, by the last doubling (vern9's
- * still shows 9.2 at the errors double resolves: DENSE_SLACK). */
+/* Dense output is a step of the scheme from the step holding the time
+ * (ros23: its own continuous extension, of its order 2): the scheme's
+ * own order between steps, by the last doubling (vern9's still shows 9.2
+ * at the errors double resolves: DENSE_SLACK; a Rosenbrock method's read
+ * above 1e-12, as its steps' order above). */
 #define DENSE_SLACK 0.25
 Test(rk, dense_output_order, .timeout = 120)
 {
-	for (int s = 0; s < NRK; s++) {
+	picard_scheme rk_schemes[PER_THREAD_MAX];
+	const int nrk = per_thread_schemes(PER_THREAD_ALL, rk_schemes);
+
+	for (int s = 0; s < nrk; s++) {
 		const picard_scheme_type *type = picard_scheme_of(rk_schemes[s]);
 		const double p = type->order(NULL);
 		double last;
 
-		observed_order(rk_schemes[s], "oscillator", 100, 64, 1, true, &last);
-		cr_expect(fabs(last - p) <= DENSE_SLACK, "%s: dense output order %.2f, nominal %g",
-			  type->name, last, p);
+		observed_order(rk_schemes[s], "oscillator", 100, 64, rosenbrock(type) ? 10 : 1,
+			       true, &last);
+		cr_expect(order_accepted(type, last, p, DENSE_SLACK),
+			  "%s: dense output order %.2f, nominal %g", type->name, last, p);
 	}
+}
+
+/* What adaptive_error_follows_tolerance holds the error at t1 to: 100
+ * tol, for a scheme that advances with the higher order of its pair (a
+ * global error over an orbit, a few hundred steps), but
+ * - rodas5p: 200 tol, measured 108, 118, 117, 115 tol at 1e-5 .. 1e-11
+ *   (its embedded solution's error is nearly the step's own: 84 steps
+ *   at 1e-7, where rodas4 takes 187 to 1.9e-7; bench's own Rodas5P is
+ *   held to 100 scaled on lotka, tests/reference/test_rodas.c);
+ * - ros23: 1000 tol^(2/3), measured 170 .. 190 tol^(2/3): it advances
+ *   with the lower order (2) of its 2(3) pair, so a local error of tol a
+ *   step makes steps ~ tol^(1/3) and a global error ~ tol^(2/3) (as
+ *   MATLAB's ode23s; it is for loose tolerances). */
+static double tolerance_bar(const picard_scheme_type *type, double tol)
+{
+	if (type->id == PICARD_SCHEME_ROS23)
+		return 1000 * pow(tol, 2.0 / 3);
+	return (type->id == PICARD_SCHEME_RODAS5P ? 200 : 100) * tol;
 }
 
 /* Adaptive: over tolerances 1e-5 .. 1e-11 the error on kepler (one orbit,
  * e = 0.5 at the defaults' spread) falls with the tolerance and stays
- * within 100 times it (global error over an orbit, a few hundred steps). */
+ * within tolerance_bar of it. */
 Test(rk, adaptive_error_follows_tolerance, .timeout = 120)
 {
 	const picard_model *model = test_model("kepler");
+	picard_scheme rk_schemes[PER_THREAD_MAX];
+	const int nrk = per_thread_schemes(PER_THREAD_ALL, rk_schemes);
 
-	for (int s = 0; s < NRK; s++) {
+	for (int s = 0; s < nrk; s++) {
+		const picard_scheme_type *type = picard_scheme_of(rk_schemes[s]);
 		double prev = INFINITY;
 
 		for (double tol = 1e-5; tol >= 1e-11; tol *= 1e-2) {
@@ -185,12 +237,12 @@ Test(rk, adaptive_error_follows_tolerance, .timeout = 120)
 
 			cr_assert_eq(solve_one(model, opt, x, NULL, 0, NULL), PICARD_TRAJ_OK);
 			e = exact_error(model, 2 * M_PI, x);
-			cr_log_info("%s adaptive tol %.0e: error %.3e", picard_scheme_of(rk_schemes[s])->name,
-				    tol, e);
-			cr_expect_lt(e, 100 * tol, "%s: tol %g, error %.3e",
-				     picard_scheme_of(rk_schemes[s])->name, tol, e);
+			cr_log_info("%s adaptive tol %.0e: error %.3e (%.2f of the bar)", type->name,
+				    tol, e, e / tolerance_bar(type, tol));
+			cr_expect_lt(e, tolerance_bar(type, tol), "%s: tol %g, error %.3e",
+				     type->name, tol, e);
 			cr_expect(e < prev || e < 1e-9, "%s: tol %g: error %.3e did not fall (%.3e)",
-				  picard_scheme_of(rk_schemes[s])->name, tol, e, prev);
+				  type->name, tol, e, prev);
 			prev = e;
 		}
 	}
@@ -201,7 +253,10 @@ Test(rk, blowup_flagged)
 {
 	const picard_model *model = test_model("riccati");
 
-	for (int s = 0; s < NRK; s++) {
+	picard_scheme rk_schemes[PER_THREAD_MAX];
+	const int nrk = per_thread_schemes(PER_THREAD_ALL, rk_schemes);
+
+	for (int s = 0; s < nrk; s++) {
 		/* the pole at t = 10; fixed steps of 0.005 reach |x| = 200
 		 * before it, past the bound, where they could step over it */
 		picard_options fixed = {.scheme = rk_schemes[s], .K = 4000, .bound = 100,
@@ -233,7 +288,10 @@ Test(rk, max_steps_flagged)
 {
 	const picard_model *model = test_model("lotka");
 
-	for (int s = 0; s < NRK; s++) {
+	picard_scheme rk_schemes[PER_THREAD_MAX];
+	const int nrk = per_thread_schemes(PER_THREAD_ALL, rk_schemes);
+
+	for (int s = 0; s < nrk; s++) {
 		picard_options opt = {.scheme = rk_schemes[s], .K_max = 20, .iter_rtol = 1e-12,
 				      .h = 10, .precision = PICARD_DOUBLE,
 				      .backend = PICARD_BACKEND_CPU};
@@ -263,7 +321,10 @@ Test(rk, float_agrees_with_double)
 {
 	const picard_model *model = test_model("lotka");
 
-	for (int s = 0; s < NRK; s++) {
+	picard_scheme rk_schemes[PER_THREAD_MAX];
+	const int nrk = per_thread_schemes(PER_THREAD_ALL, rk_schemes);
+
+	for (int s = 0; s < nrk; s++) {
 		picard_options opt = {.scheme = rk_schemes[s], .K = 200, .t0 = 0, .t1 = 50,
 				      .backend = PICARD_BACKEND_CPU};
 		double xf[2], xd[2];
