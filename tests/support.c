@@ -270,6 +270,18 @@ int per_thread_schemes(enum per_thread_kind kind, picard_scheme *ids)
 	return count;
 }
 
+bool per_thread_rosenbrock(picard_scheme id)
+{
+	const picard_scheme_type *type = picard_scheme_of(id);
+
+	return type && type->tableau && !strncmp(type->tableau, "rosenbrock_", 11);
+}
+
+double per_thread_error_scale(picard_scheme id, double tol)
+{
+	return id == PICARD_SCHEME_ROS23 ? pow(tol, 2.0 / 3) : tol;
+}
+
 void require_gpu(void)
 {
 	const char *required = getenv("PICARD_REQUIRE_GPU");

@@ -6,6 +6,7 @@
 #ifndef PICARD_TESTS_SUPPORT_H
 #define PICARD_TESTS_SUPPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -92,6 +93,16 @@ enum per_thread_kind { PER_THREAD_ALL, PER_THREAD_EXPLICIT, PER_THREAD_STIFF };
 /* Their values into ids (PER_THREAD_MAX at most); returns how many (the
  * test fails on none). */
 int per_thread_schemes(enum per_thread_kind kind, picard_scheme *ids);
+/* Whether per-thread scheme id is a Rosenbrock method (linearly
+ * implicit: its tableau's struct, src/schemes/rosenbrock/
+ * rosenbrock_tableaus.cuh). */
+bool per_thread_rosenbrock(picard_scheme id);
+/* The global error that adaptive steps of per-thread scheme id at local
+ * tolerance tol make, up to the problem's own constant: tol for a pair
+ * that advances with its higher order, tol^(2/3) for ros23, which
+ * advances with the lower order (2) of its 2(3) pair (steps ~ tol^(1/3),
+ * as MATLAB's ode23s: it is for loose tolerances). */
+double per_thread_error_scale(picard_scheme id, double tol);
 /* x = A^-1 b for the dense n x n A (row-major; overwritten) by GSL's LU;
  * the test fails where LU does. */
 void test_lu_solve(int n, double *dense, const double *b, double *x);

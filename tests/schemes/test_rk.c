@@ -12,7 +12,6 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "scheme.h"
 #include "support.h"
@@ -116,13 +115,6 @@ static double observed_order(picard_scheme id, const char *name, double t1, long
 	return estimate;
 }
 
-/* Whether a per-thread scheme is a Rosenbrock method (its tableau's
- * struct, src/schemes/rosenbrock/rosenbrock_tableaus.cuh). */
-static bool rosenbrock(const picard_scheme_type *type)
-{
-	return strncmp(type->tableau, "rosenbrock_", 11) == 0;
-}
-
 /* The orders a fixed-step order test accepts of type, whose nominal
  * order is p: within slack of p; a Rosenbrock method's p .. p + 1
  * (within the slack), as its error on a linear model is its stability
@@ -132,7 +124,7 @@ static bool rosenbrock(const picard_scheme_type *type)
  * test_rodas.c). */
 static bool order_accepted(const picard_scheme_type *type, double order, double p, double slack)
 {
-	return order >= p - slack && order <= p + (rosenbrock(type) ? 1 : 0) + slack;
+	return order >= p - slack && order <= p + (per_thread_rosenbrock(type->id) ? 1 : 0) + slack;
 }
 
 Test(rk, order_of_each_pair, .timeout = 120)
@@ -191,7 +183,7 @@ Test(rk, dense_output_order, .timeout = 120)
 		const double p = type->order(NULL);
 		double last;
 
-		observed_order(rk_schemes[s], "oscillator", 100, 64, rosenbrock(type) ? 10 : 1,
+		observed_order(rk_schemes[s], "oscillator", 100, 64, per_thread_rosenbrock(type->id) ? 10 : 1,
 			       true, &last);
 		cr_expect(order_accepted(type, last, p, DENSE_SLACK),
 			  "%s: dense output order %.2f, nominal %g", type->name, last, p);
@@ -199,21 +191,17 @@ Test(rk, dense_output_order, .timeout = 120)
 }
 
 /* What adaptive_error_follows_tolerance holds the error at t1 to: 100
- * tol, for a scheme that advances with the higher order of its pair (a
- * global error over an orbit, a few hundred steps), but
+ * times the scheme's error scale (tests/support.h: tol, a global error
+ * over an orbit of a few hundred steps), but
  * - rodas5p: 200 tol, measured 108, 118, 117, 115 tol at 1e-5 .. 1e-11
  *   (its embedded solution's error is nearly the step's own: 84 steps
  *   at 1e-7, where rodas4 takes 187 to 1.9e-7; bench's own Rodas5P is
  *   held to 100 scaled on lotka, tests/reference/test_rodas.c);
- * - ros23: 1000 tol^(2/3), measured 170 .. 190 tol^(2/3): it advances
- *   with the lower order (2) of its 2(3) pair, so a local error of tol a
- *   step makes steps ~ tol^(1/3) and a global error ~ tol^(2/3) (as
- *   MATLAB's ode23s; it is for loose tolerances). */
+ * - ros23: 1000 tol^(2/3), measured 170 .. 190 tol^(2/3). */
 static double tolerance_bar(const picard_scheme_type *type, double tol)
 {
-	if (type->id == PICARD_SCHEME_ROS23)
-		return 1000 * pow(tol, 2.0 / 3);
-	return (type->id == PICARD_SCHEME_RODAS5P ? 200 : 100) * tol;
+	return (type->id == PICARD_SCHEME_RODAS5P ? 200 :
+		type->id == PICARD_SCHEME_ROS23 ? 1000 : 100) * per_thread_error_scale(type->id, tol);
 }
 
 /* Adaptive: over tolerances 1e-5 .. 1e-11 the error on kepler (one orbit,

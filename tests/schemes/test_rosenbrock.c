@@ -35,7 +35,7 @@ static int rosenbrock_schemes(picard_scheme *ids)
 	int count = 0;
 
 	for (int s = 0; s < nstiff; s++)
-		if (!strncmp(picard_scheme_of(stiff[s])->tableau, "rosenbrock_", 11))
+		if (per_thread_rosenbrock(stiff[s]))
 			ids[count++] = stiff[s];
 	cr_assert_geq(count, 3, "rodas5p, rodas4, ros23: %d Rosenbrock schemes", count);
 	return count;
@@ -127,12 +127,11 @@ static double closed_form_error(picard_scheme id, const char *name, double tol,
 	return max_relative_error(model->dim, x, exact);
 }
 
-/* The closed forms at tol = 1e-4, 1e-7, 1e-10 within 100 tol (rodas5p,
- * rodas4: measured at most 0.83 and 15 tol, rodas4 on decay), ros23
- * within 100 tol^(2/3): it advances with the lower order of its 2(3)
- * pair, so its global error goes as tol^(2/3) (measured at most 12
- * tol^(2/3), on decay: 2.5e-6 at 1e-10; test_rk.c's tolerance_bar says
- * why). */
+/* The closed forms at tol = 1e-4, 1e-7, 1e-10 within 100 times the
+ * scheme's error scale (tests/support.h): 100 tol (rodas5p, rodas4:
+ * measured at most 0.83 and 15 tol, rodas4 on decay), ros23 100
+ * tol^(2/3) (measured at most 12 tol^(2/3), on decay: 2.5e-6 at
+ * 1e-10). */
 Test(rosenbrock, closed_forms, .timeout = 120)
 {
 	static const char *const names[] = {"decay", "logistic"};
@@ -142,8 +141,7 @@ Test(rosenbrock, closed_forms, .timeout = 120)
 	for (int s = 0; s < count; s++)
 		for (int m = 0; m < 2; m++)
 			for (double tol = 1e-4; tol >= 1e-10; tol *= 1e-3) {
-				const bool low = ids[s] == PICARD_SCHEME_ROS23;
-				const double bar = 100 * (low ? pow(tol, 2.0 / 3) : tol);
+				const double bar = 100 * per_thread_error_scale(ids[s], tol);
 				double steps, e = closed_form_error(ids[s], names[m], tol, &steps);
 
 				cr_log_info("%s %s tol %.0e: relative error %.3e (%.3g tol, %.2g of the "
@@ -195,7 +193,7 @@ Test(rosenbrock, robertson_matches_msbdf, .timeout = 120)
 			err = picard_check(model, picard_solver_grid(solver), ROBERTSON_N, x0, params,
 					   &rec, &check);
 			cr_assert_eq(err, 0, "check: %s", picard_error_detail());
-			const double bar = ids[s] == PICARD_SCHEME_ROS23 ? pow(rtol, 2.0 / 3) : rtol;
+			const double bar = per_thread_error_scale(ids[s], rtol);
 
 			cr_log_info("%s robertson rtol %.0e: E = %.3e (rel %.3e, %.2g of the bar), "
 				    "%.0f steps an output interval", picard_scheme_of(ids[s])->name,

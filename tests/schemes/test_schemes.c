@@ -14,7 +14,7 @@
 #include "support.h"
 
 #define ORDER_SLACK 0.2 /* observed order within this of the table's */
-#define ORDER_SLACK_HIGH 0.35 /* ninth order: one halving in double (below) */
+#define ORDER_SLACK_HIGH 0.35 /* ninth order, a Rosenbrock method: one halving in double (below) */
 
 Test(schemes, every_table_is_complete_and_found)
 {
@@ -117,9 +117,18 @@ Test(schemes, stated_order_is_observed)
 		cr_log_info("%s: E %.3g -> %.3g, observed order %.3f, table %g", s->name, coarse,
 			    refined, observed, s->order(&coarse_grid));
 		/* a ninth order still shows 9.3 at the errors double resolves
-		 * with one halving; tests/schemes/test_rk.c extrapolates it to 0.2 */
-		cr_expect(fabs(observed - s->order(&coarse_grid)) <=
-			  (s->order(&coarse_grid) >= 9 ? ORDER_SLACK_HIGH : ORDER_SLACK),
+		 * with one halving; tests/schemes/test_rk.c extrapolates it to
+		 * 0.2. A Rosenbrock method's error on this linear model is its
+		 * stability function's, which may match exp to one order
+		 * more, with one halving still approached from above like a
+		 * ninth order (rodas5p: 6.27 here, where test_rk.c's
+		 * extrapolation reads 5.9-6.0; its order_accepted) */
+		const bool rosenbrock = s->tableau && !strncmp(s->tableau, "rosenbrock_", 11);
+		const double slack = s->order(&coarse_grid) >= 9 || rosenbrock ? ORDER_SLACK_HIGH :
+										 ORDER_SLACK;
+
+		cr_expect(observed >= s->order(&coarse_grid) - slack &&
+			  observed <= s->order(&coarse_grid) + (rosenbrock ? 1 : 0) + slack,
 			  "%s: observed order %.3f, its table says %g", s->name, observed,
 			  s->order(&coarse_grid));
 	}
