@@ -20,7 +20,7 @@
  * integrate with a Picard or explicit scheme on these grids, each time
  * with a line in the log (stiff_left_out(), model_grid.h); the
  * description, right-hand side, start state and reference tests hold
- * them like every other; radau5's test takes every model, the stiff
+ * them like every other; the stiff per-thread schemes' test takes every model, the stiff
  * ones over their whole span.
  */
 #include <criterion/criterion.h>
