@@ -262,6 +262,152 @@ RK_UNROLL
 	}
 }
 
+/* How a step attempt ended. */
+enum attempt_end {
+	ACCEPTED, /* the new state in xn */
+	REJECTED, /* retry from the same point at the length advised */
+	FAILED,   /* no step can be taken from here: the status says why */
+};
+
+/* A trajectory's integration from step attempt to step attempt, the
+ * loop's own state left to its driver (rosenbrock_trajectory below for
+ * picard's windows and records; bench/stiff/rodas.cuh's for its output
+ * times and counts): the stages, f at the current point, the controller
+ * of rodas.f (the header says how), and two counts a driver may read. */
+template <class Model, class Tab, typename real>
+struct integrator {
+	static constexpr int n = Model::dim;
+	work<n, real, Tab::stages> W;
+	real f0[n];   /* f at the current point */
+	real xn[n];   /* an accepted step's new state */
+	real fend[n]; /* fsal: f at the step's end, the last stage's */
+	double hacc, erracc; /* the last accepted step and its error (Gustafsson) */
+	long accepted;       /* steps accepted */
+	bool reject;         /* the last attempt was rejected */
+	bool nonfinite;      /* ... for a state or estimate not finite */
+	bool need_jac;       /* J and f_t are due (a new point) */
+	int singular;        /* attempts in a row whose W was singular */
+	long rhs_evals;      /* right-hand sides evaluated (a driver's count) */
+	long jacobians;      /* J and f_t evaluated */
+
+	/* At (t, x): f0 = f(t, x). */
+	__host__ __device__ void start(double t, const real *x, const real *p)
+	{
+		Model::rhs((real)t, x, p, f0);
+		/* set before use (need_jac, fsal); zeroed once, for the
+		 * compiler's sake */
+		for (int i = 0; i < n * n; i++)
+			W.J[i] = 0;
+		for (int i = 0; i < n; i++)
+			fend[i] = W.ft[i] = 0;
+		hacc = 0;
+		erracc = 1e-2;
+		accepted = 0;
+		reject = nonfinite = false;
+		need_jac = true;
+		singular = 0;
+		rhs_evals = 1;
+		jacobians = 0;
+	}
+
+	/* One attempt of a step hs from (t, x): ACCEPTED, xn the new state
+	 * and *hnew the step after it (fixed: hs; at most hs after a
+	 * rejection); REJECTED, *hnew the retry's length; FAILED, *status
+	 * why. fixed: no estimate, every finite step accepted. The state's
+	 * own checks (the bound) are the driver's. */
+	__host__ __device__ attempt_end attempt(double t, double hs, const real *x, const real *p,
+						bool fixed, double atol, double rtol, double *hnew,
+						picard_traj_status *status)
+	{
+		/* rodas.f's exponent 1/(q+1), q the embedded order; factors
+		 * in float, as rk_adaptive's and radau5's */
+		constexpr float expo = 1.0f / (Tab::err_order + 1);
+
+		if (need_jac) {
+			jacobian<Model, real>((real)t, x, p, W.J);
+			dfdt<Model, real>((real)t, x, p, W.ft);
+			need_jac = false;
+			jacobians++;
+			if (!finite<n * n>(W.J) || !finite<n>(W.ft) || !finite<n>(f0)) {
+				*status = PICARD_TRAJ_NONFINITE;
+				return FAILED;
+			}
+		}
+		if (!factor<n, Tab, real>(W, hs)) {
+			if (fixed || ++singular >= max_singular) {
+				*status = PICARD_TRAJ_LINSOLVE_FAILED;
+				return FAILED;
+			}
+			*hnew = shrink_singular * hs;
+			reject = true;
+			return REJECTED;
+		}
+		singular = 0;
+		if (fixed) {
+			stages<Model, Tab, real, Tab::solution_stages>(W, t, hs, x, p, f0, fend);
+			rhs_evals += Tab::solution_stages - 1;
+		} else {
+			stages<Model, Tab, real, Tab::stages>(W, t, hs, x, p, f0, fend);
+			rhs_evals += Tab::stages - 1;
+		}
+		solution<Model, Tab, real>(W, x, xn);
+		*hnew = hs;
+		if (fixed) {
+			accepted++;
+			return ACCEPTED;
+		}
+		const double err = error<Model, Tab, real>(W, x, xn, atol, rtol);
+
+		nonfinite = !(err < INFINITY);
+		if (nonfinite) {
+			*hnew = shrink_nonfinite * hs;
+			reject = true;
+			return REJECTED;
+		}
+		/* rodas.f: fac = err^(1/(q+1)) / safe, clamped */
+		double fac = fmax(fac_r, fmin(fac_l, expf(expo * logf((float)fmax(err, 1e-10))) / safe));
+
+		*hnew = hs / fac;
+		if (err > 1) {
+			if (accepted == 0)
+				*hnew = shrink_first * hs;
+			reject = true;
+			return REJECTED;
+		}
+		if (accepted > 0) { /* Gustafsson's predictive controller */
+			const double q = fmax(err * err / erracc, 1e-20);
+			const double facgus = fmax(fac_r, fmin(fac_l, (hacc / hs) *
+							      expf(expo * logf((float)q)) / safe));
+
+			fac = fmax(fac, facgus);
+			*hnew = hs / fac;
+		}
+		hacc = hs;
+		erracc = fmax(1e-2, err);
+		if (reject)
+			*hnew = fmin(*hnew, hs);
+		reject = false;
+		accepted++;
+		return ACCEPTED;
+	}
+
+	/* After an accepted step to t_new: x = xn, f0 = f(t_new, x) (with
+	 * fsal, adaptive, the last stage's), J and f_t due. */
+	__host__ __device__ void advance(double t_new, real *x, const real *p, bool fixed)
+	{
+		for (int i = 0; i < n; i++)
+			x[i] = xn[i];
+		if (Tab::fsal && !fixed) {
+			for (int i = 0; i < n; i++)
+				f0[i] = fend[i];
+		} else {
+			Model::rhs((real)t_new, x, p, f0);
+			rhs_evals++;
+		}
+		need_jac = true;
+	}
+};
+
 } /* namespace ros */
 
 /* Integrate one trajectory by the Rosenbrock scheme Tab, adaptive or
@@ -274,23 +420,16 @@ __host__ __device__ inline rk_outcome rosenbrock_trajectory(const rk_run &run, r
 							    const real *p, Out &out)
 {
 	constexpr int n = Model::dim;
-	/* rodas.f's exponent 1/(q+1), q the embedded order; factors in
-	 * float, as rk_adaptive's and radau5's */
-	constexpr float expo = 1.0f / (Tab::err_order + 1);
 	const double eps = rk_eps<real>::value;
 	const bool fixed = run.steps > 0;
-	const bool use_fsal = Tab::fsal && !fixed;
-	ros::work<n, real, Tab::stages> Wk;
-	real f0[n], xn[n], fend[n] = {}; /* fend: set by every step that reads it */
+	ros::integrator<Model, Tab, real> I;
 	rk_outcome o = rk_outcome_ok(0);
 	const real lim = rk_limit<real>(run.bound);
-	double t = run.t0, h, hacc = 0, erracc = 1e-2;
-	bool reject = false, nonfinite = false, need_jac = true;
-	int singular = 0;
-	long attempts = 0, accepted = 0;
+	double t = run.t0, h;
+	long attempts = 0;
 
-	Model::rhs((real)t, x, p, f0);
-	h = fixed ? run.window / run.steps : rk_first_step<Model, Tab, real>(run, t, x, p, f0);
+	I.start(t, x, p);
+	h = fixed ? run.window / run.steps : rk_first_step<Model, Tab, real>(run, t, x, p, I.f0);
 	for (long w = 0; w < run.windows && o.status == PICARD_TRAJ_OK; w++) {
 		const double tb = rk_window_end(run, w);
 		int tried = 0;
@@ -298,12 +437,14 @@ __host__ __device__ inline rk_outcome rosenbrock_trajectory(const rk_run &run, r
 		while (t < tb) {
 			const bool last = fixed ? t + 1.5 * h >= tb : t + 1.01 * h >= tb;
 			const double hs = last ? tb - t : h;
+			picard_traj_status status = PICARD_TRAJ_OK;
+			double hnew;
 
 			if ((!fixed && attempts >= run.max_steps) || hs <= 0 ||
 			    hs < 16 * eps * fabs(t)) {
 				/* the step it cannot take */
 				rk_fail(o, !fixed && attempts >= run.max_steps ? PICARD_TRAJ_MAX_STEPS :
-					   nonfinite ? PICARD_TRAJ_NONFINITE : PICARD_TRAJ_STEP_UNDERFLOW,
+					   I.nonfinite ? PICARD_TRAJ_NONFINITE : PICARD_TRAJ_STEP_UNDERFLOW,
 					w, t, t + hs);
 				rk_flush(out, t, x);
 				break;
@@ -311,99 +452,35 @@ __host__ __device__ inline rk_outcome rosenbrock_trajectory(const rk_run &run, r
 			attempts++;
 			tried++;
 			o.steps++;
-			if (need_jac) {
-				jacobian<Model, real>((real)t, x, p, Wk.J);
-				ros::dfdt<Model, real>((real)t, x, p, Wk.ft);
-				need_jac = false;
-				if (!ros::finite<n * n>(Wk.J) || !ros::finite<n>(Wk.ft) ||
-				    !ros::finite<n>(f0)) {
-					rk_fail(o, PICARD_TRAJ_NONFINITE, w, t, t + hs);
-					rk_flush(out, t, x);
-					break;
-				}
+			const ros::attempt_end end =
+				I.attempt(t, hs, x, p, fixed, run.atol, run.rtol, &hnew, &status);
+
+			if (end == ros::FAILED) {
+				rk_fail(o, status, w, t, t + hs);
+				rk_flush(out, t, x);
+				break;
 			}
-			if (!ros::factor<n, Tab, real>(Wk, hs)) {
-				if (fixed || ++singular >= ros::max_singular) {
-					rk_fail(o, PICARD_TRAJ_LINSOLVE_FAILED, w, t, t + hs);
-					rk_flush(out, t, x);
-					break;
-				}
-				h = ros::shrink_singular * hs;
-				reject = true;
+			if (end == ros::REJECTED) {
+				h = hnew;
 				continue;
 			}
-			singular = 0;
-			if (fixed)
-				ros::stages<Model, Tab, real, Tab::solution_stages>(Wk, t, hs, x, p, f0,
-										    fend);
-			else
-				ros::stages<Model, Tab, real, Tab::stages>(Wk, t, hs, x, p, f0, fend);
-			ros::solution<Model, Tab, real>(Wk, x, xn);
-
-			double hnew = hs;
-
-			if (!fixed) {
-				const double err = ros::error<Model, Tab, real>(Wk, x, xn, run.atol,
-										run.rtol);
-
-				nonfinite = !(err < INFINITY);
-				if (nonfinite) {
-					h = ros::shrink_nonfinite * hs;
-					reject = true;
-					continue;
-				}
-				/* rodas.f: fac = err^(1/(q+1)) / safe, clamped */
-				double fac = fmax(ros::fac_r,
-						  fmin(ros::fac_l, expf(expo * logf((float)fmax(err, 1e-10))) /
-									   ros::safe));
-
-				hnew = hs / fac;
-				if (err > 1) {
-					h = accepted == 0 ? ros::shrink_first * hs : hnew;
-					reject = true;
-					continue;
-				}
-				if (accepted > 0) { /* Gustafsson's predictive controller */
-					const double q = fmax(err * err / erracc, 1e-20);
-					double facgus = (hacc / hs) * expf(expo * logf((float)q)) / ros::safe;
-
-					facgus = fmax(ros::fac_r, fmin(ros::fac_l, facgus));
-					fac = fmax(fac, facgus);
-					hnew = hs / fac;
-				}
-				hacc = hs;
-				erracc = fmax(1e-2, err);
-			}
-			/* accepted */
-			accepted++;
 			const double t_new = last ? tb : t + hs;
 
-			if (!rk_state_ok<n>(xn, lim)) { /* the record times after t: none */
+			if (!rk_state_ok<n>(I.xn, lim)) { /* the record times after t: none */
 				rk_flush(out, t, x);
 				for (int i = 0; i < n; i++)
-					x[i] = xn[i];
+					x[i] = I.xn[i];
 				rk_fail(o, rk_state_status<n>(x), w, t, t_new);
 				break;
 			}
 			if (Out::dense)
-				ros::dense<Model, Tab, real>(Wk, t, t_new, x, xn, p, f0, out);
-			for (int i = 0; i < n; i++)
-				x[i] = xn[i];
-			if (use_fsal)
-				for (int i = 0; i < n; i++)
-					f0[i] = fend[i];
-			else
-				Model::rhs((real)t_new, x, p, f0);
+				ros::dense<Model, Tab, real>(I.W, t, t_new, x, I.xn, p, I.f0, out);
+			I.advance(t_new, x, p, fixed);
 			t = t_new;
-			need_jac = true;
-			if (!fixed) {
-				if (reject)
-					hnew = fmin(hnew, hs);
-				/* a step shortened to end the window says nothing
-				 * of the step the trajectory can take */
+			/* a step shortened to end the window says nothing of
+			 * the step the trajectory can take */
+			if (!fixed)
 				h = last ? fmax(h, hnew) : hnew;
-			}
-			reject = false;
 		}
 		o.steps_max = tried > o.steps_max ? tried : o.steps_max;
 		if (o.status != PICARD_TRAJ_OK)
