@@ -1,31 +1,69 @@
-/* bench_radau5.c - bin/bench-radau5: picard's own stiff scheme, radau5
- * (src/schemes/radau5/radau5_integrate.cuh, through the library's picard_solve), on
- * the stiff baselines' ensembles, measured as bin/bench-rodas and
- * bin/bench-cvode measure (stiff_common.h): the same ensemble, output
- * times, msbdf reference and CSV row, so the three sit side by side.
+/* bench_radau5.c - bin/bench-radau5: picard's own stiff per-thread
+ * schemes (radau5, src/schemes/radau5/radau5_integrate.cuh, by default;
+ * --scheme rodas5p, rodas4, ros23: src/schemes/rosenbrock/) through the
+ * library's picard_solve, on the stiff baselines' ensembles, measured as
+ * bin/bench-rodas and bin/bench-cvode measure (stiff_common.h): the same
+ * ensemble, output times, msbdf reference and CSV row, so that they sit
+ * side by side.
  *
- *   bench-radau5 MODEL [--rtol R --atol A] [--backend cuda|host] [options]
+ *   bench-radau5 MODEL [--scheme NAME] [--rtol R --atol A] [--backend cuda|host] [options]
  *
- * rtol and atol are radau5's iter_rtol and iter_atol (the local error's
- * scale, as Rodas5P's and CVODE's). Timed: picard_stats.solve_seconds, the
- * kernel alone on the GPU (CUDA events, as bench-rodas times its kernel),
- * the OpenMP loop on the host, after one warm-up solve. Its "steps" are
- * Newton iterations (3 right-hand sides each), rhs_evals_mean the
- * library's count; rejected steps and Jacobians are not counted (-1).
+ * --scheme: any scheme of picard's list that solves stiff models one
+ * thread per trajectory (its table's solves_stiff and tableau). rtol and
+ * atol are its iter_rtol and iter_atol (the local error's scale, as
+ * Rodas5P's and CVODE's). Timed: picard_stats.solve_seconds, the kernel
+ * alone on the GPU (CUDA events, as bench-rodas times its kernel), the
+ * OpenMP loop on the host, after one warm-up solve. Its "steps" are the
+ * scheme's sweeps (radau5: Newton iterations, 3 right-hand sides each; a
+ * Rosenbrock scheme: step attempts), rhs_evals_mean the library's count;
+ * rejected steps and Jacobians are not counted (-1).
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench_common.h"
+#include "scheme.h"
 #include "stiff_common.h"
 
 static const char *program = "bench-radau5";
 
+/* --scheme NAME (or --scheme=NAME) taken out of argv, which stiff_parse
+ * reads after: the scheme named, radau5 without one. Dies where NAME is
+ * no per-thread scheme that solves stiff models. */
+static const picard_scheme_type *take_scheme(int *argc, char **argv)
+{
+	const char *name = "radau5";
+	char names[256] = "";
+	int kept = 1;
+
+	for (int i = 1; i < *argc; i++) {
+		if (!strcmp(argv[i], "--scheme") && i + 1 < *argc)
+			name = argv[++i];
+		else if (!strncmp(argv[i], "--scheme=", 9))
+			name = argv[i] + 9;
+		else
+			argv[kept++] = argv[i];
+	}
+	argv[kept] = NULL;
+	*argc = kept;
+	const picard_scheme_type *type = picard_scheme_named(name);
+
+	if (type && type->solves_stiff && type->tableau)
+		return type;
+	for (int i = 0; picard_scheme_list[i]; i++)
+		if (picard_scheme_list[i]->solves_stiff && picard_scheme_list[i]->tableau)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 names[0] ? ", " : "", picard_scheme_list[i]->name);
+	bench_die_usage(program, "--scheme %s: a per-thread scheme that solves stiff models (%s)",
+			name, names);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	char **command = malloc((argc + 1) * sizeof(char *));
-	char config[64];
+	char config[64], method[64];
 	stiff_opts o;
 	stiff_problem pb;
 	stiff_sample sample;
@@ -38,6 +76,9 @@ int main(int argc, char **argv)
 	/* stiff_parse permutes argv: keep the command as typed for the CSV. */
 	for (int i = 0; i <= argc; i++)
 		command[i] = argv[i];
+	const int typed = argc;
+	const picard_scheme_type *scheme = take_scheme(&argc, argv);
+
 	stiff_parse(argc, argv, program, true, &o);
 	stiff_problem_make(&o, program, &pb);
 	stiff_sample_make(&o, &pb, &sample);
@@ -45,7 +86,7 @@ int main(int argc, char **argv)
 	const long N = pb.ntraj;
 	const int n = pb.dim, no = pb.nout;
 	const picard_options opt = {
-		.scheme = PICARD_SCHEME_RADAU5, .precision = PICARD_DOUBLE,
+		.scheme = scheme->id, .precision = PICARD_DOUBLE,
 		.iter_rtol = o.rtol, .iter_atol = o.atol, .K_max = (int)o.max_steps,
 		.t0 = pb.t0, .t1 = pb.tout[no - 1],
 		.backend = o.host ? PICARD_BACKEND_CPU : PICARD_BACKEND_CUDA,
@@ -88,17 +129,18 @@ int main(int argc, char **argv)
 	FILE *out = bench_csv_open(program, o.csv, &new_file);
 
 	snprintf(config, sizeof(config), "%s", o.host ? "host" : "thread");
-	stiff_csv_header(out, argc, command, program, stats.device, &o, &pb, &sample, new_file);
-	fprintf(out, "# radau5: picard's Radau IIA (RADAU5's iteration), one thread per "
-		"trajectory; steps = Newton iterations\n");
+	snprintf(method, sizeof(method), "picard-%s", scheme->name);
+	stiff_csv_header(out, typed, command, program, stats.device, &o, &pb, &sample, new_file);
+	fprintf(out, "# %s: picard's %s; steps = %s\n", scheme->name, scheme->summary,
+		scheme->id == PICARD_SCHEME_RADAU5 ? "Newton iterations" : "step attempts");
 	if (c.failed)
 		fprintf(out, "# failed trajectories: %ld\n", c.failed);
-	stiff_csv_row(out, stats.device, "-", &o, &pb, "picard-radau5", config, times_us,
-		      o.repeats, &c, &e, sample.n);
+	stiff_csv_row(out, stats.device, "-", &o, &pb, method, config, times_us, o.repeats, &c, &e,
+		      sample.n);
 	if (out != stdout) {
 		fclose(out);
-		stiff_csv_row(stdout, stats.device, "-", &o, &pb, "picard-radau5", config,
-			      times_us, o.repeats, &c, &e, sample.n);
+		stiff_csv_row(stdout, stats.device, "-", &o, &pb, method, config, times_us, o.repeats,
+			      &c, &e, sample.n);
 	}
 	picard_solver_free(solver);
 	free(failed);

@@ -1,4 +1,4 @@
-/* rodas_host.h - the Rodas5P ensemble integrator of rodas.cuh on the host,
+/* rodas_host.h - the Rodas5P ensemble driver of rodas.cuh on the host,
  * instantiated for every model of models/ (rodas_host.cpp, built by the
  * system C++ compiler with OpenMP), callable from C: bin/bench-rodas
  * --backend host and the Criterion suite (tests/reference/test_rodas.c) run it. */
@@ -23,7 +23,7 @@ typedef struct rodas_host_job {
 	long max_steps;        /* per trajectory (0: 1e6) */
 	int threads;           /* OpenMP threads, 0: all */
 	double *xout;          /* ntraj * nout * dim: [i][o][k] */
-	int *status;           /* ntraj: 0 ok, 2 step underflow, 3 too many steps */
+	int *status;           /* ntraj: picard_traj_status (0 ok) */
 	long *evals, *jacs;    /* ntraj each (may be NULL): f and J evaluations */
 	long *accepted, *rejected; /* ntraj each (may be NULL): steps */
 } rodas_host_job;

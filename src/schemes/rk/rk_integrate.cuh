@@ -22,6 +22,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "launch.h" /* PICARD_MAX_RECORDS */
 #include "picard.h"
 #include "portable.h"
 #include "rk_tableaus.cuh"
