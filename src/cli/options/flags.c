@@ -479,12 +479,12 @@ static int set_help(void *ctx, const char *flag, const char *value)
 
 static const struct cli_flag flags[] = {
 	{"--traj", "N", set_traj, "trajectories in the ensemble (default 8192; with --init: the file's rows)"},
-	{"--scheme", "S", set_scheme, "trapezoid (the paper's, default), lobatto (Gauss-Lobatto collocation, order 2m-2), newton (the same collocation, Newton's method across windows), a per-thread Runge-Kutta pair: dp5, dp8 (DOP853), vern9, or radau5 (implicit, for stiff models: a stiff model's default, in double), newton-radau (Radau IIA across windows: a stiff model's few trajectories), imex-sdirk2, imex-euler (x' = A x + g: A implicit by linear solves, g by Picard sweeps; models with an operator, whose default is imex-sdirk2); --list-schemes says more"},
+	{"--scheme", "S", set_scheme, "trapezoid (the paper's, default), lobatto (Gauss-Lobatto collocation, order 2m-2), newton (the same collocation, Newton's method across windows), a per-thread Runge-Kutta pair: dp5, dp8 (DOP853), vern9, radau5 (implicit, for stiff models: a stiff model's default, in double), rodas5p, rodas4, ros23 (Rosenbrock: linearly implicit, for stiff models; ros23 for loose tolerances), newton-radau (Radau IIA across windows: a stiff model's few trajectories), imex-sdirk2, imex-euler (x' = A x + g: A implicit by linear solves, g by Picard sweeps; models with an operator, whose default is imex-sdirk2); --list-schemes says more"},
 	{"--m", "M", set_m, "nodes per window, >= 2; lobatto: 2..32 (default 8, or tuned with --tol)"},
 	{"--K", "K", set_K, "Picard sweeps per window, >= 1 (default 2, or tuned with --tol)"},
 	{"--K-max", "K", set_K_max, "adaptive: sweep each window until it converges, at most K times"},
-	{"--steps", "N", set_K, "dp5, dp8, vern9, radau5: N fixed steps per output interval, --h (default: the span; without --steps: adaptive steps)"},
-	{"--max-steps", "N", set_K_max, "dp5, dp8, vern9, radau5, adaptive: steps tried per trajectory at most (default 1000000); --iter-rtol/--iter-atol scale its local error (default 1e-6)"},
+	{"--steps", "N", set_K, "the per-thread schemes (dp5, dp8, vern9, radau5, rodas5p, rodas4, ros23): N fixed steps per output interval, --h (default: the span; without --steps: adaptive steps)"},
+	{"--max-steps", "N", set_K_max, "the per-thread schemes, adaptive: steps tried per trajectory at most (default 1000000); --iter-rtol/--iter-atol scale its local error (default 1e-6)"},
 	{"--iter-rtol", "R", set_iter_rtol, "a window has converged when max |dx|/(A + R|x|) <= 1 (default 1e-5 float, 1e-9 double, at least 4 m eps; lobatto 1e-6, 1e-12); at least 2 eps, 2.4e-7 float, 4.4e-16 double (a change below it is rounding)"},
 	{"--iter-atol", "A", set_iter_atol, "absolute part of that test (default: R)"},
 	{"--warm-start", NULL, set_warm_start, "start each window from the previous one's increments, not a constant"},
@@ -563,8 +563,8 @@ void options_usage(FILE *f)
 		   "nodes under the trapezoid scheme (order 2, the scheme's own), the window's\n"
 		   "collocation polynomial under --scheme lobatto. CSV rows t,traj,status,x1..xn\n"
 		   "time by time; .npy shape (times, trajectories, n). A failed trajectory's\n"
-		   "rows read nan after the start of the step that failed (dp5, dp8, vern9,\n"
-		   "radau5; stderr names it) or from its failing window on (other schemes).\n"
+		   "rows read nan after the start of the step that failed (the per-thread\n"
+		   "schemes; stderr names it) or from its failing window on (other schemes).\n"
 		   "\nWith --tol (or --atol/--rtol) the promise is per trajectory: the quick\n"
 		   "search tunes on the run's own ensemble, each trajectory is checked against\n"
 		   "rk8pd or carries an error estimate (a companion solve in double on a twice\n"
