@@ -888,10 +888,15 @@ static void hint_failures(const struct run *run)
 {
 	const picard_scheme_type *scheme = picard_scheme_of(run->grid->scheme);
 
-	if (any_status(run, PICARD_TRAJ_LINSOLVE_FAILED))
+	if (any_status(run, PICARD_TRAJ_LINSOLVE_FAILED) && scheme->takes_linsolve)
 		cli_hint("%s; another --linsolve, a larger --linsolve-maxit or --linsolve-rtol may "
 			 "solve it", strstr(run->solve_detail, "trajectory ") ?
 			 strstr(run->solve_detail, "trajectory ") : run->solve_detail);
+	else if (any_status(run, PICARD_TRAJ_LINSOLVE_FAILED)) /* a Rosenbrock scheme's W */
+		cli_hint("linsolve-failed: W = I/(h gamma) - J stayed singular at the step's start "
+			 "over shorter steps: the Jacobian there is past what %s LU can take; "
+			 "--precision double, or another --scheme",
+			 tuning_precision_name(run->opts.precision));
 	if (any_status(run, PICARD_TRAJ_MAX_STEPS))
 		cli_hint("max-steps: %d steps were tried before t1; a larger --max-steps (it is "
 			 "--max-steps %d) or a looser --iter-rtol lets it finish", run->grid->K,
