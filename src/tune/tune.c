@@ -74,6 +74,14 @@
  * scheme vern9 took 10 s on 1024 trajectories, of lobatto m = 32 14 s). */
 #define CALIBRATE_PROBE_TRAJ 64L
 #define CALIBRATE_EVALS_CPU 1e6
+/* A per-thread scheme none of whose fixed-step grids the model allows (a
+ * stiff model's initial layer inside their first step: radau5's iteration
+ * does not converge there, a Rosenbrock step leaves the solution) is
+ * timed on its adaptive steps at this local tolerance, its controller
+ * and Jacobians in its cost: robertson's costs could not be timed before,
+ * so that picard-run --tol found no configuration to meet the tolerance,
+ * then ran the closest, which every member met. */
+#define CALIBRATE_ADAPTIVE_RTOL 1e-6
 #define KNOWN_COSTS (PICARD_TUNE_MAX_M * 4) /* (m, layout) pairs of a search */
 #define TUNE_ENSEMBLE_RETRIES 4 /* a point whose ensemble failed where its */
 #define TUNE_ENSEMBLE_SHRINK 0.8 /* sample passed: h shrunk this often, so */
@@ -379,7 +387,8 @@ static bool layout_fits(const struct tuner *t, picard_layout layout, int m)
  * until the ensemble's evaluations reach CALIBRATE_EVALS), so the cost is
  * the same wherever the search first asks for it. Where that grid fails
  * (the solution blows up on so coarse a grid), up to CALIBRATE_TRIES
- * grids each 4 times finer. NaN when none could be timed. */
+ * grids each 4 times finer; a per-thread scheme then its adaptive steps
+ * at CALIBRATE_ADAPTIVE_RTOL. NaN when none could be timed. */
 static int time_cost(struct tuner *t, int m, picard_layout layout, double *seconds_per_eval)
 {
 	const double span = t->opt.t1 - t->opt.t0;
@@ -399,12 +408,20 @@ static int time_cost(struct tuner *t, int m, picard_layout layout, double *secon
 		return picard_fail(PICARD_ENOMEM, "timings");
 	/* a grid that fails on the trajectories timed (past the probe's) is
 	 * tried finer too */
-	for (int i = 0; i < CALIBRATE_TRIES && err == PICARD_EFAILED; i++) {
-		if (i)
+	for (int i = 0; i <= CALIBRATE_TRIES && err == PICARD_EFAILED; i++) {
+		if (i == CALIBRATE_TRIES) { /* the last resort: adaptive steps */
+			if (!picard_scheme_of(t->opt.scheme)->steps_per_span)
+				break;
+			q.K = 2;
+			q.h = span;
+			q.iter_rtol = fmax(CALIBRATE_ADAPTIVE_RTOL,
+					   picard_iteration_floor(t->opt.precision));
+		} else if (i) {
 			q.h /= 4;
+		}
 		err = time_layout(t, &q, layout, probe, 0, NULL, &seconds, &evals, &per_block);
 		evals *= (double)t->opt.ntraj / (double)probe; /* the whole ensemble's */
-		if (!err && evals > 0 && evals < CALIBRATE_EVALS && q.h > h_min)
+		if (!err && evals > 0 && evals < CALIBRATE_EVALS && q.h > h_min && q.K == 1)
 			q.h = fmax(h_min, q.h * evals / CALIBRATE_EVALS);
 		if (!err && cpu && evals > CALIBRATE_EVALS_CPU)
 			timed = (long)fmax((double)probe,

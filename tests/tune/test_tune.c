@@ -1100,3 +1100,34 @@ Test(tune, seconds_limit_stops_the_search)
 	opt.seconds_limit = -1;
 	cr_expect_eq(picard_tune(model, &opt, &res), PICARD_EINVAL);
 }
+
+/* A stiff model's implicit per-thread schemes: none of the cost
+ * calibration's fixed-step grids (256 to 4096 steps over robertson's
+ * 1e5) passes its initial layer (radau5 not-converged, rodas5p nonfinite,
+ * rodas4 diverged), so their cost per evaluation is timed on adaptive
+ * steps: the search finds a point that meets 1e-6, where before every
+ * point was refused as uncosted and picard-run --tol said no configuration
+ * met the tolerance, then ran the closest, which every member met. */
+Test(tune, stiff_model_costed_on_adaptive_steps, .timeout = 120)
+{
+	const picard_model *model = picard_model_find("robertson");
+	picard_scheme ids[PER_THREAD_MAX];
+	const int nids = per_thread_schemes(PER_THREAD_STIFF, ids);
+
+	cr_assert_not_null(model);
+	for (int s = 0; s < nids; s++) {
+		picard_tune_options opt = {
+			.tol = 1e-6, .scheme = ids[s], .precision = PICARD_DOUBLE,
+			.backend = PICARD_BACKEND_CPU, .ntraj = SEARCH_TRAJ, .sample = SEARCH_TRAJ,
+			.spread = SEARCH_SPREAD, .seed = SEARCH_SEED, .repeats = 1, .quick = true,
+		};
+		picard_tune_result res;
+		int err = picard_tune(model, &opt, &res);
+
+		cr_log_info("%s: %s, best E %.3g at rtol %g, %ld costs timed", picard_scheme_of(ids[s])->name,
+			    picard_strerror(err), res.best.error, res.best.iter_rtol, res.costs_timed);
+		cr_expect_eq(err, 0, "%s: %s (%s)", picard_scheme_of(ids[s])->name, picard_strerror(err),
+			     picard_error_detail());
+		cr_expect(res.best.meets, "%s: no point meets 1e-6", picard_scheme_of(ids[s])->name);
+	}
+}
