@@ -11,6 +11,7 @@
  *   (the reference of a stiff model) at every output time;
  * - robertson to t = 1e11, hires and van der Pol at mu = 1000 against
  *   the Test Set for IVP Solvers' published values;
+ * - float agrees with double on robertson (W's LU in float);
  * - bad input: a model whose Jacobian is not finite at its start (x' =
  *   sqrt x from 0) is nonfinite at its first step, clearly, beside a
  *   member that solves; a singular Jacobian (robertson's, whose rows sum
@@ -336,4 +337,38 @@ Test(rosenbrock, jacobian_not_finite_at_the_start_is_reported, .timeout = 300)
 			picard_solver_free(solver);
 		}
 	remove_workdir();
+}
+
+/* Float on robertson over [0, 1e5] at rtol 1e-4, atol 1e-8, its W's LU
+ * in float: within 1e-3 relative of double (y1, y3; y2 ~ 1e-5 within
+ * 1e-2), as radau5's (test_radau5.c); measured at most 5.1e-6. */
+Test(rosenbrock, float_agrees_with_double_on_robertson)
+{
+	const picard_model *model = test_model("robertson");
+	picard_scheme ids[PER_THREAD_MAX];
+	const int count = rosenbrock_schemes(ids);
+
+	for (int s = 0; s < count; s++) {
+		picard_options opt = {.scheme = ids[s], .iter_rtol = 1e-4, .iter_atol = 1e-8,
+				      .t0 = 0, .t1 = 1e5, .backend = PICARD_BACKEND_CPU};
+		double xf[3], xd[3];
+		picard_traj_status st[2];
+
+		for (int p = 0; p < 2; p++) {
+			picard_solver *solver;
+
+			opt.precision = p ? PICARD_DOUBLE : PICARD_FLOAT;
+			solver = test_solver(model, &opt, 1);
+			cr_assert_eq(picard_solve(solver, model->x0, NULL, p ? xd : xf, &st[p], NULL,
+						  NULL, 0, NULL), 0, "%s: %s",
+				     picard_scheme_of(ids[s])->name, picard_error_detail());
+			picard_solver_free(solver);
+		}
+		cr_log_info("%s robertson float vs double: %.2e %.2e %.2e relative",
+			    picard_scheme_of(ids[s])->name, fabs(xf[0] / xd[0] - 1),
+			    fabs(xf[1] / xd[1] - 1), fabs(xf[2] / xd[2] - 1));
+		cr_expect_lt(fabs(xf[0] / xd[0] - 1), 1e-3, "%s", picard_scheme_of(ids[s])->name);
+		cr_expect_lt(fabs(xf[1] / xd[1] - 1), 1e-2, "%s", picard_scheme_of(ids[s])->name);
+		cr_expect_lt(fabs(xf[2] / xd[2] - 1), 1e-3, "%s", picard_scheme_of(ids[s])->name);
+	}
 }
