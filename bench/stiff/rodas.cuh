@@ -82,7 +82,7 @@ __host__ __device__ inline rodas_counts rodas_integrate(real *x, const real *p, 
 	} else {
 		const picard::rk_run run = {(double)t0, (double)tout[nout - 1],
 					    (double)(tout[nout - 1] - t0), 1, 0, ctl.max_steps,
-					    ctl.atol, ctl.rtol, INFINITY};
+					    ctl.atol, ctl.rtol, INFINITY, 0};
 
 		h = picard::rk_first_step<Model, Tab, real>(run, t, x, p, I.f0);
 		starting = 1;

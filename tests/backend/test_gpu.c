@@ -1985,8 +1985,11 @@ Test(gpu, newton_radau_matches_cpu, .timeout = 300)
  * double (both within 1e-9 of the blow-up); the saved states before it
  * are the CPU's (to rounding, amplified 625 times by t = 0.96; adaptive:
  * to the tolerance, as steps accepted on one side may be rejected on
- * the other), NaN after; the calm one has no failure time. */
-Test(gpu, rk_fail_time_like_cpu, .timeout = 120)
+ * the other), NaN after; the calm one has no failure time. The timeout
+ * holds the kernels' first compile: seven schemes in two precisions by
+ * NVRTC, beside the suite's other tests (-j16), passed 120 s on an H200
+ * (2026-11-28; 25 s alone with the kernels cached). */
+Test(gpu, rk_fail_time_like_cpu, .timeout = 300)
 {
 	picard_scheme ids[PER_THREAD_MAX];
 	const picard_model *riccati = test_model("riccati");
