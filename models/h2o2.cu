@@ -59,16 +59,16 @@ struct h2o2 {
 	static constexpr double param_defaults[] = {101325, 1000, 1};
 	static constexpr double x0[] = {
 		1000,
-		0.3994796794000974, /* H2 */
+		0.0285223875275674, /* H2 */
 		0.0, /* H */
 		0.0, /* O */
-		0.13992106363558549, /* O2 */
+		0.22635400697100735, /* O2 */
 		0.0, /* OH */
 		0.0, /* H2O */
 		0.0, /* HO2 */
 		0.0, /* H2O2 */
 		0.0, /* AR */
-		0.460599256964317 /* N2 */
+		0.7451236055014253 /* N2 */
 	};
 	static constexpr double t0 = 0, t1 = 0.001;
 	static constexpr double default_h = 1e-06;
@@ -454,7 +454,7 @@ struct h2o2 {
 	}
 
 	/* The start state from the parameters: T0, and --fuel in --oxidizer at
-	 * equivalence ratio phi (mole amounts phi fuel + 0.10504201680672269 oxidizer). */
+	 * equivalence ratio phi (mole amounts phi fuel + 2.38 oxidizer). */
 	static void initial(const double *p, double *x)
 	{
 		const double phi = p[2];
@@ -464,13 +464,13 @@ struct h2o2 {
 		x[1] = (phi * 1) * 0.002016; /* H2 */
 		x[2] = 0;
 		x[3] = 0;
-		x[4] = (0.022067650589647624) * 0.031998; /* O2 */
+		x[4] = (0.5) * 0.031998; /* O2 */
 		x[5] = 0;
 		x[6] = 0;
 		x[7] = 0;
 		x[8] = 0;
 		x[9] = 0;
-		x[10] = (0.08297436621707506) * 0.028014; /* N2 */
+		x[10] = (1.88) * 0.028014; /* N2 */
 		for (int k = 1; k < dim; k++)
 			mass += x[k];
 		for (int k = 1; k < dim; k++)

@@ -277,6 +277,9 @@ class Reaction:
         self.equation = eq
         what = "reaction %d '%s'" % (number_, eq)
         kind = entry.get("type", "elementary")
+        if kind not in ("elementary", "three-body", "falloff"):
+            raise Refusal("%s: reaction type '%s' is not supported (elementary, three-body "
+                          "and falloff with Lindemann or Troe are)" % (what, kind))
         for key in entry:
             if key not in ("equation", "type", "rate-constant", "efficiencies",
                            "default-efficiency", "duplicate", "low-P-rate-constant",
@@ -552,7 +555,7 @@ def generate(mech, name, args, source_note):
         fuel_x[index_of[sname]] += amount / fuel_norm
     for sname, amount in oxid:
         oxid_x[index_of[sname]] += amount / oxid_norm
-    stoich_ox *= fuel_norm / oxid_norm  # per normalised mole of each
+    stoich_ox *= oxid_norm / fuel_norm  # per normalised mole of each
 
     def start_state(phi):
         x = [phi * f + stoich_ox * o for f, o in zip(fuel_x, oxid_x)]
