@@ -356,6 +356,15 @@ plots:
 	@src/mk/ensure-deps.sh plots
 	@plots/make-plots.sh $(RESULTS)
 
+# ---- chemistry models ---------------------------------------------------------
+# models/h2o2.cu and the other generated chemistry models, rewritten from
+# their mechanisms by the converter with the options in
+# tools/mechanisms/generate.sh (docs/chemistry.md); the chem tests check
+# that the shipped files are what it writes.
+.PHONY: chem-models
+chem-models: deps
+	@tools/mechanisms/generate.sh models
+
 # ---- tests ------------------------------------------------------------------
 # The CLI tests find picard-run beside the test binary.
 test: all

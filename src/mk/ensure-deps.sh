@@ -1,7 +1,7 @@
 #!/bin/sh
-# ensure-deps.sh [plots] - check the system packages the build (and with
-# "plots", make plots) needs; install the missing ones with apt-get when run
-# as root, else print the command to run.
+# ensure-deps.sh [plots] - check the system packages the build and its
+# tests (and with "plots", make plots) need; install the missing ones with
+# apt-get when run as root, else print the command to run.
 cuda=${CUDA_HOME:-/usr/local/cuda}
 if [ ! -x "$cuda/bin/nvcc" ] || [ ! -f "$cuda/include/curand.h" ]; then
 	echo "error: no CUDA toolkit (nvcc, cuRAND) under $cuda" >&2
@@ -11,6 +11,8 @@ fi
 need=""
 [ -f /usr/include/gsl/gsl_odeiv2.h ] || need="$need libgsl-dev"
 [ -f /usr/include/criterion/criterion.h ] || need="$need libcriterion-dev"
+# the chemistry converter (tools/mech2picard), which make test runs
+python3 -c 'import yaml' 2>/dev/null || need="$need python3-yaml"
 # make plots asks for gnuplot too (ensure-deps.sh plots)
 [ "$1" = plots ] && ! command -v gnuplot >/dev/null && need="$need gnuplot-nox"
 [ -z "$need" ] && exit 0
