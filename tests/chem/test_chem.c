@@ -490,4 +490,3 @@ Test(chem, ignition_delays_of_stoichiometric_h2_air, .timeout = 240)
 	free(states);
 	free(ref);
 }
-

@@ -207,7 +207,7 @@ Test(stiff, other_schemes_fail_or_are_right, .timeout = 300)
 	snprintf(out, sizeof(out), "%s/x.csv", dir);
 	for (int i = 0; i < picard_model_count(); i++) {
 		const picard_model *model = picard_model_at(i);
-		const double t1 = model->t0 + 10;
+		const double t1 = fmin(model->t0 + 10, model->t1); /* h2o2's span: 1 ms */
 		double ref[64];
 
 		if (!model->stiff || model->op)
