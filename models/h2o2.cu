@@ -17,8 +17,9 @@
  * reverse rates from K_c = exp(-sum nu g/RT) (P0/RT)^(sum nu), P0 = 1 atm;
  * SI units with mol. What Cantera's IdealGasConstPressureReactor integrates.
  * Invariants: the mass (sum Y_k = 1), each element's mass fraction, the
- * mixture's specific enthalpy (J/kg). The Jacobian is picard's automatic one
- * (forward-mode dual numbers, src/model/dual.cuh).
+ * mixture's specific enthalpy (J/kg).
+ * The Jacobian is written out (jacobian(), below), held against picard's
+ * automatic one (forward-mode dual numbers, src/model/dual.cuh).
  *
  * Reactions (number in the file: equation, kind):
  *	1: 2 O + M <=> O2 + M (three-body)
@@ -453,6 +454,1165 @@ struct h2o2 {
 		dxdt[10] = wdot[9] * (real)0.028014 / rho;
 	}
 
+	/* J = d(dT/dt, dY_k/dt) / d(T, Y_j), row-major, analytic: the rates of
+	 * progress differentiated in T (rate constants, falloff, equilibrium
+	 * constants) and in the concentrations C_k = rho Y_k / W_k, chained
+	 * through rho = P W / (R T) and the energy equation (mech2picard.py's
+	 * jacobian_lines()). Held against the automatic Jacobian (dual numbers
+	 * through rhs) by tests/model/test_jacobian.c and tests/chem. */
+	template <typename real>
+	__host__ __device__ static void jacobian(real, const real *x, const real *p, real *J)
+	{
+		const real T = x[0], logT = log(T), invT = 1 / T;
+		const real weight[10] = {(real)0.002016, (real)0.001008, (real)0.015999, (real)0.031998, (real)0.017007, (real)0.018015, (real)0.033006, (real)0.034014, (real)0.039950000000000006, (real)0.028014}; /* W_k, kg/mol */
+		const real per_weight[10] = {(real)496.031746031746, (real)992.063492063492, (real)62.503906494155885, (real)31.251953247077942, (real)58.79931792791203, (real)55.50929780738274, (real)30.297521662727988, (real)29.399658963956014, (real)25.03128911138923, (real)35.69643749553794}; /* 1 / W_k */
+		real C[10], hRT[10], cpR[10], gRT[10], dcpR[10], wdot[10], dwdT[10], s[10];
+
+		real invW = 0;
+		for (int k = 0; k < 10; k++)
+			invW += x[k + 1] * per_weight[k];
+		const real Ctot = p[0] / ((real)8.31446261815324 * T);
+		const real rho = Ctot / invW;
+		for (int k = 0; k < 10; k++)
+			C[k] = rho * x[k + 1] * per_weight[k];
+
+		/* NASA7: cp/R, h/RT, g/RT, d(cp/R)/dT */
+		if (T < 1000) {
+			cpR[0] = (real)2.34433112 + T * ((real)0.00798052075 + T * ((real)-1.9478151e-05 + T * ((real)2.01572094e-08 + T * ((real)-7.37611761e-12))));
+			hRT[0] = (real)2.34433112 + T * ((real)0.003990260375 + T * ((real)-6.4927169999999995e-06 + T * ((real)5.03930235e-09 + T * ((real)-1.4752235220000002e-12)))) + (real)-917.935173 * invT;
+			gRT[0] = (real)1.661320882 + T * ((real)-0.003990260375 + T * ((real)3.2463584999999998e-06 + T * ((real)-1.67976745e-09 + T * ((real)3.6880588050000004e-13)))) + (real)-917.935173 * invT - (real)2.34433112 * logT;
+			dcpR[0] = (real)0.00798052075 + T * ((real)-3.8956302e-05 + T * ((real)6.04716282e-08 + T * ((real)-2.950447044e-11)));
+			cpR[1] = (real)2.5 + T * ((real)7.05332819e-13 + T * ((real)-1.99591964e-15 + T * ((real)2.30081632e-18 + T * ((real)-9.27732332e-22))));
+			hRT[1] = (real)2.5 + T * ((real)3.526664095e-13 + T * ((real)-6.653065466666667e-16 + T * ((real)5.7520408e-19 + T * ((real)-1.855464664e-22)))) + (real)25473.6599 * invT;
+			gRT[1] = (real)2.946682853 + T * ((real)-3.526664095e-13 + T * ((real)3.3265327333333333e-16 + T * ((real)-1.9173469333333331e-19 + T * ((real)4.63866166e-23)))) + (real)25473.6599 * invT - (real)2.5 * logT;
+			dcpR[1] = (real)7.05332819e-13 + T * ((real)-3.99183928e-15 + T * ((real)6.902448959999999e-18 + T * ((real)-3.710929328e-21)));
+			cpR[2] = (real)3.1682671 + T * ((real)-0.00327931884 + T * ((real)6.64306396e-06 + T * ((real)-6.12806624e-09 + T * ((real)2.11265971e-12))));
+			hRT[2] = (real)3.1682671 + T * ((real)-0.00163965942 + T * ((real)2.2143546533333334e-06 + T * ((real)-1.53201656e-09 + T * ((real)4.22531942e-13)))) + (real)29122.2592 * invT;
+			gRT[2] = (real)1.1163336400000001 + T * ((real)0.00163965942 + T * ((real)-1.1071773266666667e-06 + T * ((real)5.106721866666666e-10 + T * ((real)-1.056329855e-13)))) + (real)29122.2592 * invT - (real)3.1682671 * logT;
+			dcpR[2] = (real)-0.00327931884 + T * ((real)1.328612792e-05 + T * ((real)-1.838419872e-08 + T * ((real)8.45063884e-12)));
+			cpR[3] = (real)3.78245636 + T * ((real)-0.00299673416 + T * ((real)9.84730201e-06 + T * ((real)-9.68129509e-09 + T * ((real)3.24372837e-12))));
+			hRT[3] = (real)3.78245636 + T * ((real)-0.00149836708 + T * ((real)3.282434003333333e-06 + T * ((real)-2.4203237725e-09 + T * ((real)6.48745674e-13)))) + (real)-1063.94356 * invT;
+			gRT[3] = (real)0.12478063000000006 + T * ((real)0.00149836708 + T * ((real)-1.6412170016666666e-06 + T * ((real)8.067745908333334e-10 + T * ((real)-1.621864185e-13)))) + (real)-1063.94356 * invT - (real)3.78245636 * logT;
+			dcpR[3] = (real)-0.00299673416 + T * ((real)1.969460402e-05 + T * ((real)-2.9043885270000002e-08 + T * ((real)1.297491348e-11)));
+			cpR[4] = (real)3.99201543 + T * ((real)-0.00240131752 + T * ((real)4.61793841e-06 + T * ((real)-3.88113333e-09 + T * ((real)1.3641147e-12))));
+			hRT[4] = (real)3.99201543 + T * ((real)-0.00120065876 + T * ((real)1.5393128033333333e-06 + T * ((real)-9.702833325e-10 + T * ((real)2.7282294e-13)))) + (real)3615.08056 * invT;
+			gRT[4] = (real)4.095940888 + T * ((real)0.00120065876 + T * ((real)-7.696564016666666e-07 + T * ((real)3.234277775e-10 + T * ((real)-6.8205735e-14)))) + (real)3615.08056 * invT - (real)3.99201543 * logT;
+			dcpR[4] = (real)-0.00240131752 + T * ((real)9.23587682e-06 + T * ((real)-1.164339999e-08 + T * ((real)5.4564588e-12)));
+			cpR[5] = (real)4.19864056 + T * ((real)-0.0020364341 + T * ((real)6.52040211e-06 + T * ((real)-5.48797062e-09 + T * ((real)1.77197817e-12))));
+			hRT[5] = (real)4.19864056 + T * ((real)-0.00101821705 + T * ((real)2.17346737e-06 + T * ((real)-1.371992655e-09 + T * ((real)3.54395634e-13)))) + (real)-30293.7267 * invT;
+			gRT[5] = (real)5.047672768 + T * ((real)0.00101821705 + T * ((real)-1.086733685e-06 + T * ((real)4.57330885e-10 + T * ((real)-8.85989085e-14)))) + (real)-30293.7267 * invT - (real)4.19864056 * logT;
+			dcpR[5] = (real)-0.0020364341 + T * ((real)1.304080422e-05 + T * ((real)-1.6463911860000002e-08 + T * ((real)7.08791268e-12)));
+			cpR[6] = (real)4.30179801 + T * ((real)-0.00474912051 + T * ((real)2.11582891e-05 + T * ((real)-2.42763894e-08 + T * ((real)9.29225124e-12))));
+			hRT[6] = (real)4.30179801 + T * ((real)-0.002374560255 + T * ((real)7.0527630333333326e-06 + T * ((real)-6.06909735e-09 + T * ((real)1.8584502480000002e-12)))) + (real)294.80804 * invT;
+			gRT[6] = (real)0.5851355599999999 + T * ((real)0.002374560255 + T * ((real)-3.5263815166666663e-06 + T * ((real)2.02303245e-09 + T * ((real)-4.646125620000001e-13)))) + (real)294.80804 * invT - (real)4.30179801 * logT;
+			dcpR[6] = (real)-0.00474912051 + T * ((real)4.23165782e-05 + T * ((real)-7.28291682e-08 + T * ((real)3.716900496e-11)));
+			cpR[7] = (real)4.27611269 + T * ((real)-0.000542822417 + T * ((real)1.67335701e-05 + T * ((real)-2.15770813e-08 + T * ((real)8.62454363e-12))));
+			hRT[7] = (real)4.27611269 + T * ((real)-0.0002714112085 + T * ((real)5.5778567000000005e-06 + T * ((real)-5.394270325e-09 + T * ((real)1.724908726e-12)))) + (real)-17702.5821 * invT;
+			gRT[7] = (real)0.8410619499999998 + T * ((real)0.0002714112085 + T * ((real)-2.7889283500000002e-06 + T * ((real)1.7980901083333332e-09 + T * ((real)-4.312271815e-13)))) + (real)-17702.5821 * invT - (real)4.27611269 * logT;
+			dcpR[7] = (real)-0.000542822417 + T * ((real)3.34671402e-05 + T * ((real)-6.47312439e-08 + T * ((real)3.449817452e-11)));
+			cpR[8] = (real)2.5;
+			hRT[8] = (real)2.5 + (real)-745.375 * invT;
+			gRT[8] = (real)-1.8659999999999997 + (real)-745.375 * invT - (real)2.5 * logT;
+			dcpR[8] = 0;
+			cpR[9] = (real)3.298677 + T * ((real)0.0014082404 + T * ((real)-3.963222e-06 + T * ((real)5.641515e-09 + T * ((real)-2.444854e-12))));
+			hRT[9] = (real)3.298677 + T * ((real)0.0007041202 + T * ((real)-1.3210739999999999e-06 + T * ((real)1.41037875e-09 + T * ((real)-4.889707999999999e-13)))) + (real)-1020.8999 * invT;
+			gRT[9] = (real)-0.6516950000000001 + T * ((real)-0.0007041202 + T * ((real)6.605369999999999e-07 + T * ((real)-4.701262500000001e-10 + T * ((real)1.2224269999999999e-13)))) + (real)-1020.8999 * invT - (real)3.298677 * logT;
+			dcpR[9] = (real)0.0014082404 + T * ((real)-7.926444e-06 + T * ((real)1.6924545e-08 + T * ((real)-9.779416e-12)));
+		} else {
+			cpR[0] = (real)3.3372792 + T * ((real)-4.94024731e-05 + T * ((real)4.99456778e-07 + T * ((real)-1.79566394e-10 + T * ((real)2.00255376e-14))));
+			hRT[0] = (real)3.3372792 + T * ((real)-2.470123655e-05 + T * ((real)1.6648559266666665e-07 + T * ((real)-4.48915985e-11 + T * ((real)4.00510752e-15)))) + (real)-950.158922 * invT;
+			gRT[0] = (real)6.54230251 + T * ((real)2.470123655e-05 + T * ((real)-8.324279633333333e-08 + T * ((real)1.4963866166666668e-11 + T * ((real)-1.00127688e-15)))) + (real)-950.158922 * invT - (real)3.3372792 * logT;
+			dcpR[0] = (real)-4.94024731e-05 + T * ((real)9.98913556e-07 + T * ((real)-5.38699182e-10 + T * ((real)8.01021504e-14)));
+			cpR[1] = (real)2.50000001 + T * ((real)-2.30842973e-11 + T * ((real)1.61561948e-14 + T * ((real)-4.73515235e-18 + T * ((real)4.98197357e-22))));
+			hRT[1] = (real)2.50000001 + T * ((real)-1.154214865e-11 + T * ((real)5.385398266666667e-15 + T * ((real)-1.1837880875e-18 + T * ((real)9.96394714e-23)))) + (real)25473.6599 * invT;
+			gRT[1] = (real)2.946682924 + T * ((real)1.154214865e-11 + T * ((real)-2.6926991333333336e-15 + T * ((real)3.945960291666667e-19 + T * ((real)-2.490986785e-23)))) + (real)25473.6599 * invT - (real)2.50000001 * logT;
+			dcpR[1] = (real)-2.30842973e-11 + T * ((real)3.23123896e-14 + T * ((real)-1.4205457050000002e-17 + T * ((real)1.992789428e-21)));
+			cpR[2] = (real)2.56942078 + T * ((real)-8.59741137e-05 + T * ((real)4.19484589e-08 + T * ((real)-1.00177799e-11 + T * ((real)1.22833691e-15))));
+			hRT[2] = (real)2.56942078 + T * ((real)-4.298705685e-05 + T * ((real)1.3982819633333334e-08 + T * ((real)-2.504444975e-12 + T * ((real)2.4566738199999997e-16)))) + (real)29217.5791 * invT;
+			gRT[2] = (real)-2.2149178599999995 + T * ((real)4.298705685e-05 + T * ((real)-6.991409816666667e-09 + T * ((real)8.348149916666666e-13 + T * ((real)-6.141684549999999e-17)))) + (real)29217.5791 * invT - (real)2.56942078 * logT;
+			dcpR[2] = (real)-8.59741137e-05 + T * ((real)8.38969178e-08 + T * ((real)-3.00533397e-11 + T * ((real)4.91334764e-15)));
+			cpR[3] = (real)3.28253784 + T * ((real)0.00148308754 + T * ((real)-7.57966669e-07 + T * ((real)2.09470555e-10 + T * ((real)-2.16717794e-14))));
+			hRT[3] = (real)3.28253784 + T * ((real)0.00074154377 + T * ((real)-2.526555563333333e-07 + T * ((real)5.236763875e-11 + T * ((real)-4.33435588e-15)))) + (real)-1088.45772 * invT;
+			gRT[3] = (real)-2.17069345 + T * ((real)-0.00074154377 + T * ((real)1.2632777816666666e-07 + T * ((real)-1.745587958333333e-11 + T * ((real)1.08358897e-15)))) + (real)-1088.45772 * invT - (real)3.28253784 * logT;
+			dcpR[3] = (real)0.00148308754 + T * ((real)-1.515933338e-06 + T * ((real)6.28411665e-10 + T * ((real)-8.66871176e-14)));
+			cpR[4] = (real)3.09288767 + T * ((real)0.000548429716 + T * ((real)1.26505228e-07 + T * ((real)-8.79461556e-11 + T * ((real)1.17412376e-14))));
+			hRT[4] = (real)3.09288767 + T * ((real)0.000274214858 + T * ((real)4.216840933333333e-08 + T * ((real)-2.19865389e-11 + T * ((real)2.34824752e-15)))) + (real)3858.657 * invT;
+			gRT[4] = (real)-1.3838084299999998 + T * ((real)-0.000274214858 + T * ((real)-2.1084204666666666e-08 + T * ((real)7.3288463e-12 + T * ((real)-5.8706188e-16)))) + (real)3858.657 * invT - (real)3.09288767 * logT;
+			dcpR[4] = (real)0.000548429716 + T * ((real)2.53010456e-07 + T * ((real)-2.638384668e-10 + T * ((real)4.69649504e-14)));
+			cpR[5] = (real)3.03399249 + T * ((real)0.00217691804 + T * ((real)-1.64072518e-07 + T * ((real)-9.7041987e-11 + T * ((real)1.68200992e-14))));
+			hRT[5] = (real)3.03399249 + T * ((real)0.00108845902 + T * ((real)-5.469083933333333e-08 + T * ((real)-2.426049675e-11 + T * ((real)3.36401984e-15)))) + (real)-30004.2971 * invT;
+			gRT[5] = (real)-1.9327776099999996 + T * ((real)-0.00108845902 + T * ((real)2.7345419666666664e-08 + T * ((real)8.08683225e-12 + T * ((real)-8.4100496e-16)))) + (real)-30004.2971 * invT - (real)3.03399249 * logT;
+			dcpR[5] = (real)0.00217691804 + T * ((real)-3.28145036e-07 + T * ((real)-2.91125961e-10 + T * ((real)6.72803968e-14)));
+			cpR[6] = (real)4.0172109 + T * ((real)0.00223982013 + T * ((real)-6.3365815e-07 + T * ((real)1.1424637e-10 + T * ((real)-1.07908535e-14))));
+			hRT[6] = (real)4.0172109 + T * ((real)0.001119910065 + T * ((real)-2.1121938333333332e-07 + T * ((real)2.85615925e-11 + T * ((real)-2.1581707e-15)))) + (real)111.856713 * invT;
+			gRT[6] = (real)0.23210875000000009 + T * ((real)-0.001119910065 + T * ((real)1.0560969166666666e-07 + T * ((real)-9.520530833333334e-12 + T * ((real)5.39542675e-16)))) + (real)111.856713 * invT - (real)4.0172109 * logT;
+			dcpR[6] = (real)0.00223982013 + T * ((real)-1.2673163e-06 + T * ((real)3.4273911e-10 + T * ((real)-4.3163414e-14)));
+			cpR[7] = (real)4.16500285 + T * ((real)0.00490831694 + T * ((real)-1.90139225e-06 + T * ((real)3.71185986e-10 + T * ((real)-2.87908305e-14))));
+			hRT[7] = (real)4.16500285 + T * ((real)0.00245415847 + T * ((real)-6.337974166666666e-07 + T * ((real)9.27964965e-11 + T * ((real)-5.7581661e-15)))) + (real)-17861.7877 * invT;
+			gRT[7] = (real)1.2488462299999994 + T * ((real)-0.00245415847 + T * ((real)3.168987083333333e-07 + T * ((real)-3.0932165499999996e-11 + T * ((real)1.439541525e-15)))) + (real)-17861.7877 * invT - (real)4.16500285 * logT;
+			dcpR[7] = (real)0.00490831694 + T * ((real)-3.8027845e-06 + T * ((real)1.113557958e-09 + T * ((real)-1.15163322e-13)));
+			cpR[8] = (real)2.5;
+			hRT[8] = (real)2.5 + (real)-745.375 * invT;
+			gRT[8] = (real)-1.8659999999999997 + (real)-745.375 * invT - (real)2.5 * logT;
+			dcpR[8] = 0;
+			cpR[9] = (real)2.92664 + T * ((real)0.0014879768 + T * ((real)-5.68476e-07 + T * ((real)1.0097038e-10 + T * ((real)-6.753351e-15))));
+			hRT[9] = (real)2.92664 + T * ((real)0.0007439884 + T * ((real)-1.8949200000000001e-07 + T * ((real)2.5242595e-11 + T * ((real)-1.3506701999999999e-15)))) + (real)-922.7977 * invT;
+			gRT[9] = (real)-3.0538879999999997 + T * ((real)-0.0007439884 + T * ((real)9.474600000000001e-08 + T * ((real)-8.414198333333333e-12 + T * ((real)3.3766754999999997e-16)))) + (real)-922.7977 * invT - (real)2.92664 * logT;
+			dcpR[9] = (real)0.0014879768 + T * ((real)-1.136952e-06 + T * ((real)3.0291114e-10 + T * ((real)-2.7013404e-14)));
+		}
+		const real logP0RT = (real)9.408091968943316 - logT;
+
+		/* wdot, dwdT = d wdot/dT at fixed C, and Jc[m][k] = d wdot_m / dC_k
+		 * in J's species block, J[(m + 1) * 11 + k + 1] */
+		for (int i = 0; i < 121; i++)
+			J[i] = 0;
+		for (int k = 0; k < 10; k++)
+			wdot[k] = dwdT[k] = 0;
+		{ /* 1: 2 O + M <=> O2 + M */
+			const real M = Ctot + (real)1.4 * C[0] + (real)14.4 * C[5] + (real)-0.17000000000000004 * C[8];
+			const real dM = -Ctot * invT; /* dM/dT: Ctot = P/(RT) */
+			const real kf = exp((real)11.695247021764184 - logT);
+			const real dkf = kf * -invT;
+			const real fwd = C[2] * C[2];
+			const real rev = C[3];
+			const real E = exp(gRT[3] - 2 * gRT[2] + logP0RT);
+			const real kr = kf * E, dkr = (dkf + kf * (-1 - (hRT[3] - 2 * hRT[2])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = M * q0, dqdT = M * dq0 + dM * q0;
+			const real dq_dC0 = (real)1.4 * q0;
+			const real dq_dC2 = M * (kf * 2 * C[2]);
+			const real dq_dC3 = M * (-kr);
+			const real dq_dC5 = (real)14.4 * q0;
+			const real dq_dC8 = (real)-0.17000000000000004 * q0;
+			wdot[3] += q;
+			dwdT[3] += dqdT;
+			J[4 * 11 + 1] += dq_dC0;
+			J[4 * 11 + 3] += dq_dC2;
+			J[4 * 11 + 4] += dq_dC3;
+			J[4 * 11 + 6] += dq_dC5;
+			J[4 * 11 + 9] += dq_dC8;
+			wdot[2] -= 2 * q;
+			dwdT[2] -= 2 * dqdT;
+			J[3 * 11 + 1] -= 2 * dq_dC0;
+			J[3 * 11 + 3] -= 2 * dq_dC2;
+			J[3 * 11 + 4] -= 2 * dq_dC3;
+			J[3 * 11 + 6] -= 2 * dq_dC5;
+			J[3 * 11 + 9] -= 2 * dq_dC8;
+		}
+		{ /* 2: O + H + M <=> OH + M */
+			const real M = Ctot + C[0] + 5 * C[5] + (real)-0.30000000000000004 * C[8];
+			const real dM = -Ctot * invT; /* dM/dT: Ctot = P/(RT) */
+			const real kf = exp((real)13.12236337740433 - logT);
+			const real dkf = kf * -invT;
+			const real fwd = C[2] * C[1];
+			const real rev = C[4];
+			const real E = exp(gRT[4] - gRT[2] - gRT[1] + logP0RT);
+			const real kr = kf * E, dkr = (dkf + kf * (-1 - (hRT[4] - hRT[2] - hRT[1])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = M * q0, dqdT = M * dq0 + dM * q0;
+			const real dq_dC0 = q0;
+			const real dq_dC1 = M * (kf * C[2]);
+			const real dq_dC2 = M * (kf * C[1]);
+			const real dq_dC4 = M * (-kr);
+			const real dq_dC5 = 5 * q0;
+			const real dq_dC8 = (real)-0.30000000000000004 * q0;
+			wdot[4] += q;
+			dwdT[4] += dqdT;
+			J[5 * 11 + 1] += dq_dC0;
+			J[5 * 11 + 2] += dq_dC1;
+			J[5 * 11 + 3] += dq_dC2;
+			J[5 * 11 + 5] += dq_dC4;
+			J[5 * 11 + 6] += dq_dC5;
+			J[5 * 11 + 9] += dq_dC8;
+			wdot[2] -= q;
+			dwdT[2] -= dqdT;
+			J[3 * 11 + 1] -= dq_dC0;
+			J[3 * 11 + 2] -= dq_dC1;
+			J[3 * 11 + 3] -= dq_dC2;
+			J[3 * 11 + 5] -= dq_dC4;
+			J[3 * 11 + 6] -= dq_dC5;
+			J[3 * 11 + 9] -= dq_dC8;
+			wdot[1] -= q;
+			dwdT[1] -= dqdT;
+			J[2 * 11 + 1] -= dq_dC0;
+			J[2 * 11 + 2] -= dq_dC1;
+			J[2 * 11 + 3] -= dq_dC2;
+			J[2 * 11 + 5] -= dq_dC4;
+			J[2 * 11 + 6] -= dq_dC5;
+			J[2 * 11 + 9] -= dq_dC8;
+		}
+		{ /* 3: O + H2 <=> H + OH */
+			const real kf = exp((real)-3.2519156789464008 + (real)2.7 * logT + (real)-3150.154279702274 * invT);
+			const real dkf = kf * ((real)2.7 + (real)3150.154279702274 * invT) * invT;
+			const real fwd = C[2] * C[0];
+			const real rev = C[1] * C[4];
+			const real E = exp(gRT[1] + gRT[4] - gRT[2] - gRT[0]);
+			const real kr = kf * E, dkr = (dkf + kf * (-(hRT[1] + hRT[4] - hRT[2] - hRT[0])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC0 = kf * C[2];
+			const real dq_dC1 = -kr * C[4];
+			const real dq_dC2 = kf * C[0];
+			const real dq_dC4 = -kr * C[1];
+			wdot[1] += q;
+			dwdT[1] += dqdT;
+			J[2 * 11 + 1] += dq_dC0;
+			J[2 * 11 + 2] += dq_dC1;
+			J[2 * 11 + 3] += dq_dC2;
+			J[2 * 11 + 5] += dq_dC4;
+			wdot[4] += q;
+			dwdT[4] += dqdT;
+			J[5 * 11 + 1] += dq_dC0;
+			J[5 * 11 + 2] += dq_dC1;
+			J[5 * 11 + 3] += dq_dC2;
+			J[5 * 11 + 5] += dq_dC4;
+			wdot[2] -= q;
+			dwdT[2] -= dqdT;
+			J[3 * 11 + 1] -= dq_dC0;
+			J[3 * 11 + 2] -= dq_dC1;
+			J[3 * 11 + 3] -= dq_dC2;
+			J[3 * 11 + 5] -= dq_dC4;
+			wdot[0] -= q;
+			dwdT[0] -= dqdT;
+			J[1 * 11 + 1] -= dq_dC0;
+			J[1 * 11 + 2] -= dq_dC1;
+			J[1 * 11 + 3] -= dq_dC2;
+			J[1 * 11 + 5] -= dq_dC4;
+		}
+		{ /* 4: O + HO2 <=> OH + O2 */
+			const real kf = (real)20000000.000000004;
+			const real dkf = 0;
+			const real fwd = C[2] * C[6];
+			const real rev = C[4] * C[3];
+			const real E = exp(gRT[4] + gRT[3] - gRT[2] - gRT[6]);
+			const real kr = kf * E, dkr = (dkf + kf * (-(hRT[4] + hRT[3] - hRT[2] - hRT[6])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC2 = kf * C[6];
+			const real dq_dC3 = -kr * C[4];
+			const real dq_dC4 = -kr * C[3];
+			const real dq_dC6 = kf * C[2];
+			wdot[4] += q;
+			dwdT[4] += dqdT;
+			J[5 * 11 + 3] += dq_dC2;
+			J[5 * 11 + 4] += dq_dC3;
+			J[5 * 11 + 5] += dq_dC4;
+			J[5 * 11 + 7] += dq_dC6;
+			wdot[3] += q;
+			dwdT[3] += dqdT;
+			J[4 * 11 + 3] += dq_dC2;
+			J[4 * 11 + 4] += dq_dC3;
+			J[4 * 11 + 5] += dq_dC4;
+			J[4 * 11 + 7] += dq_dC6;
+			wdot[2] -= q;
+			dwdT[2] -= dqdT;
+			J[3 * 11 + 3] -= dq_dC2;
+			J[3 * 11 + 4] -= dq_dC3;
+			J[3 * 11 + 5] -= dq_dC4;
+			J[3 * 11 + 7] -= dq_dC6;
+			wdot[6] -= q;
+			dwdT[6] -= dqdT;
+			J[7 * 11 + 3] -= dq_dC2;
+			J[7 * 11 + 4] -= dq_dC3;
+			J[7 * 11 + 5] -= dq_dC4;
+			J[7 * 11 + 7] -= dq_dC6;
+		}
+		{ /* 5: O + H2O2 <=> OH + HO2 */
+			const real kf = exp((real)2.2648832258100344 + (real)2 * logT + (real)-2012.878133995063 * invT);
+			const real dkf = kf * (2 + (real)2012.878133995063 * invT) * invT;
+			const real fwd = C[2] * C[7];
+			const real rev = C[4] * C[6];
+			const real E = exp(gRT[4] + gRT[6] - gRT[2] - gRT[7]);
+			const real kr = kf * E, dkr = (dkf + kf * (-(hRT[4] + hRT[6] - hRT[2] - hRT[7])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC2 = kf * C[7];
+			const real dq_dC4 = -kr * C[6];
+			const real dq_dC6 = -kr * C[4];
+			const real dq_dC7 = kf * C[2];
+			wdot[4] += q;
+			dwdT[4] += dqdT;
+			J[5 * 11 + 3] += dq_dC2;
+			J[5 * 11 + 5] += dq_dC4;
+			J[5 * 11 + 7] += dq_dC6;
+			J[5 * 11 + 8] += dq_dC7;
+			wdot[6] += q;
+			dwdT[6] += dqdT;
+			J[7 * 11 + 3] += dq_dC2;
+			J[7 * 11 + 5] += dq_dC4;
+			J[7 * 11 + 7] += dq_dC6;
+			J[7 * 11 + 8] += dq_dC7;
+			wdot[2] -= q;
+			dwdT[2] -= dqdT;
+			J[3 * 11 + 3] -= dq_dC2;
+			J[3 * 11 + 5] -= dq_dC4;
+			J[3 * 11 + 7] -= dq_dC6;
+			J[3 * 11 + 8] -= dq_dC7;
+			wdot[7] -= q;
+			dwdT[7] -= dqdT;
+			J[8 * 11 + 3] -= dq_dC2;
+			J[8 * 11 + 5] -= dq_dC4;
+			J[8 * 11 + 7] -= dq_dC6;
+			J[8 * 11 + 8] -= dq_dC7;
+		}
+		{ /* 6: H + O2 + M <=> HO2 + M */
+			const real M = Ctot - C[3] - C[5] - C[9] - C[8];
+			const real dM = -Ctot * invT; /* dM/dT: Ctot = P/(RT) */
+			const real kf = exp((real)14.845129975145433 + (real)-0.86 * logT);
+			const real dkf = kf * (real)-0.86 * invT;
+			const real fwd = C[1] * C[3];
+			const real rev = C[6];
+			const real E = exp(gRT[6] - gRT[1] - gRT[3] + logP0RT);
+			const real kr = kf * E, dkr = (dkf + kf * (-1 - (hRT[6] - hRT[1] - hRT[3])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = M * q0, dqdT = M * dq0 + dM * q0;
+			const real dq_dC1 = M * (kf * C[3]);
+			const real dq_dC3 = M * (kf * C[1]) - q0;
+			const real dq_dC5 = -q0;
+			const real dq_dC6 = M * (-kr);
+			const real dq_dC8 = -q0;
+			const real dq_dC9 = -q0;
+			wdot[6] += q;
+			dwdT[6] += dqdT;
+			J[7 * 11 + 2] += dq_dC1;
+			J[7 * 11 + 4] += dq_dC3;
+			J[7 * 11 + 6] += dq_dC5;
+			J[7 * 11 + 7] += dq_dC6;
+			J[7 * 11 + 9] += dq_dC8;
+			J[7 * 11 + 10] += dq_dC9;
+			wdot[1] -= q;
+			dwdT[1] -= dqdT;
+			J[2 * 11 + 2] -= dq_dC1;
+			J[2 * 11 + 4] -= dq_dC3;
+			J[2 * 11 + 6] -= dq_dC5;
+			J[2 * 11 + 7] -= dq_dC6;
+			J[2 * 11 + 9] -= dq_dC8;
+			J[2 * 11 + 10] -= dq_dC9;
+			wdot[3] -= q;
+			dwdT[3] -= dqdT;
+			J[4 * 11 + 2] -= dq_dC1;
+			J[4 * 11 + 4] -= dq_dC3;
+			J[4 * 11 + 6] -= dq_dC5;
+			J[4 * 11 + 7] -= dq_dC6;
+			J[4 * 11 + 9] -= dq_dC8;
+			J[4 * 11 + 10] -= dq_dC9;
+		}
+		{ /* 7: H + 2 O2 <=> HO2 + O2 */
+			const real kf = exp((real)16.85046354467155 + (real)-1.24 * logT);
+			const real dkf = kf * (real)-1.24 * invT;
+			const real fwd = C[1] * C[3] * C[3];
+			const real rev = C[6] * C[3];
+			const real E = exp(gRT[6] - gRT[3] - gRT[1] + logP0RT);
+			const real kr = kf * E, dkr = (dkf + kf * (-1 - (hRT[6] - hRT[3] - hRT[1])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC1 = kf * C[3] * C[3];
+			const real dq_dC3 = kf * 2 * C[1] * C[3] - kr * C[6];
+			const real dq_dC6 = -kr * C[3];
+			wdot[6] += q;
+			dwdT[6] += dqdT;
+			J[7 * 11 + 2] += dq_dC1;
+			J[7 * 11 + 4] += dq_dC3;
+			J[7 * 11 + 7] += dq_dC6;
+			wdot[3] -= q;
+			dwdT[3] -= dqdT;
+			J[4 * 11 + 2] -= dq_dC1;
+			J[4 * 11 + 4] -= dq_dC3;
+			J[4 * 11 + 7] -= dq_dC6;
+			wdot[1] -= q;
+			dwdT[1] -= dqdT;
+			J[2 * 11 + 2] -= dq_dC1;
+			J[2 * 11 + 4] -= dq_dC3;
+			J[2 * 11 + 7] -= dq_dC6;
+		}
+		{ /* 8: H + O2 + H2O <=> HO2 + H2O */
+			const real kf = exp((real)16.23676718067582 + (real)-0.76 * logT);
+			const real dkf = kf * (real)-0.76 * invT;
+			const real fwd = C[1] * C[3] * C[5];
+			const real rev = C[6] * C[5];
+			const real E = exp(gRT[6] - gRT[1] - gRT[3] + logP0RT);
+			const real kr = kf * E, dkr = (dkf + kf * (-1 - (hRT[6] - hRT[1] - hRT[3])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC1 = kf * C[3] * C[5];
+			const real dq_dC3 = kf * C[1] * C[5];
+			const real dq_dC5 = kf * C[1] * C[3] - kr * C[6];
+			const real dq_dC6 = -kr * C[5];
+			wdot[6] += q;
+			dwdT[6] += dqdT;
+			J[7 * 11 + 2] += dq_dC1;
+			J[7 * 11 + 4] += dq_dC3;
+			J[7 * 11 + 6] += dq_dC5;
+			J[7 * 11 + 7] += dq_dC6;
+			wdot[1] -= q;
+			dwdT[1] -= dqdT;
+			J[2 * 11 + 2] -= dq_dC1;
+			J[2 * 11 + 4] -= dq_dC3;
+			J[2 * 11 + 6] -= dq_dC5;
+			J[2 * 11 + 7] -= dq_dC6;
+			wdot[3] -= q;
+			dwdT[3] -= dqdT;
+			J[4 * 11 + 2] -= dq_dC1;
+			J[4 * 11 + 4] -= dq_dC3;
+			J[4 * 11 + 6] -= dq_dC5;
+			J[4 * 11 + 7] -= dq_dC6;
+		}
+		{ /* 9: H + O2 + N2 <=> HO2 + N2 */
+			const real kf = exp((real)17.073607095985757 + (real)-1.24 * logT);
+			const real dkf = kf * (real)-1.24 * invT;
+			const real fwd = C[1] * C[3] * C[9];
+			const real rev = C[6] * C[9];
+			const real E = exp(gRT[6] - gRT[1] - gRT[3] + logP0RT);
+			const real kr = kf * E, dkr = (dkf + kf * (-1 - (hRT[6] - hRT[1] - hRT[3])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC1 = kf * C[3] * C[9];
+			const real dq_dC3 = kf * C[1] * C[9];
+			const real dq_dC6 = -kr * C[9];
+			const real dq_dC9 = kf * C[1] * C[3] - kr * C[6];
+			wdot[6] += q;
+			dwdT[6] += dqdT;
+			J[7 * 11 + 2] += dq_dC1;
+			J[7 * 11 + 4] += dq_dC3;
+			J[7 * 11 + 7] += dq_dC6;
+			J[7 * 11 + 10] += dq_dC9;
+			wdot[1] -= q;
+			dwdT[1] -= dqdT;
+			J[2 * 11 + 2] -= dq_dC1;
+			J[2 * 11 + 4] -= dq_dC3;
+			J[2 * 11 + 7] -= dq_dC6;
+			J[2 * 11 + 10] -= dq_dC9;
+			wdot[3] -= q;
+			dwdT[3] -= dqdT;
+			J[4 * 11 + 2] -= dq_dC1;
+			J[4 * 11 + 4] -= dq_dC3;
+			J[4 * 11 + 7] -= dq_dC6;
+			J[4 * 11 + 10] -= dq_dC9;
+		}
+		{ /* 10: H + O2 + AR <=> HO2 + AR */
+			const real kf = exp((real)13.458835614025542 + (real)-0.8 * logT);
+			const real dkf = kf * (real)-0.8 * invT;
+			const real fwd = C[1] * C[3] * C[8];
+			const real rev = C[6] * C[8];
+			const real E = exp(gRT[6] - gRT[1] - gRT[3] + logP0RT);
+			const real kr = kf * E, dkr = (dkf + kf * (-1 - (hRT[6] - hRT[1] - hRT[3])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC1 = kf * C[3] * C[8];
+			const real dq_dC3 = kf * C[1] * C[8];
+			const real dq_dC6 = -kr * C[8];
+			const real dq_dC8 = kf * C[1] * C[3] - kr * C[6];
+			wdot[6] += q;
+			dwdT[6] += dqdT;
+			J[7 * 11 + 2] += dq_dC1;
+			J[7 * 11 + 4] += dq_dC3;
+			J[7 * 11 + 7] += dq_dC6;
+			J[7 * 11 + 9] += dq_dC8;
+			wdot[1] -= q;
+			dwdT[1] -= dqdT;
+			J[2 * 11 + 2] -= dq_dC1;
+			J[2 * 11 + 4] -= dq_dC3;
+			J[2 * 11 + 7] -= dq_dC6;
+			J[2 * 11 + 9] -= dq_dC8;
+			wdot[3] -= q;
+			dwdT[3] -= dqdT;
+			J[4 * 11 + 2] -= dq_dC1;
+			J[4 * 11 + 4] -= dq_dC3;
+			J[4 * 11 + 7] -= dq_dC6;
+			J[4 * 11 + 9] -= dq_dC8;
+		}
+		{ /* 11: H + O2 <=> O + OH */
+			const real kf = exp((real)24.000410569938587 + (real)-0.6707 * logT + (real)-8575.364070352469 * invT);
+			const real dkf = kf * ((real)-0.6707 + (real)8575.364070352469 * invT) * invT;
+			const real fwd = C[1] * C[3];
+			const real rev = C[2] * C[4];
+			const real E = exp(gRT[2] + gRT[4] - gRT[1] - gRT[3]);
+			const real kr = kf * E, dkr = (dkf + kf * (-(hRT[2] + hRT[4] - hRT[1] - hRT[3])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC1 = kf * C[3];
+			const real dq_dC2 = -kr * C[4];
+			const real dq_dC3 = kf * C[1];
+			const real dq_dC4 = -kr * C[2];
+			wdot[2] += q;
+			dwdT[2] += dqdT;
+			J[3 * 11 + 2] += dq_dC1;
+			J[3 * 11 + 3] += dq_dC2;
+			J[3 * 11 + 4] += dq_dC3;
+			J[3 * 11 + 5] += dq_dC4;
+			wdot[4] += q;
+			dwdT[4] += dqdT;
+			J[5 * 11 + 2] += dq_dC1;
+			J[5 * 11 + 3] += dq_dC2;
+			J[5 * 11 + 4] += dq_dC3;
+			J[5 * 11 + 5] += dq_dC4;
+			wdot[1] -= q;
+			dwdT[1] -= dqdT;
+			J[2 * 11 + 2] -= dq_dC1;
+			J[2 * 11 + 3] -= dq_dC2;
+			J[2 * 11 + 4] -= dq_dC3;
+			J[2 * 11 + 5] -= dq_dC4;
+			wdot[3] -= q;
+			dwdT[3] -= dqdT;
+			J[4 * 11 + 2] -= dq_dC1;
+			J[4 * 11 + 3] -= dq_dC2;
+			J[4 * 11 + 4] -= dq_dC3;
+			J[4 * 11 + 5] -= dq_dC4;
+		}
+		{ /* 12: 2 H + M <=> H2 + M */
+			const real M = Ctot - C[0] - C[5] + (real)-0.37 * C[8];
+			const real dM = -Ctot * invT; /* dM/dT: Ctot = P/(RT) */
+			const real kf = exp((real)13.815510557964274 - logT);
+			const real dkf = kf * -invT;
+			const real fwd = C[1] * C[1];
+			const real rev = C[0];
+			const real E = exp(gRT[0] - 2 * gRT[1] + logP0RT);
+			const real kr = kf * E, dkr = (dkf + kf * (-1 - (hRT[0] - 2 * hRT[1])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = M * q0, dqdT = M * dq0 + dM * q0;
+			const real dq_dC0 = M * (-kr) - q0;
+			const real dq_dC1 = M * (kf * 2 * C[1]);
+			const real dq_dC5 = -q0;
+			const real dq_dC8 = (real)-0.37 * q0;
+			wdot[0] += q;
+			dwdT[0] += dqdT;
+			J[1 * 11 + 1] += dq_dC0;
+			J[1 * 11 + 2] += dq_dC1;
+			J[1 * 11 + 6] += dq_dC5;
+			J[1 * 11 + 9] += dq_dC8;
+			wdot[1] -= 2 * q;
+			dwdT[1] -= 2 * dqdT;
+			J[2 * 11 + 1] -= 2 * dq_dC0;
+			J[2 * 11 + 2] -= 2 * dq_dC1;
+			J[2 * 11 + 6] -= 2 * dq_dC5;
+			J[2 * 11 + 9] -= 2 * dq_dC8;
+		}
+		{ /* 13: 2 H + H2 <=> 2 H2 */
+			const real kf = exp((real)11.407564949312402 + (real)-0.6 * logT);
+			const real dkf = kf * (real)-0.6 * invT;
+			const real fwd = C[1] * C[1] * C[0];
+			const real rev = C[0] * C[0];
+			const real E = exp(gRT[0] - 2 * gRT[1] + logP0RT);
+			const real kr = kf * E, dkr = (dkf + kf * (-1 - (hRT[0] - 2 * hRT[1])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC0 = kf * C[1] * C[1] - kr * 2 * C[0];
+			const real dq_dC1 = kf * 2 * C[1] * C[0];
+			wdot[0] += q;
+			dwdT[0] += dqdT;
+			J[1 * 11 + 1] += dq_dC0;
+			J[1 * 11 + 2] += dq_dC1;
+			wdot[1] -= 2 * q;
+			dwdT[1] -= 2 * dqdT;
+			J[2 * 11 + 1] -= 2 * dq_dC0;
+			J[2 * 11 + 2] -= 2 * dq_dC1;
+		}
+		{ /* 14: 2 H + H2O <=> H2 + H2O */
+			const real kf = exp((real)17.909855120186375 + (real)-1.25 * logT);
+			const real dkf = kf * (real)-1.25 * invT;
+			const real fwd = C[1] * C[1] * C[5];
+			const real rev = C[0] * C[5];
+			const real E = exp(gRT[0] - 2 * gRT[1] + logP0RT);
+			const real kr = kf * E, dkr = (dkf + kf * (-1 - (hRT[0] - 2 * hRT[1])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC0 = -kr * C[5];
+			const real dq_dC1 = kf * 2 * C[1] * C[5];
+			const real dq_dC5 = kf * C[1] * C[1] - kr * C[0];
+			wdot[0] += q;
+			dwdT[0] += dqdT;
+			J[1 * 11 + 1] += dq_dC0;
+			J[1 * 11 + 2] += dq_dC1;
+			J[1 * 11 + 6] += dq_dC5;
+			wdot[1] -= 2 * q;
+			dwdT[1] -= 2 * dqdT;
+			J[2 * 11 + 1] -= 2 * dq_dC0;
+			J[2 * 11 + 2] -= 2 * dq_dC1;
+			J[2 * 11 + 6] -= 2 * dq_dC5;
+		}
+		{ /* 15: H + OH + M <=> H2O + M */
+			const real M = Ctot + (real)-0.27 * C[0] + (real)2.65 * C[5] + (real)-0.62 * C[8];
+			const real dM = -Ctot * invT; /* dM/dT: Ctot = P/(RT) */
+			const real kf = exp((real)23.814308290304727 + (real)-2 * logT);
+			const real dkf = kf * -2 * invT;
+			const real fwd = C[1] * C[4];
+			const real rev = C[5];
+			const real E = exp(gRT[5] - gRT[1] - gRT[4] + logP0RT);
+			const real kr = kf * E, dkr = (dkf + kf * (-1 - (hRT[5] - hRT[1] - hRT[4])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = M * q0, dqdT = M * dq0 + dM * q0;
+			const real dq_dC0 = (real)-0.27 * q0;
+			const real dq_dC1 = M * (kf * C[4]);
+			const real dq_dC4 = M * (kf * C[1]);
+			const real dq_dC5 = M * (-kr) + (real)2.65 * q0;
+			const real dq_dC8 = (real)-0.62 * q0;
+			wdot[5] += q;
+			dwdT[5] += dqdT;
+			J[6 * 11 + 1] += dq_dC0;
+			J[6 * 11 + 2] += dq_dC1;
+			J[6 * 11 + 5] += dq_dC4;
+			J[6 * 11 + 6] += dq_dC5;
+			J[6 * 11 + 9] += dq_dC8;
+			wdot[1] -= q;
+			dwdT[1] -= dqdT;
+			J[2 * 11 + 1] -= dq_dC0;
+			J[2 * 11 + 2] -= dq_dC1;
+			J[2 * 11 + 5] -= dq_dC4;
+			J[2 * 11 + 6] -= dq_dC5;
+			J[2 * 11 + 9] -= dq_dC8;
+			wdot[4] -= q;
+			dwdT[4] -= dqdT;
+			J[5 * 11 + 1] -= dq_dC0;
+			J[5 * 11 + 2] -= dq_dC1;
+			J[5 * 11 + 5] -= dq_dC4;
+			J[5 * 11 + 6] -= dq_dC5;
+			J[5 * 11 + 9] -= dq_dC8;
+		}
+		{ /* 16: H + HO2 <=> O + H2O */
+			const real kf = exp((real)15.194276652663373 + (real)-337.66030697767184 * invT);
+			const real dkf = kf * (real)337.66030697767184 * invT * invT;
+			const real fwd = C[1] * C[6];
+			const real rev = C[2] * C[5];
+			const real E = exp(gRT[2] + gRT[5] - gRT[1] - gRT[6]);
+			const real kr = kf * E, dkr = (dkf + kf * (-(hRT[2] + hRT[5] - hRT[1] - hRT[6])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC1 = kf * C[6];
+			const real dq_dC2 = -kr * C[5];
+			const real dq_dC5 = -kr * C[2];
+			const real dq_dC6 = kf * C[1];
+			wdot[2] += q;
+			dwdT[2] += dqdT;
+			J[3 * 11 + 2] += dq_dC1;
+			J[3 * 11 + 3] += dq_dC2;
+			J[3 * 11 + 6] += dq_dC5;
+			J[3 * 11 + 7] += dq_dC6;
+			wdot[5] += q;
+			dwdT[5] += dqdT;
+			J[6 * 11 + 2] += dq_dC1;
+			J[6 * 11 + 3] += dq_dC2;
+			J[6 * 11 + 6] += dq_dC5;
+			J[6 * 11 + 7] += dq_dC6;
+			wdot[1] -= q;
+			dwdT[1] -= dqdT;
+			J[2 * 11 + 2] -= dq_dC1;
+			J[2 * 11 + 3] -= dq_dC2;
+			J[2 * 11 + 6] -= dq_dC5;
+			J[2 * 11 + 7] -= dq_dC6;
+			wdot[6] -= q;
+			dwdT[6] -= dqdT;
+			J[7 * 11 + 2] -= dq_dC1;
+			J[7 * 11 + 3] -= dq_dC2;
+			J[7 * 11 + 6] -= dq_dC5;
+			J[7 * 11 + 7] -= dq_dC6;
+		}
+		{ /* 17: H + HO2 <=> O2 + H2 */
+			const real kf = exp((real)17.617718697385214 + (real)-537.438461776682 * invT);
+			const real dkf = kf * (real)537.438461776682 * invT * invT;
+			const real fwd = C[1] * C[6];
+			const real rev = C[3] * C[0];
+			const real E = exp(gRT[3] + gRT[0] - gRT[1] - gRT[6]);
+			const real kr = kf * E, dkr = (dkf + kf * (-(hRT[3] + hRT[0] - hRT[1] - hRT[6])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC0 = -kr * C[3];
+			const real dq_dC1 = kf * C[6];
+			const real dq_dC3 = -kr * C[0];
+			const real dq_dC6 = kf * C[1];
+			wdot[3] += q;
+			dwdT[3] += dqdT;
+			J[4 * 11 + 1] += dq_dC0;
+			J[4 * 11 + 2] += dq_dC1;
+			J[4 * 11 + 4] += dq_dC3;
+			J[4 * 11 + 7] += dq_dC6;
+			wdot[0] += q;
+			dwdT[0] += dqdT;
+			J[1 * 11 + 1] += dq_dC0;
+			J[1 * 11 + 2] += dq_dC1;
+			J[1 * 11 + 4] += dq_dC3;
+			J[1 * 11 + 7] += dq_dC6;
+			wdot[1] -= q;
+			dwdT[1] -= dqdT;
+			J[2 * 11 + 1] -= dq_dC0;
+			J[2 * 11 + 2] -= dq_dC1;
+			J[2 * 11 + 4] -= dq_dC3;
+			J[2 * 11 + 7] -= dq_dC6;
+			wdot[6] -= q;
+			dwdT[6] -= dqdT;
+			J[7 * 11 + 1] -= dq_dC0;
+			J[7 * 11 + 2] -= dq_dC1;
+			J[7 * 11 + 4] -= dq_dC3;
+			J[7 * 11 + 7] -= dq_dC6;
+		}
+		{ /* 18: H + HO2 <=> 2 OH */
+			const real kf = exp((real)18.246327356807587 + (real)-319.5444037717163 * invT);
+			const real dkf = kf * (real)319.5444037717163 * invT * invT;
+			const real fwd = C[1] * C[6];
+			const real rev = C[4] * C[4];
+			const real E = exp(2 * gRT[4] - gRT[1] - gRT[6]);
+			const real kr = kf * E, dkr = (dkf + kf * (-(2 * hRT[4] - hRT[1] - hRT[6])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC1 = kf * C[6];
+			const real dq_dC4 = -kr * 2 * C[4];
+			const real dq_dC6 = kf * C[1];
+			wdot[4] += 2 * q;
+			dwdT[4] += 2 * dqdT;
+			J[5 * 11 + 2] += 2 * dq_dC1;
+			J[5 * 11 + 5] += 2 * dq_dC4;
+			J[5 * 11 + 7] += 2 * dq_dC6;
+			wdot[1] -= q;
+			dwdT[1] -= dqdT;
+			J[2 * 11 + 2] -= dq_dC1;
+			J[2 * 11 + 5] -= dq_dC4;
+			J[2 * 11 + 7] -= dq_dC6;
+			wdot[6] -= q;
+			dwdT[6] -= dqdT;
+			J[7 * 11 + 2] -= dq_dC1;
+			J[7 * 11 + 5] -= dq_dC4;
+			J[7 * 11 + 7] -= dq_dC6;
+		}
+		{ /* 19: H + H2O2 <=> HO2 + H2 */
+			const real kf = exp((real)2.4932054526026954 + (real)2 * logT + (real)-2616.741574193582 * invT);
+			const real dkf = kf * (2 + (real)2616.741574193582 * invT) * invT;
+			const real fwd = C[1] * C[7];
+			const real rev = C[6] * C[0];
+			const real E = exp(gRT[6] + gRT[0] - gRT[1] - gRT[7]);
+			const real kr = kf * E, dkr = (dkf + kf * (-(hRT[6] + hRT[0] - hRT[1] - hRT[7])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC0 = -kr * C[6];
+			const real dq_dC1 = kf * C[7];
+			const real dq_dC6 = -kr * C[0];
+			const real dq_dC7 = kf * C[1];
+			wdot[6] += q;
+			dwdT[6] += dqdT;
+			J[7 * 11 + 1] += dq_dC0;
+			J[7 * 11 + 2] += dq_dC1;
+			J[7 * 11 + 7] += dq_dC6;
+			J[7 * 11 + 8] += dq_dC7;
+			wdot[0] += q;
+			dwdT[0] += dqdT;
+			J[1 * 11 + 1] += dq_dC0;
+			J[1 * 11 + 2] += dq_dC1;
+			J[1 * 11 + 7] += dq_dC6;
+			J[1 * 11 + 8] += dq_dC7;
+			wdot[1] -= q;
+			dwdT[1] -= dqdT;
+			J[2 * 11 + 1] -= dq_dC0;
+			J[2 * 11 + 2] -= dq_dC1;
+			J[2 * 11 + 7] -= dq_dC6;
+			J[2 * 11 + 8] -= dq_dC7;
+			wdot[7] -= q;
+			dwdT[7] -= dqdT;
+			J[8 * 11 + 1] -= dq_dC0;
+			J[8 * 11 + 2] -= dq_dC1;
+			J[8 * 11 + 7] -= dq_dC6;
+			J[8 * 11 + 8] -= dq_dC7;
+		}
+		{ /* 20: H + H2O2 <=> OH + H2O */
+			const real kf = exp((real)16.11809565095832 + (real)-1811.590320595557 * invT);
+			const real dkf = kf * (real)1811.590320595557 * invT * invT;
+			const real fwd = C[1] * C[7];
+			const real rev = C[4] * C[5];
+			const real E = exp(gRT[4] + gRT[5] - gRT[1] - gRT[7]);
+			const real kr = kf * E, dkr = (dkf + kf * (-(hRT[4] + hRT[5] - hRT[1] - hRT[7])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC1 = kf * C[7];
+			const real dq_dC4 = -kr * C[5];
+			const real dq_dC5 = -kr * C[4];
+			const real dq_dC7 = kf * C[1];
+			wdot[4] += q;
+			dwdT[4] += dqdT;
+			J[5 * 11 + 2] += dq_dC1;
+			J[5 * 11 + 5] += dq_dC4;
+			J[5 * 11 + 6] += dq_dC5;
+			J[5 * 11 + 8] += dq_dC7;
+			wdot[5] += q;
+			dwdT[5] += dqdT;
+			J[6 * 11 + 2] += dq_dC1;
+			J[6 * 11 + 5] += dq_dC4;
+			J[6 * 11 + 6] += dq_dC5;
+			J[6 * 11 + 8] += dq_dC7;
+			wdot[1] -= q;
+			dwdT[1] -= dqdT;
+			J[2 * 11 + 2] -= dq_dC1;
+			J[2 * 11 + 5] -= dq_dC4;
+			J[2 * 11 + 6] -= dq_dC5;
+			J[2 * 11 + 8] -= dq_dC7;
+			wdot[7] -= q;
+			dwdT[7] -= dqdT;
+			J[8 * 11 + 2] -= dq_dC1;
+			J[8 * 11 + 5] -= dq_dC4;
+			J[8 * 11 + 6] -= dq_dC5;
+			J[8 * 11 + 8] -= dq_dC7;
+		}
+		{ /* 21: OH + H2 <=> H + H2O */
+			const real kf = exp((real)5.375278407684165 + (real)1.51 * logT + (real)-1726.0429999007667 * invT);
+			const real dkf = kf * ((real)1.51 + (real)1726.0429999007667 * invT) * invT;
+			const real fwd = C[4] * C[0];
+			const real rev = C[1] * C[5];
+			const real E = exp(gRT[1] + gRT[5] - gRT[4] - gRT[0]);
+			const real kr = kf * E, dkr = (dkf + kf * (-(hRT[1] + hRT[5] - hRT[4] - hRT[0])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC0 = kf * C[4];
+			const real dq_dC1 = -kr * C[5];
+			const real dq_dC4 = kf * C[0];
+			const real dq_dC5 = -kr * C[1];
+			wdot[1] += q;
+			dwdT[1] += dqdT;
+			J[2 * 11 + 1] += dq_dC0;
+			J[2 * 11 + 2] += dq_dC1;
+			J[2 * 11 + 5] += dq_dC4;
+			J[2 * 11 + 6] += dq_dC5;
+			wdot[5] += q;
+			dwdT[5] += dqdT;
+			J[6 * 11 + 1] += dq_dC0;
+			J[6 * 11 + 2] += dq_dC1;
+			J[6 * 11 + 5] += dq_dC4;
+			J[6 * 11 + 6] += dq_dC5;
+			wdot[4] -= q;
+			dwdT[4] -= dqdT;
+			J[5 * 11 + 1] -= dq_dC0;
+			J[5 * 11 + 2] -= dq_dC1;
+			J[5 * 11 + 5] -= dq_dC4;
+			J[5 * 11 + 6] -= dq_dC5;
+			wdot[0] -= q;
+			dwdT[0] -= dqdT;
+			J[1 * 11 + 1] -= dq_dC0;
+			J[1 * 11 + 2] -= dq_dC1;
+			J[1 * 11 + 5] -= dq_dC4;
+			J[1 * 11 + 6] -= dq_dC5;
+		}
+		{ /* 22: 2 OH (+M) <=> H2O2 (+M) */
+			const real M = Ctot + C[0] + 5 * C[5] + (real)-0.30000000000000004 * C[8];
+			const real dM = -Ctot * invT; /* dM/dT: Ctot = P/(RT) */
+			const real k0 = exp((real)14.648419680899378 + (real)-0.9 * logT + (real)855.4732069479019 * invT), kinf = exp((real)18.119575651168443 + (real)-0.37 * logT);
+			const real Pr = k0 * M / kinf;
+			/* d ln k0/dT, d ln kinf/dT; dPr/dT at fixed C */
+			const real dlk0 = ((real)-0.9 + (real)-855.4732069479019 * invT) * invT, dlkinf = (real)-0.37 * invT;
+			const real dPr = Pr * (dlk0 - dlkinf) + k0 * dM / kinf;
+			const real Fcent = (real)0.26539999999999997 * exp((real)-0.010638297872340425 * T) + (real)0.7346 * exp((real)-0.0005694760820045558 * T) + exp(-5182 * invT);
+			const real dFcent = (real)-0.010638297872340425 * (real)0.26539999999999997 * exp((real)-0.010638297872340425 * T) + (real)-0.0005694760820045558 * (real)0.7346 * exp((real)-0.0005694760820045558 * T) + 5182 * invT * invT * exp(-5182 * invT);
+			const real logFc = log(Fcent) * (real)0.43429448190325176;
+			const real lpr = (Pr > (real)1e-30 ? log(Pr) : log((real)1e-30)) * (real)0.43429448190325176;
+			const real cc = (real)-0.4 - (real)0.67 * logFc, nn = (real)0.75 - (real)1.27 * logFc;
+			const real f1 = (lpr + cc) / (nn - (real)0.14 * (lpr + cc));
+			const real F = exp((real)2.302585092994046 * logFc / (1 + f1 * f1));
+			const real kf = kinf * (Pr / (1 + Pr)) * F;
+			/* log10 F = logFc / (1 + f1^2), f1 = u / den: its derivatives in
+			 * lpr = log10 Pr (0 where lpr is clamped) and in logFc */
+			const real u = lpr + cc, den = nn - (real)0.14 * u, g = 1 / (1 + f1 * f1);
+			const real dlogF_dlpr = Pr > (real)1e-30 ? -2 * logFc * f1 * g * g * nn / (den * den) : (real)0;
+			const real dlogF_dlogFc = g - 2 * logFc * f1 * g * g * ((real)1.1762 * u - (real)0.67 * den) / (den * den);
+			const real dkf_dPr = kinf * F / (1 + Pr) * (1 / (1 + Pr) + dlogF_dlpr);
+			const real dkf = kf * (dlkinf + dlogF_dlogFc * dFcent / Fcent) + dkf_dPr * dPr;
+			const real dkf_dM = dkf_dPr * k0 / kinf;
+			const real fwd = C[4] * C[4];
+			const real rev = C[7];
+			const real E = exp(gRT[7] - 2 * gRT[4] + logP0RT);
+			const real kr = kf * E, dkr = (dkf + kf * (-1 - (hRT[7] - 2 * hRT[4])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dM = dkf_dM * (fwd - E * rev);
+			const real dq_dC0 = dq_dM;
+			const real dq_dC4 = kf * 2 * C[4];
+			const real dq_dC5 = 5 * dq_dM;
+			const real dq_dC7 = -kr;
+			const real dq_dC8 = (real)-0.30000000000000004 * dq_dM;
+			wdot[7] += q;
+			dwdT[7] += dqdT;
+			J[8 * 11 + 1] += dq_dC0;
+			J[8 * 11 + 5] += dq_dC4;
+			J[8 * 11 + 6] += dq_dC5;
+			J[8 * 11 + 8] += dq_dC7;
+			J[8 * 11 + 9] += dq_dC8;
+			wdot[4] -= 2 * q;
+			dwdT[4] -= 2 * dqdT;
+			J[5 * 11 + 1] -= 2 * dq_dC0;
+			J[5 * 11 + 5] -= 2 * dq_dC4;
+			J[5 * 11 + 6] -= 2 * dq_dC5;
+			J[5 * 11 + 8] -= 2 * dq_dC7;
+			J[5 * 11 + 9] -= 2 * dq_dC8;
+		}
+		{ /* 23: 2 OH <=> O + H2O */
+			const real kf = exp((real)-3.3326045901965435 + (real)2.4 * logT + (real)1061.7932156823958 * invT);
+			const real dkf = kf * ((real)2.4 + (real)-1061.7932156823958 * invT) * invT;
+			const real fwd = C[4] * C[4];
+			const real rev = C[2] * C[5];
+			const real E = exp(gRT[2] + gRT[5] - 2 * gRT[4]);
+			const real kr = kf * E, dkr = (dkf + kf * (-(hRT[2] + hRT[5] - 2 * hRT[4])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC2 = -kr * C[5];
+			const real dq_dC4 = kf * 2 * C[4];
+			const real dq_dC5 = -kr * C[2];
+			wdot[2] += q;
+			dwdT[2] += dqdT;
+			J[3 * 11 + 3] += dq_dC2;
+			J[3 * 11 + 5] += dq_dC4;
+			J[3 * 11 + 6] += dq_dC5;
+			wdot[5] += q;
+			dwdT[5] += dqdT;
+			J[6 * 11 + 3] += dq_dC2;
+			J[6 * 11 + 5] += dq_dC4;
+			J[6 * 11 + 6] += dq_dC5;
+			wdot[4] -= 2 * q;
+			dwdT[4] -= 2 * dqdT;
+			J[5 * 11 + 3] -= 2 * dq_dC2;
+			J[5 * 11 + 5] -= 2 * dq_dC4;
+			J[5 * 11 + 6] -= 2 * dq_dC5;
+		}
+		{ /* 24: OH + HO2 <=> O2 + H2O */
+			const real kf = exp((real)16.489659207390805 + (real)251.60976674938289 * invT);
+			const real dkf = kf * (real)-251.60976674938289 * invT * invT;
+			const real fwd = C[4] * C[6];
+			const real rev = C[3] * C[5];
+			const real E = exp(gRT[3] + gRT[5] - gRT[4] - gRT[6]);
+			const real kr = kf * E, dkr = (dkf + kf * (-(hRT[3] + hRT[5] - hRT[4] - hRT[6])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC3 = -kr * C[5];
+			const real dq_dC4 = kf * C[6];
+			const real dq_dC5 = -kr * C[3];
+			const real dq_dC6 = kf * C[4];
+			wdot[3] += q;
+			dwdT[3] += dqdT;
+			J[4 * 11 + 4] += dq_dC3;
+			J[4 * 11 + 5] += dq_dC4;
+			J[4 * 11 + 6] += dq_dC5;
+			J[4 * 11 + 7] += dq_dC6;
+			wdot[5] += q;
+			dwdT[5] += dqdT;
+			J[6 * 11 + 4] += dq_dC3;
+			J[6 * 11 + 5] += dq_dC4;
+			J[6 * 11 + 6] += dq_dC5;
+			J[6 * 11 + 7] += dq_dC6;
+			wdot[4] -= q;
+			dwdT[4] -= dqdT;
+			J[5 * 11 + 4] -= dq_dC3;
+			J[5 * 11 + 5] -= dq_dC4;
+			J[5 * 11 + 6] -= dq_dC5;
+			J[5 * 11 + 7] -= dq_dC6;
+			wdot[6] -= q;
+			dwdT[6] -= dqdT;
+			J[7 * 11 + 4] -= dq_dC3;
+			J[7 * 11 + 5] -= dq_dC4;
+			J[7 * 11 + 6] -= dq_dC5;
+			J[7 * 11 + 7] -= dq_dC6;
+		}
+		{ /* 25: OH + H2O2 <=> HO2 + H2O */
+			const real kf = exp((real)14.508657738524219 + (real)-214.874740803973 * invT);
+			const real dkf = kf * (real)214.874740803973 * invT * invT;
+			const real fwd = C[4] * C[7];
+			const real rev = C[6] * C[5];
+			const real E = exp(gRT[6] + gRT[5] - gRT[4] - gRT[7]);
+			const real kr = kf * E, dkr = (dkf + kf * (-(hRT[6] + hRT[5] - hRT[4] - hRT[7])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC4 = kf * C[7];
+			const real dq_dC5 = -kr * C[6];
+			const real dq_dC6 = -kr * C[5];
+			const real dq_dC7 = kf * C[4];
+			wdot[6] += q;
+			dwdT[6] += dqdT;
+			J[7 * 11 + 5] += dq_dC4;
+			J[7 * 11 + 6] += dq_dC5;
+			J[7 * 11 + 7] += dq_dC6;
+			J[7 * 11 + 8] += dq_dC7;
+			wdot[5] += q;
+			dwdT[5] += dqdT;
+			J[6 * 11 + 5] += dq_dC4;
+			J[6 * 11 + 6] += dq_dC5;
+			J[6 * 11 + 7] += dq_dC6;
+			J[6 * 11 + 8] += dq_dC7;
+			wdot[4] -= q;
+			dwdT[4] -= dqdT;
+			J[5 * 11 + 5] -= dq_dC4;
+			J[5 * 11 + 6] -= dq_dC5;
+			J[5 * 11 + 7] -= dq_dC6;
+			J[5 * 11 + 8] -= dq_dC7;
+			wdot[7] -= q;
+			dwdT[7] -= dqdT;
+			J[8 * 11 + 5] -= dq_dC4;
+			J[8 * 11 + 6] -= dq_dC5;
+			J[8 * 11 + 7] -= dq_dC6;
+			J[8 * 11 + 8] -= dq_dC7;
+		}
+		{ /* 26: OH + H2O2 <=> HO2 + H2O */
+			const real kf = exp((real)28.16164936699072 + (real)-14799.686480198701 * invT);
+			const real dkf = kf * (real)14799.686480198701 * invT * invT;
+			const real fwd = C[4] * C[7];
+			const real rev = C[6] * C[5];
+			const real E = exp(gRT[6] + gRT[5] - gRT[4] - gRT[7]);
+			const real kr = kf * E, dkr = (dkf + kf * (-(hRT[6] + hRT[5] - hRT[4] - hRT[7])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC4 = kf * C[7];
+			const real dq_dC5 = -kr * C[6];
+			const real dq_dC6 = -kr * C[5];
+			const real dq_dC7 = kf * C[4];
+			wdot[6] += q;
+			dwdT[6] += dqdT;
+			J[7 * 11 + 5] += dq_dC4;
+			J[7 * 11 + 6] += dq_dC5;
+			J[7 * 11 + 7] += dq_dC6;
+			J[7 * 11 + 8] += dq_dC7;
+			wdot[5] += q;
+			dwdT[5] += dqdT;
+			J[6 * 11 + 5] += dq_dC4;
+			J[6 * 11 + 6] += dq_dC5;
+			J[6 * 11 + 7] += dq_dC6;
+			J[6 * 11 + 8] += dq_dC7;
+			wdot[4] -= q;
+			dwdT[4] -= dqdT;
+			J[5 * 11 + 5] -= dq_dC4;
+			J[5 * 11 + 6] -= dq_dC5;
+			J[5 * 11 + 7] -= dq_dC6;
+			J[5 * 11 + 8] -= dq_dC7;
+			wdot[7] -= q;
+			dwdT[7] -= dqdT;
+			J[8 * 11 + 5] -= dq_dC4;
+			J[8 * 11 + 6] -= dq_dC5;
+			J[8 * 11 + 7] -= dq_dC6;
+			J[8 * 11 + 8] -= dq_dC7;
+		}
+		{ /* 27: 2 HO2 <=> O2 + H2O2 */
+			const real kf = exp((real)11.77528972943772 + (real)820.2478396029883 * invT);
+			const real dkf = kf * (real)-820.2478396029883 * invT * invT;
+			const real fwd = C[6] * C[6];
+			const real rev = C[3] * C[7];
+			const real E = exp(gRT[3] + gRT[7] - 2 * gRT[6]);
+			const real kr = kf * E, dkr = (dkf + kf * (-(hRT[3] + hRT[7] - 2 * hRT[6])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC3 = -kr * C[7];
+			const real dq_dC6 = kf * 2 * C[6];
+			const real dq_dC7 = -kr * C[3];
+			wdot[3] += q;
+			dwdT[3] += dqdT;
+			J[4 * 11 + 4] += dq_dC3;
+			J[4 * 11 + 7] += dq_dC6;
+			J[4 * 11 + 8] += dq_dC7;
+			wdot[7] += q;
+			dwdT[7] += dqdT;
+			J[8 * 11 + 4] += dq_dC3;
+			J[8 * 11 + 7] += dq_dC6;
+			J[8 * 11 + 8] += dq_dC7;
+			wdot[6] -= 2 * q;
+			dwdT[6] -= 2 * dqdT;
+			J[7 * 11 + 4] -= 2 * dq_dC3;
+			J[7 * 11 + 7] -= 2 * dq_dC6;
+			J[7 * 11 + 8] -= 2 * dq_dC7;
+		}
+		{ /* 28: 2 HO2 <=> O2 + H2O2 */
+			const real kf = exp((real)19.855765269241687 + (real)-6038.6344019851895 * invT);
+			const real dkf = kf * (real)6038.6344019851895 * invT * invT;
+			const real fwd = C[6] * C[6];
+			const real rev = C[3] * C[7];
+			const real E = exp(gRT[3] + gRT[7] - 2 * gRT[6]);
+			const real kr = kf * E, dkr = (dkf + kf * (-(hRT[3] + hRT[7] - 2 * hRT[6])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC3 = -kr * C[7];
+			const real dq_dC6 = kf * 2 * C[6];
+			const real dq_dC7 = -kr * C[3];
+			wdot[3] += q;
+			dwdT[3] += dqdT;
+			J[4 * 11 + 4] += dq_dC3;
+			J[4 * 11 + 7] += dq_dC6;
+			J[4 * 11 + 8] += dq_dC7;
+			wdot[7] += q;
+			dwdT[7] += dqdT;
+			J[8 * 11 + 4] += dq_dC3;
+			J[8 * 11 + 7] += dq_dC6;
+			J[8 * 11 + 8] += dq_dC7;
+			wdot[6] -= 2 * q;
+			dwdT[6] -= 2 * dqdT;
+			J[7 * 11 + 4] -= 2 * dq_dC3;
+			J[7 * 11 + 7] -= 2 * dq_dC6;
+			J[7 * 11 + 8] -= 2 * dq_dC7;
+		}
+		{ /* 29: OH + HO2 <=> O2 + H2O */
+			const real kf = exp((real)22.33270374938051 + (real)-8720.794515533611 * invT);
+			const real dkf = kf * (real)8720.794515533611 * invT * invT;
+			const real fwd = C[4] * C[6];
+			const real rev = C[3] * C[5];
+			const real E = exp(gRT[3] + gRT[5] - gRT[4] - gRT[6]);
+			const real kr = kf * E, dkr = (dkf + kf * (-(hRT[3] + hRT[5] - hRT[4] - hRT[6])) * invT) * E;
+			const real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;
+			const real q = q0, dqdT = dq0;
+			const real dq_dC3 = -kr * C[5];
+			const real dq_dC4 = kf * C[6];
+			const real dq_dC5 = -kr * C[3];
+			const real dq_dC6 = kf * C[4];
+			wdot[3] += q;
+			dwdT[3] += dqdT;
+			J[4 * 11 + 4] += dq_dC3;
+			J[4 * 11 + 5] += dq_dC4;
+			J[4 * 11 + 6] += dq_dC5;
+			J[4 * 11 + 7] += dq_dC6;
+			wdot[5] += q;
+			dwdT[5] += dqdT;
+			J[6 * 11 + 4] += dq_dC3;
+			J[6 * 11 + 5] += dq_dC4;
+			J[6 * 11 + 6] += dq_dC5;
+			J[6 * 11 + 7] += dq_dC6;
+			wdot[4] -= q;
+			dwdT[4] -= dqdT;
+			J[5 * 11 + 4] -= dq_dC3;
+			J[5 * 11 + 5] -= dq_dC4;
+			J[5 * 11 + 6] -= dq_dC5;
+			J[5 * 11 + 7] -= dq_dC6;
+			wdot[6] -= q;
+			dwdT[6] -= dqdT;
+			J[7 * 11 + 4] -= dq_dC3;
+			J[7 * 11 + 5] -= dq_dC4;
+			J[7 * 11 + 6] -= dq_dC5;
+			J[7 * 11 + 7] -= dq_dC6;
+		}
+
+		/* s_m = sum_k Jc[m][k] C_k; e_j = sum_m (h_m/R) Jc[m][j] into row 0
+		 * for now, S = sum_m (h_m/R) s_m */
+		real S = 0;
+		for (int m = 0; m < 10; m++) {
+			const real hm = T * hRT[m];
+
+			s[m] = 0;
+			for (int k = 0; k < 10; k++) {
+				s[m] += J[(m + 1) * 11 + k + 1] * C[k];
+				J[k + 1] += hm * J[(m + 1) * 11 + k + 1];
+			}
+			S += hm * s[m];
+		}
+
+		/* row 0: f0 = -H / (rho cp), H = sum_m (h_m/R) wdot_m, cp/R per kg */
+		real cp = 0, dcp = 0, hw = 0, dH = 0;
+		for (int k = 0; k < 10; k++) {
+			cp += x[k + 1] * cpR[k] * per_weight[k];
+			dcp += x[k + 1] * dcpR[k] * per_weight[k];
+			hw += hRT[k] * wdot[k];
+			dH += cpR[k] * wdot[k] + T * hRT[k] * (dwdT[k] - s[k] * invT);
+		}
+		const real f0 = -hw * T / (rho * cp);
+		J[0] = -dH / (rho * cp) - f0 * (dcp / cp - invT);
+		for (int j = 0; j < 10; j++)
+			J[j + 1] = -per_weight[j] * ((J[j + 1] - S / Ctot) / cp +
+						  f0 * (cpR[j] / cp - 1 / invW));
+
+		/* rows 1..K: f_m = W_m wdot_m / rho */
+		for (int m = 0; m < 10; m++) {
+			const real excess = wdot[m] - s[m];
+
+			J[(m + 1) * 11] = weight[m] / rho * (dwdT[m] + excess * invT);
+			for (int j = 0; j < 10; j++)
+				J[(m + 1) * 11 + j + 1] = weight[m] * per_weight[j] *
+							  (J[(m + 1) * 11 + j + 1] + excess / Ctot);
+		}
+	}
+
 	/* The start state from the parameters: T0, and --fuel in --oxidizer at
 	 * equivalence ratio phi (mole amounts phi fuel + 2.38 oxidizer). */
 	static void initial(const double *p, double *x)
@@ -480,8 +1640,8 @@ struct h2o2 {
 	/* sum Y_k; each element's mass fraction; the specific enthalpy (J/kg) */
 	static void invariants(const double *x, const double *, double *out)
 	{
-		const double T = x[0], logT = log(T), invT = 1 / T;
-		double hRT[10], cpR[10], gRT[10], h = 0;
+		const double T = x[0], invT = 1 / T;
+		double hRT[10], h = 0;
 
 		out[0] = 0;
 		for (int k = 1; k < dim; k++)
@@ -491,70 +1651,28 @@ struct h2o2 {
 		out[3] = x[9] * 1; /* Z_Ar */
 		out[4] = x[10] * 1; /* Z_N */
 		if (T < 1000) {
-			cpR[0] = 2.34433112 + T * (0.00798052075 + T * (-1.9478151e-05 + T * (2.01572094e-08 + T * (-7.37611761e-12))));
 			hRT[0] = 2.34433112 + T * (0.003990260375 + T * (-6.4927169999999995e-06 + T * (5.03930235e-09 + T * (-1.4752235220000002e-12)))) + -917.935173 * invT;
-			gRT[0] = 1.661320882 + T * (-0.003990260375 + T * (3.2463584999999998e-06 + T * (-1.67976745e-09 + T * (3.6880588050000004e-13)))) + -917.935173 * invT - 2.34433112 * logT;
-			cpR[1] = 2.5 + T * (7.05332819e-13 + T * (-1.99591964e-15 + T * (2.30081632e-18 + T * (-9.27732332e-22))));
 			hRT[1] = 2.5 + T * (3.526664095e-13 + T * (-6.653065466666667e-16 + T * (5.7520408e-19 + T * (-1.855464664e-22)))) + 25473.6599 * invT;
-			gRT[1] = 2.946682853 + T * (-3.526664095e-13 + T * (3.3265327333333333e-16 + T * (-1.9173469333333331e-19 + T * (4.63866166e-23)))) + 25473.6599 * invT - 2.5 * logT;
-			cpR[2] = 3.1682671 + T * (-0.00327931884 + T * (6.64306396e-06 + T * (-6.12806624e-09 + T * (2.11265971e-12))));
 			hRT[2] = 3.1682671 + T * (-0.00163965942 + T * (2.2143546533333334e-06 + T * (-1.53201656e-09 + T * (4.22531942e-13)))) + 29122.2592 * invT;
-			gRT[2] = 1.1163336400000001 + T * (0.00163965942 + T * (-1.1071773266666667e-06 + T * (5.106721866666666e-10 + T * (-1.056329855e-13)))) + 29122.2592 * invT - 3.1682671 * logT;
-			cpR[3] = 3.78245636 + T * (-0.00299673416 + T * (9.84730201e-06 + T * (-9.68129509e-09 + T * (3.24372837e-12))));
 			hRT[3] = 3.78245636 + T * (-0.00149836708 + T * (3.282434003333333e-06 + T * (-2.4203237725e-09 + T * (6.48745674e-13)))) + -1063.94356 * invT;
-			gRT[3] = 0.12478063000000006 + T * (0.00149836708 + T * (-1.6412170016666666e-06 + T * (8.067745908333334e-10 + T * (-1.621864185e-13)))) + -1063.94356 * invT - 3.78245636 * logT;
-			cpR[4] = 3.99201543 + T * (-0.00240131752 + T * (4.61793841e-06 + T * (-3.88113333e-09 + T * (1.3641147e-12))));
 			hRT[4] = 3.99201543 + T * (-0.00120065876 + T * (1.5393128033333333e-06 + T * (-9.702833325e-10 + T * (2.7282294e-13)))) + 3615.08056 * invT;
-			gRT[4] = 4.095940888 + T * (0.00120065876 + T * (-7.696564016666666e-07 + T * (3.234277775e-10 + T * (-6.8205735e-14)))) + 3615.08056 * invT - 3.99201543 * logT;
-			cpR[5] = 4.19864056 + T * (-0.0020364341 + T * (6.52040211e-06 + T * (-5.48797062e-09 + T * (1.77197817e-12))));
 			hRT[5] = 4.19864056 + T * (-0.00101821705 + T * (2.17346737e-06 + T * (-1.371992655e-09 + T * (3.54395634e-13)))) + -30293.7267 * invT;
-			gRT[5] = 5.047672768 + T * (0.00101821705 + T * (-1.086733685e-06 + T * (4.57330885e-10 + T * (-8.85989085e-14)))) + -30293.7267 * invT - 4.19864056 * logT;
-			cpR[6] = 4.30179801 + T * (-0.00474912051 + T * (2.11582891e-05 + T * (-2.42763894e-08 + T * (9.29225124e-12))));
 			hRT[6] = 4.30179801 + T * (-0.002374560255 + T * (7.0527630333333326e-06 + T * (-6.06909735e-09 + T * (1.8584502480000002e-12)))) + 294.80804 * invT;
-			gRT[6] = 0.5851355599999999 + T * (0.002374560255 + T * (-3.5263815166666663e-06 + T * (2.02303245e-09 + T * (-4.646125620000001e-13)))) + 294.80804 * invT - 4.30179801 * logT;
-			cpR[7] = 4.27611269 + T * (-0.000542822417 + T * (1.67335701e-05 + T * (-2.15770813e-08 + T * (8.62454363e-12))));
 			hRT[7] = 4.27611269 + T * (-0.0002714112085 + T * (5.5778567000000005e-06 + T * (-5.394270325e-09 + T * (1.724908726e-12)))) + -17702.5821 * invT;
-			gRT[7] = 0.8410619499999998 + T * (0.0002714112085 + T * (-2.7889283500000002e-06 + T * (1.7980901083333332e-09 + T * (-4.312271815e-13)))) + -17702.5821 * invT - 4.27611269 * logT;
-			cpR[8] = 2.5;
 			hRT[8] = 2.5 + -745.375 * invT;
-			gRT[8] = -1.8659999999999997 + -745.375 * invT - 2.5 * logT;
-			cpR[9] = 3.298677 + T * (0.0014082404 + T * (-3.963222e-06 + T * (5.641515e-09 + T * (-2.444854e-12))));
 			hRT[9] = 3.298677 + T * (0.0007041202 + T * (-1.3210739999999999e-06 + T * (1.41037875e-09 + T * (-4.889707999999999e-13)))) + -1020.8999 * invT;
-			gRT[9] = -0.6516950000000001 + T * (-0.0007041202 + T * (6.605369999999999e-07 + T * (-4.701262500000001e-10 + T * (1.2224269999999999e-13)))) + -1020.8999 * invT - 3.298677 * logT;
 		} else {
-			cpR[0] = 3.3372792 + T * (-4.94024731e-05 + T * (4.99456778e-07 + T * (-1.79566394e-10 + T * (2.00255376e-14))));
 			hRT[0] = 3.3372792 + T * (-2.470123655e-05 + T * (1.6648559266666665e-07 + T * (-4.48915985e-11 + T * (4.00510752e-15)))) + -950.158922 * invT;
-			gRT[0] = 6.54230251 + T * (2.470123655e-05 + T * (-8.324279633333333e-08 + T * (1.4963866166666668e-11 + T * (-1.00127688e-15)))) + -950.158922 * invT - 3.3372792 * logT;
-			cpR[1] = 2.50000001 + T * (-2.30842973e-11 + T * (1.61561948e-14 + T * (-4.73515235e-18 + T * (4.98197357e-22))));
 			hRT[1] = 2.50000001 + T * (-1.154214865e-11 + T * (5.385398266666667e-15 + T * (-1.1837880875e-18 + T * (9.96394714e-23)))) + 25473.6599 * invT;
-			gRT[1] = 2.946682924 + T * (1.154214865e-11 + T * (-2.6926991333333336e-15 + T * (3.945960291666667e-19 + T * (-2.490986785e-23)))) + 25473.6599 * invT - 2.50000001 * logT;
-			cpR[2] = 2.56942078 + T * (-8.59741137e-05 + T * (4.19484589e-08 + T * (-1.00177799e-11 + T * (1.22833691e-15))));
 			hRT[2] = 2.56942078 + T * (-4.298705685e-05 + T * (1.3982819633333334e-08 + T * (-2.504444975e-12 + T * (2.4566738199999997e-16)))) + 29217.5791 * invT;
-			gRT[2] = -2.2149178599999995 + T * (4.298705685e-05 + T * (-6.991409816666667e-09 + T * (8.348149916666666e-13 + T * (-6.141684549999999e-17)))) + 29217.5791 * invT - 2.56942078 * logT;
-			cpR[3] = 3.28253784 + T * (0.00148308754 + T * (-7.57966669e-07 + T * (2.09470555e-10 + T * (-2.16717794e-14))));
 			hRT[3] = 3.28253784 + T * (0.00074154377 + T * (-2.526555563333333e-07 + T * (5.236763875e-11 + T * (-4.33435588e-15)))) + -1088.45772 * invT;
-			gRT[3] = -2.17069345 + T * (-0.00074154377 + T * (1.2632777816666666e-07 + T * (-1.745587958333333e-11 + T * (1.08358897e-15)))) + -1088.45772 * invT - 3.28253784 * logT;
-			cpR[4] = 3.09288767 + T * (0.000548429716 + T * (1.26505228e-07 + T * (-8.79461556e-11 + T * (1.17412376e-14))));
 			hRT[4] = 3.09288767 + T * (0.000274214858 + T * (4.216840933333333e-08 + T * (-2.19865389e-11 + T * (2.34824752e-15)))) + 3858.657 * invT;
-			gRT[4] = -1.3838084299999998 + T * (-0.000274214858 + T * (-2.1084204666666666e-08 + T * (7.3288463e-12 + T * (-5.8706188e-16)))) + 3858.657 * invT - 3.09288767 * logT;
-			cpR[5] = 3.03399249 + T * (0.00217691804 + T * (-1.64072518e-07 + T * (-9.7041987e-11 + T * (1.68200992e-14))));
 			hRT[5] = 3.03399249 + T * (0.00108845902 + T * (-5.469083933333333e-08 + T * (-2.426049675e-11 + T * (3.36401984e-15)))) + -30004.2971 * invT;
-			gRT[5] = -1.9327776099999996 + T * (-0.00108845902 + T * (2.7345419666666664e-08 + T * (8.08683225e-12 + T * (-8.4100496e-16)))) + -30004.2971 * invT - 3.03399249 * logT;
-			cpR[6] = 4.0172109 + T * (0.00223982013 + T * (-6.3365815e-07 + T * (1.1424637e-10 + T * (-1.07908535e-14))));
 			hRT[6] = 4.0172109 + T * (0.001119910065 + T * (-2.1121938333333332e-07 + T * (2.85615925e-11 + T * (-2.1581707e-15)))) + 111.856713 * invT;
-			gRT[6] = 0.23210875000000009 + T * (-0.001119910065 + T * (1.0560969166666666e-07 + T * (-9.520530833333334e-12 + T * (5.39542675e-16)))) + 111.856713 * invT - 4.0172109 * logT;
-			cpR[7] = 4.16500285 + T * (0.00490831694 + T * (-1.90139225e-06 + T * (3.71185986e-10 + T * (-2.87908305e-14))));
 			hRT[7] = 4.16500285 + T * (0.00245415847 + T * (-6.337974166666666e-07 + T * (9.27964965e-11 + T * (-5.7581661e-15)))) + -17861.7877 * invT;
-			gRT[7] = 1.2488462299999994 + T * (-0.00245415847 + T * (3.168987083333333e-07 + T * (-3.0932165499999996e-11 + T * (1.439541525e-15)))) + -17861.7877 * invT - 4.16500285 * logT;
-			cpR[8] = 2.5;
 			hRT[8] = 2.5 + -745.375 * invT;
-			gRT[8] = -1.8659999999999997 + -745.375 * invT - 2.5 * logT;
-			cpR[9] = 2.92664 + T * (0.0014879768 + T * (-5.68476e-07 + T * (1.0097038e-10 + T * (-6.753351e-15))));
 			hRT[9] = 2.92664 + T * (0.0007439884 + T * (-1.8949200000000001e-07 + T * (2.5242595e-11 + T * (-1.3506701999999999e-15)))) + -922.7977 * invT;
-			gRT[9] = -3.0538879999999997 + T * (-0.0007439884 + T * (9.474600000000001e-08 + T * (-8.414198333333333e-12 + T * (3.3766754999999997e-16)))) + -922.7977 * invT - 2.92664 * logT;
 		}
-		(void)cpR;
-		(void)gRT;
 		h += x[1] * hRT[0] * 496.031746031746;
 		h += x[2] * hRT[1] * 992.063492063492;
 		h += x[3] * hRT[2] * 62.503906494155885;

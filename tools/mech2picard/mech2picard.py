@@ -516,6 +516,323 @@ def third_body_expr(r, mech, index_of):
     return " + ".join(terms).replace("+ -", "- ")
 
 
+
+# ------------------------------------------------- the analytic Jacobian
+
+def net_stoichiometry(r):
+    """nu_k = products' coefficient - reactants', in the rhs's order (the
+    products first)."""
+    nu = {}
+    for s, n in r.products.items():
+        nu[s] = nu.get(s, 0) + n
+    for s, n in r.reactants.items():
+        nu[s] = nu.get(s, 0) - n
+    return nu
+
+
+def accumulate(target, n, expr):
+    """target += n * expr as code, for an integer n != 0."""
+    if n == 1:
+        return "%s += %s;" % (target, expr)
+    if n == -1:
+        return "%s -= %s;" % (target, expr)
+    return "%s %s= %d * %s;" % (target, "+" if n > 0 else "-", abs(n), expr)
+
+
+def arrhenius_dlog(rate):
+    """d ln k / dT of k = A T^b exp(-Ea/RT) as code, (b + (Ea/R)/T) / T,
+    or None where k does not depend on T."""
+    a, b, ea_r = rate
+    if a == 0 or (b == 0 and ea_r == 0):
+        return None
+    if ea_r == 0:
+        return {1: "invT", -1: "-invT"}.get(b, "%s * invT" % rlit(b))
+    if b == 0:
+        return "%s * invT * invT" % rlit(ea_r)
+    return "(%s + %s * invT) * invT" % (rlit(b), rlit(ea_r))
+
+
+def third_body_parts(r, index_of):
+    """The third body M = d Ctot + sum_k e_k C_k as (d, {k: e_k}): the share
+    of Ctot = P/(RT) (which does not depend on the Y_k) and the species'
+    extra efficiencies, as third_body_expr() writes M."""
+    if r.collider is not None:
+        return 0.0, {index_of[r.collider]: 1.0}
+    extra = {}
+    for name, eff in r.efficiencies.items():
+        if eff != r.default_efficiency:
+            extra[index_of[name]] = eff - r.default_efficiency
+    return r.default_efficiency, extra
+
+
+def product_derivatives(stoich, index_of):
+    """{k: code of d(prod_s C_s^n_s)/dC_k} for the species of one side."""
+    terms = product_terms(stoich, index_of)
+    out = {}
+    for name, n in stoich.items():
+        k = index_of[name]
+        rest = list(terms)
+        rest.remove("C[%d]" % k)
+        expr = " * ".join(rest)
+        if not rest:
+            expr = "%d" % n
+        elif n > 1:
+            expr = "%d * %s" % (n, expr)
+        out[k] = expr
+    return out
+
+
+def scaled(coeff, expr):
+    """coeff * expr as code (coeff a float)."""
+    if coeff == 1:
+        return expr
+    if coeff == -1:
+        return "-" + expr
+    return "%s * %s" % (rlit(coeff), expr)
+
+
+def troe_terms(troe):
+    """Fcent = sum of terms, each (code, code of its T derivative or None)."""
+    terms = []
+    if troe["A"] != 1:
+        rate = -1 / troe["T3"] if troe["T3"] != 0 else 0
+        term = "%s * exp(%s * T)" % (rlit(1 - troe["A"]), rlit(rate) if rate else "0")
+        terms.append((term, "%s * %s" % (rlit(rate), term) if rate else None))
+    if troe["A"] != 0:
+        rate = -1 / troe["T1"] if troe["T1"] != 0 else 0
+        term = "%s * exp(%s * T)" % (rlit(troe["A"]), rlit(rate) if rate else "0")
+        terms.append((term, "%s * %s" % (rlit(rate), term) if rate else None))
+    if "T2" in troe:
+        term = "exp(%s * invT)" % rlit(-troe["T2"])
+        terms.append((term, "%s * invT * invT * %s" % (rlit(troe["T2"]), term)))
+    return terms
+
+
+def jacobian_reaction(r, index_of, dim):
+    """One reaction's share of the Jacobian's pieces (jacobian_lines()):
+    its rate of progress q added to wdot, dq/dT at fixed concentrations to
+    dwdT, dq/dC_k to J's species block."""
+    lines = []
+    w = lines.append
+    nu = net_stoichiometry(r)
+    w("{ /* %d: %s */" % (r.number, r.equation.replace("*/", "* /")))
+    dfwd = product_derivatives(r.reactants, index_of)
+    drev = product_derivatives(r.products, index_of) if r.reversible else {}
+    if r.kind in ("three-body", "falloff"):
+        share, extra = third_body_parts(r, index_of)
+        w("\tconst real M = %s;" % third_body_expr(r, None, index_of))
+        w("\tconst real dM = %s; /* dM/dT: Ctot = P/(RT) */"
+          % (scaled(-share, "Ctot * invT") if share else "0"))
+    if r.kind == "falloff":
+        dlk0, dlkinf = arrhenius_dlog(r.low), arrhenius_dlog(r.high)
+        w("\tconst real k0 = %s, kinf = %s;" % (arrhenius_expr(r.low), arrhenius_expr(r.high)))
+        w("\tconst real Pr = k0 * M / kinf;")
+        w("\t/* d ln k0/dT, d ln kinf/dT; dPr/dT at fixed C */")
+        w("\tconst real dlk0 = %s, dlkinf = %s;" % (dlk0 or "0", dlkinf or "0"))
+        w("\tconst real dPr = Pr * (dlk0 - dlkinf) + k0 * dM / kinf;")
+        if r.troe:
+            terms = troe_terms(r.troe)
+            dterms = [d for _, d in terms if d]
+            w("\tconst real Fcent = %s;" % " + ".join(t for t, _ in terms))
+            w("\tconst real dFcent = %s;" % (" + ".join(dterms) if dterms else "0"))
+            w("\tconst real logFc = log(Fcent) * %s;" % rlit(1 / math.log(10)))
+            w("\tconst real lpr = (Pr > (real)1e-30 ? log(Pr) : log((real)1e-30)) * %s;"
+              % rlit(1 / math.log(10)))
+            w("\tconst real cc = %s - %s * logFc, nn = %s - %s * logFc;"
+              % (rlit(-0.4), rlit(0.67), rlit(0.75), rlit(1.27)))
+            w("\tconst real f1 = (lpr + cc) / (nn - %s * (lpr + cc));" % rlit(0.14))
+            w("\tconst real F = exp(%s * logFc / (1 + f1 * f1));" % rlit(math.log(10)))
+            w("\tconst real kf = kinf * (Pr / (1 + Pr)) * F;")
+            w("\t/* log10 F = logFc / (1 + f1^2), f1 = u / den: its derivatives in")
+            w("\t * lpr = log10 Pr (0 where lpr is clamped) and in logFc */")
+            w("\tconst real u = lpr + cc, den = nn - %s * u, g = 1 / (1 + f1 * f1);"
+              % rlit(0.14))
+            w("\tconst real dlogF_dlpr = Pr > (real)1e-30 ? -2 * logFc * f1 * g * g * nn / "
+              "(den * den) : (real)0;")
+            w("\tconst real dlogF_dlogFc = g - 2 * logFc * f1 * g * g * (%s * u - %s * den) / "
+              "(den * den);" % (rlit(1.27 - 0.14 * 0.67), rlit(0.67)))
+            w("\tconst real dkf_dPr = kinf * F / (1 + Pr) * (1 / (1 + Pr) + dlogF_dlpr);")
+            w("\tconst real dkf = kf * (dlkinf + dlogF_dlogFc * dFcent / Fcent) + "
+              "dkf_dPr * dPr;")
+        else:
+            w("\tconst real kf = kinf * (Pr / (1 + Pr));")
+            w("\tconst real dkf_dPr = kinf / ((1 + Pr) * (1 + Pr));")
+            w("\tconst real dkf = kf * dlkinf + dkf_dPr * dPr;")
+        w("\tconst real dkf_dM = dkf_dPr * k0 / kinf;")
+    else:
+        rate = r.rate
+        dlk = arrhenius_dlog(rate)
+        w("\tconst real kf = %s;" % arrhenius_expr(rate))
+        w("\tconst real dkf = %s;" % ("kf * " + dlk if dlk else "0"))
+    fwd = " * ".join(product_terms(r.reactants, index_of)) or "1"
+    w("\tconst real fwd = %s;" % fwd)
+    if r.reversible:
+        rev = " * ".join(product_terms(r.products, index_of)) or "1"
+        w("\tconst real rev = %s;" % rev)
+        # kr = kf exp(G), G = sum nu g/RT - dn log(P0/RT); dG/dT = (dn - sum nu h/RT) / T
+        w("\tconst real E = exp(%s);" % gibbs_expr(nu, index_of))
+        dn = sum(nu.values())
+        hterms = " ".join(accumulate_term(n, "hRT[%d]" % index_of[s])
+                          for s, n in nu.items() if n)
+        dg = ("%d - (%s)" % (dn, hterms.lstrip("+ ")) if dn else "-(%s)" % hterms.lstrip("+ "))
+        w("\tconst real kr = kf * E, dkr = (dkf + kf * (%s) * invT) * E;" % dg)
+        w("\tconst real q0 = kf * fwd - kr * rev, dq0 = dkf * fwd - dkr * rev;")
+    else:
+        w("\tconst real q0 = kf * fwd, dq0 = dkf * fwd;")
+    dq = {}
+    for k, expr in dfwd.items():
+        dq.setdefault(k, []).append("kf" if expr == "1" else "kf * " + expr)
+    for k, expr in drev.items():
+        dq.setdefault(k, []).append("-kr" if expr == "1" else "-kr * " + expr)
+    if r.kind == "three-body":
+        w("\tconst real q = M * q0, dqdT = M * dq0 + dM * q0;")
+        for k in dq:
+            dq[k] = ["M * (%s)" % " + ".join(dq[k]).replace("+ -", "- ")]
+        for k, e in extra.items():
+            dq.setdefault(k, []).append(scaled(e, "q0"))
+    else:
+        w("\tconst real q = q0, dqdT = dq0;")
+        if r.kind == "falloff":
+            w("\tconst real dq_dM = dkf_dM * (fwd%s);" % (" - E * rev" if r.reversible else ""))
+            for k, e in extra.items():
+                dq.setdefault(k, []).append(scaled(e, "dq_dM"))
+    for k in sorted(dq):
+        w("\tconst real dq_dC%d = %s;" % (k, " + ".join(dq[k]).replace("+ -", "- ")))
+    for s, n in nu.items():
+        if n == 0:
+            continue
+        m = index_of[s]
+        w("\t" + accumulate("wdot[%d]" % m, n, "q"))
+        w("\t" + accumulate("dwdT[%d]" % m, n, "dqdT"))
+        for k in sorted(dq):
+            w("\t" + accumulate("J[%d * %d + %d]" % (m + 1, dim, k + 1), n, "dq_dC%d" % k))
+    w("}")
+    return lines
+
+
+def accumulate_term(n, expr):
+    """'+ expr', '- 2 * expr': a term of a sum with integer coefficient n."""
+    if n == 1:
+        return "+ " + expr
+    if n == -1:
+        return "- " + expr
+    return "%s %d * %s" % ("+" if n > 0 else "-", abs(n), expr)
+
+
+def gibbs_expr(nu, index_of):
+    """G = sum nu g/RT - dn log(P0/RT) as code: kr = kf exp(G)."""
+    gterms = []
+    for s, n in nu.items():
+        if n:
+            gterms.append(accumulate_term(n, "gRT[%d]" % index_of[s]))
+    dn = sum(nu.values())
+    if dn != 0:
+        gterms.append("%s %slogP0RT" % ("-" if dn > 0 else "+",
+                                        "" if abs(dn) == 1 else "%d * " % abs(dn)))
+    expr = " ".join(gterms).lstrip("+ ").strip()
+    if expr.startswith("- "):
+        expr = "-" + expr[2:]
+    return expr or "(real)0"
+
+
+
+def jacobian_lines(mech, index_of, thermo):
+    """The model's jacobian(): J = d(dT/dt, dY_k/dt)/d(T, Y_j), row-major,
+    by the chain rule through the concentrations (docs/chemistry.md):
+      - per reaction, its rate of progress q, dq/dT at fixed C and dq/dC_k
+        (jacobian_reaction()), summed into wdot, dwdT and the species block
+        of J as Jc[m][k] = d wdot_m/dC_k;
+      - C_k = rho Y_k / W_k with rho = Ctot / invW, Ctot = P/(RT),
+        invW = sum Y_j / W_j: dC_k/dY_j = rho delta_kj / W_k - C_k / (W_j invW),
+        dC_k/dT = -C_k / T; so with s_m = sum_k Jc[m][k] C_k,
+        d wdot_m/dY_j = (rho Jc[m][j] - s_m / invW) / W_j and
+        d wdot_m/dT = dwdT_m - s_m / T;
+      - dY_m/dt = W_m wdot_m / rho and dT/dt = -(sum h_m wdot_m) / (rho c_p),
+        h_m = R T hRT_m, d(h_m/R)/dT = cp_m/R, c_p = R sum Y_j cpR_j / W_j.
+    thermo: thermo_block()'s lines setting cpR, hRT, gRT and dcpR."""
+    K = len(mech.species)
+    dim = K + 1
+    lines = []
+    w = lines.append
+    w("\t/* J = d(dT/dt, dY_k/dt) / d(T, Y_j), row-major, analytic: the rates of")
+    w("\t * progress differentiated in T (rate constants, falloff, equilibrium")
+    w("\t * constants) and in the concentrations C_k = rho Y_k / W_k, chained")
+    w("\t * through rho = P W / (R T) and the energy equation (mech2picard.py's")
+    w("\t * jacobian_lines()). Held against the automatic Jacobian (dual numbers")
+    w("\t * through rhs) by tests/model/test_jacobian.c and tests/chem. */")
+    w("\ttemplate <typename real>")
+    w("\t__host__ __device__ static void jacobian(real, const real *x, const real *p, real *J)")
+    w("\t{")
+    w("\t\tconst real T = x[0], logT = log(T), invT = 1 / T;")
+    w("\t\tconst real weight[%d] = {%s}; /* W_k, kg/mol */"
+      % (K, ", ".join(rlit(s.weight) for s in mech.species)))
+    w("\t\tconst real per_weight[%d] = {%s}; /* 1 / W_k */"
+      % (K, ", ".join(rlit(1 / s.weight) for s in mech.species)))
+    w("\t\treal C[%d], hRT[%d], cpR[%d], gRT[%d], dcpR[%d], wdot[%d], dwdT[%d], s[%d];"
+      % ((K,) * 8))
+    w("")
+    w("\t\treal invW = 0;")
+    w("\t\tfor (int k = 0; k < %d; k++)" % K)
+    w("\t\t\tinvW += x[k + 1] * per_weight[k];")
+    w("\t\tconst real Ctot = p[0] / (%s * T);" % rlit(GAS_CONSTANT))
+    w("\t\tconst real rho = Ctot / invW;")
+    w("\t\tfor (int k = 0; k < %d; k++)" % K)
+    w("\t\t\tC[k] = rho * x[k + 1] * per_weight[k];")
+    w("")
+    w("\t\t/* NASA7: cp/R, h/RT, g/RT, d(cp/R)/dT */")
+    lines.extend(thermo)
+    w("\t\tconst real logP0RT = %s - logT;" % rlit(math.log(ONE_ATM / GAS_CONSTANT)))
+    w("")
+    w("\t\t/* wdot, dwdT = d wdot/dT at fixed C, and Jc[m][k] = d wdot_m / dC_k")
+    w("\t\t * in J's species block, J[(m + 1) * %d + k + 1] */" % dim)
+    w("\t\tfor (int i = 0; i < %d; i++)" % (dim * dim))
+    w("\t\t\tJ[i] = 0;")
+    w("\t\tfor (int k = 0; k < %d; k++)" % K)
+    w("\t\t\twdot[k] = dwdT[k] = 0;")
+    for r in mech.reactions:
+        lines.extend("\t\t" + line for line in jacobian_reaction(r, index_of, dim))
+    w("")
+    w("\t\t/* s_m = sum_k Jc[m][k] C_k; e_j = sum_m (h_m/R) Jc[m][j] into row 0")
+    w("\t\t * for now, S = sum_m (h_m/R) s_m */")
+    w("\t\treal S = 0;")
+    w("\t\tfor (int m = 0; m < %d; m++) {" % K)
+    w("\t\t\tconst real hm = T * hRT[m];")
+    w("")
+    w("\t\t\ts[m] = 0;")
+    w("\t\t\tfor (int k = 0; k < %d; k++) {" % K)
+    w("\t\t\t\ts[m] += J[(m + 1) * %d + k + 1] * C[k];" % dim)
+    w("\t\t\t\tJ[k + 1] += hm * J[(m + 1) * %d + k + 1];" % dim)
+    w("\t\t\t}")
+    w("\t\t\tS += hm * s[m];")
+    w("\t\t}")
+    w("")
+    w("\t\t/* row 0: f0 = -H / (rho cp), H = sum_m (h_m/R) wdot_m, cp/R per kg */")
+    w("\t\treal cp = 0, dcp = 0, hw = 0, dH = 0;")
+    w("\t\tfor (int k = 0; k < %d; k++) {" % K)
+    w("\t\t\tcp += x[k + 1] * cpR[k] * per_weight[k];")
+    w("\t\t\tdcp += x[k + 1] * dcpR[k] * per_weight[k];")
+    w("\t\t\thw += hRT[k] * wdot[k];")
+    w("\t\t\tdH += cpR[k] * wdot[k] + T * hRT[k] * (dwdT[k] - s[k] * invT);")
+    w("\t\t}")
+    w("\t\tconst real f0 = -hw * T / (rho * cp);")
+    w("\t\tJ[0] = -dH / (rho * cp) - f0 * (dcp / cp - invT);")
+    w("\t\tfor (int j = 0; j < %d; j++)" % K)
+    w("\t\t\tJ[j + 1] = -per_weight[j] * ((J[j + 1] - S / Ctot) / cp +")
+    w("\t\t\t\t\t\t  f0 * (cpR[j] / cp - 1 / invW));")
+    w("")
+    w("\t\t/* rows 1..K: f_m = W_m wdot_m / rho */")
+    w("\t\tfor (int m = 0; m < %d; m++) {" % K)
+    w("\t\t\tconst real excess = wdot[m] - s[m];")
+    w("")
+    w("\t\t\tJ[(m + 1) * %d] = weight[m] / rho * (dwdT[m] + excess * invT);" % dim)
+    w("\t\t\tfor (int j = 0; j < %d; j++)" % K)
+    w("\t\t\t\tJ[(m + 1) * %d + j + 1] = weight[m] * per_weight[j] *" % dim)
+    w("\t\t\t\t\t\t\t  (J[(m + 1) * %d + j + 1] + excess / Ctot);" % dim)
+    w("\t\t}")
+    w("\t}")
+    return lines
+
+
 def generate(mech, name, args, source_note):
     K = len(mech.species)
     dim = K + 1
@@ -587,8 +904,13 @@ def generate(mech, name, args, source_note):
     w(" * reverse rates from K_c = exp(-sum nu g/RT) (P0/RT)^(sum nu), P0 = 1 atm;")
     w(" * SI units with mol. What Cantera's IdealGasConstPressureReactor integrates.")
     w(" * Invariants: the mass (sum Y_k = 1), each element's mass fraction, the")
-    w(" * mixture's specific enthalpy (J/kg). The Jacobian is picard's automatic one")
-    w(" * (forward-mode dual numbers, src/model/dual.cuh).")
+    w(" * mixture's specific enthalpy (J/kg).")
+    if args.jacobian == "analytic":
+        w(" * The Jacobian is written out (jacobian(), below), held against picard's")
+        w(" * automatic one (forward-mode dual numbers, src/model/dual.cuh).")
+    else:
+        w(" * No jacobian(): picard differentiates rhs itself (forward-mode dual")
+        w(" * numbers, src/model/dual.cuh).")
     w(" *")
     w(" * Reactions (number in the file: equation, kind):")
     for r in mech.reactions:
@@ -642,6 +964,8 @@ def generate(mech, name, args, source_note):
                         lines.append("%s\thRT[%d] = %s;" % (indent, k, poly_h(a)))
                     if "g" in fields:
                         lines.append("%s\tgRT[%d] = %s;" % (indent, k, poly_g(a)))
+                    if "dcp" in fields:
+                        lines.append("%s\tdcpR[%d] = %s;" % (indent, k, poly_dcp(a)))
                 lines.append("%s%s" % (indent, tail))
         return lines
 
@@ -656,6 +980,10 @@ def generate(mech, name, args, source_note):
 
     def poly_cp(a):
         return horner([a[0], a[1], a[2], a[3], a[4]])
+
+    def poly_dcp(a):
+        # d(cp/R)/dT = a1 + 2 a2 T + 3 a3 T^2 + 4 a4 T^3
+        return horner([a[1], 2 * a[2], 3 * a[3], 4 * a[4]])
 
     def poly_h(a):
         # h/RT = a0 + a1 T/2 + a2 T^2/3 + a3 T^3/4 + a4 T^4/5 + a5/T
@@ -732,33 +1060,7 @@ def generate(mech, name, args, source_note):
         qf = " * ".join(["kf"] + fwd)
         if r.reversible:
             # kr = kf / Kc = kf exp(sum nu g/RT - dn log(P0/RT))
-            nu = {}
-            for s, n in r.products.items():
-                nu[s] = nu.get(s, 0) + n
-            for s, n in r.reactants.items():
-                nu[s] = nu.get(s, 0) - n
-            dn = sum(nu.values())
-            gterms = []
-            for s, n in nu.items():
-                if n == 0:
-                    continue
-                k = index_of[s]
-                if n == 1:
-                    gterms.append("+ gRT[%d]" % k)
-                elif n == -1:
-                    gterms.append("- gRT[%d]" % k)
-                elif n > 0:
-                    gterms.append("+ %d * gRT[%d]" % (n, k))
-                else:
-                    gterms.append("- %d * gRT[%d]" % (-n, k))
-            if dn != 0:
-                gterms.append("%s %slogP0RT" % ("-" if dn > 0 else "+",
-                                                "" if abs(dn) == 1 else "%d * " % abs(dn)))
-            expr = " ".join(gterms).lstrip("+ ").strip()
-            if expr.startswith("- "):
-                expr = "-" + expr[2:]
-            if not expr:
-                expr = "(real)0"
+            expr = gibbs_expr(net_stoichiometry(r), index_of)
             w("\t\t\tconst real kr = kf * exp(%s);" % expr)
             qr = " * ".join(["kr"] + rev)
             q = "(%s - %s)" % (qf, qr)
@@ -798,6 +1100,12 @@ def generate(mech, name, args, source_note):
     w("\t}")
     w("")
 
+    # jacobian
+    if args.jacobian == "analytic":
+        out.extend(jacobian_lines(mech, index_of, thermo_block(("cp", "h", "g", "dcp"),
+                                                               "\t\t")))
+        w("")
+
     # initial
     w("\t/* The start state from the parameters: T0, and --fuel in --oxidizer at")
     w("\t * equivalence ratio phi (mole amounts phi fuel + %s oxidizer). */" % repr(stoich_ox))
@@ -829,8 +1137,8 @@ def generate(mech, name, args, source_note):
     w("\t/* sum Y_k; each element's mass fraction; the specific enthalpy (J/kg) */")
     w("\tstatic void invariants(const double *x, const double *, double *out)")
     w("\t{")
-    w("\t\tconst double T = x[0], logT = log(T), invT = 1 / T;")
-    w("\t\tdouble hRT[%d], cpR[%d], gRT[%d], h = 0;" % (K, K, K))
+    w("\t\tconst double T = x[0], invT = 1 / T;")
+    w("\t\tdouble hRT[%d], h = 0;" % K)
     w("")
     w("\t\tout[0] = 0;")
     w("\t\tfor (int k = 1; k < dim; k++)")
@@ -844,10 +1152,8 @@ def generate(mech, name, args, source_note):
                                                        / s.weight)))
         w("\t\tout[%d] = %s; /* Z_%s */" % (e_index + 1, " + ".join(terms) if terms else "0",
                                           element))
-    body = thermo_block(("cp", "h", "g"), "\t\t")
+    body = thermo_block(("h",), "\t\t")
     out.extend(line.replace("(real)", "") for line in body)
-    w("\t\t(void)cpR;")
-    w("\t\t(void)gRT;")
     for k, s in enumerate(mech.species):
         w("\t\th += x[%d] * hRT[%d] * %s;" % (k + 1, k, lit(1 / s.weight)))
     w("\t\tout[%d] = h * %s * T;" % (len(mech.elements) + 1, lit(GAS_CONSTANT)))
@@ -881,6 +1187,9 @@ def main(argv=None):
     parser.add_argument("--title", help="a few words for the header comment")
     parser.add_argument("--source", help="where the mechanism comes from, for the "
                         "model's reference (default: the file's description)")
+    parser.add_argument("--jacobian", choices=("analytic", "ad"), default="analytic",
+                        help="analytic (default): write the model's jacobian(); ad: write "
+                        "none, picard differentiates rhs with dual numbers")
     parser.add_argument("--cpu-only", action="store_true",
                         help="allow more species than the GPU's stiff per-thread scheme "
                         "holds (dim = K + 1 > %d): the model runs on the CPU backend"
