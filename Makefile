@@ -313,6 +313,7 @@ $(BIN)/picard-tests: $(TEST_OBJS) $(TEST_CXX_OBJS) $(CLI_COMMON) $(STIFF_TEST_OB
 		-lcurand -lcudart_static -lrt -lcriterion -lstdc++ -o $@
 $(BUILD)/tests/reference/test_rodas.o: CFLAGS += -Ibench/stiff
 $(BUILD)/tests/schemes/test_radau5.o: CFLAGS += -Itests/schemes
+$(BUILD)/tests/schemes/test_small_lu.o: CFLAGS += -Itests/schemes
 $(TEST_CXX_OBJS): $(BUILD)/tests/%.o: tests/%.cpp | deps
 	@mkdir -p $(@D)
 	@echo "  CXX     $@"

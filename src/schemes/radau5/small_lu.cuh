@@ -17,7 +17,16 @@
 namespace picard {
 
 /* LU of the row-major a in place, the row swaps in piv; false when a
- * pivot is zero (or not finite). */
+ * pivot is zero (or not finite). As LINPACK's dgefa and Hairer's decsol.f
+ * DEC: step k swaps rows k and piv[k] from column k on, leaving the
+ * multipliers of earlier steps where they were made, which is what
+ * small_lu_solve's step-by-step swaps of b expect. Swapping whole rows
+ * (as LAPACK does, whose solve permutes b first) moved an earlier step's
+ * multipliers to another row whenever a later pivot was a row already
+ * swapped, and the solve then paired them with the wrong entries of b:
+ * on h2o2's E1 (a row ~1e10 beside rows ~1e2) a residual as large as b,
+ * radau5's Newton iteration contracting at 0.7-1.4 at any step, 30 times
+ * its iterations, rodas5p failing (tests/schemes/test_small_lu.c). */
 template <int n, typename real>
 __host__ __device__ inline bool small_lu(real *a, int *piv)
 {
@@ -39,7 +48,7 @@ RK_UNROLL
 		for (int i = k + 1; i < n; i++)
 			if (i == m)
 RK_UNROLL
-				for (int j = 0; j < n; j++) {
+				for (int j = k; j < n; j++) {
 					const real t = a[k * n + j];
 
 					a[k * n + j] = a[i * n + j];
@@ -89,7 +98,8 @@ RK_UNROLL
 	}
 }
 
-/* The same in complex arithmetic, real and imaginary parts apart. */
+/* The same in complex arithmetic, real and imaginary parts apart (rows
+ * swapped from column k on, as small_lu). */
 template <int n, typename real>
 __host__ __device__ inline bool small_lu_complex(real *ar, real *ai, int *piv)
 {
@@ -111,7 +121,7 @@ RK_UNROLL
 		for (int i = k + 1; i < n; i++)
 			if (i == m)
 RK_UNROLL
-				for (int j = 0; j < n; j++) {
+				for (int j = k; j < n; j++) {
 					const real tr = ar[k * n + j], ti = ai[k * n + j];
 
 					ar[k * n + j] = ar[i * n + j];
