@@ -32,18 +32,29 @@
  * Deuflhard) also needs df/dt, which picard has only as a difference, and
  * the implicit Gauss steppers rk*imp are of order 4 at most and A- but not
  * L-stable. At equal rtol = atol msbdf's global error is orders above
- * rk8pd's, so it is asked for REF_MSBDF_SHARE of the tolerance: at
- * picard_reference()'s 1e-12 (msbdf at 1e-14), against the published
- * values of the test set for IVP solvers (tests/reference/test_stiff.c), HIRES at
- * t = 321.8122 comes within 2.8e-10 relative in every component,
- * Robertson at t = 1e11 within 1.4e-13 (absolute; y2 is 8e-14 there), van
- * der Pol at mu = 1000, t = 2000 within 5.6e-11 relative; and msbdf
- * against rk8pd (both as here) on the non-stiff models at their t1 within
- * 1.5e-10 of the state's size, except the orbits: pendulum 1e-9,
- * rosenzweig_macarthur 2e-8, kepler (100 orbits) 1.9e-6. On the 2-core
- * build machine robertson over [0, 1e5] takes 1 ms, hires 2 ms, van der
- * Pol at mu = 1000 over [0, 2000] 12 ms (rk8pd: 0.33 s, 746k steps);
- * 2026-11-25.
+ * rk8pd's, so it is asked for REF_MSBDF_SHARE of the tolerance as rtol,
+ * and REF_MSBDF_ATOL_SHARE of that as atol: an atol equal to rtol leaves
+ * every component below it uncontrolled, and a stiff model's small
+ * components are often what drives it (h2o2's radicals, 1e-20 to 1e-6
+ * of the mass before ignition, whose chain branching sets when it
+ * ignites: at atol 1e-14 msbdf ignited 2.0e-6 to 3.9e-6 early, T off by
+ * 4e-6 to 9e-6 at the conformance suite's 20 times, while radau5,
+ * rodas5p and msbdf at atol 1e-20 to 1e-22 agree within 1e-11:
+ * docs/chemistry.md). At picard_reference()'s 1e-12 (msbdf at rtol 1e-14,
+ * atol 1e-22), against the published values of the test set for IVP
+ * solvers (tests/reference/test_stiff.c), HIRES at t = 321.8122 comes
+ * within 5.1e-13 relative in every component (2.8e-10 at atol 1e-14),
+ * Robertson at t = 1e11 within 6.5e-12 relative in y1 and y2 (6.5e-6)
+ * and 3.6e-14 absolute in y3, van der Pol at mu = 1000, t = 2000 within
+ * 1.6e-12 relative (5.6e-11), in 2.0 to 2.5 times the steps (hires 6010,
+ * robertson 5353 over [0, 1e5], van der Pol 23178 over [0, 2000]); and
+ * msbdf against rk8pd (both as here, atol 1e-14 then) on the non-stiff
+ * models at their t1 within 1.5e-10 of the state's size, except the
+ * orbits: pendulum 1e-9, rosenzweig_macarthur 2e-8, kepler (100 orbits)
+ * 1.9e-6. On the 2-core build machine robertson over [0, 1e5] takes 2.6
+ * ms (1 ms at atol 1e-14), hires 6.1 ms (2 ms), van der Pol at mu = 1000
+ * over [0, 2000] 13 ms (12 ms; rk8pd: 0.33 s, 746k steps), h2o2 over its
+ * 1 ms 50 ms; 2026-11-28.
  */
 #include <math.h>
 #include <pthread.h>
@@ -70,6 +81,10 @@
  * REF_TOL_FLOOR): at the same rtol = atol its global error is orders
  * above rk8pd's (the file's head), and its steps are cheap. */
 #define REF_MSBDF_SHARE 1e-2
+/* msbdf's atol as a fraction of its rtol (the file's head): 1e-14 gives
+ * 1e-22, far below any component that matters, as a chemist's atol for
+ * mass fractions is; never 0, which fails on a component that starts at 0. */
+#define REF_MSBDF_ATOL_SHARE 1e-8
 /* ref_step()'s word that rk8pd met a stiff stretch: not an error code
  * (those are negative), never returned to a caller of this file. */
 #define REF_STIFF 1
@@ -239,7 +254,8 @@ static enum ref_stepper ref_stepper_of(const picard_model *model)
 }
 
 /* A driver of stepper at rtol = atol = tol for sys (msbdf: tighter,
- * REF_MSBDF_SHARE). A small first step,
+ * REF_MSBDF_SHARE, and its atol REF_MSBDF_ATOL_SHARE of that). A small
+ * first step,
  * the controller grows it at once; scaled by the model's span, not by the
  * times asked for, so a call for a prefix of the times takes the very same
  * steps. */
@@ -256,8 +272,9 @@ static gsl_odeiv2_driver *ref_driver(const gsl_odeiv2_system *sys,
 	if (stepper == REF_MSBDF)
 		tol = fmin(tol, fmax(REF_TOL_FLOOR, REF_MSBDF_SHARE * tol));
 	driver = gsl_odeiv2_driver_alloc_y_new(sys, stepper == REF_MSBDF ?
-					       gsl_odeiv2_step_msbdf : gsl_odeiv2_step_rk8pd,
-					       hstart, tol, tol);
+					       gsl_odeiv2_step_msbdf : gsl_odeiv2_step_rk8pd, hstart,
+					       stepper == REF_MSBDF ? REF_MSBDF_ATOL_SHARE * tol : tol,
+					       tol);
 	if (driver)
 		gsl_odeiv2_driver_set_nmax(driver, REF_MAX_STEPS);
 	return driver;
