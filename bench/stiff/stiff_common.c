@@ -85,10 +85,18 @@ void stiff_parse(int argc, char **argv, const char *program, bool gpu, stiff_opt
 	o->block = 64;
 	/* MODEL first, so that --spread-param can name its parameters. */
 	if (argc > 1 && argv[1][0] != '-') {
-		o->model_name = argv[1];
-		o->model = picard_model_find(argv[1]);
-		if (!o->model)
-			bench_die_usage(program, "unknown model '%s'", argv[1]);
+		const char *name = argv[1];
+		size_t len = strlen(name);
+
+		o->model_name = name;
+		/* a path, as picard-run takes one: a model file compiled now
+		 * (or taken from picard's cache) */
+		if (strchr(name, '/') || (len > 3 && !strcmp(name + len - 3, ".cu"))) {
+			if (picard_model_load(name, &o->model))
+				bench_die_usage(program, "model file %s: %s", name, picard_error_detail());
+		} else if (!(o->model = picard_model_find(name))) {
+			bench_die_usage(program, "unknown model '%s'", name);
+		}
 		argv[1] = argv[0];
 		argv++;
 		argc--;

@@ -39,6 +39,7 @@ import textwrap
 
 try:
     import yaml
+    import yaml12
 except ImportError:  # pragma: no cover - the build installs python3-yaml
     sys.stderr.write("mech2picard: error: python3-yaml is missing "
                      "(apt-get install python3-yaml)\n")
@@ -81,7 +82,7 @@ class Refusal(Exception):
 def read_yaml(path):
     try:
         with open(path, encoding="utf-8") as stream:
-            doc = yaml.safe_load(stream)
+            doc = yaml12.load(stream)
     except OSError as err:
         raise Refusal("cannot read %s: %s" % (path, err.strerror))
     except yaml.YAMLError as err:

@@ -6,16 +6,18 @@ its own reading of the file, rates in plain form k = A T^b exp(-Ea/RT)
 rather than in log space, K_p from explicit enthalpies and entropies
 rather than Gibbs polynomials, falloff by Troe's formula as Gilbert, Luther
 & Troe give it, Ber. Bunsenges. Phys. Chem. 87 (1983) 169). It handles
-what h2o2.yaml has: NASA7, elementary, three-body and Troe falloff
-reactions in cm, mol, cal/mol.
+what h2o2.yaml and gri30.yaml have: NASA7, elementary (reversible or
+not), three-body, Lindemann and Troe falloff reactions in cm, mol,
+cal/mol.
 
 Usage: reference_rhs.py MECH.yaml P T Y1 ... YK  -> prints dT/dt dY1/dt ...
 (one line, %.17g), SI units.
 """
 import math
+import re
 import sys
 
-import yaml
+import yaml12
 
 R = 6.02214076e23 * 1.380649e-23  # J/(mol K)
 P_REF = 101325.0
@@ -45,7 +47,7 @@ def side(text):
 
 
 def main():
-    doc = yaml.safe_load(open(sys.argv[1]))
+    doc = yaml12.load(open(sys.argv[1]))
     phase = doc["phases"][0]
     names = phase["species"]
     entries = {s["name"]: s for s in doc["species"]}
@@ -62,7 +64,8 @@ def main():
     wdot = {n: 0.0 for n in names}
     cal = 4.184
     for rxn in doc["reactions"]:
-        left, right = rxn["equation"].split("<=>")
+        reversible = "<=>" in rxn["equation"] or " = " in rxn["equation"]
+        left, right = re.split(r"<=>|=>| = ", rxn["equation"])
         reac, prod = side(left), side(right)
         kind = rxn.get("type", "elementary")
 
@@ -80,13 +83,16 @@ def main():
             k0 = arr(rxn["low-P-rate-constant"], order + 1)
             kinf = arr(rxn["high-P-rate-constant"], order)
             Pr = k0 * M / kinf
-            troe = rxn["Troe"]
-            Fc = ((1 - troe["A"]) * math.exp(-T / troe["T3"]) + troe["A"] * math.exp(-T / troe["T1"])
-                  + (math.exp(-troe["T2"] / T) if "T2" in troe else 0))
-            c = -0.4 - 0.67 * math.log10(Fc)
-            nn = 0.75 - 1.27 * math.log10(Fc)
-            x = (math.log10(Pr) + c) / (nn - 0.14 * (math.log10(Pr) + c))
-            F = 10 ** (math.log10(Fc) / (1 + x * x))
+            F = 1.0  # Lindemann
+            if "Troe" in rxn:
+                troe = rxn["Troe"]
+                Fc = ((1 - troe["A"]) * math.exp(-T / troe["T3"])
+                      + troe["A"] * math.exp(-T / troe["T1"])
+                      + (math.exp(-troe["T2"] / T) if "T2" in troe else 0))
+                c = -0.4 - 0.67 * math.log10(Fc)
+                nn = 0.75 - 1.27 * math.log10(Fc)
+                x = (math.log10(Pr) + c) / (nn - 0.14 * (math.log10(Pr) + c))
+                F = 10 ** (math.log10(Fc) / (1 + x * x))
             kf = kinf * Pr / (1 + Pr) * F
         else:
             kf = arr(rxn["rate-constant"], order)
@@ -100,7 +106,7 @@ def main():
         fwd = kf
         for s, n in reac.items():
             fwd *= conc[s] ** n
-        rev = kf / Kc
+        rev = kf / Kc if reversible else 0.0
         for s, n in prod.items():
             rev *= conc[s] ** n
         q = fwd - rev
