@@ -458,7 +458,7 @@ Test(cli, precompile_one_scheme, .timeout = 300)
  * flags that do not fit the model's operator are refused naming them;
  * --tol without --scheme searches the schemes that solve with the operator;
  * --save-every records. */
-Test(cli, imex_run)
+Test(cli, imex_run, .timeout = 300) /* 120 s ran out on a loaded 2-core machine */
 {
 	/* a model with an operator: imex-sdirk2 in double when no --scheme is named */
 	struct cli_run run = run_line("heat1d --backend cpu --traj 4 --check");
