@@ -109,6 +109,11 @@ typedef struct picard_model {
 	 * m = 8, K = 2) comes within about 1% of the reference over the
 	 * model's span, or 0: picard-run's default (0.06, the paper's). */
 	double default_h;
+	/* The absolute part of the local tolerance a solve takes when none is
+	 * given (picard_options.iter_atol = 0), or 0: the relative part. For
+	 * a model whose components live far below 1 (a reactor's radicals,
+	 * 1e-20 of the mass before ignition, set when it ignites). */
+	double default_atol;
 	/* The model is stiff at its defaults (its declaration static
 	 * constexpr bool stiff = true): the reference integrates it with an
 	 * implicit method, and explicit schemes are not expected to reach
@@ -378,7 +383,8 @@ typedef struct picard_options {
 				       |dx|/(atol + rtol |x|) <= 1 (defaults
 				       1e-5 float, 1e-9 double, at least 4 m eps,
 				       the rounding of a sweep; lobatto 1e-6
-				       float, 1e-12 double; atol = rtol) */
+				       float, 1e-12 double; atol: the model's
+				       default_atol, else rtol) */
 	double h;                   /* trapezoid: requested node spacing
 				       (default 0.06); shrunk so whole windows
 				       end at t1. Lobatto: must be 0 */

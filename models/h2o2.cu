@@ -73,6 +73,9 @@ struct h2o2 {
 	};
 	static constexpr double t0 = 0, t1 = 0.001;
 	static constexpr double default_h = 1e-06;
+	/* the radicals before ignition, 1e-20 to 1e-6 of the mass, set when it
+	 * ignites: an atol above them leaves them uncontrolled (docs/chemistry.md) */
+	static constexpr double default_atol = 1e-20;
 	static constexpr bool stiff = true;
 	static constexpr const char *summary =
 		"constant-pressure reactor, 10 species: dY_k/dt = W_k wdot_k / rho, dT/dt = -sum h_k wdot_k / (rho c_p)";

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cache_dir.h"
+#include "model_impl.h"
 #include "scheme.h"
 #include "support.h"
 
@@ -292,6 +293,34 @@ void require_gpu(void)
 		cr_assert_fail("PICARD_REQUIRE_GPU=1 but no usable CUDA device "
 			       "(no GPU, no driver, or a driver/runtime mismatch)");
 	cr_skip_test("no CUDA device");
+}
+
+void jacobian_against_ad(const picard_model *model, const double *params, const double *x,
+			 double *row, double *entry)
+{
+	const int n = model->dim;
+	double *ja = malloc(2 * (size_t)n * n * sizeof(double)), *jd = ja + (size_t)n * n;
+
+	cr_assert_not_null(ja);
+	model->impl->jacobian[0](0, x, params, ja);
+	model->impl->jacobian[1](0, x, params, jd);
+	for (int r = 0; r < n; r++) {
+		double scale = 0;
+
+		for (int k = 0; k < n; k++)
+			scale = fmax(scale, fabs(jd[r * n + k]));
+		for (int k = 0; k < n; k++) {
+			const double d = fabs(ja[r * n + k] - jd[r * n + k]);
+
+			cr_assert(isfinite(ja[r * n + k]), "%s: J[%d][%d] = %g at x[0] = %g",
+				  model->name, r, k, ja[r * n + k], x[0]);
+			if (scale > 0)
+				*row = fmax(*row, d / scale);
+			if (scale > 0 && fabs(jd[r * n + k]) >= 1e-4 * scale)
+				*entry = fmax(*entry, d / fabs(jd[r * n + k]));
+		}
+	}
+	free(ja);
 }
 
 double max_relative_error(int n, const double *x, const double *ref)

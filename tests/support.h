@@ -106,6 +106,13 @@ double per_thread_error_scale(picard_scheme id, double tol);
 /* x = A^-1 b for the dense n x n A (row-major; overwritten) by GSL's LU;
  * the test fails where LU does. */
 void test_lu_solve(int n, double *dense, const double *b, double *x);
+/* The model's own Jacobian (impl->jacobian[0]) against the automatic one
+ * (dual numbers through rhs, [1]) at (x, params), folded into the worst
+ * so far: *row, an entry's error relative to its row's largest automatic
+ * entry; *entry, relative to the entry itself where that is at least 1e-4
+ * of its row. The test fails on an entry that is not finite. */
+void jacobian_against_ad(const picard_model *model, const double *params, const double *x,
+			 double *row, double *entry);
 /* Per component, |x_k - ref_k| / |ref_k|: the largest. */
 double max_relative_error(int n, const double *x, const double *ref);
 

@@ -106,6 +106,8 @@ static void list_model(const picard_model *model)
 	printf("\n    time span   [%g, %g]\n", model->t0, model->t1);
 	if (model->default_h > 0)
 		printf("    default h   %g\n", model->default_h);
+	if (model->default_atol > 0)
+		printf("    default atol %g (--iter-atol)\n", model->default_atol);
 	if (model->ninvariants) {
 		printf("    invariants  ");
 		for (int i = 0; i < model->ninvariants; i++)

@@ -17,7 +17,7 @@
 
 static const char *const known_members[] = {
 	"dim", "nparams", "param_names", "param_defaults", "x0", "t0", "t1", "summary",
-	"reference", "default_h", "stiff", "ninvariants", "invariant_names", "rhs", "jacobian", "exact",
+	"reference", "default_h", "default_atol", "stiff", "ninvariants", "invariant_names", "rhs", "jacobian", "exact",
 	"initial", "invariants",
 	/* a semi-linear model's operator (x' = A x + g) */
 	"op", "nx", "ny", "dx", "dy", "op_symmetric", "k_faces", "nonlinear", "nnz", "csr", NULL,

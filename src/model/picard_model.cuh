@@ -76,6 +76,7 @@ PICARD_MEMBER_TRAIT(exact)
 PICARD_MEMBER_TRAIT(initial)
 PICARD_MEMBER_TRAIT(invariants)
 PICARD_MEMBER_TRAIT(default_h)
+PICARD_MEMBER_TRAIT(default_atol)
 /* a semi-linear model's operator (x' = A x + g) */
 PICARD_MEMBER_TRAIT(op)
 PICARD_MEMBER_TRAIT(nx)
@@ -274,6 +275,14 @@ struct default_h_of { static constexpr double value = 0; };
 template <class Model>
 struct default_h_of<Model, void_t<decltype(&Model::default_h)>> {
 	static constexpr double value = Model::default_h;
+};
+
+/* Model::default_atol, or 0 (the relative tolerance then). */
+template <class Model, class = void>
+struct default_atol_of { static constexpr double value = 0; };
+template <class Model>
+struct default_atol_of<Model, void_t<decltype(&Model::default_atol)>> {
+	static constexpr double value = Model::default_atol;
 };
 
 /* Model::stiff, or false. */
@@ -602,6 +611,7 @@ struct operator_of<Model, true> {
 		picard::invariants_of<name>::names,                            \
 		picard::invariants_of<name>::fn,                               \
 		picard::default_h_of<name>::value,                             \
+		picard::default_atol_of<name>::value,                          \
 		picard::stiff_of<name>::value,                                 \
 		picard::operator_of<name>::ptr,                                \
 		&picard_impl_##name,                                           \

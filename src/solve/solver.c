@@ -154,7 +154,7 @@ static int resolve_options(const picard_model *model, const picard_options *in,
 	if (err)
 		return err;
 	if (out->iter_atol == 0)
-		out->iter_atol = out->iter_rtol;
+		out->iter_atol = model->default_atol > 0 ? model->default_atol : out->iter_rtol;
 	if (!(out->iter_rtol >= 0) || !(out->iter_atol > 0) || !isfinite(out->iter_rtol) ||
 	    !isfinite(out->iter_atol))
 		return picard_fail(PICARD_EINVAL, "iteration tolerances rtol %g, atol %g: need rtol >= 0, atol > 0",

@@ -94,34 +94,6 @@ static void independent_rhs(double P, const double *x, double *f)
 	free_run(&run);
 }
 
-/* The analytic Jacobian against the automatic one at (P, x): the worst
- * error relative to the row's largest entry, and relative to the entry
- * where it is at least 1e-4 of its row, folded into *row and *entry. */
-static void compare_jacobians(const picard_model *model, const double *params, const double *x,
-			      double *row, double *entry)
-{
-	static double ja[DIM * DIM], jd[DIM * DIM];
-
-	model->impl->jacobian[0](0, x, params, ja);
-	model->impl->jacobian[1](0, x, params, jd);
-	for (int r = 0; r < DIM; r++) {
-		double scale = 0;
-
-		for (int k = 0; k < DIM; k++)
-			scale = fmax(scale, fabs(jd[r * DIM + k]));
-		for (int k = 0; k < DIM; k++) {
-			const double d = fabs(ja[r * DIM + k] - jd[r * DIM + k]);
-
-			cr_assert(isfinite(ja[r * DIM + k]), "J[%d][%d] = %g at T = %g", r, k,
-				  ja[r * DIM + k], x[0]);
-			if (scale > 0)
-				*row = fmax(*row, d / scale);
-			if (scale > 0 && fabs(jd[r * DIM + k]) >= 1e-4 * scale)
-				*entry = fmax(*entry, d / fabs(jd[r * DIM + k]));
-		}
-	}
-}
-
 /* One trajectory of scheme from the defaults at rtol, atol 1e-14 (the
  * radicals want it: docs/chemistry.md), the states at times into out. */
 static void record_run(const picard_model *model, picard_scheme scheme, double rtol,
@@ -189,7 +161,7 @@ Test(gri30, converted_mechanism_holds, .timeout = 1500)
 		worst_f = fmax(worst_f, fabs(f[0] - ref_f[0]) / fabs(ref_f[0]));
 		for (int k = 1; k < DIM; k++)
 			worst_f = fmax(worst_f, fabs(f[k] - ref_f[k]) / scale);
-		compare_jacobians(model, params, x, &row, &entry);
+		jacobian_against_ad(model, params, x, &row, &entry);
 	}
 	cr_log_info("gri30 rhs at %d random states: %.1e off the independent evaluation", NSTATES,
 		    worst_f);
@@ -204,7 +176,7 @@ Test(gri30, converted_mechanism_holds, .timeout = 1500)
 	for (long i = 0; i < n; i++) {
 		hottest = fmax(hottest, ref[i * DIM]);
 		if (i % 10 == 0)
-			compare_jacobians(model, model->param_defaults, ref + i * DIM, &row, &entry);
+			jacobian_against_ad(model, model->param_defaults, ref + i * DIM, &row, &entry);
 	}
 	cr_log_info("gri30 analytic Jacobian against AD at %d random states and %ld along "
 		    "ignition (to %.0f K): %.1e of the row's largest entry, %.1e of the entry",

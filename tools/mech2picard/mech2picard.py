@@ -592,6 +592,22 @@ def scaled(coeff, expr):
     return "%s * %s" % (rlit(coeff), expr)
 
 
+def troe_lines(troe):
+    """Troe's broadening, from Fcent to kf, as lines of code (rhs and
+    jacobian alike): F = Fcent^(1 / (1 + f1^2)), Gilbert, Luther & Troe."""
+    return [
+        "const real Fcent = %s;" % " + ".join(t for t, _ in troe_terms(troe)),
+        "const real logFc = log(Fcent) * %s;" % rlit(1 / math.log(10)),
+        "const real lpr = (Pr > (real)1e-30 ? log(Pr) : log((real)1e-30)) * %s;"
+        % rlit(1 / math.log(10)),
+        "const real cc = %s - %s * logFc, nn = %s - %s * logFc;"
+        % (rlit(-0.4), rlit(0.67), rlit(0.75), rlit(1.27)),
+        "const real f1 = (lpr + cc) / (nn - %s * (lpr + cc));" % rlit(0.14),
+        "const real F = exp(%s * logFc / (1 + f1 * f1));" % rlit(math.log(10)),
+        "const real kf = kinf * (Pr / (1 + Pr)) * F;",
+    ]
+
+
 def troe_terms(troe):
     """Fcent = sum of terms, each (code, code of its T derivative or None)."""
     terms = []
@@ -632,18 +648,12 @@ def jacobian_reaction(r, index_of, dim):
         w("\tconst real dlk0 = %s, dlkinf = %s;" % (dlk0 or "0", dlkinf or "0"))
         w("\tconst real dPr = Pr * (dlk0 - dlkinf) + k0 * dM / kinf;")
         if r.troe:
-            terms = troe_terms(r.troe)
-            dterms = [d for _, d in terms if d]
-            w("\tconst real Fcent = %s;" % " + ".join(t for t, _ in terms))
-            w("\tconst real dFcent = %s;" % (" + ".join(dterms) if dterms else "0"))
-            w("\tconst real logFc = log(Fcent) * %s;" % rlit(1 / math.log(10)))
-            w("\tconst real lpr = (Pr > (real)1e-30 ? log(Pr) : log((real)1e-30)) * %s;"
-              % rlit(1 / math.log(10)))
-            w("\tconst real cc = %s - %s * logFc, nn = %s - %s * logFc;"
-              % (rlit(-0.4), rlit(0.67), rlit(0.75), rlit(1.27)))
-            w("\tconst real f1 = (lpr + cc) / (nn - %s * (lpr + cc));" % rlit(0.14))
-            w("\tconst real F = exp(%s * logFc / (1 + f1 * f1));" % rlit(math.log(10)))
-            w("\tconst real kf = kinf * (Pr / (1 + Pr)) * F;")
+            dterms = [d for _, d in troe_terms(r.troe) if d]
+            broadening = troe_lines(r.troe)
+            broadening.insert(1, "const real dFcent = %s;"
+                              % (" + ".join(dterms) if dterms else "0"))
+            for line in broadening:
+                w("\t" + line)
             w("\t/* log10 F = logFc / (1 + f1^2), f1 = u / den: its derivatives in")
             w("\t * lpr = log10 Pr (0 where lpr is clamped) and in logFc */")
             w("\tconst real u = lpr + cc, den = nn - %s * u, g = 1 / (1 + f1 * f1);"
@@ -934,6 +944,9 @@ def generate(mech, name, args, source_note):
     w("\t};")
     w("\tstatic constexpr double t0 = 0, t1 = %s;" % lit(args.t1))
     w("\tstatic constexpr double default_h = %s;" % lit(args.t1 / 1000))
+    w("\t/* the radicals before ignition, 1e-20 to 1e-6 of the mass, set when it")
+    w("\t * ignites: an atol above them leaves them uncontrolled (docs/chemistry.md) */")
+    w("\tstatic constexpr double default_atol = 1e-20;")
     w("\tstatic constexpr bool stiff = true;")
     w('\tstatic constexpr const char *summary =\n\t\t"constant-pressure reactor, %d species: '
       'dY_k/dt = W_k wdot_k / rho, dT/dt = -sum h_k wdot_k / (rho c_p)";' % K)
@@ -1029,25 +1042,8 @@ def generate(mech, name, args, source_note):
             w("\t\t\tconst real M = %s;" % third_body_expr(r, mech, index_of))
             w("\t\t\tconst real Pr = k0 * M / kinf;")
             if r.troe:
-                tr = r.troe
-                fc = []
-                if tr["A"] != 1:
-                    fc.append("%s * exp(%s * T)" % (rlit(1 - tr["A"]), rlit(-1 / tr["T3"])
-                                                    if tr["T3"] != 0 else "0"))
-                if tr["A"] != 0:
-                    fc.append("%s * exp(%s * T)" % (rlit(tr["A"]), rlit(-1 / tr["T1"])
-                                                    if tr["T1"] != 0 else "0"))
-                if "T2" in tr:
-                    fc.append("exp(%s * invT)" % rlit(-tr["T2"]))
-                w("\t\t\tconst real Fcent = %s;" % " + ".join(fc))
-                w("\t\t\tconst real logFc = log(Fcent) * %s;" % rlit(1 / math.log(10)))
-                w("\t\t\tconst real lpr = (Pr > (real)1e-30 ? log(Pr) : log((real)1e-30)) * %s;"
-                  % rlit(1 / math.log(10)))
-                w("\t\t\tconst real cc = %s - %s * logFc, nn = %s - %s * logFc;"
-                  % (rlit(-0.4), rlit(0.67), rlit(0.75), rlit(1.27)))
-                w("\t\t\tconst real f1 = (lpr + cc) / (nn - %s * (lpr + cc));" % rlit(0.14))
-                w("\t\t\tconst real F = exp(%s * logFc / (1 + f1 * f1));" % rlit(math.log(10)))
-                w("\t\t\tconst real kf = kinf * (Pr / (1 + Pr)) * F;")
+                for line in troe_lines(r.troe):
+                    w("\t\t\t" + line)
             else:
                 w("\t\t\tconst real kf = kinf * (Pr / (1 + Pr));")
             factor = None

@@ -486,7 +486,7 @@ static const struct cli_flag flags[] = {
 	{"--steps", "N", set_K, "the per-thread schemes (dp5, dp8, vern9, radau5, rodas5p, rodas4, ros23): N fixed steps per output interval, --h (default: the span; without --steps: adaptive steps)"},
 	{"--max-steps", "N", set_K_max, "the per-thread schemes, adaptive: steps tried per trajectory at most (default 1000000); --iter-rtol/--iter-atol scale its local error (default 1e-6)"},
 	{"--iter-rtol", "R", set_iter_rtol, "a window has converged when max |dx|/(A + R|x|) <= 1 (default 1e-5 float, 1e-9 double, at least 4 m eps; lobatto 1e-6, 1e-12); at least 2 eps, 2.4e-7 float, 4.4e-16 double (a change below it is rounding)"},
-	{"--iter-atol", "A", set_iter_atol, "absolute part of that test (default: R)"},
+	{"--iter-atol", "A", set_iter_atol, "absolute part of that test (default: the model's default_atol where it declares one, as a chemistry model does, else R)"},
 	{"--warm-start", NULL, set_warm_start, "start each window from the previous one's increments, not a constant"},
 	{"--h", "H", set_h, "trapezoid: node spacing, > 0; shrunk so whole windows end at t1 (default: the model's, else 0.06; or tuned with --tol)"},
 	{"--window", "H", set_window, "lobatto, newton, newton-radau: window length, > 0; shrunk so whole windows end at t1 (default span/200)"},
