@@ -22,8 +22,12 @@ void cli_default_scheme_precision(const picard_model *model, bool scheme_given,
 {
 	const picard_scheme_type *type = picard_scheme_of(*scheme);
 
+	/* a stiff model is double whichever scheme solves it: float's LU
+	 * and its 1e-7 cannot follow the fast modes (gri30 --scheme rodas5p
+	 * in float underflowed its steps at rtol 1e-6) */
 	if (!precision_given)
-		*precision = type && type->double_only ? PICARD_DOUBLE : PICARD_FLOAT;
+		*precision = (type && type->double_only) || model->stiff || model->op ?
+				     PICARD_DOUBLE : PICARD_FLOAT;
 	if (scheme_given || !(model->stiff || model->op))
 		return;
 	for (int i = 0; picard_scheme_list[i]; i++)
@@ -31,8 +35,6 @@ void cli_default_scheme_precision(const picard_model *model, bool scheme_given,
 			*scheme = picard_scheme_list[i]->id;
 			break;
 		}
-	if (!precision_given)
-		*precision = PICARD_DOUBLE;
 }
 
 void cli_default_span(const picard_model *model, bool t0_given, double *t0,

@@ -19,14 +19,14 @@
 #define CLI_FLOAT_TOL_FLOOR 1e-6
 /* --precision's help, picard-run's and picard-tune's */
 #define CLI_PRECISION_HELP "float or double: arithmetic of the sweeps (default float; newton, " \
-	"newton-radau, a stiff model's scheme, and --tol below " CLI_TEXT(CLI_FLOAT_TOL_FLOOR) \
+	"newton-radau, a stiff model whatever its scheme, and --tol below " CLI_TEXT(CLI_FLOAT_TOL_FLOOR) \
 	" of the largest start state: double)"
 
 /* The scheme and precision of a run without --scheme or --precision. The
- * precision: double for a scheme that runs in double alone (newton), else
- * float (the paper's). A stiff model (picard_model.stiff) or one with an
- * operator, with no --scheme: the first scheme in the list that suits it,
- * in double unless --precision was given. */
+ * precision: double for a scheme that runs in double alone (newton) and
+ * for a stiff model (picard_model.stiff) or one with an operator, whatever
+ * its scheme, else float (the paper's). Such a model with no --scheme:
+ * the first scheme in the list that suits it. */
 void cli_default_scheme_precision(const picard_model *model, bool scheme_given,
 				  picard_scheme *scheme, bool precision_given,
 				  picard_precision *precision);
