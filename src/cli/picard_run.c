@@ -791,7 +791,11 @@ static void print_linsolve(const struct run *run)
 static void print_summary(const struct run *run)
 {
 	const picard_grid *grid = run->grid;
-	const double steps = (double)run->shard.total * grid->windows * (grid->m - 1);
+	/* a window's m - 1 steps (the paper's count); a per-thread scheme's
+	 * own step attempts, its sweeps (its grid's m says nothing of them) */
+	const double steps = (double)run->shard.total * grid->windows *
+			     (picard_scheme_of(grid->scheme)->tableau ? run->stats.sweeps_mean
+								      : grid->m - 1);
 	char buf[32];
 
 	printf("%-12s %s (n=%d)\n", "model", run->model->name, run->model->dim);
