@@ -35,6 +35,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_files.h"
 #include "model_impl.h"
 #include "picard.h"
 #include "support.h"
@@ -556,15 +557,17 @@ Test(chem, ignition_delays_of_stoichiometric_h2_air, .timeout = 240)
 /* picard-run h2o2 as a chemist first runs it, no tolerance given: the
  * model's default_atol (1e-20, the converter's) is the solve's, not the
  * rtol of 1e-6 at which no reactor ignites (docs/chemistry.md); the
- * default stiff scheme's answers pass --check against msbdf, and every
- * checked member that starts hot enough has ignited (T above 2000 K). */
+ * default stiff scheme's answers pass --check against msbdf, every member
+ * ends ok, and at least half have ignited (T above 2000 K: 5 of these 8,
+ * T0 spread 10% about 1000 K; 0 of 8 at atol = rtol). */
 Test(chem, default_run_ignites_and_passes_its_check, .timeout = 240)
 {
 	const picard_model *model = h2o2();
 	struct path out = in_workdir("h2o2.csv");
-	char line[512], *text, *row;
+	char line[512];
+	double x[8 * DIM];
 	struct cli_run run;
-	int ignited = 0, rows = 0;
+	int ignited = 0;
 
 	cr_expect_eq(model->default_atol, 1e-20);
 	snprintf(line, sizeof(line), "h2o2 --traj 8 --spread 0 --spread-param T0=0.1 --backend cpu "
@@ -573,17 +576,9 @@ Test(chem, default_run_ignites_and_passes_its_check, .timeout = 240)
 	cr_expect_eq(run.status, 0, "%s%s", run.out, run.err);
 	cr_expect_not_null(strstr(run.out, "atol=1e-20"), "%s", run.out);
 	cr_expect_not_null(strstr(run.out, "[PASS]"), "%s", run.out);
-	text = slurp(out.s, NULL);
-	cr_assert_not_null(text);
-	for (row = strchr(text, '\n'); row && row[1]; row = strchr(row + 1, '\n')) {
-		double T;
-
-		cr_assert_eq(sscanf(row + 1, "%*d,ok,%lf", &T), 1, "%s", row + 1);
-		rows++;
-		ignited += T > 2000;
-	}
-	cr_expect_eq(rows, 8, "%s", text);
-	cr_expect_geq(ignited, 4, "%d of 8 ignited: %s", ignited, text);
-	free(text);
 	free_run(&run);
+	read_final_csv(out.s, 8, DIM, x); /* every row ok */
+	for (int i = 0; i < 8; i++)
+		ignited += x[i * DIM] > 2000;
+	cr_expect_geq(ignited, 4, "%d of 8 ignited", ignited);
 }

@@ -22,9 +22,8 @@ void cli_default_scheme_precision(const picard_model *model, bool scheme_given,
 {
 	const picard_scheme_type *type = picard_scheme_of(*scheme);
 
-	/* a stiff model is double whichever scheme solves it: float's LU
-	 * and its 1e-7 cannot follow the fast modes (gri30 --scheme rodas5p
-	 * in float underflowed its steps at rtol 1e-6) */
+	/* a stiff model is double whichever scheme is named (gri30
+	 * --scheme rodas5p in float underflowed its steps at rtol 1e-6) */
 	if (!precision_given)
 		*precision = (type && type->double_only) || model->stiff || model->op ?
 				     PICARD_DOUBLE : PICARD_FLOAT;
