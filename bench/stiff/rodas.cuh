@@ -70,7 +70,8 @@ __host__ __device__ inline rodas_counts rodas_integrate(real *x, const real *p, 
 {
 	constexpr int n = Model::dim;
 	const double eps = picard::rk_eps<real>::value;
-	picard::ros::integrator<Model, Tab, real> I;
+	picard::ros::work<n, real, Tab::stages> Wk;
+	picard::ros::integrator<Model, Tab, real> I(Wk);
 	rodas_counts out = {PICARD_TRAJ_OK, 0, 0, 0, 0};
 	double t = t0, h;
 	long starting = 0; /* the starting step's evaluation */
@@ -84,7 +85,7 @@ __host__ __device__ inline rodas_counts rodas_integrate(real *x, const real *p, 
 					    (double)(tout[nout - 1] - t0), 1, 0, ctl.max_steps,
 					    ctl.atol, ctl.rtol, INFINITY, 0};
 
-		h = picard::rk_first_step<Model, Tab, real>(run, t, x, p, I.f0);
+		h = picard::rk_first_step<Model, Tab, real>(run, t, x, p, Wk.f0);
 		starting = 1;
 	}
 	while (o < nout) {

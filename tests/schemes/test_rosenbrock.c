@@ -15,7 +15,8 @@
  * - bad input: a model whose Jacobian is not finite at its start (x' =
  *   sqrt x from 0) is nonfinite at its first step, clearly, beside a
  *   member that solves; a singular Jacobian (robertson's, whose rows sum
- *   to zero) is no failure. */
+ *   to zero) is no failure;
+ * - the layouts they take (thread, warp) and refuse. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <math.h>
@@ -371,4 +372,46 @@ Test(rosenbrock, float_agrees_with_double_on_robertson)
 		cr_expect_lt(fabs(xf[1] / xd[1] - 1), 1e-2, "%s", picard_scheme_of(ids[s])->name);
 		cr_expect_lt(fabs(xf[2] / xd[2] - 1), 1e-3, "%s", picard_scheme_of(ids[s])->name);
 	}
+}
+
+/* Their layouts: thread and warp (a warp per trajectory on the GPU; the
+ * CPU backend takes either and solves alike), never the paper's or a
+ * scan, with the reason; radau5 has no warp layout. */
+Test(rosenbrock, layouts_taken_and_refused)
+{
+	const picard_model *model = test_model("robertson");
+	picard_scheme ids[PER_THREAD_MAX];
+	const int count = rosenbrock_schemes(ids);
+	picard_solver *s = NULL;
+
+	for (int i = 0; i < count; i++) {
+		const char *name = picard_scheme_of(ids[i])->name;
+		picard_options opt = {.scheme = ids[i], .t0 = 0, .t1 = 1,
+				      .backend = PICARD_BACKEND_CPU};
+		double x[2][3];
+
+		for (int l = 0; l < 2; l++) {
+			opt.layout = l ? PICARD_LAYOUT_WARP : PICARD_LAYOUT_THREAD;
+			s = test_solver(model, &opt, 1);
+			cr_assert_eq(picard_solve(s, model->x0, NULL, x[l], NULL, NULL, NULL, 0, NULL),
+				     0, "%s: %s", name, picard_error_detail());
+			picard_solver_free(s);
+		}
+		for (int k = 0; k < 3; k++)
+			cr_expect_eq(x[0][k], x[1][k], "%s: x%d %.17g under thread, %.17g under warp "
+				     "on the CPU", name, k, x[0][k], x[1][k]);
+		opt.layout = PICARD_LAYOUT_PAPER;
+		cr_expect_eq(picard_solver_create(&s, model, &opt, 1), PICARD_EINVAL, "%s", name);
+		cr_expect(strstr(picard_error_detail(), "layout paper"), "%s: %s", name,
+			  picard_error_detail());
+		opt.layout = PICARD_LAYOUT_WARP;
+		opt.scan = PICARD_SCAN_SERIAL;
+		cr_expect_eq(picard_solver_create(&s, model, &opt, 1), PICARD_EINVAL, "%s", name);
+		cr_expect(strstr(picard_error_detail(), "scan"), "%s: %s", name,
+			  picard_error_detail());
+	}
+	picard_options radau = {.scheme = PICARD_SCHEME_RADAU5, .layout = PICARD_LAYOUT_WARP,
+				.t0 = 0, .t1 = 1, .backend = PICARD_BACKEND_CPU};
+	cr_expect_eq(picard_solver_create(&s, model, &radau, 1), PICARD_EINVAL);
+	cr_expect(strstr(picard_error_detail(), "layout warp"), "%s", picard_error_detail());
 }

@@ -85,6 +85,17 @@ static int load_kernel(const picard_model *model, const picard_grid *grid, const
 	return PICARD_OK;
 }
 
+/* Let kernel take bytes of dynamic shared memory, past the 48 KB a
+ * kernel gets without asking. */
+static int allow_shared(const void *kernel, size_t bytes)
+{
+	cudaError_t e = bytes > 48 * 1024 ?
+		cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) :
+		cudaSuccess;
+
+	return e == cudaSuccess ? PICARD_OK : picard_cuda_fail(e, "allowing the kernel its shared memory");
+}
+
 /* Check the launch shape against the device (paper: m*n threads per block,
  * 2*m*n reals of shared memory; warp: traj_per_block*G threads; thread:
  * traj_per_block threads) and choose how many of the ntraj trajectories,
@@ -114,9 +125,21 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 		return picard_cuda_fail(e, "cudaGetDeviceProperties");
 	*sm_count = prop.multiProcessorCount;
 	scheme->layout(grid, asked, model->dim, ntraj, prop.multiProcessorCount);
+	err = scheme->check_model ? scheme->check_model(model, grid, real_size) : PICARD_OK;
+	if (err)
+		return err;
+	shared = scheme->shared_bytes ? scheme->shared_bytes(grid, model->dim, real_size) : 0;
+	if (shared > prop.sharedMemPerBlockOptin)
+		return picard_fail(PICARD_ESHMEM, "%s %s layout: model %s (dim %d) needs %zu bytes of shared memory a block in %s, the device allows %zu: run it on the CPU backend (--backend cpu)",
+				   picard_scheme_of(grid->scheme)->name, picard_layout_name(grid->layout),
+				   model->name, model->dim, shared,
+				   real_size == sizeof(double) ? "double" : "float",
+				   (size_t)prop.sharedMemPerBlockOptin);
 	memset(&L, 0, sizeof(L));
 	launch_shape(grid, &L);
 	err = load_kernel(model, grid, &L, real_size, kernel, &info);
+	if (!err)
+		err = allow_shared(*kernel, shared);
 	if (err)
 		return err;
 	*kernel_threads = info.max_threads;
@@ -153,7 +176,7 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 		return picard_fail(PICARD_EBLOCK, "%s layout: %d threads per block, this model's kernel allows %d (%d registers per thread)",
 				   picard_layout_name(grid->layout), threads, info.max_threads,
 				   info.registers);
-	if (shared > prop.sharedMemPerBlock)
+	if (grid->layout == PICARD_LAYOUT_PAPER && shared > prop.sharedMemPerBlock)
 		return picard_fail(PICARD_ESHMEM, "2*m*n reals = %zu bytes of shared memory, the device allows %zu",
 				   shared, (size_t)prop.sharedMemPerBlock);
 memory:
@@ -222,11 +245,8 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 	long chunk = 0;
 	int err, sm_count = 0, kernel_threads = 0;
 
-	err = cuda_scheme(grid)->check_model ? cuda_scheme(grid)->check_model(model, grid, rs) :
-					       PICARD_OK;
-	if (!err)
-		err = check_limits(model, grid, layout, rs, ntraj, batch, per_traj, device_limit, &chunk,
-				   &kernel, &sm_count, &kernel_threads);
+	err = check_limits(model, grid, layout, rs, ntraj, batch, per_traj, device_limit, &chunk,
+			   &kernel, &sm_count, &kernel_threads);
 	if (err)
 		return err;
 	cuda = (struct picard_cuda_solver *)calloc(1, sizeof(*cuda));
@@ -447,7 +467,10 @@ static cudaError_t launch_kernel(const struct picard_cuda_solver *cuda, const pi
 {
 	const bool paper = L->layout == PICARD_LAYOUT_PAPER;
 	const long blocks = paper ? L->ntraj : (L->ntraj + L->traj_per_block - 1) / L->traj_per_block;
-	const size_t shared = paper ? 2 * (size_t)L->m * cuda->model->dim * cuda->real_size : 0;
+	const struct picard_cuda_scheme *scheme = cuda_scheme(&cuda->grid);
+	const size_t shared = paper ? 2 * (size_t)L->m * cuda->model->dim * cuda->real_size :
+			      scheme->shared_bytes ?
+			      scheme->shared_bytes(&cuda->grid, cuda->model->dim, cuda->real_size) : 0;
 	void *args[] = { (void *)L };
 
 	return cudaLaunchKernel(L->dense ? cuda->kernel_dense : cuda->kernel, dim3((unsigned)blocks),
@@ -634,9 +657,13 @@ static int prepare_dense(struct picard_cuda_solver *cuda, const picard_launch *L
 {
 	const int threads = launch_block_threads(cuda, L);
 	picard_kernel_info info;
+	const struct picard_cuda_scheme *scheme = cuda_scheme(&cuda->grid);
 	int err = load_kernel(cuda->model, &cuda->grid, L, cuda->real_size, &cuda->kernel_dense,
 			      &info);
 
+	if (!err && scheme->shared_bytes)
+		err = allow_shared(cuda->kernel_dense, scheme->shared_bytes(&cuda->grid, cuda->model->dim,
+									    cuda->real_size));
 	if (err)
 		return err;
 	if (threads > info.max_threads)

@@ -73,8 +73,12 @@ struct picard_cuda_scheme {
 	/* Threads per block of a launch. */
 	int (*block_threads)(const struct picard_cuda_solver *cuda, const struct picard_launch *L);
 	/* Refuse, before any compile, a model the device cannot run in
-	 * real_size reals, with the reason; or NULL. */
+	 * real_size reals under the settled layout, with the reason; or
+	 * NULL. */
 	int (*check_model)(const picard_model *model, const picard_grid *grid, size_t real_size);
+	/* Dynamic shared memory a block of the settled layout takes, or NULL
+	 * (none, but the paper layout's 2*m*n reals). */
+	size_t (*shared_bytes)(const picard_grid *grid, int dim, size_t real_size);
 	/* Its own state (cuda->own) to the device once the chunk is known,
 	 * or NULL. */
 	int (*upload)(struct picard_cuda_solver *cuda, long chunk, int sm_count,

@@ -499,7 +499,7 @@ static const struct cli_flag flags[] = {
 	{"--t1", "T", set_t1, "end time, > t0 (default: the model's)"},
 	{"--precision", "P", set_precision, CLI_PRECISION_HELP},
 	{"--backend", "B", set_backend, "auto, cuda or cpu; auto uses CUDA when a device is present (default auto)"},
-	{"--layout", "L", set_layout, "CUDA thread layout: paper (a block of m*n threads per trajectory), warp (a lane per node, m <= 32), thread (a thread per trajectory, m <= 32; lobatto: m <= 16) or auto (default auto; with --tol: the tuned one); lobatto: warp or thread"},
+	{"--layout", "L", set_layout, "CUDA thread layout: paper (a block of m*n threads per trajectory), warp (a lane per node, m <= 32), thread (a thread per trajectory, m <= 32; lobatto: m <= 16) or auto (default auto; with --tol: the tuned one); lobatto: warp or thread; rodas5p, rodas4, ros23: thread or warp (a warp per trajectory, its step in shared memory)"},
 	{"--traj-per-block", "N", set_traj_per_block, "warp and thread layouts (lobatto: thread only): trajectories per block, 1..1024 (default 0: the layout's)"},
 	{"--scan", "S", set_scan, "warp layout's prefix sum (5): parallel (Kogge-Stone), serial or auto (default auto: the faster for m)"},
 	{"--spread", "S", set_spread, "initial states x0*(1 + S*(2u-1)), u uniform; 0: all equal to x0 (default 0.1)"},

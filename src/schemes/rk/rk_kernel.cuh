@@ -12,6 +12,7 @@
 #include "radau5_integrate.cuh"
 #include "rk_integrate.cuh"
 #include "rosenbrock_integrate.cuh"
+#include "team.cuh"
 #include "warp_kernel.cuh"
 
 namespace picard {
@@ -22,13 +23,15 @@ namespace picard {
  * from one window to the next (registers are what a per-thread kernel
  * runs short of). Window indices fit int: the scheme's resolve
  * (src/scheme_rk.c) refuses 2^31 output intervals or more. */
-template <int n, typename real, bool with_dense>
+template <int n, typename real, bool with_dense, class Team = team_one>
 struct rk_device_out {
 	static constexpr bool dense = with_dense;
 	const picard_launch &L;
 	long traj; /* global index */
 	rk_dense_cursors cursors;
 	unsigned keeps; /* bit r: record r keeps this trajectory's window ends */
+	Team T;         /* who writes a state: its lanes split the components
+			   (each lane keeps the cursors alike) */
 
 	__device__ void start()
 	{
@@ -49,7 +52,7 @@ struct rk_device_out {
 			const int row = every == 1 ? (int)w : ends % every ? -1 : ends / every - 1;
 
 			if ((keeps >> r & 1u) && row >= 0)
-				for (int k = 0; k < n; k++)
+				for (int k = T.lane(); k < n; k += T.lanes)
 					record_store(L.records[r], row, traj, k, n, x[k]);
 		}
 	}
@@ -57,7 +60,7 @@ struct rk_device_out {
 	__device__ void store(const real *x)
 	{
 		cursors.take(L.records, L.nrecords, traj, [&](int r, long row) {
-			for (int k = 0; k < n; k++)
+			for (int k = T.lane(); k < n; k += T.lanes)
 				record_store(L.records[r], row, traj, k, n, x[k]);
 		});
 	}
@@ -80,7 +83,7 @@ __global__ void picard_rk_kernel(const picard_launch L)
 		p[q] = ((const real *)L.params)[q * L.ntraj + traj];
 	const rk_run run = rk_run_of(L.t0, L.t1, L.window, L.windows, L.adaptive, L.K, L.iter_atol,
 				     L.iter_rtol, L.bound);
-	rk_device_out<n, real, dense> out = {L, L.traj_offset + traj, {{0}, 0}, 0};
+	rk_device_out<n, real, dense> out = {L, L.traj_offset + traj, {{0}, 0}, 0, team_one()};
 	out.start();
 	rk_outcome o;
 

@@ -44,12 +44,20 @@ extern const picard_layout picard_rk_tune_layouts[];
 
 #define RK_TABLE(ident, scheme_id, label, what, ord_name, ord_fn, point_fn, stage_count, slot, p, tab, \
 		 stiff, cuda_part)                                                   \
+	RK_TABLE_LAYOUTS(ident, scheme_id, label, what, ord_name, ord_fn, point_fn, stage_count, \
+			 slot, p, tab, stiff, cuda_part, RK_OPTIONS, picard_rk_check_layout, \
+			 picard_rk_tune_layouts, 1)
+
+/* The same with the scheme's own layouts: their options' text, check and
+ * the tuner's list (a warp layout's block is the layout's own). */
+#define RK_TABLE_LAYOUTS(ident, scheme_id, label, what, ord_name, ord_fn, point_fn, stage_count, \
+			 slot, p, tab, stiff, cuda_part, options_text, check_fn, layouts, nlayouts) \
 	const picard_scheme_type ident = {                                          \
 		.id = scheme_id,                                                   \
 		.name = label,                                                     \
 		.summary = what,                                                   \
 		.order_name = ord_name,                                            \
-		.options = RK_OPTIONS,                                             \
+		.options = options_text,                                           \
 		.length_name = "h",                                                \
 		.max_m = 2,                                                        \
 		.solves_stiff = stiff,                                             \
@@ -61,7 +69,7 @@ extern const picard_layout picard_rk_tune_layouts[];
 		.order = ord_fn,                                                   \
 		.length = picard_rk_length,                                        \
 		.resolve = picard_rk_resolve,                                      \
-		.check_layout = picard_rk_check_layout,                            \
+		.check_layout = check_fn,                                          \
 		.refined = picard_refined_h,                                       \
 		.tune_point = point_fn,                                            \
 		.tune_h = picard_rk_tune_h,                                        \
@@ -70,8 +78,9 @@ extern const picard_layout picard_rk_tune_layouts[];
 		.tune_rtol = picard_rk_tune_rtol,                                  \
 		.tune_ms = picard_rk_tune_ms,                                      \
 		.tune_nms = 1,                                                     \
-		.tune_layouts = picard_rk_tune_layouts,                            \
-		.tune_nlayouts = 1,                                                \
+		.tune_layouts = layouts,                                           \
+		.tune_nlayouts = nlayouts,                                         \
+		.warp_block_own = true,                                            \
 		.layout_max_m = picard_rk_layout_max_m,                            \
 		.cpu = &picard_cpu_rk,                                             \
 		.cuda = cuda_part,                                                 \

@@ -53,6 +53,13 @@
  * The outcome's steps count step attempts (stages right-hand sides each,
  * the Jacobian and f_t besides: the scheme's rhs_per_sweep); max_steps
  * bounds them.
+ *
+ * Written over a team (team.cuh): one thread, as above, or a warp per
+ * trajectory (rosenbrock_warp.cuh), whose lanes split each vector and
+ * W's LU and solves (team_lu.cuh), its leader evaluating f, J and f_t,
+ * the step in the warp's shared memory. There J is not kept beside W (a
+ * matrix fewer, twice the trajectories an SM holds): a rejected step and
+ * a dense output's step evaluate J again, at the same point.
  */
 #ifndef PICARD_ROSENBROCK_INTEGRATE_CUH
 #define PICARD_ROSENBROCK_INTEGRATE_CUH
@@ -65,7 +72,8 @@
 #include "portable.h"
 #include "rk_integrate.cuh"
 #include "rosenbrock_tableaus.cuh"
-#include "small_lu.cuh"
+#include "team.cuh"
+#include "team_lu.cuh"
 
 namespace picard {
 
@@ -78,14 +86,27 @@ constexpr double shrink_nonfinite = 0.2;    /* a trial step gone non-finite */
 constexpr double shrink_first = 0.1;        /* a rejected first step */
 constexpr int max_singular = 5;             /* rodas.f's NSING */
 
-/* A step's linear algebra and stages, S of them, n components. */
-template <int n, typename real, int S>
+/* A step's linear algebra and vectors, S stages, n components; with
+ * keep_J, J beside W (else J is evaluated into W, which factor()
+ * turns into W in place). Its reals first, so its size is the sum of its
+ * arrays' (rosenbrock_warp.cuh's shared memory). */
+template <int n, typename real, int S, bool keep_J = true>
 struct work {
-	real J[n * n]; /* df/dx at the step's start (row-major) */
-	real W[n * n]; /* I / (h gamma) - J, factored in place */
-	int piv[n];    /* W's row swaps */
-	real ft[n];    /* df/dt at the step's start */
-	real k[S][n];  /* the stages' increments */
+	static constexpr bool keeps_jacobian = keep_J;
+	typedef real value_type;
+	real W[n * n];    /* I / (h gamma) - J, factored in place */
+	real J[keep_J ? n * n : 1]; /* df/dx at the step's start (row-major) */
+	real k[S][n];     /* the stages' increments */
+	real ft[n];       /* df/dt at the step's start */
+	real f0[n];       /* f at the current point */
+	real xn[n];       /* an accepted step's new state */
+	real fend[n];     /* fsal: f at the step's end, the last stage's */
+	real u[n], r[n];  /* a stage's argument, and f there */
+	real xd[n];       /* a dense output's state */
+	int piv[n];       /* W's row swaps */
+
+	/* Where an evaluation of J goes. */
+	__host__ __device__ real *jacobian_out() { return keep_J ? J : W; }
 };
 
 /* df/dt at (t, x; p) by forward-mode automatic differentiation in t (one
@@ -106,87 +127,111 @@ __host__ __device__ inline void dfdt(real t, const real *x, const real *p, real 
 		ft[k] = fd[k].d[0];
 }
 
-/* Whether every one of count values is finite. */
-template <int count, typename real>
-__host__ __device__ inline bool finite(const real *v)
+/* Whether every one of count values is finite (the team's verdict). */
+template <int count, class Team, typename real>
+__host__ __device__ inline bool finite(const Team &T, const real *v)
 {
 	bool ok = true;
 
-	for (int i = 0; i < count; i++)
+	for (int i = T.lane(); i < count; i += T.lanes)
 		ok &= (bool)isfinite(v[i]);
-	return ok;
+	return T.all(ok);
 }
 
-/* W = I / (h gamma) - J, factored; false: singular. */
-template <int n, class Tab, typename real>
-__host__ __device__ inline bool factor(work<n, real, Tab::stages> &Wk, double h)
+/* f = f(t, x) by the leader, for the team. */
+template <class Model, class Team, typename real>
+__host__ __device__ inline void rhs(const Team &T, real t, const real *x, const real *p, real *f)
 {
+	if (T.leader())
+		Model::rhs(t, x, p, f);
+	T.sync();
+}
+
+/* J = df/dx at (t, x) into Wk.jacobian_out(), by the leader. */
+template <class Model, class Team, class Work, typename real>
+__host__ __device__ inline void evaluate_jacobian(const Team &T, Work &Wk, double t,
+						  const real *x, const real *p)
+{
+	if (T.leader())
+		jacobian<Model, real>((real)t, x, p, Wk.jacobian_out());
+	T.sync();
+}
+
+/* W = I / (h gamma) - J, factored; false: singular. Without keep_J, W
+ * holds J, evaluated since the last factor. */
+template <int n, class Tab, class Team, class Work>
+__host__ __device__ inline bool factor(const Team &T, Work &Wk, double h)
+{
+	typedef typename Work::value_type real;
 	const real ihg = (real)(1 / (h * Tab::gamma));
 
-	for (int i = 0; i < n * n; i++)
-		Wk.W[i] = -Wk.J[i];
-	for (int i = 0; i < n; i++)
+	if constexpr (Work::keeps_jacobian)
+		for (int i = T.lane(); i < n * n; i += T.lanes)
+			Wk.W[i] = -Wk.J[i];
+	else
+		for (int i = T.lane(); i < n * n; i += T.lanes)
+			Wk.W[i] = -Wk.W[i];
+	T.sync();
+	for (int i = T.lane(); i < n; i += T.lanes)
 		Wk.W[i * n + i] += ihg;
-	return small_lu<n>(Wk.W, Wk.piv);
+	T.sync();
+	return team_lu<n>(T, Wk.W, Wk.piv);
 }
 
 /* The first count stages of a step h from (t, x), f0 = f(t, x), W
- * factored for h, into Wk.k; with Tab::fsal the last stage's f (f at the
- * step's end) into fend. */
-template <class Model, class Tab, typename real, int count>
-__host__ __device__ inline void stages(work<Model::dim, real, Tab::stages> &Wk, double t,
-				       double h, const real *x, const real *p, const real *f0,
-				       real *fend)
+ * factored for h, into Wk.k; with Tab::fsal and with_fend the last
+ * stage's f (f at the step's end) into Wk.fend. */
+template <class Model, class Tab, typename real, int count, bool with_fend, class Team,
+	  class Work>
+__host__ __device__ inline void stages(const Team &T, Work &Wk, double t, double h,
+				       const real *x, const real *p, const real *f0)
 {
 	constexpr int n = Model::dim;
 	const real ih = (real)(1 / h), hr = (real)h;
 
 RK_UNROLL
 	for (int s = 0; s < count; s++) {
-		real r[n];
-
 		if (s == 0) {
-			for (int q = 0; q < n; q++)
-				r[q] = f0[q];
+			for (int q = T.lane(); q < n; q += T.lanes)
+				Wk.r[q] = f0[q];
 		} else {
-			real u[n];
-
-			for (int q = 0; q < n; q++) {
+			for (int q = T.lane(); q < n; q += T.lanes) {
 				real acc = 0;
 RK_UNROLL
 				for (int j = 0; j < s; j++)
 					if (Tab::a(s, j) != 0)
 						acc = rk_fma((real)Tab::a(s, j), Wk.k[j][q], acc);
-				u[q] = x[q] + acc;
+				Wk.u[q] = x[q] + acc;
 			}
-			Model::rhs((real)(t + Tab::c(s) * h), u, p, r);
-			if (Tab::fsal && s == Tab::stages - 1)
-				for (int q = 0; q < n; q++)
-					fend[q] = r[q];
+			T.sync();
+			rhs<Model>(T, (real)(t + Tab::c(s) * h), Wk.u, p, Wk.r);
+			if (with_fend && Tab::fsal && s == Tab::stages - 1)
+				for (int q = T.lane(); q < n; q += T.lanes)
+					Wk.fend[q] = Wk.r[q];
 		}
-		for (int q = 0; q < n; q++) {
+		for (int q = T.lane(); q < n; q += T.lanes) {
 			real acc = 0;
 RK_UNROLL
 			for (int j = 0; j < s; j++)
 				if (Tab::C(s, j) != 0)
 					acc = rk_fma((real)Tab::C(s, j), Wk.k[j][q], acc);
-			real v = rk_fma(ih, acc, r[q]);
+			real v = rk_fma(ih, acc, Wk.r[q]);
 
 			if (Tab::d(s) != 0)
 				v = rk_fma(hr * (real)Tab::d(s), Wk.ft[q], v);
 			Wk.k[s][q] = v;
 		}
-		small_lu_solve<n>(Wk.W, Wk.piv, Wk.k[s]);
+		T.sync();
+		team_lu_solve<n>(T, Wk.W, Wk.piv, Wk.k[s]);
 	}
 }
 
 /* The solution x + sum_j b(j) k_j into xn (summed as the stages sum
  * their u: with fsal, xn is the last stage's u to the bit). */
-template <class Model, class Tab, typename real>
-__host__ __device__ inline void solution(const work<Model::dim, real, Tab::stages> &Wk,
-					 const real *x, real *xn)
+template <class Model, class Tab, typename real, class Team, class Work>
+__host__ __device__ inline void solution(const Team &T, const Work &Wk, const real *x, real *xn)
 {
-	for (int q = 0; q < Model::dim; q++) {
+	for (int q = T.lane(); q < Model::dim; q += T.lanes) {
 		real acc = 0;
 RK_UNROLL
 		for (int j = 0; j < Tab::solution_stages; j++)
@@ -194,18 +239,20 @@ RK_UNROLL
 				acc = rk_fma((real)Tab::b(j), Wk.k[j][q], acc);
 		xn[q] = x[q] + acc;
 	}
+	T.sync();
 }
 
 /* The scaled error of a step: RMS of the estimate over atol + rtol
  * max(|x_i|, |xn_i|) (rodas.f); +Inf when it or xn is not finite. */
-template <class Model, class Tab, typename real>
-__host__ __device__ inline double error(const work<Model::dim, real, Tab::stages> &Wk,
-					const real *x, const real *xn, double atol, double rtol)
+template <class Model, class Tab, typename real, class Team, class Work>
+__host__ __device__ inline double error(const Team &T, const Work &Wk, const real *x,
+					const real *xn, double atol, double rtol)
 {
 	constexpr int n = Model::dim;
 	double sum = 0;
+	bool ok = true;
 
-	for (int q = 0; q < n; q++) {
+	for (int q = T.lane(); q < n; q += T.lanes) {
 		real est = 0;
 RK_UNROLL
 		for (int j = 0; j < Tab::stages; j++)
@@ -215,27 +262,29 @@ RK_UNROLL
 		const double v = (double)est / sc;
 
 		sum += v * v;
+		ok &= (bool)isfinite(xn[q]);
 	}
-	const double err = sqrt(sum / n);
+	const double err = sqrt(T.sum(sum) / n);
+	const bool xn_finite = T.all(ok);
 
-	return isfinite(err) && finite<n>(xn) ? err : INFINITY;
+	return isfinite(err) && xn_finite ? err : INFINITY;
 }
 
 /* The record times an accepted step from (t, x) to (t_new, xn), h =
  * t_new - t long, holds (the header says how). Without the scheme's own
- * extension Wk's factors and stages are spent; J and f_t are kept. */
+ * extension Wk's factors and stages are spent (and, without keep_J, J
+ * is evaluated again at (t, x)); J and f_t are kept. */
 PICARD_EXEC_CHECK_DISABLE
-template <class Model, class Tab, typename real, class Out>
-__host__ __device__ inline void dense(work<Model::dim, real, Tab::stages> &Wk, double t,
-				      double t_new, const real *x, const real *xn, const real *p,
-				      const real *f0, Out &out)
+template <class Model, class Tab, typename real, class Team, class Work, class Out>
+__host__ __device__ inline void dense(const Team &T, Work &Wk, double t, double t_new,
+				      const real *x, const real *xn, const real *p, const real *f0,
+				      Out &out)
 {
 	constexpr int n = Model::dim;
 	const double h = t_new - t;
+	real *xd = Wk.xd;
 
 	for (double td = out.due(t_new); !isnan(td); td = out.due(t_new)) {
-		real xd[n];
-
 		if (td <= t || td == t_new) {
 			out.store(td <= t ? x : xn);
 			continue;
@@ -243,20 +292,26 @@ __host__ __device__ inline void dense(work<Model::dim, real, Tab::stages> &Wk, d
 		const double theta = (td - t) / h;
 
 		if constexpr (Tab::own_dense) {
-			for (int q = 0; q < n; q++) {
+			for (int q = T.lane(); q < n; q += T.lanes) {
 				real acc = 0;
 RK_UNROLL
 				for (int j = 0; j < Tab::solution_stages; j++)
 					acc = rk_fma((real)Tab::dense(j, theta), Wk.k[j][q], acc);
 				xd[q] = x[q] + acc;
 			}
-		} else if (factor<n, Tab, real>(Wk, td - t)) {
-			stages<Model, Tab, real, Tab::solution_stages>(Wk, t, td - t, x, p, f0,
-								       (real *)nullptr);
-			solution<Model, Tab, real>(Wk, x, xd);
+			T.sync();
 		} else {
-			for (int q = 0; q < n; q++)
-				xd[q] = x[q] + (real)theta * (xn[q] - x[q]);
+			if constexpr (!Work::keeps_jacobian)
+				evaluate_jacobian<Model>(T, Wk, t, x, p);
+			if (factor<n, Tab>(T, Wk, td - t)) {
+				stages<Model, Tab, real, Tab::solution_stages, false>(T, Wk, t, td - t,
+										      x, p, f0);
+				solution<Model, Tab, real>(T, Wk, x, xd);
+			} else {
+				for (int q = T.lane(); q < n; q += T.lanes)
+					xd[q] = x[q] + (real)theta * (xn[q] - x[q]);
+				T.sync();
+			}
 		}
 		out.store(xd);
 	}
@@ -264,23 +319,24 @@ RK_UNROLL
 
 /* How a step attempt ended. */
 enum attempt_end {
-	ACCEPTED, /* the new state in xn */
+	ACCEPTED, /* the new state in W.xn */
 	REJECTED, /* retry from the same point at the length advised */
 	FAILED,   /* no step can be taken from here: the status says why */
 };
 
 /* A trajectory's integration from step attempt to step attempt, the
- * loop's own state left to its driver (rosenbrock_trajectory below for
- * picard's windows and records; bench/stiff/rodas.cuh's for its output
- * times and counts): the stages, f at the current point, the controller
- * of rodas.f (the header says how), and two counts a driver may read. */
-template <class Model, class Tab, typename real>
+ * loop's own state left to its driver (rosenbrock_run below for picard's
+ * windows and records; bench/stiff/rodas.cuh's for its output times and
+ * counts): the stages and vectors in W (a work, the driver's: a thread's
+ * own, or a warp's shared memory), the controller of rodas.f (the header
+ * says how), and two counts a driver may read. Every lane of a team holds
+ * the same controller. */
+template <class Model, class Tab, typename real, class Team = team_one,
+	  class Work = work<Model::dim, real, Tab::stages>>
 struct integrator {
 	static constexpr int n = Model::dim;
-	work<n, real, Tab::stages> W;
-	real f0[n];   /* f at the current point */
-	real xn[n];   /* an accepted step's new state */
-	real fend[n]; /* fsal: f at the step's end, the last stage's */
+	Work &W;
+	Team T;
 	double hacc, erracc; /* the last accepted step and its error (Gustafsson) */
 	long accepted;       /* steps accepted */
 	bool reject;         /* the last attempt was rejected */
@@ -288,18 +344,22 @@ struct integrator {
 	bool need_jac;       /* J and f_t are due (a new point) */
 	int singular;        /* attempts in a row whose W was singular */
 	long rhs_evals;      /* right-hand sides evaluated (a driver's count) */
-	long jacobians;      /* J and f_t evaluated */
+	long jacobians;      /* J evaluated (f_t with each at a new point) */
+
+	__host__ __device__ integrator(Work &work, Team team = Team()) : W(work), T(team) {}
 
 	/* At (t, x): f0 = f(t, x). */
 	__host__ __device__ void start(double t, const real *x, const real *p)
 	{
-		Model::rhs((real)t, x, p, f0);
+		rhs<Model>(T, (real)t, x, p, W.f0);
 		/* set before use (need_jac, fsal); zeroed once, for the
 		 * compiler's sake */
-		for (int i = 0; i < n * n; i++)
-			W.J[i] = 0;
-		for (int i = 0; i < n; i++)
-			fend[i] = W.ft[i] = 0;
+		if constexpr (Work::keeps_jacobian)
+			for (int i = T.lane(); i < n * n; i += T.lanes)
+				W.J[i] = 0;
+		for (int i = T.lane(); i < n; i += T.lanes)
+			W.fend[i] = W.ft[i] = 0;
+		T.sync();
 		hacc = 0;
 		erracc = 1e-2;
 		accepted = 0;
@@ -310,7 +370,7 @@ struct integrator {
 		jacobians = 0;
 	}
 
-	/* One attempt of a step hs from (t, x): ACCEPTED, xn the new state
+	/* One attempt of a step hs from (t, x): ACCEPTED, W.xn the new state
 	 * and *hnew the step after it (fixed: hs; at most hs after a
 	 * rejection); REJECTED, *hnew the retry's length; FAILED, *status
 	 * why. fixed: no estimate, every finite step accepted. The state's
@@ -323,17 +383,22 @@ struct integrator {
 		 * in float, as rk_adaptive's and radau5's */
 		constexpr float expo = 1.0f / (Tab::err_order + 1);
 
-		if (need_jac) {
-			jacobian<Model, real>((real)t, x, p, W.J);
-			dfdt<Model, real>((real)t, x, p, W.ft);
-			need_jac = false;
+		if (need_jac || !Work::keeps_jacobian) {
+			evaluate_jacobian<Model>(T, W, t, x, p);
 			jacobians++;
-			if (!finite<n * n>(W.J) || !finite<n>(W.ft) || !finite<n>(f0)) {
+		}
+		if (need_jac) {
+			if (T.leader())
+				dfdt<Model, real>((real)t, x, p, W.ft);
+			T.sync();
+			need_jac = false;
+			if (!finite<n * n>(T, W.jacobian_out()) || !finite<n>(T, W.ft) ||
+			    !finite<n>(T, W.f0)) {
 				*status = PICARD_TRAJ_NONFINITE;
 				return FAILED;
 			}
 		}
-		if (!factor<n, Tab, real>(W, hs)) {
+		if (!factor<n, Tab>(T, W, hs)) {
 			if (fixed || ++singular >= max_singular) {
 				*status = PICARD_TRAJ_LINSOLVE_FAILED;
 				return FAILED;
@@ -344,19 +409,19 @@ struct integrator {
 		}
 		singular = 0;
 		if (fixed) {
-			stages<Model, Tab, real, Tab::solution_stages>(W, t, hs, x, p, f0, fend);
+			stages<Model, Tab, real, Tab::solution_stages, true>(T, W, t, hs, x, p, W.f0);
 			rhs_evals += Tab::solution_stages - 1;
 		} else {
-			stages<Model, Tab, real, Tab::stages>(W, t, hs, x, p, f0, fend);
+			stages<Model, Tab, real, Tab::stages, true>(T, W, t, hs, x, p, W.f0);
 			rhs_evals += Tab::stages - 1;
 		}
-		solution<Model, Tab, real>(W, x, xn);
+		solution<Model, Tab, real>(T, W, x, W.xn);
 		*hnew = hs;
 		if (fixed) {
 			accepted++;
 			return ACCEPTED;
 		}
-		const double err = error<Model, Tab, real>(W, x, xn, atol, rtol);
+		const double err = error<Model, Tab, real>(T, W, x, W.xn, atol, rtol);
 
 		nonfinite = !(err < INFINITY);
 		if (nonfinite) {
@@ -391,45 +456,56 @@ struct integrator {
 		return ACCEPTED;
 	}
 
-	/* After an accepted step to t_new: x = xn, f0 = f(t_new, x) (with
+	/* After an accepted step to t_new: x = W.xn, f0 = f(t_new, x) (with
 	 * fsal, adaptive, the last stage's), J and f_t due. */
 	__host__ __device__ void advance(double t_new, real *x, const real *p, bool fixed)
 	{
-		for (int i = 0; i < n; i++)
-			x[i] = xn[i];
+		for (int i = T.lane(); i < n; i += T.lanes)
+			x[i] = W.xn[i];
 		if (Tab::fsal && !fixed) {
-			for (int i = 0; i < n; i++)
-				f0[i] = fend[i];
+			for (int i = T.lane(); i < n; i += T.lanes)
+				W.f0[i] = W.fend[i];
+			T.sync();
 		} else {
-			Model::rhs((real)t_new, x, p, f0);
+			T.sync();
+			rhs<Model>(T, (real)t_new, x, p, W.f0);
 			rhs_evals++;
 		}
 		need_jac = true;
 	}
 };
 
-} /* namespace ros */
+/* Whether every |x_k| is within lim (rk_state_ok, by the team). */
+template <int n, class Team, typename real>
+__host__ __device__ inline bool state_ok(const Team &T, const real *x, real lim)
+{
+	bool ok = true;
 
-/* Integrate one trajectory by the Rosenbrock scheme Tab, adaptive or
- * run.steps fixed steps a window; rk_trajectory's contract
- * (rk_integrate.cuh), which calls it for a tableau that declares
- * rosenbrock = true. */
+	for (int i = T.lane(); i < n; i += T.lanes)
+		ok &= fabs(x[i]) <= lim;
+	return T.all(ok);
+}
+
+/* Integrate one trajectory by the Rosenbrock scheme Tab with the team T
+ * and its work Wk (x, p and out as rosenbrock_trajectory's; x where the
+ * whole team reads it). */
 PICARD_EXEC_CHECK_DISABLE
-template <class Model, class Tab, typename real, class Out>
-__host__ __device__ inline rk_outcome rosenbrock_trajectory(const rk_run &run, real *x,
-							    const real *p, Out &out)
+template <class Model, class Tab, typename real, class Team, class Work, class Out>
+__host__ __device__ inline rk_outcome run(const Team &T, Work &Wk, const rk_run &run, real *x,
+					  const real *p, Out &out)
 {
 	constexpr int n = Model::dim;
 	const double eps = rk_eps<real>::value;
 	const bool fixed = run.steps > 0;
-	ros::integrator<Model, Tab, real> I;
+	integrator<Model, Tab, real, Team, Work> I(Wk, T);
 	rk_outcome o = rk_outcome_ok(0);
 	const real lim = rk_limit<real>(run.bound);
 	double t = run.t0, h;
 	long attempts = 0;
 
 	I.start(t, x, p);
-	h = fixed ? run.window / run.steps : rk_first_step<Model, Tab, real>(run, t, x, p, I.f0);
+	/* every lane alike: the same rhs on the same state */
+	h = fixed ? run.window / run.steps : rk_first_step<Model, Tab, real>(run, t, x, p, Wk.f0);
 	for (long w = 0; w < run.windows && o.status == PICARD_TRAJ_OK; w++) {
 		const double tb = rk_window_end(run, w);
 		int tried = 0;
@@ -452,29 +528,30 @@ __host__ __device__ inline rk_outcome rosenbrock_trajectory(const rk_run &run, r
 			attempts++;
 			tried++;
 			o.steps++;
-			const ros::attempt_end end =
+			const attempt_end end =
 				I.attempt(t, hs, x, p, fixed, run.atol, run.rtol, &hnew, &status);
 
-			if (end == ros::FAILED) {
+			if (end == FAILED) {
 				rk_fail(o, status, w, t, t + hs);
 				rk_flush(out, t, x);
 				break;
 			}
-			if (end == ros::REJECTED) {
+			if (end == REJECTED) {
 				h = hnew;
 				continue;
 			}
 			const double t_new = last ? tb : t + hs;
 
-			if (!rk_state_ok<n>(I.xn, lim)) { /* the record times after t: none */
+			if (!state_ok<n>(T, Wk.xn, lim)) { /* the record times after t: none */
 				rk_flush(out, t, x);
-				for (int i = 0; i < n; i++)
-					x[i] = I.xn[i];
+				for (int i = T.lane(); i < n; i += T.lanes)
+					x[i] = Wk.xn[i];
+				T.sync();
 				rk_fail(o, rk_state_status<n>(x), w, t, t_new);
 				break;
 			}
 			if (Out::dense)
-				ros::dense<Model, Tab, real>(I.W, t, t_new, x, I.xn, p, I.f0, out);
+				dense<Model, Tab, real>(T, Wk, t, t_new, x, Wk.xn, p, Wk.f0, out);
 			I.advance(t_new, x, p, fixed);
 			t = t_new;
 			/* a step shortened to end the window says nothing of
@@ -488,6 +565,22 @@ __host__ __device__ inline rk_outcome rosenbrock_trajectory(const rk_run &run, r
 		out.window_end(w, x);
 	}
 	return o;
+}
+
+} /* namespace ros */
+
+/* Integrate one trajectory by the Rosenbrock scheme Tab, adaptive or
+ * run.steps fixed steps a window, in one thread; rk_trajectory's
+ * contract (rk_integrate.cuh), which calls it for a tableau that declares
+ * rosenbrock = true. */
+PICARD_EXEC_CHECK_DISABLE
+template <class Model, class Tab, typename real, class Out>
+__host__ __device__ inline rk_outcome rosenbrock_trajectory(const rk_run &run, real *x,
+							    const real *p, Out &out)
+{
+	ros::work<Model::dim, real, Tab::stages> Wk;
+
+	return ros::run<Model, Tab, real>(team_one(), Wk, run, x, p, out);
 }
 
 } /* namespace picard */
