@@ -1,19 +1,18 @@
 /* small_lu.cuh - LU with partial pivoting of a small n x n system (n a
  * compile-time constant), real or complex, and its solves: one thread's
  * linear algebra, device and host alike (radau5_integrate.cuh; bench/
- * stiff's Rodas5P baseline). Up to n = 16 every loop is unrolled and
- * every index a constant, the pivot's row chosen by comparison, so on the
- * device the matrices stay in registers: an index known only at run time
- * would put them in local memory. Past it they are there anyway, and the
- * loops stay loops (RK_UNROLL_SMALL). The diagonal of U is kept inverted,
- * so the solves multiply. */
+ * stiff's Rodas5P baseline). Every loop is unrolled and every index a
+ * constant, the pivot's row chosen by comparison, so on the device the
+ * matrices stay in registers: an index known only at run time would put
+ * them in local memory. The diagonal of U is kept inverted, so the solves
+ * multiply. */
 #ifndef PICARD_SMALL_LU_CUH
 #define PICARD_SMALL_LU_CUH
 
 #include <math.h>
 
 #include "portable.h"
-#include "rk_integrate.cuh" /* RK_UNROLL_SMALL */
+#include "rk_integrate.cuh" /* RK_UNROLL */
 
 namespace picard {
 
@@ -31,12 +30,12 @@ namespace picard {
 template <int n, typename real>
 __host__ __device__ inline bool small_lu(real *a, int *piv)
 {
-RK_UNROLL_SMALL
+RK_UNROLL
 	for (int k = 0; k < n; k++) {
 		int m = k;
 		real best = fabs(a[k * n + k]);
 
-RK_UNROLL_SMALL
+RK_UNROLL
 		for (int i = k + 1; i < n; i++)
 			if (fabs(a[i * n + k]) > best) {
 				m = i;
@@ -45,10 +44,10 @@ RK_UNROLL_SMALL
 		piv[k] = m;
 		if (!(best > 0) || !isfinite(best))
 			return false;
-RK_UNROLL_SMALL
+RK_UNROLL
 		for (int i = k + 1; i < n; i++)
 			if (i == m)
-RK_UNROLL_SMALL
+RK_UNROLL
 				for (int j = k; j < n; j++) {
 					const real t = a[k * n + j];
 
@@ -58,12 +57,12 @@ RK_UNROLL_SMALL
 		const real inv = (real)1 / a[k * n + k];
 
 		a[k * n + k] = inv; /* kept inverted: the solves multiply */
-RK_UNROLL_SMALL
+RK_UNROLL
 		for (int i = k + 1; i < n; i++) {
 			const real l = a[i * n + k] * inv;
 
 			a[i * n + k] = l;
-RK_UNROLL_SMALL
+RK_UNROLL
 			for (int j = k + 1; j < n; j++)
 				a[i * n + j] -= l * a[k * n + j];
 		}
@@ -74,9 +73,9 @@ RK_UNROLL_SMALL
 template <int n, typename real>
 __host__ __device__ inline void small_lu_solve(const real *a, const int *piv, real *b)
 {
-RK_UNROLL_SMALL
+RK_UNROLL
 	for (int k = 0; k < n; k++) {
-RK_UNROLL_SMALL
+RK_UNROLL
 		for (int i = k + 1; i < n; i++)
 			if (i == piv[k]) {
 				const real t = b[k];
@@ -84,15 +83,15 @@ RK_UNROLL_SMALL
 				b[k] = b[i];
 				b[i] = t;
 			}
-RK_UNROLL_SMALL
+RK_UNROLL
 		for (int i = k + 1; i < n; i++)
 			b[i] -= a[i * n + k] * b[k];
 	}
-RK_UNROLL_SMALL
+RK_UNROLL
 	for (int i = n - 1; i >= 0; i--) {
 		real s = b[i];
 
-RK_UNROLL_SMALL
+RK_UNROLL
 		for (int j = i + 1; j < n; j++)
 			s -= a[i * n + j] * b[j];
 		b[i] = s * a[i * n + i];
@@ -104,12 +103,12 @@ RK_UNROLL_SMALL
 template <int n, typename real>
 __host__ __device__ inline bool small_lu_complex(real *ar, real *ai, int *piv)
 {
-RK_UNROLL_SMALL
+RK_UNROLL
 	for (int k = 0; k < n; k++) {
 		int m = k;
 		real best = fabs(ar[k * n + k]) + fabs(ai[k * n + k]);
 
-RK_UNROLL_SMALL
+RK_UNROLL
 		for (int i = k + 1; i < n; i++)
 			if (fabs(ar[i * n + k]) + fabs(ai[i * n + k]) > best) {
 				m = i;
@@ -118,10 +117,10 @@ RK_UNROLL_SMALL
 		piv[k] = m;
 		if (!(best > 0) || !isfinite(best))
 			return false;
-RK_UNROLL_SMALL
+RK_UNROLL
 		for (int i = k + 1; i < n; i++)
 			if (i == m)
-RK_UNROLL_SMALL
+RK_UNROLL
 				for (int j = k; j < n; j++) {
 					const real tr = ar[k * n + j], ti = ai[k * n + j];
 
@@ -136,14 +135,14 @@ RK_UNROLL_SMALL
 		ar[k * n + k] = ir; /* kept inverted: the solves multiply */
 		ai[k * n + k] = ii;
 
-RK_UNROLL_SMALL
+RK_UNROLL
 		for (int i = k + 1; i < n; i++) {
 			const real lr = ar[i * n + k] * ir - ai[i * n + k] * ii;
 			const real li = ar[i * n + k] * ii + ai[i * n + k] * ir;
 
 			ar[i * n + k] = lr;
 			ai[i * n + k] = li;
-RK_UNROLL_SMALL
+RK_UNROLL
 			for (int j = k + 1; j < n; j++) {
 				ar[i * n + j] -= lr * ar[k * n + j] - li * ai[k * n + j];
 				ai[i * n + j] -= lr * ai[k * n + j] + li * ar[k * n + j];
@@ -157,9 +156,9 @@ template <int n, typename real>
 __host__ __device__ inline void small_lu_solve_complex(const real *ar, const real *ai,
 						       const int *piv, real *br, real *bi)
 {
-RK_UNROLL_SMALL
+RK_UNROLL
 	for (int k = 0; k < n; k++) {
-RK_UNROLL_SMALL
+RK_UNROLL
 		for (int i = k + 1; i < n; i++)
 			if (i == piv[k]) {
 				real t = br[k];
@@ -170,17 +169,17 @@ RK_UNROLL_SMALL
 				bi[k] = bi[i];
 				bi[i] = t;
 			}
-RK_UNROLL_SMALL
+RK_UNROLL
 		for (int i = k + 1; i < n; i++) {
 			br[i] -= ar[i * n + k] * br[k] - ai[i * n + k] * bi[k];
 			bi[i] -= ar[i * n + k] * bi[k] + ai[i * n + k] * br[k];
 		}
 	}
-RK_UNROLL_SMALL
+RK_UNROLL
 	for (int i = n - 1; i >= 0; i--) {
 		real sr = br[i], si = bi[i];
 
-RK_UNROLL_SMALL
+RK_UNROLL
 		for (int j = i + 1; j < n; j++) {
 			sr -= ar[i * n + j] * br[j] - ai[i * n + j] * bi[j];
 			si -= ar[i * n + j] * bi[j] + ai[i * n + j] * br[j];

@@ -41,16 +41,6 @@
 #endif
 #define RK_UNROLL _Pragma("GCC unroll 16")
 #endif
-/* The same where the loop's arrays are n x n or n long (n, a constant in
- * scope): unrolled on the device only while n <= 16. Past it they live
- * in local memory whatever the indices, and unrolled a dense LU is n^3/3
- * statements: NVRTC took minutes on a 47-component model, and the code
- * outgrew the instruction cache. */
-#if defined(__CUDA_ARCH__)
-#define RK_UNROLL_SMALL _Pragma("unroll (n <= 16 ? n : 1)")
-#else
-#define RK_UNROLL_SMALL RK_UNROLL
-#endif
 
 namespace picard {
 
