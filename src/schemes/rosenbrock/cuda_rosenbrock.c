@@ -16,12 +16,15 @@ static bool warp_layout(const picard_grid *grid)
 	return grid->layout == PICARD_LAYOUT_WARP;
 }
 
-/* AUTO: the thread layout, the faster on every model measured (H200,
+/* AUTO: the thread layout, the faster on the chemistry measured (H200,
  * 2026-11-28, bench/results/h200-2026-11-28-issue38-warp: gri30's 54
- * components 4.1 times, h2o2 11, robertson 15): a reactor's right-hand
+ * components 4.2 times, h2o2 11, robertson 15): a reactor's right-hand
  * sides and Jacobian are one lane's work in the warp layout, and they,
  * not the LU, take a step's time. The warp layout when asked for, or
- * when the tuner times it faster. */
+ * when the tuner times it faster: where the right-hand side is cheap
+ * beside the LU (heat1d's 47 components: 2.5 times the thread layout's
+ * speed with its LU's loops kept; NVRTC had not finished its unrolled
+ * kernel after 20 minutes). */
 static void layout(picard_grid *grid, const picard_options_layout *asked, int dim, long ntraj,
 		   int sms)
 {
