@@ -55,8 +55,14 @@ __global__ void __launch_bounds__(256) picard_ros_warp_kernel(const picard_launc
 	T.sync();
 	for (int k = T.lane(); k < n; k += T.lanes)
 		((real *)L.x_final)[k * L.ntraj + traj] = x[k];
-	if (T.leader())
-		rk_store_outcome(L, traj, o);
+	if (!T.leader())
+		return;
+	L.status[traj] = o.status;
+	L.fail_window[traj] = o.fail_window;
+	L.fail_time[2 * traj] = o.fail_start;
+	L.fail_time[2 * traj + 1] = o.fail_end;
+	L.sweeps[traj] = o.steps;
+	L.sweeps_max[traj] = o.steps_max;
 }
 
 } /* namespace picard */
