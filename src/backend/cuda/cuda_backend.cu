@@ -130,7 +130,7 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 		return err;
 	shared = scheme->shared_bytes ? scheme->shared_bytes(grid, model->dim, real_size) : 0;
 	if (shared > prop.sharedMemPerBlockOptin)
-		return picard_fail(PICARD_ESHMEM, "%s %s layout: model %s (dim %d) needs %zu bytes of shared memory a block in %s, the device allows %zu: run it on the CPU backend (--backend cpu)",
+		return picard_fail(PICARD_ESHMEM, "%s %s layout: model %s (dim %d) needs %zu bytes of shared memory a block in %s, the device allows %zu: fewer trajectories a block (--traj-per-block), another layout (--layout), or the CPU backend (--backend cpu)",
 				   picard_scheme_of(grid->scheme)->name, picard_layout_name(grid->layout),
 				   model->name, model->dim, shared,
 				   real_size == sizeof(double) ? "double" : "float",
