@@ -12,6 +12,10 @@
 
 #include "picard.h"
 
+/* Threads a block may hold on every CUDA GPU since sm_20 (the layouts'
+ * checks, made alike without a GPU). */
+#define PICARD_MAX_BLOCK_THREADS 1024
+
 struct picard_cpu_scheme;  /* src/backend/backend.h */
 struct picard_lobatto;     /* src/schemes/lobatto/lobatto.h */
 struct picard_cuda_scheme; /* src/backend/cuda/cuda_solver.h */

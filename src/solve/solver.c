@@ -19,7 +19,6 @@
 #include "solver.h"
 
 #define DEFAULT_BOUND 1e12
-#define PICARD_MAX_BLOCK_THREADS 1024 /* every CUDA GPU since sm_20 */
 
 struct picard_solver {
 	const picard_model *model;  /* what is integrated */

@@ -376,7 +376,8 @@ Test(rosenbrock, float_agrees_with_double_on_robertson)
 
 /* Their layouts: thread and warp (a warp per trajectory on the GPU; the
  * CPU backend takes either and solves alike), never the paper's or a
- * scan, with the reason; radau5 has no warp layout. */
+ * scan, nor more warps a block than a block's 1024 threads, with the
+ * reason; radau5 has no warp layout. */
 Test(rosenbrock, layouts_taken_and_refused)
 {
 	const picard_model *model = test_model("robertson");
@@ -409,6 +410,15 @@ Test(rosenbrock, layouts_taken_and_refused)
 		cr_expect_eq(picard_solver_create(&s, model, &opt, 1), PICARD_EINVAL, "%s", name);
 		cr_expect(strstr(picard_error_detail(), "scan"), "%s: %s", name,
 			  picard_error_detail());
+		opt.scan = PICARD_SCAN_AUTO;
+		opt.traj_per_block = 33; /* 33 warps: 1056 threads */
+		cr_expect_eq(picard_solver_create(&s, model, &opt, 1), PICARD_EBLOCK, "%s", name);
+		cr_expect(strstr(picard_error_detail(), "traj_per_block = 33"), "%s: %s", name,
+			  picard_error_detail());
+		opt.traj_per_block = 32;
+		s = test_solver(model, &opt, 1);
+		picard_solver_free(s);
+		opt.traj_per_block = 0;
 	}
 	picard_options radau = {.scheme = PICARD_SCHEME_RADAU5, .layout = PICARD_LAYOUT_WARP,
 				.t0 = 0, .t1 = 1, .backend = PICARD_BACKEND_CPU};

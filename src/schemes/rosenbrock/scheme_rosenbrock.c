@@ -22,7 +22,8 @@ static double order_ros23(const picard_grid *g) { (void)g; return 2; }
 
 #define ROS_OPTIONS RK_OPTIONS " or warp (a warp per trajectory)"
 
-/* The thread and warp layouts; no scan. */
+/* The thread and warp layouts; no scan; the warp layout's block within a
+ * block's threads, a warp a trajectory (refused alike without a GPU). */
 static int check_layout(const picard_options *o)
 {
 	if (o->layout == PICARD_LAYOUT_PAPER)
@@ -30,6 +31,10 @@ static int check_layout(const picard_options *o)
 				   "(layout thread) or one warp (layout warp) per trajectory");
 	if (o->scan != PICARD_SCAN_AUTO)
 		return picard_fail(PICARD_EINVAL, "scan: a Rosenbrock scheme has no prefix sum");
+	if (o->layout == PICARD_LAYOUT_WARP && o->traj_per_block > PICARD_MAX_BLOCK_THREADS / 32)
+		return picard_fail(PICARD_EBLOCK, "traj_per_block = %d with a warp (32 threads) each: "
+				   "over %d threads per block", o->traj_per_block,
+				   PICARD_MAX_BLOCK_THREADS);
 	return PICARD_OK;
 }
 
