@@ -6,10 +6,12 @@
  * ensemble, output times, msbdf reference and CSV row, so that they sit
  * side by side.
  *
- *   bench-radau5 MODEL [--scheme NAME] [--rtol R --atol A] [--backend cuda|host] [options]
+ *   bench-radau5 MODEL [--scheme NAME] [--layout thread|warp] [--rtol R --atol A]
+ *                [--backend cuda|host] [options]
  *
  * --scheme: any scheme of picard's list that solves stiff models one
- * thread per trajectory (its table's solves_stiff and tableau). rtol and
+ * thread per trajectory (its table's solves_stiff and tableau). --layout:
+ * a thread (the default) or a warp per trajectory on the GPU. rtol and
  * atol are its iter_rtol and iter_atol (the local error's scale, as
  * Rodas5P's and CVODE's). Timed: picard_stats.solve_seconds, the kernel
  * alone on the GPU (CUDA events, as bench-rodas times its kernel), the
@@ -28,12 +30,13 @@
 
 static const char *program = "bench-radau5";
 
-/* --scheme NAME (or --scheme=NAME) taken out of argv, which stiff_parse
- * reads after: the scheme named, radau5 without one. Dies where NAME is
- * no per-thread scheme that solves stiff models. */
-static const picard_scheme_type *take_scheme(int *argc, char **argv)
+/* --scheme NAME and --layout L (or --scheme=NAME, --layout=L) taken out
+ * of argv, which stiff_parse reads after: the scheme named, radau5
+ * without one; *layout thread without one. Dies where NAME is no
+ * per-thread scheme that solves stiff models, or L is neither layout. */
+static const picard_scheme_type *take_scheme(int *argc, char **argv, picard_layout *layout)
 {
-	const char *name = "radau5";
+	const char *name = "radau5", *lname = "thread";
 	char names[256] = "";
 	int kept = 1;
 
@@ -42,9 +45,19 @@ static const picard_scheme_type *take_scheme(int *argc, char **argv)
 			name = argv[++i];
 		else if (!strncmp(argv[i], "--scheme=", 9))
 			name = argv[i] + 9;
+		else if (!strcmp(argv[i], "--layout") && i + 1 < *argc)
+			lname = argv[++i];
+		else if (!strncmp(argv[i], "--layout=", 9))
+			lname = argv[i] + 9;
 		else
 			argv[kept++] = argv[i];
 	}
+	if (!strcmp(lname, "thread"))
+		*layout = PICARD_LAYOUT_THREAD;
+	else if (!strcmp(lname, "warp"))
+		*layout = PICARD_LAYOUT_WARP;
+	else
+		bench_die_usage(program, "--layout %s: thread or warp", lname);
 	argv[kept] = NULL;
 	*argc = kept;
 	const picard_scheme_type *type = picard_scheme_named(name);
@@ -77,7 +90,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i <= argc; i++)
 		command[i] = argv[i];
 	const int typed = argc;
-	const picard_scheme_type *scheme = take_scheme(&argc, argv);
+	picard_layout layout;
+	const picard_scheme_type *scheme = take_scheme(&argc, argv, &layout);
 
 	stiff_parse(argc, argv, program, true, &o);
 	stiff_problem_make(&o, program, &pb);
@@ -86,7 +100,7 @@ int main(int argc, char **argv)
 	const long N = pb.ntraj;
 	const int n = pb.dim, no = pb.nout;
 	const picard_options opt = {
-		.scheme = scheme->id, .precision = PICARD_DOUBLE,
+		.scheme = scheme->id, .precision = PICARD_DOUBLE, .layout = layout,
 		.iter_rtol = o.rtol, .iter_atol = o.atol, .K_max = (int)o.max_steps,
 		.t0 = pb.t0, .t1 = pb.tout[no - 1],
 		.backend = o.host ? PICARD_BACKEND_CPU : PICARD_BACKEND_CUDA,
@@ -128,7 +142,7 @@ int main(int argc, char **argv)
 	stiff_errors e = stiff_errors_of(&o, &pb, &sample, xout, failed);
 	FILE *out = bench_csv_open(program, o.csv, &new_file);
 
-	snprintf(config, sizeof(config), "%s", o.host ? "host" : "thread");
+	snprintf(config, sizeof(config), "%s", o.host ? "host" : picard_layout_name(layout));
 	snprintf(method, sizeof(method), "picard-%s", scheme->name);
 	stiff_csv_header(out, typed, command, program, stats.device, &o, &pb, &sample, new_file);
 	fprintf(out, "# %s: picard's %s; steps = %s\n", scheme->name, scheme->summary,

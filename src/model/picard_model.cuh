@@ -44,7 +44,7 @@
 #include "newton_kernel.cuh"
 #include "paper_kernel.cuh"
 #include "rk_kernel.cuh"
-#include "rosenbrock_warp.cuh"
+#include "rk_warp_kernel.cuh"
 #include "warp_kernel.cuh"
 #endif
 #if !defined(__CUDACC_RTC__)

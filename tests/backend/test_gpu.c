@@ -1831,11 +1831,11 @@ ParameterizedTest(int *which, gpu, rk_matches_cpu, .timeout = 600)
 	free(nudged);
 }
 
-/* The Rosenbrock schemes' warp layout (a warp per trajectory, the step in
- * shared memory: rosenbrock_warp.cuh) against the CPU as
- * gpu/rk_matches_cpu, on every stiff model of up to WARP_MAX_DIM
- * components (semi-linear ones too: a Rosenbrock scheme takes their rhs
- * whole) and every non-stiff one of more than WARP_MIN_DIM (a state that
+/* The stiff schemes' warp layout (the Rosenbrock schemes and radau5: a
+ * warp per trajectory, the step in shared memory: rk_warp_kernel.cuh)
+ * against the CPU as gpu/rk_matches_cpu, on every stiff model of up to
+ * WARP_MAX_DIM components (semi-linear ones too: these schemes take
+ * their rhs whole) and every non-stiff one of more than WARP_MIN_DIM (a state that
  * fills a warp's lanes): every scheme with a warp layout, both
  * precisions, adaptive and fixed steps, a warp a block and three (a
  * partial last block of the 257); and AUTO's choice, the thread layout,
@@ -1843,12 +1843,12 @@ ParameterizedTest(int *which, gpu, rk_matches_cpu, .timeout = 600)
 #define WARP_MAX_DIM 64
 #define WARP_MIN_DIM 16
 
-ParameterizedTestParameters(gpu, rosenbrock_warp_matches_cpu)
+ParameterizedTestParameters(gpu, stiff_warp_matches_cpu)
 {
 	return every_model();
 }
 
-ParameterizedTest(int *which, gpu, rosenbrock_warp_matches_cpu, .timeout = 600)
+ParameterizedTest(int *which, gpu, stiff_warp_matches_cpu, .timeout = 600)
 {
 	picard_scheme ids[PER_THREAD_MAX];
 	const picard_model *model = picard_model_at(*which);
@@ -1858,9 +1858,9 @@ ParameterizedTest(int *which, gpu, rosenbrock_warp_matches_cpu, .timeout = 600)
 
 	require_gpu();
 	nids = per_thread_schemes(PER_THREAD_STIFF, ids);
-	every_model_ran("gpu/rosenbrock_warp_matches_cpu", *which);
+	every_model_ran("gpu/stiff_warp_matches_cpu", *which);
 	if (model->dim > WARP_MAX_DIM || (!model->stiff && model->dim <= WARP_MIN_DIM)) {
-		cr_log_info("%s: left out of gpu/rosenbrock_warp_matches_cpu: dim %d, %s",
+		cr_log_info("%s: left out of gpu/stiff_warp_matches_cpu: dim %d, %s",
 			    model->name, model->dim, model->stiff ? "past its bound" :
 			    "a small non-stiff model");
 		return;
@@ -1871,7 +1871,7 @@ ParameterizedTest(int *which, gpu, rosenbrock_warp_matches_cpu, .timeout = 600)
 		picard_solver *solver;
 
 		if (picard_scheme_of(ids[s])->check_layout(&opt) != PICARD_OK)
-			continue; /* no warp layout (radau5) */
+			continue; /* no warp layout */
 		for (int p = 0; p < 2; p++) {
 			int fixed_steps = 20;
 

@@ -8,7 +8,7 @@
 #define PICARD_MAX_RECORDS 3
 #define PICARD_MAX_USER_RECORDS 2
 /* The most stages of a Rosenbrock tableau (rodas5p's), for which the host
- * sizes the warp layout's shared memory (rosenbrock_warp.cuh). */
+ * sizes the warp layout's shared memory (rk_warp_kernel.cuh). */
 #define PICARD_ROS_MAX_STAGES 8
 
 /* A record on the device: states[r][slot][k] in the solve's precision,

@@ -8,8 +8,12 @@
  * error estimate (filtered by E1, so it stays bounded on stiff
  * components), Gustafsson's predictive controller, the Jacobian kept from
  * one step to the next while the iteration contracts fast. Written once
- * for the device (kernels/rk_kernel.cuh, one thread per trajectory) and
- * the host (the CPU backend, rk_host.h), through rk_trajectory.
+ * for the device (rk_kernel.cuh, one thread per trajectory) and the host
+ * (the CPU backend, rk_host.h), through rk_trajectory, and over a team
+ * (team.cuh): one thread, or a warp per trajectory (rk_warp_kernel.cuh),
+ * whose lanes split each vector and E1's and E2's LUs and solves
+ * (team_lu.cuh), lanes 0-2 evaluating the three stages' right-hand sides
+ * at once, the leader J, the step in the warp's shared memory.
  *
  * Tolerances: iter_rtol and iter_atol scale the local error as they do
  * for the explicit pairs. RADAU5 itself holds the local error to rtol' =
@@ -56,7 +60,8 @@
 #include "picard.h"
 #include "portable.h"
 #include "rk_integrate.cuh"
-#include "small_lu.cuh"
+#include "team.cuh"
+#include "team_lu.cuh"
 
 namespace picard {
 
@@ -105,33 +110,46 @@ struct counts {
 	long fcn, jac, step, accept, reject, dec, sol;
 };
 
-/* A step's linear algebra and iterates: J at the step's start, E1 and E2
- * factored for the step h, the stage increments z (x + z_s at t + c_s h)
- * and their transform w = T^-1 z. */
+/* A step's linear algebra and iterates, and the vectors a trajectory
+ * carries from step to step: J at the step's start, E1 and E2 factored
+ * for the step h, the stage increments z (x + z_s at t + c_s h) and
+ * their transform w = T^-1 z, the stages' arguments u and f there, the
+ * last accepted step's collocation polynomial k (polynomial_* below).
+ * One thread's own (its registers or local memory), or a warp's, in its
+ * slice of the block's shared memory (rk_warp_kernel.cuh), whose size is
+ * the sum of the arrays' (reals first). */
 template <int n, typename real>
 struct work {
+	typedef real value_type;
 	real J[n * n], e1[n * n], e2r[n * n], e2i[n * n];
-	int p1[n], p2[n];
 	real z[3][n], w[3][n];
+	real u[3][n], f[3][n];
+	real k[3][n];
+	real f0[n], wt[n], xn[n]; /* f at the step's start, the weights, the new state */
+	real e[n], f2[n];         /* the error estimate's */
+	real xd[n];               /* a dense output's state */
+	int p1[n], p2[n];
 };
 
-/* E1 and E2 for a step h from J; false: singular. */
-template <int n, typename real>
-__host__ __device__ inline bool factor(work<n, real> &W, double h)
+/* E1 and E2 for a step h from J; false: singular (the team's verdict). */
+template <int n, class Team, typename real>
+__host__ __device__ inline bool factor(const Team &T, work<n, real> &W, double h)
 {
 	const real f1 = (real)(u1 / h), ar = (real)(alpha / h), ai = (real)(beta / h);
 
-	for (int i = 0; i < n * n; i++) {
+	for (int i = T.lane(); i < n * n; i += T.lanes) {
 		W.e1[i] = -W.J[i];
 		W.e2r[i] = -W.J[i];
 		W.e2i[i] = 0;
 	}
-	for (int i = 0; i < n; i++) {
+	T.sync();
+	for (int i = T.lane(); i < n; i += T.lanes) {
 		W.e1[i * n + i] += f1;
 		W.e2r[i * n + i] += ar;
 		W.e2i[i * n + i] = ai;
 	}
-	return small_lu<n>(W.e1, W.p1) && small_lu_complex<n>(W.e2r, W.e2i, W.p2);
+	T.sync();
+	return team_lu<n>(T, W.e1, W.p1) && team_lu_complex<n>(T, W.e2r, W.e2i, W.p2);
 }
 
 /* How a step's iteration ended. */
@@ -147,10 +165,12 @@ struct newton_result {
 /* The simplified Newton iteration of a step h from (t, x), starting from
  * W.z (and W.w = T^-1 z), with E1, E2 factored; faccon is carried from
  * step to step as RADAU5 does. patient (fixed steps): no shorter step to
- * ask for, so it goes on while it contracts, up to nit_fixed. */
-template <class Model, typename real>
-__host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, double t, double h,
-						const real *x, const real *p, const real *wt,
+ * ask for, so it goes on while it contracts, up to nit_fixed. The three
+ * stages' right-hand sides are independent: a warp's lanes 0-2 evaluate
+ * one each. */
+template <class Model, typename real, class Team>
+__host__ __device__ inline newton_result iterate(const Team &T, work<Model::dim, real> &W,
+						double t, double h, const real *x, const real *p,
 						double fnewt, double rounding, double &faccon,
 						bool patient)
 {
@@ -166,15 +186,15 @@ __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, doub
 	const double inv_fnewt = 1 / fnewt;
 
 	while (r.iterations < most) {
-		real f[3][n], xs[n];
-
-		for (int s = 0; s < 3; s++) {
-			for (int i = 0; i < n; i++)
-				xs[i] = x[i] + W.z[s][i];
-			Model::rhs((real)(t + cs[s] * h), xs, p, f[s]);
-		}
-		for (int i = 0; i < n; i++) {
-			const real a1 = f[0][i], a2 = f[1][i], a3 = f[2][i];
+		for (int s = 0; s < 3; s++)
+			for (int i = T.lane(); i < n; i += T.lanes)
+				W.u[s][i] = x[i] + W.z[s][i];
+		T.sync();
+		for (int s = T.lane(); s < 3; s += T.lanes)
+			Model::rhs((real)(t + cs[s] * h), W.u[s], p, W.f[s]);
+		T.sync();
+		for (int i = T.lane(); i < n; i += T.lanes) {
+			const real a1 = W.f[0][i], a2 = W.f[1][i], a3 = W.f[2][i];
 			const real w2 = W.w[1][i], w3 = W.w[2][i];
 
 			W.z[0][i] = -W.w[0][i] * fac1 + (real)TI11 * a1 + (real)TI12 * a2 +
@@ -184,18 +204,19 @@ __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, doub
 			W.z[2][i] = -w3 * alphn - w2 * betan + (real)TI31 * a1 + (real)TI32 * a2 +
 				    (real)TI33 * a3;
 		}
-		small_lu_solve<n>(W.e1, W.p1, W.z[0]);
-		small_lu_solve_complex<n>(W.e2r, W.e2i, W.p2, W.z[1], W.z[2]);
+		T.sync();
+		team_lu_solve<n>(T, W.e1, W.p1, W.z[0]);
+		team_lu_solve_complex<n>(T, W.e2r, W.e2i, W.p2, W.z[1], W.z[2]);
 		r.iterations++;
 		double dyno = 0;
 
 		for (int s = 0; s < 3; s++)
-			for (int i = 0; i < n; i++) {
-				const double d = (double)W.z[s][i] * (double)wt[i];
+			for (int i = T.lane(); i < n; i += T.lanes) {
+				const double d = (double)W.z[s][i] * (double)W.wt[i];
 
 				dyno += d * d;
 			}
-		dyno = sqrt(dyno * (1.0 / (3 * n)));
+		dyno = sqrt(T.sum(dyno) * (1.0 / (3 * n)));
 		if (!isfinite(dyno))
 			return r;
 		/* an increment at the precision's rounding has converged as
@@ -224,7 +245,7 @@ __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, doub
 			}
 		}
 		dynold = fmax(dyno, (double)rk_eps<real>::value);
-		for (int i = 0; i < n; i++) {
+		for (int i = T.lane(); i < n; i += T.lanes) {
 			const real w1 = W.w[0][i] + W.z[0][i], w2 = W.w[1][i] + W.z[1][i],
 				   w3 = W.w[2][i] + W.z[2][i];
 
@@ -235,6 +256,7 @@ __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, doub
 			W.z[1][i] = (real)T21 * w1 + (real)T22 * w2 + (real)T23 * w3;
 			W.z[2][i] = (real)T31 * w1 + w2;
 		}
+		T.sync();
 		if (rounded || faccon * dyno <= fnewt) {
 			r.end = CONVERGED;
 			return r;
@@ -243,149 +265,160 @@ __host__ __device__ inline newton_result iterate(work<Model::dim, real> &W, doub
 	return r;
 }
 
+/* The RMS, weighed by W.wt, of W.e (the team's). */
+template <int n, class Team, typename real>
+__host__ __device__ inline double estimate_norm(const Team &T, const work<n, real> &W)
+{
+	double err = 0;
+
+	for (int i = T.lane(); i < n; i += T.lanes)
+		err += ((double)W.e[i] * W.wt[i]) * ((double)W.e[i] * W.wt[i]);
+	return fmax(sqrt(T.sum(err) / n), 1e-10);
+}
+
 /* The scaled error of a converged step: RMS, weighed by wt, of E1^-1 (f0 +
  * (dd . z)/h), and, on a first or rejected step whose estimate fails, the
  * estimate once more through f at the filtered point (RADAU5's ESTRAD). */
-template <class Model, typename real>
-__host__ __device__ inline double estimate(const work<Model::dim, real> &W, double t, double h,
-					   const real *x, const real *p, const real *f0,
-					   const real *wt, bool refilter, long &fcn)
+template <class Model, typename real, class Team>
+__host__ __device__ inline double estimate(const Team &T, work<Model::dim, real> &W, double t,
+					   double h, const real *x, const real *p, bool refilter,
+					   long &fcn)
 {
 	constexpr int n = Model::dim;
-	real f2[n], e[n];
-	double err = 0;
 
-	for (int i = 0; i < n; i++) {
-		f2[i] = (real)(dd1 / h) * W.z[0][i] + (real)(dd2 / h) * W.z[1][i] +
-			(real)(dd3 / h) * W.z[2][i];
-		e[i] = f2[i] + f0[i];
+	for (int i = T.lane(); i < n; i += T.lanes) {
+		W.f2[i] = (real)(dd1 / h) * W.z[0][i] + (real)(dd2 / h) * W.z[1][i] +
+			  (real)(dd3 / h) * W.z[2][i];
+		W.e[i] = W.f2[i] + W.f0[i];
 	}
-	small_lu_solve<n>(W.e1, W.p1, e);
-	for (int i = 0; i < n; i++)
-		err += ((double)e[i] * wt[i]) * ((double)e[i] * wt[i]);
-	err = fmax(sqrt(err / n), 1e-10);
-	if (refilter && err >= 1) {
-		real xe[n], f1[n];
+	T.sync();
+	team_lu_solve<n>(T, W.e1, W.p1, W.e);
+	double err = estimate_norm<n>(T, W);
 
-		for (int i = 0; i < n; i++)
-			xe[i] = x[i] + e[i];
-		Model::rhs((real)t, xe, p, f1);
+	if (refilter && err >= 1) {
+		real *xe = W.u[0], *f1 = W.f[0]; /* the iteration's, spent */
+
+		for (int i = T.lane(); i < n; i += T.lanes)
+			xe[i] = x[i] + W.e[i];
+		T.sync();
+		team_rhs<Model>(T, (real)t, xe, p, f1);
 		fcn++;
-		for (int i = 0; i < n; i++)
-			e[i] = f1[i] + f2[i];
-		small_lu_solve<n>(W.e1, W.p1, e);
-		err = 0;
-		for (int i = 0; i < n; i++)
-			err += ((double)e[i] * wt[i]) * ((double)e[i] * wt[i]);
-		err = fmax(sqrt(err / n), 1e-10);
+		for (int i = T.lane(); i < n; i += T.lanes)
+			W.e[i] = f1[i] + W.f2[i];
+		T.sync();
+		team_lu_solve<n>(T, W.e1, W.p1, W.e);
+		err = estimate_norm<n>(T, W);
 	}
 	return isfinite(err) ? err : INFINITY;
 }
 
 /* The collocation polynomial of an accepted step ending at (t_new, xn),
- * h long: xn + s (k1 + (s - c2m1) (k2 + (s - c1m1) k3)), s = (t - t_new)/h
- * (RADAU5's CONT). Also the next step's starting values. */
+ * h long, in W.k: xn + s (k1 + (s - c2m1) (k2 + (s - c1m1) k3)), s = (t -
+ * t_new)/h (RADAU5's CONT). Also the next step's starting values. */
+template <int n, class Team, typename real>
+__host__ __device__ inline void polynomial_fit(const Team &T, work<n, real> &W)
+{
+	for (int i = T.lane(); i < n; i += T.lanes) {
+		const real z1 = W.z[0][i], z2 = W.z[1][i], z3 = W.z[2][i];
+		const real ak = (z1 - z2) / (real)c1mc2;
+
+		W.k[0][i] = (z2 - z3) / (real)c2m1;
+		W.k[1][i] = (ak - W.k[0][i]) / (real)c1m1;
+		W.k[2][i] = W.k[1][i] - (ak - z1 / (real)c1) / (real)c2;
+	}
+	T.sync();
+}
+
+/* The polynomial's component i at s minus xn's (an increment). */
 template <int n, typename real>
-struct polynomial {
-	real k[3][n];
+__host__ __device__ inline real polynomial_increment(const work<n, real> &W, int i, double s)
+{
+	return (real)s * (W.k[0][i] + (real)(s - c2m1) * (W.k[1][i] + (real)(s - c1m1) * W.k[2][i]));
+}
 
-	__host__ __device__ void fit(const work<n, real> &W)
-	{
-		for (int i = 0; i < n; i++) {
-			const real z1 = W.z[0][i], z2 = W.z[1][i], z3 = W.z[2][i];
-			const real ak = (z1 - z2) / (real)c1mc2;
+/* Starting values of the step h after one of length hold: the
+ * polynomial at the new stages. */
+template <int n, class Team, typename real>
+__host__ __device__ inline void polynomial_start(const Team &T, work<n, real> &W, double h,
+						 double hold)
+{
+	const double q = h / hold, cq[3] = {c1 * q, c2 * q, q};
 
-			k[0][i] = (z2 - z3) / (real)c2m1;
-			k[1][i] = (ak - k[0][i]) / (real)c1m1;
-			k[2][i] = k[1][i] - (ak - z1 / (real)c1) / (real)c2;
-		}
+	for (int i = T.lane(); i < n; i += T.lanes) {
+		const real z1 = polynomial_increment(W, i, cq[0]);
+		const real z2 = polynomial_increment(W, i, cq[1]);
+		const real z3 = polynomial_increment(W, i, cq[2]);
+
+		W.z[0][i] = z1;
+		W.z[1][i] = z2;
+		W.z[2][i] = z3;
+		W.w[0][i] = (real)TI11 * z1 + (real)TI12 * z2 + (real)TI13 * z3;
+		W.w[1][i] = (real)TI21 * z1 + (real)TI22 * z2 + (real)TI23 * z3;
+		W.w[2][i] = (real)TI31 * z1 + (real)TI32 * z2 + (real)TI33 * z3;
 	}
-	/* The polynomial at s minus xn (an increment). */
-	__host__ __device__ real increment(int i, double s) const
-	{
-		return (real)s * (k[0][i] + (real)(s - c2m1) * (k[1][i] + (real)(s - c1m1) * k[2][i]));
-	}
-	/* Starting values of the step h after one of length hold: the
-	 * polynomial at the new stages. */
-	__host__ __device__ void start(work<n, real> &W, double h, double hold) const
-	{
-		const double q = h / hold, cq[3] = {c1 * q, c2 * q, q};
+	T.sync();
+}
 
-		for (int s = 0; s < 3; s++)
-			for (int i = 0; i < n; i++)
-				W.z[s][i] = increment(i, cq[s]);
-		for (int i = 0; i < n; i++) {
-			const real z1 = W.z[0][i], z2 = W.z[1][i], z3 = W.z[2][i];
-
-			W.w[0][i] = (real)TI11 * z1 + (real)TI12 * z2 + (real)TI13 * z3;
-			W.w[1][i] = (real)TI21 * z1 + (real)TI22 * z2 + (real)TI23 * z3;
-			W.w[2][i] = (real)TI31 * z1 + (real)TI32 * z2 + (real)TI33 * z3;
-		}
-	}
-};
-
-template <int n, typename real>
-__host__ __device__ inline void zero_start(work<n, real> &W)
+template <int n, class Team, typename real>
+__host__ __device__ inline void zero_start(const Team &T, work<n, real> &W)
 {
 	for (int s = 0; s < 3; s++)
-		for (int i = 0; i < n; i++)
+		for (int i = T.lane(); i < n; i += T.lanes)
 			W.z[s][i] = W.w[s][i] = 0;
+	T.sync();
 }
 
 /* The weights 1 / (atol + rtol |x_k|) of the error and the iteration. */
-template <int n, typename real>
-__host__ __device__ inline void weights(double atol, double rtol, const real *x, real *wt)
+template <int n, class Team, typename real>
+__host__ __device__ inline void weights(const Team &T, double atol, double rtol, const real *x,
+					real *wt)
 {
-	for (int i = 0; i < n; i++)
+	for (int i = T.lane(); i < n; i += T.lanes)
 		wt[i] = (real)(1 / (atol + rtol * fabs((double)x[i])));
+	T.sync();
 }
 
-/* The record times an accepted step from (t, x) to (t_new, xn) holds: a
- * Radau step from t to each (J kept, E1 and E2 refactored), else the
+/* The record times an accepted step from (t, x) to (t_new, W.xn) holds:
+ * a Radau step from t to each (J kept, E1 and E2 refactored), else the
  * polynomial. True when it stored one: then W's factors are spent (J is
  * kept). */
 PICARD_EXEC_CHECK_DISABLE
-template <class Model, typename real, class Out>
-__host__ __device__ inline bool dense(work<Model::dim, real> &W,
-				      const polynomial<Model::dim, real> &P, double t, double t_new,
-				      const real *x, const real *xn, const real *p, const real *wt,
-				      double fnewt, double rounding, Out &out)
+template <class Model, typename real, class Team, class Out>
+__host__ __device__ inline bool dense(const Team &T, work<Model::dim, real> &W, double t,
+				      double t_new, const real *x, const real *p, double fnewt,
+				      double rounding, Out &out)
 {
 	constexpr int n = Model::dim;
 	bool spent = false;
 
 	for (double td = out.due(t_new); !isnan(td); td = out.due(t_new)) {
-		real xd[n];
 		double faccon = 1;
 
 		if (td <= t || td == t_new) {
-			out.store(td <= t ? x : xn);
+			out.store(td <= t ? x : W.xn);
 			continue;
 		}
 		spent = true;
-		zero_start(W);
-		const bool solved = factor<n>(W, td - t) &&
-				    iterate<Model, real>(W, t, td - t, x, p, wt, fnewt, rounding, faccon,
-							 false).end ==
-					    CONVERGED;
-		for (int i = 0; i < n; i++)
-			xd[i] = solved ? x[i] + W.z[2][i] :
-					 xn[i] + P.increment(i, (td - t_new) / (t_new - t));
-		out.store(xd);
+		zero_start<n>(T, W);
+		const bool solved = factor<n>(T, W, td - t) &&
+				    iterate<Model, real>(T, W, t, td - t, x, p, fnewt, rounding, faccon,
+							 false).end == CONVERGED;
+		for (int i = T.lane(); i < n; i += T.lanes)
+			W.xd[i] = solved ? x[i] + W.z[2][i] :
+				  W.xn[i] + polynomial_increment(W, i, (td - t_new) / (t_new - t));
+		T.sync();
+		out.store(W.xd);
 	}
 	return spent;
 }
 
-} /* namespace radau */
-
-/* Integrate one trajectory by Radau IIA, adaptive or run.steps fixed
- * steps a window; rk_trajectory's contract (rk_integrate.cuh), which
- * calls it for the tag rk_radau5. cnt, if given, counts as radau5.f. */
+/* Integrate one trajectory by Radau IIA with the team T and its work W
+ * (radau5_trajectory's contract; x where the whole team reads it). */
 PICARD_EXEC_CHECK_DISABLE
-template <class Model, typename real, class Out>
-__host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real *x,
-							const real *p, Out &out,
-							radau::counts *cnt)
+template <class Model, typename real, class Team, class Out>
+__host__ __device__ inline rk_outcome run(const Team &T, work<Model::dim, real> &W,
+					  const rk_run &run, real *x, const real *p, Out &out,
+					  counts *cnt)
 {
 	constexpr int n = Model::dim;
 	const double rtol = run.rtol, atol = run.atol;
@@ -393,12 +426,9 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 	/* RADAU5's: no tighter than 10 eps/rtol, the weights' rounding */
 	const double rounding = 10 * eps / rtol;
 	const double fnewt = fmax(rounding, fmin(0.03, sqrt(rtol)));
-	const double cfac = radau::safe * (1 + 2 * radau::nit);
+	const double cfac = safe * (1 + 2 * nit);
 	const bool fixed = run.steps > 0;
-	radau::work<n, real> W;
-	radau::polynomial<n, real> P{}; /* fitted before use: first steps start from 0 */
-	radau::counts c = {};
-	real f0[n], wt[n], xn[n];
+	counts c = {};
 	rk_outcome o = rk_outcome_ok(0);
 	const real lim = rk_limit<real>(run.bound);
 	double t = run.t0, h, hold = 0, faccon = 1, hacc = 0, erracc = 1e-2;
@@ -407,12 +437,13 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 	int singular = 0;
 	long attempts = 0;
 
-	Model::rhs((real)t, x, p, f0);
+	team_rhs<Model>(T, (real)t, x, p, W.f0);
 	c.fcn++;
+	/* every lane alike: the same rhs on the same state */
 	h = fixed ? run.window / run.steps :
 	    run.h0 > 0 ? fmin(run.h0, run.t1 - run.t0) :
-			 rk_first_step<Model, rk_radau5, real>(run, t, x, p, f0);
-	radau::weights<n>(atol, rtol, x, wt);
+			 rk_first_step<Model, rk_radau5, real>(run, t, x, p, W.f0);
+	weights<n>(T, atol, rtol, x, W.wt);
 	for (long w = 0; w < run.windows && o.status == PICARD_TRAJ_OK; w++) {
 		const double tb = rk_window_end(run, w);
 		int tried = 0;
@@ -430,16 +461,18 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 				break;
 			}
 			if (need_jac) {
-				jacobian<Model, real>((real)t, x, p, W.J);
+				if (T.leader())
+					jacobian<Model, real>((real)t, x, p, W.J);
+				T.sync();
 				c.jac++;
 				need_jac = false;
 				jac_fresh = true;
 				lu_h = NAN;
 			}
 			if (!(hs == lu_h)) {
-				if (!radau::factor<n>(W, hs)) {
+				if (!factor<n>(T, W, hs)) {
 					lu_h = NAN;
-					if (++singular >= radau::max_singular || fixed) {
+					if (++singular >= max_singular || fixed) {
 						rk_fail(o, fixed ? PICARD_TRAJ_NOT_CONVERGED :
 							   PICARD_TRAJ_STEP_UNDERFLOW, w, t, t + hs);
 						rk_flush(out, t, x);
@@ -456,34 +489,32 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 			singular = 0;
 			attempts++;
 			if (first || fixed)
-				radau::zero_start(W);
+				zero_start<n>(T, W);
 			else
-				P.start(W, hs, hold);
-			const radau::newton_result nr =
-				radau::iterate<Model, real>(W, t, hs, x, p, wt, fnewt, rounding, faccon,
-							    fixed);
+				polynomial_start<n>(T, W, hs, hold);
+			const newton_result nr = iterate<Model, real>(T, W, t, hs, x, p, fnewt, rounding,
+								      faccon, fixed);
 
 			tried += nr.iterations;
 			o.steps += nr.iterations;
 			c.fcn += 3 * nr.iterations;
 			c.sol += nr.iterations;
 
-			if (nr.end != radau::CONVERGED) {
+			if (nr.end != CONVERGED) {
 				if (fixed) {
 					rk_fail(o, PICARD_TRAJ_NOT_CONVERGED, w, t, t + hs);
 					rk_flush(out, t, x);
 					break;
 				}
-				h = (nr.end == radau::TOO_SLOW ? nr.hhfac : 0.5) * hs;
+				h = (nr.end == TOO_SLOW ? nr.hhfac : 0.5) * hs;
 				reject = true;
 				need_jac = !jac_fresh;
 				continue;
 			}
 			const double err = fixed ? 0 :
-				radau::estimate<Model, real>(W, t, hs, x, p, f0, wt, first || reject,
-							     c.fcn);
-			const double fac = fmin(radau::safe, cfac / (nr.iterations + 2 * radau::nit));
-			double quot = fmax(radau::fac_min, fmin(radau::fac_max, sqrt(sqrt(err)) / fac));
+				estimate<Model, real>(T, W, t, hs, x, p, first || reject, c.fcn);
+			const double fac = fmin(safe, cfac / (nr.iterations + 2 * nit));
+			double quot = fmax(fac_min, fmin(fac_max, sqrt(sqrt(err)) / fac));
 			double hnew = hs / quot;
 
 			if (!(err < 1)) {
@@ -496,9 +527,9 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 			}
 			/* accepted */
 			if (!fixed && c.accept > 0) { /* Gustafsson's predictive controller */
-				double facgus = (hacc / hs) * sqrt(sqrt(err * err / erracc)) / radau::safe;
+				double facgus = (hacc / hs) * sqrt(sqrt(err * err / erracc)) / safe;
 
-				facgus = fmax(radau::fac_min, fmin(radau::fac_max, facgus));
+				facgus = fmax(fac_min, fmin(fac_max, facgus));
 				quot = fmax(quot, facgus);
 				hnew = hs / quot;
 			}
@@ -507,31 +538,33 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 			c.accept++;
 			const double t_new = last ? tb : t + hs;
 
-			for (int i = 0; i < n; i++)
-				xn[i] = x[i] + W.z[2][i];
-			if (!rk_state_ok<n>(xn, lim)) { /* the record times after t: none */
+			for (int i = T.lane(); i < n; i += T.lanes)
+				W.xn[i] = x[i] + W.z[2][i];
+			T.sync();
+			if (!team_within<n>(T, W.xn, lim)) { /* the record times after t: none */
 				rk_flush(out, t, x);
-				for (int i = 0; i < n; i++)
-					x[i] = xn[i];
+				for (int i = T.lane(); i < n; i += T.lanes)
+					x[i] = W.xn[i];
+				T.sync();
 				rk_fail(o, rk_state_status<n>(x), w, t, t_new);
 				break;
 			}
-			P.fit(W);
-			if (Out::dense &&
-			    radau::dense<Model, real>(W, P, t, t_new, x, xn, p, wt, fnewt, rounding, out))
+			polynomial_fit<n>(T, W);
+			if (Out::dense && dense<Model, real>(T, W, t, t_new, x, p, fnewt, rounding, out))
 				lu_h = NAN;
-			for (int i = 0; i < n; i++)
-				x[i] = xn[i];
+			for (int i = T.lane(); i < n; i += T.lanes)
+				x[i] = W.xn[i];
+			T.sync();
 			t = t_new;
 			hold = hs;
 			if (t < run.t1) {
-				Model::rhs((real)t, x, p, f0);
+				team_rhs<Model>(T, (real)t, x, p, W.f0);
 				c.fcn++;
 			}
-			radau::weights<n>(atol, rtol, x, wt);
+			weights<n>(T, atol, rtol, x, W.wt);
 			/* the Jacobian is kept while the iteration contracts fast
 			 * (RADAU5's THET), and fixed steps always refresh it */
-			need_jac = fixed || nr.theta > radau::thet;
+			need_jac = fixed || nr.theta > thet;
 			jac_fresh = false;
 			if (!fixed) {
 				if (reject)
@@ -543,7 +576,7 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 				 * would barely grow keeps h, J and the LU */
 				if (last)
 					h = fmax(h, hnew);
-				else if (!need_jac && qt >= radau::quot1 && qt <= radau::quot2)
+				else if (!need_jac && qt >= quot1 && qt <= quot2)
 					h = hs;
 				else
 					h = hnew;
@@ -559,6 +592,23 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 	if (cnt)
 		*cnt = c;
 	return o;
+}
+
+} /* namespace radau */
+
+/* Integrate one trajectory by Radau IIA, adaptive or run.steps fixed
+ * steps a window, in one thread; rk_trajectory's contract
+ * (rk_integrate.cuh), which calls it for the tag rk_radau5. cnt, if
+ * given, counts as radau5.f. */
+PICARD_EXEC_CHECK_DISABLE
+template <class Model, typename real, class Out>
+__host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real *x,
+							const real *p, Out &out,
+							radau::counts *cnt)
+{
+	radau::work<Model::dim, real> W;
+
+	return radau::run<Model, real>(team_one(), W, run, x, p, out, cnt);
 }
 
 } /* namespace picard */

@@ -28,4 +28,27 @@ int picard_cuda_rk_instance(const picard_grid *grid, const struct picard_launch 
 int picard_cuda_rk_check_local(const picard_model *model, const picard_grid *grid,
 			       size_t real_size, int matrices, const char *what);
 
+/* The stiff per-thread schemes' layouts (the Rosenbrock schemes,
+ * radau5): thread, as above, or, when asked, warp: a warp per trajectory
+ * (rk_warp_kernel.cuh, picard_rk_warp_kernel of the scheme's tableau), 1
+ * trajectory a block unless asked, its work in shared memory. */
+void picard_cuda_stiff_layout(picard_grid *grid, const picard_options_layout *asked, int dim,
+			      long ntraj, int sms);
+int picard_cuda_stiff_instance(const picard_grid *grid, const struct picard_launch *L,
+			       const char *model, const char *real, char *buf, size_t len);
+int picard_cuda_stiff_group(const picard_grid *grid);
+int picard_cuda_stiff_threads_per_traj(const picard_grid *grid, const struct picard_launch *L);
+int picard_cuda_stiff_block_threads(const struct picard_cuda_solver *cuda,
+				    const struct picard_launch *L);
+/* The warp layout's shared memory a block: a warp's slice is its work's
+ * reals and ints (the ints rounded up to whole reals, as the struct
+ * lays them out) and the state's dim reals, rounded up to 16 bytes; 0
+ * in the thread layout. */
+size_t picard_cuda_stiff_shared_bytes(const picard_grid *grid, size_t reals, size_t ints,
+				      int dim, size_t real_size);
+/* picard_cuda_rk_check_local in the thread layout; the warp layout's
+ * shared memory is checked against the device's at launch. */
+int picard_cuda_stiff_check_model(const picard_model *model, const picard_grid *grid,
+				  size_t real_size, int matrices, const char *what);
+
 #endif

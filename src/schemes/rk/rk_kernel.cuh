@@ -66,6 +66,17 @@ struct rk_device_out {
 	}
 };
 
+/* A trajectory's outcome into L's per-trajectory arrays. */
+__device__ inline void rk_store_outcome(const picard_launch &L, long traj, const rk_outcome &o)
+{
+	L.status[traj] = o.status;
+	L.fail_window[traj] = o.fail_window;
+	L.fail_time[2 * traj] = o.fail_start;
+	L.fail_time[2 * traj + 1] = o.fail_end;
+	L.sweeps[traj] = o.steps;
+	L.sweeps_max[traj] = o.steps_max;
+}
+
 /* One thread per trajectory; fixed and adaptive steps are kernels of their
  * own, so the fixed one holds no registers for the controller. */
 template <class Model, class Tab, typename real, bool dense, bool adaptive>
@@ -97,12 +108,7 @@ __global__ void picard_rk_kernel(const picard_launch L)
 
 	for (int k = 0; k < n; k++)
 		((real *)L.x_final)[k * L.ntraj + traj] = x[k];
-	L.status[traj] = o.status;
-	L.fail_window[traj] = o.fail_window;
-	L.fail_time[2 * traj] = o.fail_start;
-	L.fail_time[2 * traj + 1] = o.fail_end;
-	L.sweeps[traj] = o.steps;
-	L.sweeps_max[traj] = o.steps_max;
+	rk_store_outcome(L, traj, o);
 }
 
 } /* namespace picard */

@@ -12,6 +12,9 @@
 double picard_rk_length(const picard_grid *g);
 int picard_rk_resolve(const picard_model *model, picard_options *o);
 int picard_rk_check_layout(const picard_options *o);
+/* The stiff per-thread schemes' (the Rosenbrock schemes, radau5): the
+ * thread or warp layout, and the tuner's list of both. */
+int picard_rk_check_stiff_layout(const picard_options *o);
 int picard_rk_layout_max_m(picard_layout layout);
 
 /* The tuner: fixed steps of about h (rtol 0) or adaptive at rtol. */
@@ -22,6 +25,7 @@ int picard_rk_tune_candidates(int kmax);
 double picard_rk_tune_rtol(int K, double tol, picard_precision precision);
 extern const int picard_rk_tune_ms[];
 extern const picard_layout picard_rk_tune_layouts[];
+extern const picard_layout picard_rk_stiff_tune_layouts[];
 
 /* A scheme's tune_point hook, fn, for scheme id. */
 #define RK_TUNE_POINT(fn, id)                                                  \
@@ -36,6 +40,8 @@ extern const picard_layout picard_rk_tune_layouts[];
 		   "output interval), else adaptive: " \
 		   "--iter-rtol/--iter-atol the local error's scale (default 1e-6), --max-steps " \
 		   "(default 1000000); layout thread"
+
+#define RK_STIFF_OPTIONS RK_OPTIONS " or warp (a warp per trajectory)"
 
 /* The estimate's companion on a grid twice as fine: Richardson's factor
  * 1 / (1 - 2^-p) for fixed steps (adaptive: a 100 times tighter local

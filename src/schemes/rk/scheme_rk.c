@@ -32,6 +32,7 @@ static const double tune_fractions[] = {1, 1e-1, 1e-2, 1e-3, 1e-4};
 
 const int picard_rk_tune_ms[] = {2};
 const picard_layout picard_rk_tune_layouts[] = {PICARD_LAYOUT_THREAD};
+const picard_layout picard_rk_stiff_tune_layouts[] = {PICARD_LAYOUT_THREAD, PICARD_LAYOUT_WARP};
 
 static double order_dp5(const picard_grid *g) { (void)g; return 5; }
 static double order_dp8(const picard_grid *g) { (void)g; return 8; }
@@ -84,6 +85,24 @@ int picard_rk_check_layout(const picard_options *o)
 				   "thread per trajectory (layout thread)", picard_layout_name(o->layout));
 	if (o->scan != PICARD_SCAN_AUTO)
 		return picard_fail(PICARD_EINVAL, "scan: a per-thread Runge-Kutta scheme has no prefix sum");
+	return PICARD_OK;
+}
+
+/* The thread and warp layouts; no scan; the warp layout's block within a
+ * block's threads, a warp a trajectory (refused alike without a GPU). */
+int picard_rk_check_stiff_layout(const picard_options *o)
+{
+	if (o->layout == PICARD_LAYOUT_PAPER)
+		return picard_fail(PICARD_EINVAL, "layout paper: %s runs one thread (layout thread) "
+				   "or one warp (layout warp) per trajectory",
+				   picard_scheme_of(o->scheme)->name);
+	if (o->scan != PICARD_SCAN_AUTO)
+		return picard_fail(PICARD_EINVAL, "scan: %s has no prefix sum",
+				   picard_scheme_of(o->scheme)->name);
+	if (o->layout == PICARD_LAYOUT_WARP && o->traj_per_block > PICARD_MAX_BLOCK_THREADS / 32)
+		return picard_fail(PICARD_EBLOCK, "traj_per_block = %d with a warp (32 threads) each: "
+				   "over %d threads per block", o->traj_per_block,
+				   PICARD_MAX_BLOCK_THREADS);
 	return PICARD_OK;
 }
 

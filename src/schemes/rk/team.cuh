@@ -1,6 +1,6 @@
 /* team.cuh - who works on one trajectory: one thread (the per-thread
- * layouts, and the host), or the 32 lanes of a warp (the Rosenbrock
- * schemes' warp layout, rosenbrock_warp.cuh). Code written over a team
+ * layouts, and the host), or the 32 lanes of a warp (the stiff schemes'
+ * warp layout, rk_warp_kernel.cuh). Code written over a team
  * splits a vector's components over its lanes (for q = T.lane(); q < n;
  * q += T.lanes), runs what only one may (a model's rhs or Jacobian, whose
  * outputs the others then read) on the leader, and takes every decision
@@ -9,6 +9,8 @@
  * the per-thread code, the same operations in the same order. */
 #ifndef PICARD_TEAM_CUH
 #define PICARD_TEAM_CUH
+
+#include <math.h>
 
 #include "portable.h"
 
@@ -57,6 +59,38 @@ struct team_warp {
 #endif
 	}
 };
+
+/* f = f(t, x) by the leader, for the team. */
+template <class Model, class Team, typename real>
+__host__ __device__ inline void team_rhs(const Team &T, real t, const real *x, const real *p,
+					 real *f)
+{
+	if (T.leader())
+		Model::rhs(t, x, p, f);
+	T.sync();
+}
+
+/* Whether every one of count values is finite (the team's verdict). */
+template <int count, class Team, typename real>
+__host__ __device__ inline bool team_finite(const Team &T, const real *v)
+{
+	bool ok = true;
+
+	for (int i = T.lane(); i < count; i += T.lanes)
+		ok &= (bool)isfinite(v[i]);
+	return T.all(ok);
+}
+
+/* Whether every |x_k| of n is within lim (rk_state_ok, by the team). */
+template <int n, class Team, typename real>
+__host__ __device__ inline bool team_within(const Team &T, const real *x, real lim)
+{
+	bool ok = true;
+
+	for (int i = T.lane(); i < n; i += T.lanes)
+		ok &= fabs(x[i]) <= lim;
+	return T.all(ok);
+}
 
 } /* namespace picard */
 

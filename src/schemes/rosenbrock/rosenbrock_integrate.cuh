@@ -55,7 +55,7 @@
  * bounds them.
  *
  * Written over a team (team.cuh): one thread, as above, or a warp per
- * trajectory (rosenbrock_warp.cuh), whose lanes split each vector and
+ * trajectory (rk_warp_kernel.cuh), whose lanes split each vector and
  * W's LU and solves (team_lu.cuh), its leader evaluating f, J and f_t,
  * the step in the warp's shared memory. There J is not kept beside W (a
  * matrix fewer, twice the trajectories an SM holds): a rejected step and
@@ -89,7 +89,7 @@ constexpr int max_singular = 5;             /* rodas.f's NSING */
 /* A step's linear algebra and vectors, S stages, n components; with
  * keep_J, J beside W (else J is evaluated into W, which factor()
  * turns into W in place). Its reals first, so its size is the sum of its
- * arrays' (rosenbrock_warp.cuh's shared memory). */
+ * arrays' (rk_warp_kernel.cuh's shared memory). */
 template <int n, typename real, int S, bool keep_J = true>
 struct work {
 	static constexpr bool keeps_jacobian = keep_J;
@@ -125,26 +125,6 @@ __host__ __device__ inline void dfdt(real t, const real *x, const real *p, real 
 	Model::template rhs<D>(D::variable(t, 0), xd, pd, fd);
 	for (int k = 0; k < n; k++)
 		ft[k] = fd[k].d[0];
-}
-
-/* Whether every one of count values is finite (the team's verdict). */
-template <int count, class Team, typename real>
-__host__ __device__ inline bool finite(const Team &T, const real *v)
-{
-	bool ok = true;
-
-	for (int i = T.lane(); i < count; i += T.lanes)
-		ok &= (bool)isfinite(v[i]);
-	return T.all(ok);
-}
-
-/* f = f(t, x) by the leader, for the team. */
-template <class Model, class Team, typename real>
-__host__ __device__ inline void rhs(const Team &T, real t, const real *x, const real *p, real *f)
-{
-	if (T.leader())
-		Model::rhs(t, x, p, f);
-	T.sync();
 }
 
 /* J = df/dx at (t, x) into Wk.jacobian_out(), by the leader. */
@@ -204,7 +184,7 @@ RK_UNROLL
 				Wk.u[q] = x[q] + acc;
 			}
 			T.sync();
-			rhs<Model>(T, (real)(t + Tab::c(s) * h), Wk.u, p, Wk.r);
+			team_rhs<Model>(T, (real)(t + Tab::c(s) * h), Wk.u, p, Wk.r);
 			if (with_fend && Tab::fsal && s == Tab::stages - 1)
 				for (int q = T.lane(); q < n; q += T.lanes)
 					Wk.fend[q] = Wk.r[q];
@@ -351,7 +331,7 @@ struct integrator {
 	/* At (t, x): f0 = f(t, x). */
 	__host__ __device__ void start(double t, const real *x, const real *p)
 	{
-		rhs<Model>(T, (real)t, x, p, W.f0);
+		team_rhs<Model>(T, (real)t, x, p, W.f0);
 		/* set before use (need_jac, fsal); zeroed once, for the
 		 * compiler's sake */
 		if constexpr (Work::keeps_jacobian)
@@ -392,8 +372,8 @@ struct integrator {
 				dfdt<Model, real>((real)t, x, p, W.ft);
 			T.sync();
 			need_jac = false;
-			if (!finite<n * n>(T, W.jacobian_out()) || !finite<n>(T, W.ft) ||
-			    !finite<n>(T, W.f0)) {
+			if (!team_finite<n * n>(T, W.jacobian_out()) || !team_finite<n>(T, W.ft) ||
+			    !team_finite<n>(T, W.f0)) {
 				*status = PICARD_TRAJ_NONFINITE;
 				return FAILED;
 			}
@@ -468,23 +448,12 @@ struct integrator {
 			T.sync();
 		} else {
 			T.sync();
-			rhs<Model>(T, (real)t_new, x, p, W.f0);
+			team_rhs<Model>(T, (real)t_new, x, p, W.f0);
 			rhs_evals++;
 		}
 		need_jac = true;
 	}
 };
-
-/* Whether every |x_k| is within lim (rk_state_ok, by the team). */
-template <int n, class Team, typename real>
-__host__ __device__ inline bool state_ok(const Team &T, const real *x, real lim)
-{
-	bool ok = true;
-
-	for (int i = T.lane(); i < n; i += T.lanes)
-		ok &= fabs(x[i]) <= lim;
-	return T.all(ok);
-}
 
 /* Integrate one trajectory by the Rosenbrock scheme Tab with the team T
  * and its work Wk (x, p and out as rosenbrock_trajectory's; x where the
@@ -542,7 +511,7 @@ __host__ __device__ inline rk_outcome run(const Team &T, Work &Wk, const rk_run 
 			}
 			const double t_new = last ? tb : t + hs;
 
-			if (!state_ok<n>(T, Wk.xn, lim)) { /* the record times after t: none */
+			if (!team_within<n>(T, Wk.xn, lim)) { /* the record times after t: none */
 				rk_flush(out, t, x);
 				for (int i = T.lane(); i < n; i += T.lanes)
 					x[i] = Wk.xn[i];

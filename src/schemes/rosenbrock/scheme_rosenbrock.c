@@ -10,8 +10,7 @@
  * model's instance in its rk_host slot) and the CUDA kernel template with
  * the scheme's tableau, refused where its local memory cannot hold the
  * step (cuda_rosenbrock.c), or a warp per trajectory for larger models
- * (the warp layout, rosenbrock_warp.cuh). */
-#include "errors.h"
+ * (the warp layout, rk_warp_kernel.cuh). */
 #include "rk_scheme.h"
 
 extern const struct picard_cuda_scheme picard_cuda_rosenbrock; /* cuda_rosenbrock.c */
@@ -19,26 +18,6 @@ extern const struct picard_cuda_scheme picard_cuda_rosenbrock; /* cuda_rosenbroc
 static double order_rodas5p(const picard_grid *g) { (void)g; return 5; }
 static double order_rodas4(const picard_grid *g) { (void)g; return 4; }
 static double order_ros23(const picard_grid *g) { (void)g; return 2; }
-
-#define ROS_OPTIONS RK_OPTIONS " or warp (a warp per trajectory)"
-
-/* The thread and warp layouts; no scan; the warp layout's block within a
- * block's threads, a warp a trajectory (refused alike without a GPU). */
-static int check_layout(const picard_options *o)
-{
-	if (o->layout == PICARD_LAYOUT_PAPER)
-		return picard_fail(PICARD_EINVAL, "layout paper: a Rosenbrock scheme runs one thread "
-				   "(layout thread) or one warp (layout warp) per trajectory");
-	if (o->scan != PICARD_SCAN_AUTO)
-		return picard_fail(PICARD_EINVAL, "scan: a Rosenbrock scheme has no prefix sum");
-	if (o->layout == PICARD_LAYOUT_WARP && o->traj_per_block > PICARD_MAX_BLOCK_THREADS / 32)
-		return picard_fail(PICARD_EBLOCK, "traj_per_block = %d with a warp (32 threads) each: "
-				   "over %d threads per block", o->traj_per_block,
-				   PICARD_MAX_BLOCK_THREADS);
-	return PICARD_OK;
-}
-
-static const picard_layout tune_layouts[] = {PICARD_LAYOUT_THREAD, PICARD_LAYOUT_WARP};
 
 RK_TUNE_POINT(tune_point_rodas5p, PICARD_SCHEME_RODAS5P)
 RK_TUNE_POINT(tune_point_rodas4, PICARD_SCHEME_RODAS4)
@@ -48,17 +27,20 @@ RK_TUNE_POINT(tune_point_ros23, PICARD_SCHEME_ROS23)
  * its third is the next step's first; the Jacobian and df/dt besides). */
 RK_TABLE_LAYOUTS(picard_scheme_rodas5p, PICARD_SCHEME_RODAS5P, "rodas5p",
 	 "Steinebach's Rodas5P, a Rosenbrock method of order 5(4), L-stable and stiffly "
-	 "accurate for stiff models, one thread per trajectory, fixed or adaptive steps",
+	 "accurate for stiff models, one thread or one warp per trajectory, fixed or adaptive steps",
 	 "5", order_rodas5p, tune_point_rodas5p, 8, 4, 5, "rosenbrock_rodas5p", true,
-	 &picard_cuda_rosenbrock, ROS_OPTIONS, check_layout, tune_layouts, 2);
+	 &picard_cuda_rosenbrock, RK_STIFF_OPTIONS, picard_rk_check_stiff_layout,
+	 picard_rk_stiff_tune_layouts, 2);
 RK_TABLE_LAYOUTS(picard_scheme_rodas4, PICARD_SCHEME_RODAS4, "rodas4",
 	 "Hairer & Wanner's RODAS, a Rosenbrock method of order 4(3), L-stable and stiffly "
-	 "accurate for stiff models, one thread per trajectory, fixed or adaptive steps",
+	 "accurate for stiff models, one thread or one warp per trajectory, fixed or adaptive steps",
 	 "4", order_rodas4, tune_point_rodas4, 6, 5, 4, "rosenbrock_rodas4", true,
-	 &picard_cuda_rosenbrock, ROS_OPTIONS, check_layout, tune_layouts, 2);
+	 &picard_cuda_rosenbrock, RK_STIFF_OPTIONS, picard_rk_check_stiff_layout,
+	 picard_rk_stiff_tune_layouts, 2);
 RK_TABLE_LAYOUTS(picard_scheme_ros23, PICARD_SCHEME_ROS23, "ros23",
 	 "Shampine & Reichelt's Rosenbrock23 (MATLAB's ode23s), a W-method of order 2(3), "
-	 "L-stable, for stiff models at loose tolerances, one thread per trajectory, fixed "
+	 "L-stable, for stiff models at loose tolerances, one thread or one warp per trajectory, fixed "
 	 "or adaptive steps",
 	 "2", order_ros23, tune_point_ros23, 2, 6, 2, "rosenbrock_ros23", true,
-	 &picard_cuda_rosenbrock, ROS_OPTIONS, check_layout, tune_layouts, 2);
+	 &picard_cuda_rosenbrock, RK_STIFF_OPTIONS, picard_rk_check_stiff_layout,
+	 picard_rk_stiff_tune_layouts, 2);
