@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i <= argc; i++)
 		command[i] = argv[i];
 	const int typed = argc;
-	picard_layout layout;
+	picard_layout layout = PICARD_LAYOUT_THREAD;
 	const picard_scheme_type *scheme = take_scheme(&argc, argv, &layout);
 
 	stiff_parse(argc, argv, program, true, &o);
