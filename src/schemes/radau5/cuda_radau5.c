@@ -9,13 +9,14 @@
  * AUTO takes the thread layout, as the Rosenbrock schemes' does. */
 #include "cuda_rk.h"
 
-/* A warp's work: radau::work<n, real> (J, E1, E2's real and imaginary
- * parts; 21 vectors; the two LUs' row swaps). */
+/* A warp's work: rk_warp_kernel.cuh's for radau5 (radau::work: J, E1,
+ * E2's real and imaginary parts, z and w, the LUs' row swaps;
+ * radau::vectors' 14 vectors; radau::polynomial's 3). */
 static size_t shared_bytes(const picard_grid *grid, int dim, size_t real_size)
 {
 	const size_t n = (size_t)dim;
 
-	return picard_cuda_stiff_shared_bytes(grid, 4 * n * n + 21 * n, 2 * n, dim, real_size);
+	return picard_cuda_stiff_shared_bytes(grid, 4 * n * n + 23 * n, 2 * n, dim, real_size);
 }
 
 /* The thread layout holds four dim x dim matrices (J, E1, E2's real and

@@ -110,26 +110,63 @@ struct counts {
 	long fcn, jac, step, accept, reject, dec, sol;
 };
 
-/* A step's linear algebra and iterates, and the vectors a trajectory
- * carries from step to step: J at the step's start, E1 and E2 factored
- * for the step h, the stage increments z (x + z_s at t + c_s h) and
- * their transform w = T^-1 z, the stages' arguments u and f there, the
- * last accepted step's collocation polynomial k (polynomial_* below).
- * One thread's own (its registers or local memory), or a warp's, in its
- * slice of the block's shared memory (rk_warp_kernel.cuh), whose size is
- * the sum of the arrays' (reals first). */
+/* A step's linear algebra and iterates: J at the step's start, E1 and E2
+ * factored for the step h, the stage increments z (x + z_s at t + c_s
+ * h) and their transform w = T^-1 z. */
 template <int n, typename real>
 struct work {
-	typedef real value_type;
 	real J[n * n], e1[n * n], e2r[n * n], e2i[n * n];
 	real z[3][n], w[3][n];
-	real u[3][n], f[3][n];
-	real k[3][n];
-	real f0[n], wt[n], xn[n]; /* f at the step's start, the weights, the new state */
-	real e[n], f2[n];         /* the error estimate's */
-	real xd[n];               /* a dense output's state */
 	int p1[n], p2[n];
 };
+
+/* The last accepted step's collocation polynomial (polynomial_* below):
+ * the next step's starting values, and a dense output's fallback. */
+template <int n, typename real>
+struct polynomial {
+	real k[3][n];
+};
+
+/* The vectors a step works on. One thread's scratch (the iteration's
+ * stage arguments and f there, the estimate's, a dense output's state)
+ * is declared where it is used, so it lives in registers for that call
+ * alone: kept in one struct for the trajectory, it stayed live and
+ * spilled (robertson 17% slower, H200, 2026-11-28). A warp's is all in
+ * its slice of the block's shared memory (rk_warp_kernel.cuh), whose
+ * size is the sum of these arrays' (reals first). */
+template <int n, typename real>
+struct stage_vectors {
+	real u[3][n], f[3][n]; /* the stages' arguments, and f there */
+};
+
+template <int n, typename real>
+struct estimate_vectors {
+	real e[n], f2[n], xe[n], f1[n]; /* the estimate, and its refiltering */
+};
+
+template <int n, typename real>
+struct dense_vector {
+	real xd[n];
+};
+
+template <int n, typename real>
+struct vectors {
+	real f0[n], wt[n], xn[n]; /* f at the step's start, the weights, the new state */
+	stage_vectors<n, real> stages;
+	estimate_vectors<n, real> estimate;
+	dense_vector<n, real> dense;
+};
+
+/* Where a function's scratch lives: one thread's own, else the team's
+ * shared copy. */
+template <class Team, class S>
+__host__ __device__ inline S &scratch(S &own, S &shared)
+{
+	if constexpr (Team::lanes == 1)
+		return own;
+	else
+		return shared;
+}
 
 /* E1 and E2 for a step h from J; false: singular (the team's verdict). */
 template <int n, class Team, typename real>
@@ -170,7 +207,7 @@ struct newton_result {
  * one each. */
 template <class Model, typename real, class Team>
 __host__ __device__ inline newton_result iterate(const Team &T, work<Model::dim, real> &W,
-						double t, double h, const real *x, const real *p,
+						vectors<Model::dim, real> &V, double t, double h, const real *x, const real *p,
 						double fnewt, double rounding, double &faccon,
 						bool patient)
 {
@@ -186,15 +223,19 @@ __host__ __device__ inline newton_result iterate(const Team &T, work<Model::dim,
 	const double inv_fnewt = 1 / fnewt;
 
 	while (r.iterations < most) {
+		stage_vectors<n, real> own;
+		stage_vectors<n, real> &S = scratch<Team>(own, V.stages);
+
 		for (int s = 0; s < 3; s++)
 			for (int i = T.lane(); i < n; i += T.lanes)
-				W.u[s][i] = x[i] + W.z[s][i];
+				S.u[s][i] = x[i] + W.z[s][i];
 		T.sync();
+RK_UNROLL
 		for (int s = T.lane(); s < 3; s += T.lanes)
-			Model::rhs((real)(t + cs[s] * h), W.u[s], p, W.f[s]);
+			Model::rhs((real)(t + cs[s] * h), S.u[s], p, S.f[s]);
 		T.sync();
 		for (int i = T.lane(); i < n; i += T.lanes) {
-			const real a1 = W.f[0][i], a2 = W.f[1][i], a3 = W.f[2][i];
+			const real a1 = S.f[0][i], a2 = S.f[1][i], a3 = S.f[2][i];
 			const real w2 = W.w[1][i], w3 = W.w[2][i];
 
 			W.z[0][i] = -W.w[0][i] * fac1 + (real)TI11 * a1 + (real)TI12 * a2 +
@@ -212,7 +253,7 @@ __host__ __device__ inline newton_result iterate(const Team &T, work<Model::dim,
 
 		for (int s = 0; s < 3; s++)
 			for (int i = T.lane(); i < n; i += T.lanes) {
-				const double d = (double)W.z[s][i] * (double)W.wt[i];
+				const double d = (double)W.z[s][i] * (double)V.wt[i];
 
 				dyno += d * d;
 			}
@@ -265,14 +306,14 @@ __host__ __device__ inline newton_result iterate(const Team &T, work<Model::dim,
 	return r;
 }
 
-/* The RMS, weighed by W.wt, of W.e (the team's). */
+/* The RMS, weighed by wt, of e (the team's). */
 template <int n, class Team, typename real>
-__host__ __device__ inline double estimate_norm(const Team &T, const work<n, real> &W)
+__host__ __device__ inline double estimate_norm(const Team &T, const real *e, const real *wt)
 {
 	double err = 0;
 
 	for (int i = T.lane(); i < n; i += T.lanes)
-		err += ((double)W.e[i] * W.wt[i]) * ((double)W.e[i] * W.wt[i]);
+		err += ((double)e[i] * wt[i]) * ((double)e[i] * wt[i]);
 	return fmax(sqrt(T.sum(err) / n), 1e-10);
 }
 
@@ -280,74 +321,75 @@ __host__ __device__ inline double estimate_norm(const Team &T, const work<n, rea
  * (dd . z)/h), and, on a first or rejected step whose estimate fails, the
  * estimate once more through f at the filtered point (RADAU5's ESTRAD). */
 template <class Model, typename real, class Team>
-__host__ __device__ inline double estimate(const Team &T, work<Model::dim, real> &W, double t,
-					   double h, const real *x, const real *p, bool refilter,
+__host__ __device__ inline double estimate(const Team &T, work<Model::dim, real> &W,
+					   vectors<Model::dim, real> &V, double t, double h, const real *x, const real *p, bool refilter,
 					   long &fcn)
 {
 	constexpr int n = Model::dim;
+	estimate_vectors<n, real> own;
+	estimate_vectors<n, real> &E = scratch<Team>(own, V.estimate);
 
 	for (int i = T.lane(); i < n; i += T.lanes) {
-		W.f2[i] = (real)(dd1 / h) * W.z[0][i] + (real)(dd2 / h) * W.z[1][i] +
+		E.f2[i] = (real)(dd1 / h) * W.z[0][i] + (real)(dd2 / h) * W.z[1][i] +
 			  (real)(dd3 / h) * W.z[2][i];
-		W.e[i] = W.f2[i] + W.f0[i];
+		E.e[i] = E.f2[i] + V.f0[i];
 	}
 	T.sync();
-	team_lu_solve<n>(T, W.e1, W.p1, W.e);
-	double err = estimate_norm<n>(T, W);
+	team_lu_solve<n>(T, W.e1, W.p1, E.e);
+	double err = estimate_norm<n>(T, E.e, V.wt);
 
 	if (refilter && err >= 1) {
-		real *xe = W.u[0], *f1 = W.f[0]; /* the iteration's, spent */
-
 		for (int i = T.lane(); i < n; i += T.lanes)
-			xe[i] = x[i] + W.e[i];
+			E.xe[i] = x[i] + E.e[i];
 		T.sync();
-		team_rhs<Model>(T, (real)t, xe, p, f1);
+		team_rhs<Model>(T, (real)t, E.xe, p, E.f1);
 		fcn++;
 		for (int i = T.lane(); i < n; i += T.lanes)
-			W.e[i] = f1[i] + W.f2[i];
+			E.e[i] = E.f1[i] + E.f2[i];
 		T.sync();
-		team_lu_solve<n>(T, W.e1, W.p1, W.e);
-		err = estimate_norm<n>(T, W);
+		team_lu_solve<n>(T, W.e1, W.p1, E.e);
+		err = estimate_norm<n>(T, E.e, V.wt);
 	}
 	return isfinite(err) ? err : INFINITY;
 }
 
 /* The collocation polynomial of an accepted step ending at (t_new, xn),
- * h long, in W.k: xn + s (k1 + (s - c2m1) (k2 + (s - c1m1) k3)), s = (t -
+ * h long, in P.k: xn + s (k1 + (s - c2m1) (k2 + (s - c1m1) k3)), s = (t -
  * t_new)/h (RADAU5's CONT). Also the next step's starting values. */
 template <int n, class Team, typename real>
-__host__ __device__ inline void polynomial_fit(const Team &T, work<n, real> &W)
+__host__ __device__ inline void polynomial_fit(const Team &T, const work<n, real> &W,
+					       polynomial<n, real> &P)
 {
 	for (int i = T.lane(); i < n; i += T.lanes) {
 		const real z1 = W.z[0][i], z2 = W.z[1][i], z3 = W.z[2][i];
 		const real ak = (z1 - z2) / (real)c1mc2;
 
-		W.k[0][i] = (z2 - z3) / (real)c2m1;
-		W.k[1][i] = (ak - W.k[0][i]) / (real)c1m1;
-		W.k[2][i] = W.k[1][i] - (ak - z1 / (real)c1) / (real)c2;
+		P.k[0][i] = (z2 - z3) / (real)c2m1;
+		P.k[1][i] = (ak - P.k[0][i]) / (real)c1m1;
+		P.k[2][i] = P.k[1][i] - (ak - z1 / (real)c1) / (real)c2;
 	}
 	T.sync();
 }
 
 /* The polynomial's component i at s minus xn's (an increment). */
 template <int n, typename real>
-__host__ __device__ inline real polynomial_increment(const work<n, real> &W, int i, double s)
+__host__ __device__ inline real polynomial_increment(const polynomial<n, real> &P, int i, double s)
 {
-	return (real)s * (W.k[0][i] + (real)(s - c2m1) * (W.k[1][i] + (real)(s - c1m1) * W.k[2][i]));
+	return (real)s * (P.k[0][i] + (real)(s - c2m1) * (P.k[1][i] + (real)(s - c1m1) * P.k[2][i]));
 }
 
 /* Starting values of the step h after one of length hold: the
  * polynomial at the new stages. */
 template <int n, class Team, typename real>
-__host__ __device__ inline void polynomial_start(const Team &T, work<n, real> &W, double h,
-						 double hold)
+__host__ __device__ inline void polynomial_start(const Team &T, work<n, real> &W,
+						 const polynomial<n, real> &P, double h, double hold)
 {
 	const double q = h / hold, cq[3] = {c1 * q, c2 * q, q};
 
 	for (int i = T.lane(); i < n; i += T.lanes) {
-		const real z1 = polynomial_increment(W, i, cq[0]);
-		const real z2 = polynomial_increment(W, i, cq[1]);
-		const real z3 = polynomial_increment(W, i, cq[2]);
+		const real z1 = polynomial_increment(P, i, cq[0]);
+		const real z2 = polynomial_increment(P, i, cq[1]);
+		const real z3 = polynomial_increment(P, i, cq[2]);
 
 		W.z[0][i] = z1;
 		W.z[1][i] = z2;
@@ -378,14 +420,15 @@ __host__ __device__ inline void weights(const Team &T, double atol, double rtol,
 	T.sync();
 }
 
-/* The record times an accepted step from (t, x) to (t_new, W.xn) holds:
+/* The record times an accepted step from (t, x) to (t_new, V.xn) holds:
  * a Radau step from t to each (J kept, E1 and E2 refactored), else the
  * polynomial. True when it stored one: then W's factors are spent (J is
  * kept). */
 PICARD_EXEC_CHECK_DISABLE
 template <class Model, typename real, class Team, class Out>
-__host__ __device__ inline bool dense(const Team &T, work<Model::dim, real> &W, double t,
-				      double t_new, const real *x, const real *p, double fnewt,
+__host__ __device__ inline bool dense(const Team &T, work<Model::dim, real> &W,
+				      vectors<Model::dim, real> &V, const polynomial<Model::dim, real> &P,
+				      double t, double t_new, const real *x, const real *p, double fnewt,
 				      double rounding, Out &out)
 {
 	constexpr int n = Model::dim;
@@ -395,28 +438,33 @@ __host__ __device__ inline bool dense(const Team &T, work<Model::dim, real> &W, 
 		double faccon = 1;
 
 		if (td <= t || td == t_new) {
-			out.store(td <= t ? x : W.xn);
+			out.store(td <= t ? x : V.xn);
 			continue;
 		}
+		dense_vector<n, real> own;
+		real *xd = scratch<Team>(own, V.dense).xd;
+
 		spent = true;
 		zero_start<n>(T, W);
 		const bool solved = factor<n>(T, W, td - t) &&
-				    iterate<Model, real>(T, W, t, td - t, x, p, fnewt, rounding, faccon,
+				    iterate<Model, real>(T, W, V, t, td - t, x, p, fnewt, rounding, faccon,
 							 false).end == CONVERGED;
 		for (int i = T.lane(); i < n; i += T.lanes)
-			W.xd[i] = solved ? x[i] + W.z[2][i] :
-				  W.xn[i] + polynomial_increment(W, i, (td - t_new) / (t_new - t));
+			xd[i] = solved ? x[i] + W.z[2][i] :
+				  V.xn[i] + polynomial_increment(P, i, (td - t_new) / (t_new - t));
 		T.sync();
-		out.store(W.xd);
+		out.store(xd);
 	}
 	return spent;
 }
 
-/* Integrate one trajectory by Radau IIA with the team T and its work W
- * (radau5_trajectory's contract; x where the whole team reads it). */
+/* Integrate one trajectory by Radau IIA with the team T, its work W and
+ * vectors V (radau5_trajectory's contract; x where the whole team reads
+ * it). */
 PICARD_EXEC_CHECK_DISABLE
 template <class Model, typename real, class Team, class Out>
 __host__ __device__ inline rk_outcome run(const Team &T, work<Model::dim, real> &W,
+					  vectors<Model::dim, real> &V, polynomial<Model::dim, real> &P,
 					  const rk_run &run, real *x, const real *p, Out &out,
 					  counts *cnt)
 {
@@ -437,13 +485,13 @@ __host__ __device__ inline rk_outcome run(const Team &T, work<Model::dim, real> 
 	int singular = 0;
 	long attempts = 0;
 
-	team_rhs<Model>(T, (real)t, x, p, W.f0);
+	team_rhs<Model>(T, (real)t, x, p, V.f0);
 	c.fcn++;
 	/* every lane alike: the same rhs on the same state */
 	h = fixed ? run.window / run.steps :
 	    run.h0 > 0 ? fmin(run.h0, run.t1 - run.t0) :
-			 rk_first_step<Model, rk_radau5, real>(run, t, x, p, W.f0);
-	weights<n>(T, atol, rtol, x, W.wt);
+			 rk_first_step<Model, rk_radau5, real>(run, t, x, p, V.f0);
+	weights<n>(T, atol, rtol, x, V.wt);
 	for (long w = 0; w < run.windows && o.status == PICARD_TRAJ_OK; w++) {
 		const double tb = rk_window_end(run, w);
 		int tried = 0;
@@ -491,8 +539,8 @@ __host__ __device__ inline rk_outcome run(const Team &T, work<Model::dim, real> 
 			if (first || fixed)
 				zero_start<n>(T, W);
 			else
-				polynomial_start<n>(T, W, hs, hold);
-			const newton_result nr = iterate<Model, real>(T, W, t, hs, x, p, fnewt, rounding,
+				polynomial_start<n>(T, W, P, hs, hold);
+			const newton_result nr = iterate<Model, real>(T, W, V, t, hs, x, p, fnewt, rounding,
 								      faccon, fixed);
 
 			tried += nr.iterations;
@@ -512,7 +560,7 @@ __host__ __device__ inline rk_outcome run(const Team &T, work<Model::dim, real> 
 				continue;
 			}
 			const double err = fixed ? 0 :
-				estimate<Model, real>(T, W, t, hs, x, p, first || reject, c.fcn);
+				estimate<Model, real>(T, W, V, t, hs, x, p, first || reject, c.fcn);
 			const double fac = fmin(safe, cfac / (nr.iterations + 2 * nit));
 			double quot = fmax(fac_min, fmin(fac_max, sqrt(sqrt(err)) / fac));
 			double hnew = hs / quot;
@@ -539,29 +587,29 @@ __host__ __device__ inline rk_outcome run(const Team &T, work<Model::dim, real> 
 			const double t_new = last ? tb : t + hs;
 
 			for (int i = T.lane(); i < n; i += T.lanes)
-				W.xn[i] = x[i] + W.z[2][i];
+				V.xn[i] = x[i] + W.z[2][i];
 			T.sync();
-			if (!team_within<n>(T, W.xn, lim)) { /* the record times after t: none */
+			if (!team_within<n>(T, V.xn, lim)) { /* the record times after t: none */
 				rk_flush(out, t, x);
 				for (int i = T.lane(); i < n; i += T.lanes)
-					x[i] = W.xn[i];
+					x[i] = V.xn[i];
 				T.sync();
 				rk_fail(o, rk_state_status<n>(x), w, t, t_new);
 				break;
 			}
-			polynomial_fit<n>(T, W);
-			if (Out::dense && dense<Model, real>(T, W, t, t_new, x, p, fnewt, rounding, out))
+			polynomial_fit<n>(T, W, P);
+			if (Out::dense && dense<Model, real>(T, W, V, P, t, t_new, x, p, fnewt, rounding, out))
 				lu_h = NAN;
 			for (int i = T.lane(); i < n; i += T.lanes)
-				x[i] = W.xn[i];
+				x[i] = V.xn[i];
 			T.sync();
 			t = t_new;
 			hold = hs;
 			if (t < run.t1) {
-				team_rhs<Model>(T, (real)t, x, p, W.f0);
+				team_rhs<Model>(T, (real)t, x, p, V.f0);
 				c.fcn++;
 			}
-			weights<n>(T, atol, rtol, x, W.wt);
+			weights<n>(T, atol, rtol, x, V.wt);
 			/* the Jacobian is kept while the iteration contracts fast
 			 * (RADAU5's THET), and fixed steps always refresh it */
 			need_jac = fixed || nr.theta > thet;
@@ -607,8 +655,10 @@ __host__ __device__ inline rk_outcome radau5_trajectory(const rk_run &run, real 
 							radau::counts *cnt)
 {
 	radau::work<Model::dim, real> W;
+	radau::vectors<Model::dim, real> V;
+	radau::polynomial<Model::dim, real> P;
 
-	return radau::run<Model, real>(team_one(), W, run, x, p, out, cnt);
+	return radau::run<Model, real>(team_one(), W, V, P, run, x, p, out, cnt);
 }
 
 } /* namespace picard */

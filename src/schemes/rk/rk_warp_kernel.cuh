@@ -21,15 +21,18 @@
 namespace picard {
 
 /* The scheme's work, J not kept beside W for the Rosenbrock schemes (a
- * matrix fewer, twice the trajectories an SM holds). */
+ * matrix fewer, twice the trajectories an SM holds); radau5's work and
+ * its vectors, one after the other. */
 template <class Model, class Tab, typename real, bool implicit = rk_is_implicit<Tab>::value>
 struct rk_warp_work {
 	static_assert(Tab::stages <= PICARD_ROS_MAX_STAGES, "the host sizes 8 stages");
-	typedef ros::work<Model::dim, real, Tab::stages, false> type;
+	ros::work<Model::dim, real, Tab::stages, false> W;
 };
 template <class Model, class Tab, typename real>
 struct rk_warp_work<Model, Tab, real, true> {
-	typedef radau::work<Model::dim, real> type;
+	radau::work<Model::dim, real> W;
+	radau::vectors<Model::dim, real> V;
+	radau::polynomial<Model::dim, real> P;
 };
 
 /* 255 registers a thread, as the per-thread kernels (a block of up to 8
@@ -38,7 +41,7 @@ template <class Model, class Tab, typename real, bool dense, bool adaptive>
 __global__ void __launch_bounds__(256) picard_rk_warp_kernel(const picard_launch L)
 {
 	constexpr int n = Model::dim, np = Model::nparams;
-	typedef typename rk_warp_work<Model, Tab, real>::type Work;
+	typedef rk_warp_work<Model, Tab, real> Work;
 	extern __shared__ __align__(16) unsigned char rk_warp_shared[];
 	const int warps = blockDim.x / 32, warp = threadIdx.x / 32;
 	const long traj = (long)blockIdx.x * warps + warp;
@@ -67,9 +70,9 @@ __global__ void __launch_bounds__(256) picard_rk_warp_kernel(const picard_launch
 	rk_outcome o;
 
 	if constexpr (rk_is_implicit<Tab>::value)
-		o = radau::run<Model, real>(T, Wk, run, x, p, out, nullptr);
+		o = radau::run<Model, real>(T, Wk.W, Wk.V, Wk.P, run, x, p, out, nullptr);
 	else
-		o = ros::run<Model, Tab, real>(T, Wk, run, x, p, out);
+		o = ros::run<Model, Tab, real>(T, Wk.W, run, x, p, out);
 	T.sync();
 	for (int k = T.lane(); k < n; k += T.lanes)
 		((real *)L.x_final)[k * L.ntraj + traj] = x[k];
