@@ -29,12 +29,5 @@ static int check_model(const picard_model *model, const picard_grid *grid, size_
 					     "its step's four dim x dim matrices");
 }
 
-const struct picard_cuda_scheme picard_cuda_radau5 = {
-	.layout = picard_cuda_stiff_layout,
-	.instance = picard_cuda_stiff_instance,
-	.group = picard_cuda_stiff_group,
-	.threads_per_traj = picard_cuda_stiff_threads_per_traj,
-	.block_threads = picard_cuda_stiff_block_threads,
-	.check_model = check_model,
-	.shared_bytes = shared_bytes,
-};
+const struct picard_cuda_scheme picard_cuda_radau5 =
+	PICARD_CUDA_STIFF_SCHEME(check_model, shared_bytes);

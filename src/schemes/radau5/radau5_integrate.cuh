@@ -130,8 +130,8 @@ struct polynomial {
 /* The vectors a step works on. One thread's scratch (the iteration's
  * stage arguments and f there, the estimate's, a dense output's state)
  * is declared where it is used, so it lives in registers for that call
- * alone: kept in one struct for the trajectory, it stayed live and
- * spilled (robertson 17% slower, H200, 2026-11-28). A warp's is all in
+ * alone: kept for the whole trajectory it stayed live and spilled
+ * (bench/results/h200-2026-11-28-issue38-radau5-warp). A warp's is all in
  * its slice of the block's shared memory (rk_warp_kernel.cuh), whose
  * size is the sum of these arrays' (reals first). */
 template <int n, typename real>

@@ -51,4 +51,17 @@ size_t picard_cuda_stiff_shared_bytes(const picard_grid *grid, size_t reals, siz
 int picard_cuda_stiff_check_model(const picard_model *model, const picard_grid *grid,
 				  size_t real_size, int matrices, const char *what);
 
+/* A stiff scheme's CUDA part: the hooks above, its own model check and
+ * warp slice. */
+#define PICARD_CUDA_STIFF_SCHEME(check, shared)                            \
+	{                                                                  \
+		.layout = picard_cuda_stiff_layout,                        \
+		.instance = picard_cuda_stiff_instance,                    \
+		.group = picard_cuda_stiff_group,                          \
+		.threads_per_traj = picard_cuda_stiff_threads_per_traj,    \
+		.block_threads = picard_cuda_stiff_block_threads,          \
+		.check_model = check,                                      \
+		.shared_bytes = shared,                                    \
+	}
+
 #endif

@@ -37,12 +37,5 @@ static int check_model(const picard_model *model, const picard_grid *grid, size_
 					     "its step's two dim x dim matrices (J and W)");
 }
 
-const struct picard_cuda_scheme picard_cuda_rosenbrock = {
-	.layout = picard_cuda_stiff_layout,
-	.instance = picard_cuda_stiff_instance,
-	.group = picard_cuda_stiff_group,
-	.threads_per_traj = picard_cuda_stiff_threads_per_traj,
-	.block_threads = picard_cuda_stiff_block_threads,
-	.check_model = check_model,
-	.shared_bytes = shared_bytes,
-};
+const struct picard_cuda_scheme picard_cuda_rosenbrock =
+	PICARD_CUDA_STIFF_SCHEME(check_model, shared_bytes);
