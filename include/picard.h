@@ -84,6 +84,41 @@ typedef struct picard_operator {
 	void (*nonlinear)(double t, const double *x, const double *params, double *g);
 } picard_operator;
 
+/* Events (docs/models.md, "Events"): functions g_k(t, x, p) whose zero
+ * crossings the per-thread Runge-Kutta schemes locate on a step's dense
+ * output, then act on. Which way a crossing must go to count: */
+typedef enum picard_event_direction {
+	PICARD_EVENT_BOTH = 0,     /* either way */
+	PICARD_EVENT_RISING = 1,   /* g from negative to positive */
+	PICARD_EVENT_FALLING = -1, /* g from positive to negative */
+} picard_event_direction;
+
+/* What a counted crossing does, after it is logged. */
+typedef enum picard_event_action {
+	PICARD_EVENT_RECORD = 0,    /* nothing: the log has it */
+	PICARD_EVENT_TERMINATE = 1, /* the member stops there, status EVENT */
+	PICARD_EVENT_JUMP = 2,      /* x <- jump_k(t, x, p), then integration
+				       restarts with a fresh step */
+} picard_event_action;
+
+/* A model's events, from its declaration (static constexpr int nevents
+ * and the members docs/models.md lists). */
+typedef struct picard_events {
+	int count;                               /* nevents, >= 1 */
+	const char *const *names;                /* count names */
+	const picard_event_direction *directions; /* count */
+	const picard_event_action *actions;      /* count */
+	int limit;          /* events a member may have: the one past it
+			       stops the member (status EVENT_LIMIT) */
+	double min_spacing; /* a crossing of g_k in the direction it last
+			       fired, sooner than this after it, is
+			       chattering (status EVENT_LIMIT) */
+	/* g(t, x, p): count values, and the jump of event k, in double on
+	 * the host (the engine calls the model's templates). */
+	void (*g)(double t, const double *x, const double *params, double *out);
+	void (*jump)(int k, double t, double *x, const double *params);
+} picard_events;
+
 /* A registered model: one file in models/, discovered by the build. */
 typedef struct picard_model {
 	const char *name;                 /* registry key, e.g. "lotka" */
@@ -122,6 +157,8 @@ typedef struct picard_model {
 	/* Its linear part A, for a semi-linear model (x' = A x + g), or
 	 * NULL: an ordinary one. */
 	const picard_operator *op;
+	/* Its events, or NULL: none (picard_events). */
+	const picard_events *events;
 	const struct picard_model_impl *impl; /* internal: do not touch */
 } picard_model;
 
@@ -434,6 +471,10 @@ typedef struct picard_options {
 					||r - M y|| <= rtol ||r|| (0: 1e-10) */
 	int linsolve_maxit;          /* their iterations per solve at most (0:
 					Krylov 10 n + 100, ADI 500) */
+	/* A model with events: entries of the event log kept per member (0:
+	 * the model's limit, at most 16); the events past them are counted,
+	 * not kept (picard_event_log.count). */
+	int event_log;
 } picard_options;
 
 /* The discretisation a solver settled on (after defaults and fitting). */
@@ -524,11 +565,23 @@ typedef enum picard_traj_status {
 					  a tolerance; README, "--check alone");
 					  set by the programs, never by
 					  picard_solve */
+	PICARD_TRAJ_EVENT = 10,        /* a terminal event stopped it: its
+					  final state is the state there, the
+					  time picard_solver_fail_times()'s;
+					  not a failure */
+	PICARD_TRAJ_EVENT_LIMIT = 11,  /* more events than the model's limit,
+					  or an event firing again within its
+					  minimum spacing (chattering): it
+					  stopped there */
+	PICARD_TRAJ_EVENT_FAILED = 12, /* an event function was not finite on
+					  an accepted step (its crossings
+					  cannot be told): it stopped */
 } picard_traj_status;
 
 /* "ok", "nonfinite", "diverged", "not-converged", "tol-exceeded",
  * "step-underflow", "max-steps", "linsolve-failed", "implausible",
- * "check-failed"; "unknown" for anything else. */
+ * "check-failed", "event", "event-limit", "event-failed"; "unknown" for
+ * anything else. */
 const char *picard_traj_status_name(picard_traj_status status);
 
 /* What a solve did, for the summary. */
@@ -612,6 +665,29 @@ const double *picard_solver_error_estimates(const picard_solver *solver);
  * scheme's: the solution before its failing window). Valid until the
  * next solve or picard_solver_free. */
 const double *picard_solver_fail_times(const picard_solver *solver);
+
+/* The event log of the last solve of a model with events: per member, its
+ * first `capacity` events in time order (several at one time: in index
+ * order). Entry j of member i is at [i * capacity + j]. A terminal event
+ * is logged; a crossing that stops a member with EVENT_LIMIT is not (it
+ * did not act): picard_solver_fail_times() has its time. */
+typedef struct picard_event_log {
+	long ntraj;            /* members of the last solve */
+	int dim;               /* components of a state */
+	int capacity;          /* entries kept per member */
+	const int *count;      /* ntraj: events the member had; past capacity
+				  (overflow: count - capacity) not kept */
+	const int *index;      /* ntraj * capacity: which event, 0 .. nevents-1 */
+	const double *time;    /* ntraj * capacity: when */
+	const double *before;  /* ntraj * capacity * dim: the state at the
+				  event, before its action */
+	const double *after;   /* the same after it (a jump's result; the
+				  same state for record and terminate) */
+} picard_event_log;
+
+/* The log of the last solve, or NULL for a model without events (valid
+ * until the next solve or picard_solver_free). */
+const picard_event_log *picard_solver_event_log(const picard_solver *solver);
 
 /* ---- Ensembles -------------------------------------------------------- */
 

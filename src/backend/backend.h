@@ -29,8 +29,27 @@ static inline __host__ __device__ bool picard_traj_stopped(int status)
 {
 	return status == PICARD_TRAJ_NONFINITE || status == PICARD_TRAJ_DIVERGED ||
 	       status == PICARD_TRAJ_STEP_UNDERFLOW || status == PICARD_TRAJ_MAX_STEPS ||
-	       status == PICARD_TRAJ_LINSOLVE_FAILED;
+	       status == PICARD_TRAJ_LINSOLVE_FAILED || status == PICARD_TRAJ_EVENT ||
+	       status == PICARD_TRAJ_EVENT_LIMIT || status == PICARD_TRAJ_EVENT_FAILED;
 }
+
+/* A status that is a failure: all but OK and a terminal event. */
+static inline __host__ __device__ bool picard_traj_failed(int status)
+{
+	return status != PICARD_TRAJ_OK && status != PICARD_TRAJ_EVENT;
+}
+
+/* The event log's arrays as a solve fills them (picard_event_log): the
+ * solver's, capacity entries per member; NULL in a job whose model has
+ * no events. */
+struct picard_event_store {
+	int capacity;   /* entries per member */
+	int *count;     /* ntraj */
+	int *index;     /* ntraj * capacity */
+	double *time;   /* ntraj * capacity */
+	double *before; /* ntraj * capacity * dim */
+	double *after;  /* the same */
+};
 
 /* A status whose final state the error estimate compares. */
 static inline __host__ __device__ bool picard_traj_estimated(int status)
@@ -130,6 +149,8 @@ struct picard_job {
 	struct picard_job_totals *totals; /* filled by the backend */
 	const picard_record *records; /* nrecords window-end records */
 	int nrecords;
+	const struct picard_event_store *events; /* the event log, or NULL:
+					     the model has no events */
 	struct picard_failure_note *note; /* the first failure's words, or
 					     NULL (picard_note_failure) */
 	const struct picard_cuda_solver *inputs_of; /* CUDA backend: start

@@ -20,7 +20,10 @@ static const char *const known_members[] = {
 	"reference", "default_h", "default_atol", "stiff", "ninvariants", "invariant_names", "rhs", "jacobian", "exact",
 	"initial", "invariants",
 	/* a semi-linear model's operator (x' = A x + g) */
-	"op", "nx", "ny", "dx", "dy", "op_symmetric", "k_faces", "nonlinear", "nnz", "csr", NULL,
+	"op", "nx", "ny", "dx", "dy", "op_symmetric", "k_faces", "nonlinear", "nnz", "csr",
+	/* events */
+	"nevents", "event_names", "event_directions", "event_actions", "event_limit",
+	"event_min_spacing", "events", "jump", NULL,
 };
 
 /* What rhs's body must not use: it runs in a GPU kernel, thousands at once. */
@@ -235,7 +238,7 @@ int picard_model_check_text(const char *path, const char *text, const char *name
 /* What an array argument of a model function holds: its entries are a
  * product of the model's sizes. */
 enum extent { EXTENT_DIM, EXTENT_NPARAMS, EXTENT_JACOBIAN, EXTENT_INVARIANTS,
-	      EXTENT_KX, EXTENT_KY, EXTENT_ROWS, EXTENT_NNZ };
+	      EXTENT_KX, EXTENT_KY, EXTENT_ROWS, EXTENT_NNZ, EXTENT_EVENTS };
 
 /* A model function of the contract and its array arguments by position
  * (-1 ends the list), as src/model/picard_model.cuh calls it. */
@@ -256,6 +259,8 @@ static const struct checked_function checked_functions[] = {
 	{"invariants", {{0, EXTENT_DIM}, {1, EXTENT_NPARAMS}, {2, EXTENT_INVARIANTS}, {-1, 0}}},
 	{"k_faces", {{0, EXTENT_NPARAMS}, {1, EXTENT_KX}, {2, EXTENT_KY}, {-1, 0}}},
 	{"csr", {{0, EXTENT_NPARAMS}, {1, EXTENT_ROWS}, {2, EXTENT_NNZ}, {3, EXTENT_NNZ}}},
+	{"events", {{1, EXTENT_DIM}, {2, EXTENT_NPARAMS}, {3, EXTENT_EVENTS}, {-1, 0}}},
+	{"jump", {{2, EXTENT_DIM}, {3, EXTENT_NPARAMS}, {-1, 0}}},
 	{NULL, {{-1, 0}}},
 };
 
@@ -276,6 +281,7 @@ static long extent_of(const picard_model *model, enum extent extent, const char 
 		return op && op->kind == PICARD_OP_STENCIL_1D ? -1 : nx * (ny + 1);
 	case EXTENT_ROWS: *says = "dim + 1"; return (long)model->dim + 1;
 	case EXTENT_NNZ: *says = "nnz"; return op ? op->nnz : 0;
+	case EXTENT_EVENTS: *says = "nevents"; return model->events ? model->events->count : 0;
 	}
 	return 0;
 }
@@ -589,7 +595,7 @@ int picard_model_check_subscripts(const char *path, const char *text, const pica
 				continue;
 			for (int a = 0; a < 4 && f->arrays[a].position >= 0 && !err; a++) {
 				char name[64];
-				const char *says;
+				const char *says = "";
 				const long entries = extent_of(model, f->arrays[a].extent, &says);
 
 				if (entries >= 0 &&

@@ -27,6 +27,7 @@
 #define PICARD_MODEL_CUH
 
 #include "jacobian.cuh"
+#include "model_events.cuh"
 #include "model_impl.h"
 #include "picard.h"
 #include "portable.h"
@@ -86,6 +87,12 @@ PICARD_MEMBER_TRAIT(dx)
 PICARD_MEMBER_TRAIT(dy)
 PICARD_MEMBER_TRAIT(op_symmetric)
 PICARD_MEMBER_TRAIT(nnz)
+/* events (model_events.cuh has nevents, events and jump) */
+PICARD_MEMBER_TRAIT(event_names)
+PICARD_MEMBER_TRAIT(event_directions)
+PICARD_MEMBER_TRAIT(event_actions)
+PICARD_MEMBER_TRAIT(event_limit)
+PICARD_MEMBER_TRAIT(event_min_spacing)
 #undef PICARD_MEMBER_TRAIT
 
 /* Model declares a member template jacobian (of any signature): then it
@@ -231,6 +238,64 @@ struct op_spacing_ok {
 		 (op_kind_of<M>::value != PICARD_OP_STENCIL_2D || dy_of<M>::value > 0));
 };
 
+/* The events' arrays: entries, 0 when missing; whether an action is a
+ * jump; any part of events declared (then nevents must be). */
+#define PICARD_ARRAY_COUNT(trait, member)                                      \
+	template <class M, class = void>                                       \
+	struct trait { static constexpr long value = 0; };                     \
+	template <class M>                                                     \
+	struct trait<M, enable_if_t<has_##member<M>::value>> {                 \
+		static constexpr long value = sizeof(M::member) / sizeof(M::member[0]); \
+	};
+PICARD_ARRAY_COUNT(event_names_count, event_names)
+PICARD_ARRAY_COUNT(event_directions_count, event_directions)
+PICARD_ARRAY_COUNT(event_actions_count, event_actions)
+#undef PICARD_ARRAY_COUNT
+
+template <class M, class = void>
+struct events_jump { static constexpr bool value = false; };
+template <class M>
+struct events_jump<M, enable_if_t<has_event_actions<M>::value>> {
+	static constexpr bool any()
+	{
+		for (long k = 0; k < event_actions_count<M>::value; k++)
+			if (M::event_actions[k] == PICARD_EVENT_JUMP)
+				return true;
+		return false;
+	}
+	static constexpr bool value = any();
+};
+template <class M, class = void>
+struct events_directions_ok { static constexpr bool value = true; };
+template <class M>
+struct events_directions_ok<M, enable_if_t<has_event_directions<M>::value>> {
+	static constexpr bool all()
+	{
+		for (long k = 0; k < event_directions_count<M>::value; k++)
+			if (M::event_directions[k] != PICARD_EVENT_BOTH &&
+			    M::event_directions[k] != PICARD_EVENT_RISING &&
+			    M::event_directions[k] != PICARD_EVENT_FALLING)
+				return false;
+		return true;
+	}
+	static constexpr bool value = all();
+};
+template <class M, class = void>
+struct declares_events : false_type {};
+template <class M>
+struct declares_events<M, void_t<decltype(&M::template events<double>)>> : true_type {};
+template <class M, class = void>
+struct declares_jump : false_type {};
+template <class M>
+struct declares_jump<M, void_t<decltype(&M::template jump<double>)>> : true_type {};
+template <class M>
+struct declares_event_part {
+	static constexpr bool value = has_event_names<M>::value || has_event_directions<M>::value ||
+				      has_event_actions<M>::value || has_event_limit<M>::value ||
+				      has_event_min_spacing<M>::value || declares_events<M>::value ||
+				      declares_jump<M>::value;
+};
+
 /* ---- optional parts, or what stands in for them ------------------------------ */
 
 /* Model::exact when the model declares one, else NULL. */
@@ -292,6 +357,32 @@ struct stiff_of { static constexpr bool value = false; };
 template <class Model>
 struct stiff_of<Model, void_t<decltype(&Model::stiff)>> {
 	static constexpr bool value = Model::stiff;
+};
+
+/* The model's picard_events (its entry's events), or NULL without. */
+template <class Model, bool = runs_events<Model>::value>
+struct events_of { static constexpr const picard_events *ptr = nullptr; };
+template <class Model>
+struct events_of<Model, true> {
+	static void g(double t, const double *x, const double *p, double *out)
+	{
+		Model::template events<double>(t, x, p, out);
+	}
+	static void jump(int k, double t, double *x, const double *p)
+	{
+		event_jump<Model, double>::apply(k, t, x, p);
+	}
+	static constexpr picard_events value = {
+		Model::nevents,
+		Model::event_names,
+		Model::event_directions,
+		Model::event_actions,
+		event_limit_of<Model>::value,
+		event_min_spacing_of<Model>::value,
+		g,
+		has_jump<Model>::value ? jump : nullptr,
+	};
+	static constexpr const picard_events *ptr = &value;
 };
 
 /* The parameter arrays, NULL for a model without parameters (which need
@@ -488,6 +579,51 @@ struct operator_of<Model, true> {
 			  "*row_start, int *col, double *val): A for parameters p, dim + 1 " \
 			  "row starts, nnz entries at most");
 
+/* The contract of a model's events, when it declares nevents; a model
+ * without nevents and without any part of events passes. */
+#define PICARD_MODEL_EVENTS_CONTRACT(name)                                     \
+	PICARD_MODEL_RULE(picard::has_nevents<name>::value ||                   \
+				  !picard::declares_event_part<name>::value,   \
+			  name, "events, jump or event_* declared without static constexpr " \
+			  "int nevents");                                      \
+	PICARD_MODEL_RULE(!picard::has_nevents<name>::value ||                  \
+				  (picard::nevents_of<name>::value >= 1 &&     \
+				   picard::nevents_of<name>::value <= 64),     \
+			  name, "nevents must be 1 to 64");                    \
+	PICARD_MODEL_RULE(!picard::has_nevents<name>::value ||                  \
+				  picard::has_events<name>::value,             \
+			  name, "nevents needs template <typename real> __host__ __device__ " \
+			  "static void events(real t, const real *x, const real *p, real *g): " \
+			  "g[k] for k < nevents");                             \
+	PICARD_MODEL_RULE(!picard::has_nevents<name>::value ||                  \
+				  picard::event_names_count<name>::value ==    \
+					  picard::nevents_of<name>::value,     \
+			  name, "nevents needs static constexpr const char *event_names[] " \
+			  "with nevents entries");                             \
+	PICARD_MODEL_RULE(!picard::has_nevents<name>::value ||                  \
+				  picard::event_directions_count<name>::value == \
+					  picard::nevents_of<name>::value,     \
+			  name, "nevents needs static constexpr picard_event_direction " \
+			  "event_directions[] with nevents entries (PICARD_EVENT_RISING, " \
+			  "_FALLING or _BOTH)");                               \
+	PICARD_MODEL_RULE(picard::events_directions_ok<name>::value, name,      \
+			  "event_directions: each PICARD_EVENT_RISING, _FALLING or _BOTH"); \
+	PICARD_MODEL_RULE(!picard::has_nevents<name>::value ||                  \
+				  picard::event_actions_count<name>::value ==  \
+					  picard::nevents_of<name>::value,     \
+			  name, "nevents needs static constexpr picard_event_action " \
+			  "event_actions[] with nevents entries (PICARD_EVENT_TERMINATE, " \
+			  "_JUMP or _RECORD)");                                \
+	PICARD_MODEL_RULE(!picard::events_jump<name>::value ||                  \
+				  picard::has_jump<name>::value,               \
+			  name, "an action PICARD_EVENT_JUMP needs template <typename real> " \
+			  "__host__ __device__ static void jump(int k, real t, real *x, " \
+			  "const real *p): x <- h_k(t, x, p) in place");        \
+	PICARD_MODEL_RULE(picard::event_limit_of<name>::value >= 1, name,       \
+			  "event_limit must be at least 1");                   \
+	PICARD_MODEL_RULE(picard::event_min_spacing_of<name>::value >= 0, name, \
+			  "event_min_spacing must be >= 0");
+
 /* The contract, one rule per message. Each test goes through a trait, so a
  * broken rule fails only its own assertion, and a rule on a member's value
  * holds vacuously when the member is missing (its own rule says so). */
@@ -540,7 +676,8 @@ struct operator_of<Model, true> {
 			  name, "jacobian, if declared, must be template <typename real> " \
 			  "__host__ __device__ static void jacobian(real t, const real *x, " \
 			  "const real *p, real *J), J[i*dim + k] = d f_i / d x_k");    \
-	PICARD_MODEL_OPERATOR_CONTRACT(name)
+	PICARD_MODEL_OPERATOR_CONTRACT(name)                                   \
+	PICARD_MODEL_EVENTS_CONTRACT(name)
 
 /* The text a model's kernels are compiled from at run time: the build
  * embeds the files of models/ (build/model_sources.c, -DPICARD_BUILTIN_
@@ -615,6 +752,7 @@ struct operator_of<Model, true> {
 		picard::default_atol_of<name>::value,                          \
 		picard::stiff_of<name>::value,                                 \
 		picard::operator_of<name>::ptr,                                \
+		picard::events_of<name>::ptr,                                  \
 		&picard_impl_##name,                                           \
 	};
 #endif

@@ -43,6 +43,9 @@ struct picard_solver {
 				       NULL (picard_solver_attach) */
 	double *drawn_x0, *drawn_params; /* CPU backend: a batch drawn here
 				       (picard_solve_drawn), made on first use */
+	struct picard_event_store events; /* a model with events: the log's
+				       arrays, batch members (else all NULL) */
+	picard_event_log event_log; /* their view of the last solve */
 };
 
 static const char *const layout_names[] = { "auto", "paper", "warp", "thread" };
@@ -109,6 +112,45 @@ static int check_layout(const picard_options *o)
 	return PICARD_OK;
 }
 
+/* A model with events: the schemes that locate them (the explicit
+ * per-thread pairs, src/schemes/rk/rk_events.cuh), on the CPU backend
+ * (the kernels do not carry the log yet), without the error estimate
+ * (its companion's window ends after a terminal event are not the
+ * solve's); event_log entries per member, 0: min(limit, 16). A model
+ * without events must leave event_log 0. */
+static int resolve_events(const picard_model *model, picard_options *o)
+{
+	const picard_events *ev = model->events;
+
+	if (!ev) {
+		if (o->event_log)
+			return picard_fail(PICARD_EINVAL, "event_log = %d: model %s has no events",
+					   o->event_log, model->name);
+		return PICARD_OK;
+	}
+	if (o->scheme != PICARD_SCHEME_DP5 && o->scheme != PICARD_SCHEME_DP8 &&
+	    o->scheme != PICARD_SCHEME_VERN9)
+		return picard_fail(PICARD_EINVAL, "model %s has events: the %s scheme does not "
+				   "locate them yet (dp5, dp8 and vern9 do)", model->name,
+				   picard_scheme_of(o->scheme)->name);
+	if (o->backend == PICARD_BACKEND_CUDA)
+		return picard_fail(PICARD_EINVAL, "model %s has events: the CUDA backend does not "
+				   "locate them yet (backend cpu or auto runs it on the CPU)",
+				   model->name);
+	o->backend = PICARD_BACKEND_CPU;
+	if (o->estimate_error)
+		return picard_fail(PICARD_EINVAL, "model %s has events: no error estimate yet (its "
+				   "companion solve does not follow the events)", model->name);
+	if (o->event_log < 0)
+		return picard_fail(PICARD_EINVAL, "event_log = %d: entries per member, >= 0 (0: "
+				   "the model's limit, at most 16)", o->event_log);
+	if (o->event_log == 0)
+		o->event_log = ev->limit < 16 ? ev->limit : 16;
+	if (o->event_log > ev->limit)
+		o->event_log = ev->limit; /* a member has no more */
+	return PICARD_OK;
+}
+
 /* Fill defaults and check every option; a clear detail for each refusal. */
 static int resolve_options(const picard_model *model, const picard_options *in,
 			   picard_options *out)
@@ -146,6 +188,9 @@ static int resolve_options(const picard_model *model, const picard_options *in,
 				   picard_preconditioner_name(out->precond) ?
 				   picard_preconditioner_name(out->precond) : "?", out->linsolve_rtol,
 				   out->linsolve_maxit, scheme->name);
+	err = resolve_events(model, out);
+	if (err)
+		return err;
 	err = scheme->resolve(model, out);
 	if (err)
 		return err;
@@ -244,6 +289,46 @@ static int check_work(const picard_model *model, const picard_options *o, const 
 			   work, o->max_work);
 }
 
+/* The event log's arrays for a model with events, capacity entries per
+ * member of a batch; nothing for one without. */
+static int make_event_store(picard_solver *s, int capacity)
+{
+	struct picard_event_store *e = &s->events;
+	const size_t entries = (size_t)s->batch * (size_t)capacity;
+	const size_t dim = (size_t)s->model->dim;
+
+	if (!s->model->events)
+		return PICARD_OK;
+	e->capacity = capacity;
+	e->count = calloc((size_t)s->batch, sizeof(*e->count));
+	e->index = malloc((entries ? entries : 1) * sizeof(*e->index));
+	e->time = malloc((entries ? entries : 1) * sizeof(*e->time));
+	e->before = malloc((entries ? entries : 1) * dim * sizeof(*e->before));
+	e->after = malloc((entries ? entries : 1) * dim * sizeof(*e->after));
+	if (!e->count || !e->index || !e->time || !e->before || !e->after)
+		return picard_fail(PICARD_ENOMEM, "event log: %d entries for each of %ld members",
+				   capacity, s->batch);
+	s->event_log = (picard_event_log){
+		.ntraj = 0, .dim = s->model->dim, .capacity = capacity, .count = e->count,
+		.index = e->index, .time = e->time, .before = e->before, .after = e->after,
+	};
+	return PICARD_OK;
+}
+
+static void free_event_store(struct picard_event_store *e)
+{
+	free(e->count);
+	free(e->index);
+	free(e->time);
+	free(e->before);
+	free(e->after);
+}
+
+const picard_event_log *picard_solver_event_log(const picard_solver *s)
+{
+	return s->model->events ? &s->event_log : NULL;
+}
+
 int picard_solver_create_plain(picard_solver **out, const picard_model *model,
 			       const picard_options *options, long ntraj, picard_options *resolved)
 {
@@ -321,6 +406,9 @@ int picard_solver_create_plain(picard_solver **out, const picard_model *model,
 #pragma omp parallel for
 	for (long i = 0; i < 2 * s->batch; i++) /* no solve yet: none failed */
 		s->fail_time[i] = NAN;
+	err = make_event_store(s, opt.event_log);
+	if (err)
+		goto fail;
 	*out = s;
 	*resolved = opt;
 	return PICARD_OK;
@@ -361,6 +449,7 @@ void picard_solver_free(picard_solver *s)
 	free(s->fail_time);
 	free(s->drawn_x0);
 	free(s->drawn_params);
+	free_event_store(&s->events);
 	free(s);
 }
 
@@ -379,9 +468,9 @@ const double *picard_solver_fail_times(const picard_solver *s)
 	return s->fail_time;
 }
 
-/* Where a trajectory that failed did: the step a per-thread scheme wrote
- * (job->fail_time), else its failing window's start and end. NaN for one
- * that did not fail. */
+/* Where a trajectory that failed (or met a terminal event) did: the step
+ * a per-thread scheme wrote (job->fail_time), else its failing window's
+ * start and end. NaN for one that did not fail. */
 static void settle_fail_times(const picard_solver *s, const struct picard_job *job)
 {
 	const picard_grid *g = &s->grid;
@@ -697,6 +786,7 @@ static int solve(picard_solver *s, const picard_solver *inputs_of,
 		.status = status, .fail_window = fail_window, .fail_time = s->fail_time,
 		.sweeps = s->sweeps, .sweeps_max = s->sweeps_max,
 		.totals = &totals, .records = all, .nrecords = nrecords, .note = &note,
+		.events = s->model->events ? &s->events : NULL,
 		.inputs_of = inputs_of ? inputs_of->cuda : NULL,
 		.outcomes_on_device = outcomes_on_device, .single_pass = s->companion.after != NULL,
 	};
@@ -705,7 +795,8 @@ static int solve(picard_solver *s, const picard_solver *inputs_of,
 	if (err)
 		goto out;
 	failed = totals.failed;
-	if (failed && !outcomes_on_device)
+	s->event_log.ntraj = s->model->events ? count : 0;
+	if ((failed || s->model->events) && !outcomes_on_device) /* a terminal event's time */
 		settle_fail_times(s, &job);
 	/* before the sweep statistics are read: the companion has its own */
 	if (s->companion.after) {

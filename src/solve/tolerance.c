@@ -129,6 +129,9 @@ static const char *const status_names[] = {
 	[PICARD_TRAJ_LINSOLVE_FAILED] = "linsolve-failed",
 	[PICARD_TRAJ_IMPLAUSIBLE] = "implausible",
 	[PICARD_TRAJ_CHECK_FAILED] = "check-failed",
+	[PICARD_TRAJ_EVENT] = "event",
+	[PICARD_TRAJ_EVENT_LIMIT] = "event-limit",
+	[PICARD_TRAJ_EVENT_FAILED] = "event-failed",
 };
 
 const char *picard_traj_status_name(picard_traj_status status)

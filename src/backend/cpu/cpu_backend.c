@@ -26,7 +26,7 @@ static void add_up(const struct picard_job *job)
 		windows_run += picard_traj_stopped(job->status[i]) ? job->fail_window[i] + 1 :
 								     job->grid->windows;
 		most = job->sweeps_max[i] > most ? job->sweeps_max[i] : most;
-		failed += job->status[i] != PICARD_TRAJ_OK;
+		failed += picard_traj_failed(job->status[i]);
 	}
 	*job->totals = (struct picard_job_totals){
 		.failed = failed, .sweeps = sweeps, .windows_run = windows_run, .sweeps_max = most,

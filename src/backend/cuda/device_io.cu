@@ -419,7 +419,7 @@ __global__ void totals_kernel(const int *status, const long *fail_window, const 
 		const int s = status[i];
 		const long w = fail_window[i];
 
-		failed += s != PICARD_TRAJ_OK;
+		failed += picard_traj_failed(s);
 		irregular += s != PICARD_TRAJ_OK || w != -1 || !isnan(fail_time[2 * i]) ||
 			     !isnan(fail_time[2 * i + 1]);
 		sweep_sum += sweeps[i];
