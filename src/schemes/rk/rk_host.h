@@ -36,6 +36,24 @@ struct rk_host_out {
 				record_store(job, &job->records[r], row, traj, k, (double)x[k]);
 		});
 	}
+	/* The nth event of the trajectory (event k at t) into the job's log,
+	 * while it has room; events counts them all. */
+	void event(int nth, int k, double t, const real *before, const real *after)
+	{
+		const struct picard_event_store *e = job->events;
+
+		events = nth + 1;
+		if (!e || nth >= e->capacity)
+			return;
+		const size_t at = (size_t)traj * (size_t)e->capacity + (size_t)nth;
+		e->index[at] = k;
+		e->time[at] = t;
+		for (int i = 0; i < n; i++) {
+			e->before[at * n + i] = (double)before[i];
+			e->after[at * n + i] = (double)after[i];
+		}
+	}
+	int events; /* events the trajectory had */
 };
 
 /* Trajectory traj of the job on the host: its status, the failing window
@@ -54,9 +72,11 @@ picard_traj_status picard_rk_host(const struct picard_job *job, long traj, long 
 		p[q] = (real)job->params[traj * job->param_stride + q];
 	const rk_run run = rk_run_of(g->t0, g->t1, g->window, g->windows, g->adaptive, g->K,
 				     g->iter_atol, g->iter_rtol, job->bound);
-	rk_host_out<n, real> out = {job, traj, {{0}, 0}};
+	rk_host_out<n, real> out = {job, traj, {{0}, 0}, 0};
 	const rk_outcome o = rk_trajectory<Model, Tab, real>(run, x, p, out);
 
+	if (job->events)
+		job->events->count[traj] = out.events;
 	if (job->x_final)
 		for (int k = 0; k < n; k++)
 			job->x_final[traj * n + k] = (double)x[k];

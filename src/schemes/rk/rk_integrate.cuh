@@ -282,6 +282,14 @@ __host__ __device__ inline bool rk_accept(double t, double t_new, real *x, const
 	return true;
 }
 
+} /* namespace picard */
+
+/* A model's events in the integration: after the helpers above, which
+ * the location uses. */
+#include "rk_events.cuh"
+
+namespace picard {
+
 /* The end of window w (the last one ends on t1, not on t0 + windows h). */
 __host__ __device__ inline double rk_window_end(const rk_run &run, long w)
 {
@@ -303,23 +311,52 @@ __host__ __device__ inline rk_outcome rk_fixed(const rk_run &run, real *x, const
 	const double h = run.window / run.steps; /* computed once */
 	const real lim = rk_limit<real>(run.bound);
 	double t = run.t0;
+	double t_grid = t; /* the planned step's start: t, but after an event */
+	rk_events<Model, real> ev;
 
+	if constexpr (runs_events<Model>::value)
+		if (!rk_events_start(ev, t, x, p)) {
+			rk_flush(out, t, x);
+			rk_fail(o, PICARD_TRAJ_EVENT_FAILED, 0, t, t);
+			o.steps_max = 0;
+			return o;
+		}
 	Model::rhs((real)t, x, p, k[0]);
 	for (long w = 0; w < run.windows; w++) {
 		const double tb = rk_window_end(run, w);
 
 		for (int s = 1; s <= run.steps; s++) {
 			const bool last = s == run.steps;
-			const double t_new = last ? tb : t + h;
+			const double t_new = last ? tb : t_grid + h;
 
 			o.steps++;
-			rk_stages<Model, Tab, real>(t, last ? tb - t : h, x, p, k, xn);
+			/* after an event the planned step is finished from it */
+			rk_stages<Model, Tab, real>(t, t == t_grid ? (last ? tb - t : h) : t_new - t, x,
+						    p, k, xn);
+			if constexpr (runs_events<Model>::value)
+				if (rk_state_ok<n>(xn, lim)) {
+					const rk_event_result r = rk_events_step<Model, Tab, real>(
+						ev, run, w, t, t_new, x, p, k, xn, lim, out, o);
+
+					if (r == RK_EVENT_STOP) {
+						o.steps_max = w ? run.steps : s;
+						return o;
+					}
+					if (r == RK_EVENT_CUT) {
+						if (t < t_new)
+							s--;
+						else
+							t_grid = t_new;
+						continue;
+					}
+				}
 			if (!rk_accept<Model, Tab, real>(t, t_new, x, p, k, xn, lim, out)) {
 				rk_fail(o, rk_state_status<n>(x), w, t, t_new);
 				o.steps_max = w ? run.steps : s;
 				return o;
 			}
 			t = t_new;
+			t_grid = t_new;
 		}
 		out.window_end(w, x);
 	}
@@ -345,7 +382,14 @@ __host__ __device__ inline rk_outcome rk_adaptive(const rk_run &run, real *x, co
 	double t = run.t0, h;
 	float log_err_old = log_err_min;
 	bool rejected = false, nonfinite = false;
+	rk_events<Model, real> ev;
 
+	if constexpr (runs_events<Model>::value)
+		if (!rk_events_start(ev, t, x, p)) {
+			rk_flush(out, t, x);
+			rk_fail(o, PICARD_TRAJ_EVENT_FAILED, 0, t, t);
+			return o;
+		}
 	Model::rhs((real)t, x, p, k[0]);
 	h = rk_first_step<Model, Tab, real>(run, t, x, p, k[0]);
 	for (long w = 0; w < run.windows; w++) {
@@ -378,6 +422,20 @@ __host__ __device__ inline rk_outcome rk_adaptive(const rk_run &run, real *x, co
 			}
 			const double t_new = last ? tb : t + hs;
 
+			if constexpr (runs_events<Model>::value)
+				if (rk_state_ok<n>(xn, lim)) {
+					const rk_event_result r = rk_events_step<Model, Tab, real>(
+						ev, run, w, t, t_new, x, p, k, xn, lim, out, o);
+
+					if (r == RK_EVENT_STOP)
+						break;
+					if (r == RK_EVENT_CUT) { /* a fresh start from the event */
+						h = rk_first_step<Model, Tab, real>(run, t, x, p, k[0]);
+						log_err_old = log_err_min;
+						rejected = false;
+						continue;
+					}
+				}
 			if (!rk_accept<Model, Tab, real>(t, t_new, x, p, k, xn, lim, out)) {
 				rk_fail(o, rk_state_status<n>(x), w, t, t_new);
 				break;

@@ -56,6 +56,10 @@ struct rk_device_out {
 					record_store(L.records[r], row, traj, k, n, x[k]);
 		}
 	}
+	/* The event log is not carried on the device yet: the CUDA backend
+	 * refuses a model with events (src/solve/solver.c); this keeps its
+	 * kernels compiling. */
+	__device__ void event(int, int, double, const real *, const real *) {}
 	__device__ double due(double t) { return cursors.due(L.records, L.nrecords, traj, t); }
 	__device__ void store(const real *x)
 	{
