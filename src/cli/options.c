@@ -77,6 +77,7 @@ picard_options options_solver(const struct run_options *opts)
 		.block = opts->block,
 		.linsolve = opts->linsolve, .precond = opts->precond,
 		.linsolve_rtol = opts->linsolve_rtol, .linsolve_maxit = opts->linsolve_maxit,
+		.event_log = opts->event_log,
 		/* --tol: every trajectory carries an estimate of its error */
 		.estimate_error = opts->tol_given,
 		.error_scale = {.atol = opts->tol, .rtol = opts->rtol},

@@ -81,6 +81,9 @@ struct run_options {
 	int nset_params;
 	const char *init_path;       /* --init FILE, or NULL */
 	const char *out_path;        /* --out FILE, or NULL */
+	const char *events_path;     /* --events FILE (CSV): the event log, or NULL */
+	int event_log;               /* --event-log N: entries kept per member
+					(0: the library's default) */
 	double save_every;           /* --save-every DT: a time step, 0 = none */
 	const char *save_at;         /* --save-at T1,T2,...: as given, or NULL */
 	long nsave;                  /* times either of them asks for (0: the

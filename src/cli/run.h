@@ -114,6 +114,13 @@ struct run {
 	pthread_t writer;               /* writing a batch's rows */
 	bool writing;                   /* writer runs, to be joined */
 	struct run_results written;     /* what it writes */
+	/* a model with events: the log of every batch (--events) */
+	FILE *events_file;              /* --events FILE, or NULL */
+	long events_total;              /* events the members had */
+	long events_kept;               /* of them, in the log */
+	int events_capacity;            /* log entries kept per member */
+	long events_overflowed;         /* members with more than that */
+	char events_overflow[512];      /* the first few, "member (events)" */
 	char solve_detail[512];         /* picard_error_detail() of a solve
 					   whose trajectories failed (which
 					   linear solve, and why), or "" */

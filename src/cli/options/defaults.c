@@ -27,6 +27,12 @@ void cli_default_scheme_precision(const picard_model *model, bool scheme_given,
 	if (!precision_given)
 		*precision = (type && type->double_only) || model->stiff || model->op ?
 				     PICARD_DOUBLE : PICARD_FLOAT;
+	if (!scheme_given && model->events) { /* the schemes that locate them */
+		*scheme = PICARD_SCHEME_DP8;
+		if (!precision_given)
+			*precision = PICARD_DOUBLE;
+		return;
+	}
 	if (scheme_given || !(model->stiff || model->op))
 		return;
 	for (int i = 0; picard_scheme_list[i]; i++)

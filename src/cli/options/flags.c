@@ -333,6 +333,23 @@ static int set_out(void *ctx, const char *flag, const char *value)
 	return parse_path(flag, value, &opts->out_path);
 }
 
+static int set_events(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+
+	return parse_path(flag, value, &opts->events_path);
+}
+
+static int set_event_log(void *ctx, const char *flag, const char *value)
+{
+	struct run_options *opts = ctx;
+	long n = 0;
+	int err = parse_long(flag, value, 1, 1000000, &n);
+
+	opts->event_log = (int)n;
+	return err;
+}
+
 static int set_save_every(void *ctx, const char *flag, const char *value)
 {
 	struct run_options *opts = ctx;
@@ -507,6 +524,8 @@ static const struct cli_flag flags[] = {
 	{"--spread-param", "NAME=S", set_spread_param, "parameter NAME per trajectory: default*(1 + S*(2u-1)) (repeatable; default: all at the defaults)"},
 	{"--seed", "N", set_seed, "seed of cuRAND's Philox generator for --spread (default 1)"},
 	{"--init", "FILE", set_init, "initial states [and parameters] per row: CSV/whitespace text, or raw float64 .bin"},
+	{"--events", "FILE", set_events, "a model with events: write the event log (member, event, name, time, the state before and after) to FILE as CSV"},
+	{"--event-log", "N", set_event_log, "a model with events: log entries kept per member (default: the model's limit, at most 16); the members with more are listed"},
 	{"--out", "FILE", set_out, "write the final states (or those at --save-every or --save-at times) to FILE.csv or FILE.npy"},
 	{"--save-every", "DT", set_save_every, "with --out: the states at t0, t0+DT, t0+2DT, ... and t1 (interpolated, below)"},
 	{"--save-at", "T1,...", set_save_at, "with --out: the states at these times only: comma separated, non-decreasing, within [t0, t1] (interpolated, below)"},

@@ -114,6 +114,28 @@ static int check_init(const struct run_options *opts)
 	return 0;
 }
 
+/* Events (a model that declares them): what this build does with them. */
+static int check_events(const struct run_options *opts)
+{
+	const picard_model *model = opts->model;
+
+	if (!model->events) {
+		if (opts->events_path)
+			return cli_error(CLI_EUSAGE, "--events %s: model %s declares no events",
+					 opts->events_path, model->name);
+		if (opts->event_log)
+			return cli_error(CLI_EUSAGE, "--event-log %d: model %s declares no events",
+					 opts->event_log, model->name);
+		return 0;
+	}
+	if (opts->check || opts->tol_given)
+		return cli_error(CLI_EUSAGE, "%s: model %s has events, and the reference does not "
+				 "locate them yet: run without --check and --tol (--scheme dp5, dp8 "
+				 "or vern9 with --iter-rtol)", opts->tol_given ? "--tol" : "--check",
+				 model->name);
+	return 0;
+}
+
 int options_validate(const struct run_options *opts)
 {
 	int err;
@@ -129,5 +151,7 @@ int options_validate(const struct run_options *opts)
 		err = check_saving(opts);
 	if (!err)
 		err = check_init(opts);
+	if (!err)
+		err = check_events(opts);
 	return err;
 }
