@@ -52,6 +52,25 @@ static inline bool stiff_left_out(const picard_model *model, const char *test)
 	return true;
 }
 
+/* A model with events is left out of a test that integrates every model
+ * against the GSL reference or across schemes and backends: only the
+ * explicit per-thread schemes locate events, on the CPU backend, and the
+ * reference does not (tests/events/test_events.c holds them to their
+ * closed forms). Said in the log with the test's name, never silently. */
+static inline bool events_left_out(const picard_model *model, const char *test)
+{
+	if (!model->events)
+		return false;
+	cr_log_info("%s: left out of %s: it has events (tests/model_grid.h)", model->name, test);
+	return true;
+}
+
+/* Either of the two, each said in the log. */
+static inline bool stiff_or_events_left_out(const picard_model *model, const char *test)
+{
+	return stiff_left_out(model, test) || events_left_out(model, test);
+}
+
 /* A model whose state is too large for a test that solves a dense system
  * of (m-1) dim unknowns in every one of thousands of windows
  * (newton-radau over a stiff model's whole span in 2000 windows): heat2d

@@ -520,7 +520,7 @@ static void compare_model(int which, picard_precision precision)
 {
 	require_gpu();
 	every_model_ran("gpu/matches_cpu", which);
-	if (stiff_left_out(picard_model_at(which), "gpu/matches_cpu"))
+	if (stiff_or_events_left_out(picard_model_at(which), "gpu/matches_cpu"))
 		return;
 	for (size_t c = 0; c < sizeof(grid_cases) / sizeof(grid_cases[0]); c++)
 		compare_backends(picard_model_at(which), &grid_cases[c], c, precision);
@@ -659,6 +659,8 @@ Test(gpu, block_limit)
 		picard_solver *solver = NULL;
 		int err;
 
+		if (events_left_out(model, "gpu/block_limit"))
+			continue;
 		opt.m = MAX_BLOCK_THREADS / model->dim + 1;
 		err = picard_solver_create(&solver, model, &opt, 16);
 		cr_assert_eq(err, PICARD_EBLOCK, "%s m=%d (m*n = %d): got %s (%s)", model->name,
@@ -1416,7 +1418,7 @@ static void compare_lobatto_model(int i, picard_precision precision)
 
 	require_gpu();
 	every_model_ran("gpu/lobatto_matches_cpu", i);
-	if (stiff_left_out(model, "gpu/lobatto_matches_cpu"))
+	if (stiff_or_events_left_out(model, "gpu/lobatto_matches_cpu"))
 		return;
 	make_ensemble(model, LOBATTO_NTRAJ, 2000 + i, &x0, &params);
 	base = lobatto_base_window(model, x0, params);
@@ -1809,6 +1811,8 @@ ParameterizedTest(int *which, gpu, rk_matches_cpu, .timeout = 600)
 			    "radau5's dense step per thread at dim %d", model->name, model->dim);
 		return;
 	}
+	if (events_left_out(model, "gpu/rk_matches_cpu"))
+		return;
 	/* a stiff model: the schemes that solve stiff models alone (the
 	 * explicit pairs' steps are held by stability) */
 	const bool stiff = stiff_left_out(model, "gpu/rk_matches_cpu's explicit pairs");
@@ -2009,14 +2013,15 @@ static void newton_gpu_matches_cpu(picard_scheme scheme, int m)
 			.precision = PICARD_DOUBLE,
 		};
 
-		if (model->stiff && large_left_out(model, "gpu/newton_matches_cpu"))
+		if ((model->stiff && large_left_out(model, "gpu/newton_matches_cpu")) ||
+		    events_left_out(model, "gpu/newton_matches_cpu"))
 			continue;
 		if (model->stiff && picard_scheme_of(scheme)->solves_stiff) {
 			base.t1 = model->t1;
 			/* a semi-linear model has no initial layer: 200 windows */
 			base.window = strcmp(model->name, "hires") ?
 					      (model->t1 - model->t0) / (model->op ? 200 : 2000) : 0.1;
-		} else if (stiff_left_out(model, "gpu/newton_matches_cpu")) {
+		} else if (stiff_or_events_left_out(model, "gpu/newton_matches_cpu")) {
 			continue;
 		}
 		make_ensemble(model, NEWTON_NTRAJ, 4242, &x0, &params);

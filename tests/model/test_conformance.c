@@ -239,7 +239,7 @@ Test(conformance, cpu_matches_reference)
 		picard_check_result coarse, fine;
 		double ratio;
 
-		if (stiff_left_out(model, "conformance/cpu_matches_reference"))
+		if (stiff_or_events_left_out(model, "conformance/cpu_matches_reference"))
 			continue;
 		ensemble_make(&e, model);
 		coarse = solve_and_check(model, &e, t1, windows);
@@ -281,7 +281,7 @@ Test(conformance, rk_schemes_match_reference, .timeout = 300)
 		const double t1 = model_t1(model, M_NODES, model_h(model, COARSE_H), MAX_WINDOWS);
 		struct ensemble e;
 
-		if (stiff_left_out(model, "conformance/rk_schemes_match_reference"))
+		if (stiff_or_events_left_out(model, "conformance/rk_schemes_match_reference"))
 			continue;
 		ensemble_make(&e, model);
 		for (int s = 0; s < nids; s++) {
@@ -361,6 +361,9 @@ Test(conformance, stiff_schemes_match_reference, .timeout = 600)
 			model_t1(model, M_NODES, model_h(model, COARSE_H), MAX_WINDOWS);
 		struct ensemble e;
 
+		if (events_left_out(model, "conformance/stiff_schemes_match_reference"))
+			continue;
+
 		ensemble_make(&e, model);
 		for (int s = 0; s < nids; s++) {
 			const char *name = picard_scheme_of(ids[s])->name;
@@ -431,7 +434,7 @@ Test(conformance, newton_matches_lobatto_and_reference, .timeout = 300)
 		struct ensemble e;
 		double *newton, *lobatto, worst = 0;
 
-		if (stiff_left_out(model, "conformance/newton_matches_lobatto_and_reference"))
+		if (stiff_or_events_left_out(model, "conformance/newton_matches_lobatto_and_reference"))
 			continue;
 		ensemble_make(&e, model);
 		newton = window_ends(model, &e, &opt, st_newton, &grid);
@@ -494,7 +497,8 @@ Test(conformance, newton_radau_matches_reference, .timeout = 300)
 		struct ensemble e;
 		double *ends;
 
-		if (model->stiff && large_left_out(model, "conformance/newton_radau_matches_reference"))
+		if ((model->stiff && large_left_out(model, "conformance/newton_radau_matches_reference")) ||
+		    events_left_out(model, "conformance/newton_radau_matches_reference"))
 			continue;
 		if (model->stiff) {
 			opt.m = 4;
@@ -609,7 +613,7 @@ Test(conformance, error_estimates_bound_the_error, .timeout = 600)
 		const double t1 = model_t1(model, M_NODES, h, MAX_WINDOWS / 4);
 		struct ensemble e;
 
-		if (stiff_left_out(model, "conformance/error_estimates_bound_the_error"))
+		if (stiff_or_events_left_out(model, "conformance/error_estimates_bound_the_error"))
 			continue;
 		ensemble_make(&e, model);
 		for (int p = 0; p < 2; p++) {
@@ -758,7 +762,7 @@ Test(conformance, invariants_kept)
 		struct ensemble e;
 		double coarse, fine;
 
-		if (!model->ninvariants || stiff_left_out(model, "conformance/invariants_kept"))
+		if (!model->ninvariants || stiff_or_events_left_out(model, "conformance/invariants_kept"))
 			continue;
 		with_invariants++;
 		for (int k = 0; k < model->ninvariants; k++)
@@ -823,7 +827,7 @@ Test(conformance, check_matches_hand_comparison)
 		struct ensemble e;
 		int err;
 
-		if (stiff_left_out(model, "conformance/check_matches_hand_comparison"))
+		if (stiff_or_events_left_out(model, "conformance/check_matches_hand_comparison"))
 			continue;
 		ensemble_make(&e, model);
 		err = picard_solver_create(&solver, model, &opt, NTRAJ);

@@ -73,7 +73,7 @@ Test(convergence, adaptive_matches_many_sweeps)
 		double *x0 = ensemble(model, 0.1), worst = 0;
 		struct outcome a, b;
 
-		if (stiff_left_out(model, "convergence/adaptive_matches_many_sweeps")) {
+		if (stiff_or_events_left_out(model, "convergence/adaptive_matches_many_sweeps")) {
 			free(x0);
 			continue;
 		}

@@ -1,0 +1,403 @@
+/* test_events.c - events (suite events): zero crossings located on the
+ * per-thread Runge-Kutta schemes' dense output, on the CPU backend.
+ * bouncing_ball's bounce times against their closed form under dp5, dp8
+ * and vern9, adaptive and fixed steps; threshold's record and terminate
+ * events against ln(x0 / y) / k, one at t0; a model file with faults
+ * (an event function never finite, a jump to NaN, chattering within the
+ * minimum spacing, more events than the limit) in one ensemble beside
+ * good members that go on; the refusals (schemes, backend, estimate);
+ * picard-run --events. */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "picard.h"
+#include "support.h"
+
+#define G 9.81
+
+static const picard_scheme explicit_schemes[] = {PICARD_SCHEME_DP5, PICARD_SCHEME_DP8,
+						 PICARD_SCHEME_VERN9};
+#define NSCHEMES 3
+
+static void setup(void)
+{
+	make_workdir("events", "cache");
+}
+
+TestSuite(events, .init = setup, .fini = remove_workdir);
+
+/* The bounce times of a ball from height y0 at speed v0 (up) under
+ * gravity g with restitution e, those before t1, into t (at most max):
+ * t_1 = (v0 + V)/g, t_{n+1} = t_n + 2 e^n V/g, V = sqrt(v0^2 + 2 g y0).
+ * Their count. */
+static int bounce_times(double y0, double v0, double g, double e, double t1, double *t, int max)
+{
+	const double V = sqrt(v0 * v0 + 2 * g * y0);
+	double at = (v0 + V) / g, speed = V;
+	int n = 0;
+
+	while (at < t1 && n < max) {
+		t[n++] = at;
+		speed *= e;
+		at += 2 * speed / g;
+	}
+	return n;
+}
+
+/* A solve of model on the CPU backend in double: statuses, final states,
+ * where each stopped; the solver is returned for its event log. */
+static picard_solver *solve_cpu(const picard_model *model, picard_options o, long ntraj,
+				const double *x0, const double *params, double *x_final,
+				picard_traj_status *status, int expect)
+{
+	picard_solver *s = NULL;
+	int err;
+
+	o.backend = PICARD_BACKEND_CPU;
+	o.precision = PICARD_DOUBLE;
+	err = picard_solver_create(&s, model, &o, ntraj);
+	cr_assert_eq(err, 0, "%s: %s", picard_strerror(err), picard_error_detail());
+	err = picard_solve(s, x0, params, x_final, status, NULL, NULL, 0, NULL);
+	cr_assert_eq(err, expect, "solve gave %s (%s), expected %s", picard_strerror(err),
+		     picard_error_detail(), picard_strerror(expect));
+	return s;
+}
+
+/* Members of the ball: start (y0, v0) and parameters (g, e), each with
+ * fewer bounces than the limit before t1 = 4 (their accumulation points
+ * are past it). */
+#define BALLS 4
+static const double ball_x0[BALLS][2] = {{1, 0}, {2, 1.5}, {0.5, -1}, {1, 3}};
+static const double ball_p[BALLS][2] = {{G, 0.9}, {G, 0.8}, {3.7, 0.95}, {G, 0.93}};
+
+/* The log of every member against the closed form: each bounce's time,
+ * the state before (y = 0, v falling) and after (v <- -e v); the largest
+ * time error into *worst. */
+static void expect_bounces(const picard_solver *s, const picard_traj_status *status, double tol,
+			   const char *what, double *worst)
+{
+	const picard_event_log *elog = picard_solver_event_log(s);
+
+	cr_assert_not_null(elog);
+	cr_assert_eq(elog->ntraj, BALLS);
+	for (int i = 0; i < BALLS; i++) {
+		double t[64];
+		const int n = bounce_times(ball_x0[i][0], ball_x0[i][1], ball_p[i][0], ball_p[i][1],
+					   4, t, 64);
+
+		cr_expect_eq(status[i], PICARD_TRAJ_OK, "%s member %d: %s", what, i,
+			     picard_traj_status_name(status[i]));
+		cr_assert_eq(elog->count[i], n, "%s member %d: %d bounces, the closed form has %d",
+			     what, i, elog->count[i], n);
+		cr_assert_leq(n, elog->capacity);
+		for (int j = 0; j < n; j++) {
+			const size_t at = (size_t)i * elog->capacity + j;
+			const double *before = elog->before + 2 * at, *after = elog->after + 2 * at;
+			const double err = fabs(elog->time[at] - t[j]);
+
+			*worst = fmax(*worst, err);
+			cr_expect_eq(elog->index[at], 0);
+			cr_expect_leq(err, tol, "%s member %d bounce %d: t = %.17g, closed form %.17g "
+				      "(error %.3g)", what, i, j, elog->time[at], t[j], err);
+			cr_expect_leq(fabs(before[0]), 1e-9, "%s member %d bounce %d: y = %g", what, i,
+				      j, before[0]);
+			cr_expect_lt(before[1], 0);
+			cr_expect_eq(after[0], 0, "the bounce puts the ball on the floor");
+			cr_expect_eq(after[1], -ball_p[i][1] * before[1]);
+		}
+	}
+}
+
+Test(events, bounce_times_match_the_closed_form)
+{
+	const picard_model *model = test_model("bouncing_ball");
+	double x_final[2 * BALLS];
+	picard_traj_status status[BALLS];
+
+	for (int c = 0; c < NSCHEMES; c++) {
+		/* adaptive, and fixed steps over output intervals of 0.5 */
+		for (int fixed = 0; fixed < 2; fixed++) {
+			picard_options o = {.scheme = explicit_schemes[c], .event_log = 64};
+			double worst = 0;
+			char what[64];
+
+			if (fixed) {
+				o.K = 50;
+				o.h = 0.5;
+			} else {
+				o.iter_rtol = 1e-12;
+				o.iter_atol = 1e-12;
+			}
+			picard_solver *s = solve_cpu(model, o, BALLS, &ball_x0[0][0], &ball_p[0][0],
+						     x_final, status, 0);
+			snprintf(what, sizeof(what), "%s %s",
+				 c == 0 ? "dp5" : c == 1 ? "dp8" : "vern9", fixed ? "fixed" : "adaptive");
+			expect_bounces(s, status, 1e-10, what, &worst);
+			cr_log_info("bouncing_ball %s: largest bounce time error %.3g", what, worst);
+			picard_solver_free(s);
+		}
+	}
+}
+
+/* threshold: x' = -k x from x0, marker m (record), level c (terminate). */
+Test(events, terminate_and_record_at_their_closed_form_times)
+{
+	const picard_model *model = test_model("threshold");
+	/* k, m, c per member; x0; the third starts on its level (event at
+	 * t0), the fourth between marker and level (one event) */
+	const double p[4][3] = {{0.5, 0.5, 0.1}, {2, 0.7, 0.3}, {0.5, 0.5, 0.25}, {1, 0.9, 0.2}};
+	const double x0[4] = {1, 3, 0.25, 0.5};
+	double x_final[4];
+	picard_traj_status status[4];
+
+	for (int c = 0; c < NSCHEMES; c++) {
+		picard_options o = {.scheme = explicit_schemes[c], .iter_rtol = 1e-13,
+				    .iter_atol = 1e-13};
+		picard_solver *s = solve_cpu(model, o, 4, x0, &p[0][0], x_final, status, 0);
+		const picard_event_log *elog = picard_solver_event_log(s);
+		const double *stop = picard_solver_fail_times(s);
+		double worst = 0;
+
+		for (int i = 0; i < 4; i++) {
+			const double t_m = log(x0[i] / p[i][1]) / p[i][0];
+			const double t_c = log(x0[i] / p[i][2]) / p[i][0];
+			const int expect = x0[i] > p[i][1] ? 2 : 1;
+			const size_t at = (size_t)i * elog->capacity;
+
+			cr_expect_eq(status[i], PICARD_TRAJ_EVENT, "member %d: %s", i,
+				     picard_traj_status_name(status[i]));
+			cr_assert_eq(elog->count[i], expect, "member %d: %d events", i, elog->count[i]);
+			if (expect == 2) {
+				cr_expect_eq(elog->index[at], 0);
+				cr_expect_leq(fabs(elog->time[at] - t_m), 1e-10, "member %d marker at "
+					      "%.17g, closed form %.17g", i, elog->time[at], t_m);
+				worst = fmax(worst, fabs(elog->time[at] - t_m));
+			}
+			const size_t last = at + expect - 1;
+
+			cr_expect_eq(elog->index[last], 1);
+			cr_expect_leq(fabs(elog->time[last] - t_c), 1e-10, "member %d level at %.17g, "
+				      "closed form %.17g", i, elog->time[last], t_c);
+			worst = fmax(worst, fabs(elog->time[last] - t_c));
+			cr_expect_eq(stop[2 * i], elog->time[last]);
+			cr_expect_eq(x_final[i], elog->before[last]);
+			cr_expect_leq(fabs(x_final[i] - p[i][2]), 1e-10 * p[i][2]);
+		}
+		cr_expect_eq(elog->time[2 * elog->capacity], 0, "the member on its level stops at t0");
+		cr_log_info("threshold %s: largest event time error %.3g",
+			    c == 0 ? "dp5" : c == 1 ? "dp8" : "vern9", worst);
+		picard_solver_free(s);
+	}
+}
+
+/* Dense output stops at a terminal event: the rows after it are NaN. */
+Test(events, records_after_a_terminal_event_are_not_extrapolated)
+{
+	const picard_model *model = test_model("threshold");
+	const double times[3] = {1, 4, 8}; /* the default member stops at ln 10 / 0.5 = 4.6 */
+	double states[3], x_final[1], x0[1] = {1};
+	picard_traj_status status[1];
+	picard_record rec = {.traj_stride = 1, .states = states, .times = times, .ntimes = 3};
+	picard_options o = {.scheme = PICARD_SCHEME_DP8, .iter_rtol = 1e-12, .iter_atol = 1e-12,
+			    .backend = PICARD_BACKEND_CPU, .precision = PICARD_DOUBLE};
+	picard_solver *s = NULL;
+
+	cr_assert_eq(picard_solver_create(&s, model, &o, 1), 0, "%s", picard_error_detail());
+	cr_assert_eq(picard_solve(s, x0, NULL, x_final, status, NULL, &rec, 1, NULL), 0, "%s",
+		     picard_error_detail());
+	cr_expect_eq(status[0], PICARD_TRAJ_EVENT);
+	cr_expect_leq(fabs(states[0] - exp(-0.5)), 1e-10);
+	cr_expect_leq(fabs(states[1] - exp(-2)), 1e-10);
+	cr_expect(isnan(states[2]), "the row after the event: %g, not NaN", states[2]);
+	picard_solver_free(s);
+}
+
+/* A model file whose members fail each in their own way (param mode),
+ * beside good ones. */
+static const char faults_text[] =
+	"/* event_faults.cu - a bouncing ball whose param mode breaks it: 1 an\n"
+	" * event function never finite, 2 a jump to NaN. */\n"
+	"#include <math.h>\n"
+	"\n"
+	"#include \"picard_model.cuh\"\n"
+	"\n"
+	"struct event_faults {\n"
+	"	static constexpr int dim = 2, nparams = 3;\n"
+	"	static constexpr const char *param_names[] = {\"g\", \"e\", \"mode\"};\n"
+	"	static constexpr double param_defaults[] = {9.81, 0.9, 0};\n"
+	"	static constexpr double x0[] = {1, 0};\n"
+	"	static constexpr double t0 = 0, t1 = 3;\n"
+	"	static constexpr const char *summary = \"a ball with faults\";\n"
+	"	static constexpr const char *reference = \"tests/events/test_events.c\";\n"
+	"	template <typename real>\n"
+	"	__host__ __device__ static void rhs(real, const real *x, const real *p, real *dxdt)\n"
+	"	{\n"
+	"		dxdt[0] = x[1];\n"
+	"		dxdt[1] = -p[0];\n"
+	"	}\n"
+	"	static constexpr int nevents = 1;\n"
+	"	static constexpr const char *event_names[] = {\"bounce\"};\n"
+	"	static constexpr picard_event_direction event_directions[] = {PICARD_EVENT_FALLING};\n"
+	"	static constexpr picard_event_action event_actions[] = {PICARD_EVENT_JUMP};\n"
+	"	static constexpr int event_limit = 30;\n"
+	"	static constexpr double event_min_spacing = 1e-3;\n"
+	"	template <typename real>\n"
+	"	__host__ __device__ static void events(real, const real *x, const real *p, real *g)\n"
+	"	{\n"
+	"		g[0] = p[2] == 1 ? x[0] / (p[2] - 1) : x[0];\n"
+	"	}\n"
+	"	template <typename real>\n"
+	"	__host__ __device__ static void jump(int, real, real *x, const real *p)\n"
+	"	{\n"
+	"		x[1] = -p[1] * x[1];\n"
+	"		if (p[2] == 2)\n"
+	"			x[1] = sqrt(x[1] - x[1] - 1);\n"
+	"	}\n"
+	"};\n"
+	"\n"
+	"PICARD_REGISTER_MODEL(event_faults)\n";
+
+Test(events, faulty_members_stop_with_their_status_and_the_others_go_on)
+{
+	const struct path path = in_workdir("event_faults.cu");
+	const picard_model *model = NULL;
+	/* 0 good; 1 g never finite; 2 jump to NaN; 3 chattering (e = 0.5:
+	 * bounces closer than the spacing); 4 on the floor falling at t0; 5
+	 * e = 1 from 1 mm, a bounce every 29 ms: past the limit of 30; 6
+	 * good */
+	enum { N = 7 };
+	const double x0[N][2] = {{1, 0}, {1, 0}, {1, 0}, {1, 0}, {0, -3}, {1e-3, 0}, {2, 0}};
+	const double p[N][3] = {{G, 0.9, 0}, {G, 0.9, 1}, {G, 0.9, 2}, {G, 0.5, 0},
+				{G, 0.9, 0}, {G, 1, 0},   {G, 0.8, 0}};
+	double x_final[2 * N], t[64];
+	picard_traj_status status[N];
+
+	write_file(path.s, faults_text, sizeof(faults_text) - 1);
+	cr_assert_eq(picard_model_load(path.s, &model), 0, "%s", picard_error_detail());
+	cr_assert_not_null(model->events);
+	cr_expect_eq(model->events->limit, 30);
+	picard_options o = {.scheme = PICARD_SCHEME_DP8, .iter_rtol = 1e-12, .iter_atol = 1e-12,
+			    .event_log = 30};
+	picard_solver *s = solve_cpu(model, o, N, &x0[0][0], &p[0][0], x_final, status,
+				     PICARD_EFAILED);
+	const picard_event_log *elog = picard_solver_event_log(s);
+	const double *stop = picard_solver_fail_times(s);
+
+	for (int i = 0; i < N; i += 6) { /* the good ones, all their bounces */
+		const int n = bounce_times(x0[i][0], x0[i][1], p[i][0], p[i][1], 3, t, 64);
+
+		cr_expect_eq(status[i], PICARD_TRAJ_OK, "member %d: %s", i,
+			     picard_traj_status_name(status[i]));
+		cr_expect_eq(elog->count[i], n, "member %d: %d bounces of %d", i, elog->count[i], n);
+		for (int j = 0; j < n && j < elog->count[i]; j++)
+			cr_expect_leq(fabs(elog->time[(size_t)i * elog->capacity + j] - t[j]), 1e-10);
+	}
+	cr_expect_eq(status[1], PICARD_TRAJ_EVENT_FAILED, "member 1: %s",
+		     picard_traj_status_name(status[1]));
+	cr_expect_eq(elog->count[1], 0);
+	cr_expect_eq(stop[2], 0, "g is not finite at t0 already");
+
+	bounce_times(1, 0, G, 0.9, 3, t, 1);
+	cr_expect_eq(status[2], PICARD_TRAJ_NONFINITE, "member 2: %s",
+		     picard_traj_status_name(status[2]));
+	cr_expect_eq(elog->count[2], 1, "the jump that made NaN is logged");
+	cr_expect(isnan(elog->after[2 * (size_t)2 * elog->capacity + 1]));
+	cr_expect_leq(fabs(stop[4] - t[0]), 1e-10, "it stopped at the bounce: %.17g, %.17g",
+		      stop[4], t[0]);
+
+	cr_expect_eq(status[3], PICARD_TRAJ_EVENT_LIMIT, "member 3: %s",
+		     picard_traj_status_name(status[3]));
+	cr_expect_lt(elog->count[3], 30, "chattering stops it before the limit");
+	/* bounces closer than 1e-3 start where 2 e^n V / g < 1e-3 */
+	const int n3 = bounce_times(1, 0, G, 0.5, 3, t, 64);
+	int closer = 1;
+	while (closer < n3 && t[closer] - t[closer - 1] >= 1e-3)
+		closer++;
+	cr_expect_eq(elog->count[3], closer, "member 3: %d bounces before chattering, closed form %d",
+		     elog->count[3], closer);
+	cr_expect_leq(fabs(stop[6] - t[closer]), 1e-9, "it stopped at the chattering bounce");
+
+	cr_expect_eq(status[4], PICARD_TRAJ_OK, "member 4: %s", picard_traj_status_name(status[4]));
+	cr_expect_geq(elog->count[4], 1);
+	cr_expect_eq(elog->time[(size_t)4 * elog->capacity], 0, "its first bounce is at t0");
+	cr_expect_eq(elog->after[2 * (size_t)4 * elog->capacity + 1], -p[4][1] * x0[4][1],
+		     "v <- -e v at t0");
+
+	cr_expect_eq(status[5], PICARD_TRAJ_EVENT_LIMIT, "member 5: %s",
+		     picard_traj_status_name(status[5]));
+	cr_expect_eq(elog->count[5], 30, "member 5: %d events, the limit 30", elog->count[5]);
+	picard_solver_free(s);
+}
+
+Test(events, what_does_not_locate_events_refuses_them)
+{
+	const picard_model *ball = test_model("bouncing_ball");
+	const picard_model *lotka = test_model("lotka");
+	const picard_scheme others[] = {PICARD_SCHEME_TRAPEZOID, PICARD_SCHEME_LOBATTO,
+					PICARD_SCHEME_RADAU5};
+	picard_solver *s = NULL;
+
+	for (int i = 0; i < 3; i++) {
+		picard_options o = {.scheme = others[i], .backend = PICARD_BACKEND_CPU};
+
+		cr_expect_eq(picard_solver_create(&s, ball, &o, 4), PICARD_EINVAL);
+		cr_expect(strstr(picard_error_detail(), "events"), "%s", picard_error_detail());
+	}
+	picard_options cuda = {.scheme = PICARD_SCHEME_DP8, .backend = PICARD_BACKEND_CUDA};
+	cr_expect_eq(picard_solver_create(&s, ball, &cuda, 4), PICARD_EINVAL);
+	picard_options estimate = {.scheme = PICARD_SCHEME_DP8, .estimate_error = true};
+	cr_expect_eq(picard_solver_create(&s, ball, &estimate, 4), PICARD_EINVAL);
+	/* a model without events: no log, and no log to ask for */
+	picard_options plain = {.scheme = PICARD_SCHEME_DP8, .backend = PICARD_BACKEND_CPU};
+	cr_assert_eq(picard_solver_create(&s, lotka, &plain, 2), 0);
+	cr_expect_null(picard_solver_event_log(s));
+	picard_solver_free(s);
+	plain.event_log = 4;
+	cr_expect_eq(picard_solver_create(&s, lotka, &plain, 2), PICARD_EINVAL);
+}
+
+Test(events, picard_run_writes_the_log_and_names_overflow)
+{
+	const struct path csv = in_workdir("bounces.csv");
+	char line[512];
+	struct cli_run r;
+
+	snprintf(line, sizeof(line), "bouncing_ball --traj 3 --spread 0 --iter-rtol 1e-10 "
+		 "--events %s", csv.s);
+	r = run_program_line("picard-run", line);
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	cr_expect(strstr(r.out, "events"), "%s", r.out);
+	free_run(&r);
+	char *text = slurp(csv.s, NULL);
+	double t[64];
+	const int n = bounce_times(1, 0, G, 0.9, 4, t, 64);
+	int rows = 0;
+
+	cr_expect(!strncmp(text, "member,event,name,time,before_x1,before_x2,after_x1,after_x2\n",
+			   60), "%.80s", text);
+	for (const char *c = strchr(text, '\n'); c && c[1]; c = strchr(c + 1, '\n'))
+		rows++;
+	cr_expect_eq(rows, 3 * n, "%d rows, 3 members of %d bounces", rows, n);
+	cr_expect(strstr(text, "\n2,0,bounce,"), "%s", text);
+	free(text);
+
+	snprintf(line, sizeof(line), "bouncing_ball --traj 2 --spread 0 --event-log 2 --events %s",
+		 csv.s);
+	r = run_program_line("picard-run", line);
+	cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+	char named[64];
+
+	snprintf(named, sizeof(named), "0 (%d events), 1 (%d events)", n, n);
+	cr_expect(strstr(r.err, "2 members had more events than the log keeps (2"), "%s", r.err);
+	cr_expect(strstr(r.err, named), "%s", r.err);
+	free_run(&r);
+
+	r = run_program_line("picard-run", "lotka --events x.csv");
+	cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "declares no events"), "%s", r.err);
+	free_run(&r);
+}
