@@ -449,6 +449,39 @@ __global__ void jacobian_check(const float *xf, const float *pf, float *jf, cons
 	jacobian_ad<Model, float>(0.0f, xf, pf, (float *)nullptr, jf);
 	jacobian_ad<Model, double>(0.0, xd, pd, (double *)nullptr, jd);
 }
+
+/* The per-thread schemes' event integration on the device, compiled,
+ * never launched: the CUDA backend does not run a model with events yet,
+ * so this is what holds that code to the device's rules
+ * (tests/events/test_events.c compiles it for every model with events). */
+template <typename real>
+struct events_check_out {
+	static constexpr bool dense = true;
+	__device__ void window_end(long, const real *) {}
+	__device__ double due(double) { return (double)NAN; }
+	__device__ void store(const real *) {}
+	__device__ void event(int, int, double, const real *, const real *) {}
+};
+template <class Model, class Tab, typename real>
+__device__ void events_check_scheme(const rk_run &run, real *x, const real *p)
+{
+	events_check_out<real> out;
+
+	rk_adaptive<Model, Tab, real>(run, x, p, out);
+	rk_fixed<Model, Tab, real>(run, x, p, out);
+}
+template <class Model>
+__global__ void events_check(float *xf, const float *pf, double *xd, const double *pd)
+{
+	const rk_run run = rk_run_of(0, 1, 1, 1, true, 100, 1e-6, 1e-6, 1e12);
+
+	events_check_scheme<Model, rk_dp5, float>(run, xf, pf);
+	events_check_scheme<Model, rk_dp8, float>(run, xf, pf);
+	events_check_scheme<Model, rk_vern9, float>(run, xf, pf);
+	events_check_scheme<Model, rk_dp5, double>(run, xd, pd);
+	events_check_scheme<Model, rk_dp8, double>(run, xd, pd);
+	events_check_scheme<Model, rk_vern9, double>(run, xd, pd);
+}
 #endif
 
 template <class Model, typename real>

@@ -6,7 +6,8 @@
  * (an event function never finite, a jump to NaN, chattering within the
  * minimum spacing, more events than the limit) in one ensemble beside
  * good members that go on; the refusals (schemes, backend, estimate);
- * picard-run --events. */
+ * picard-run --events; NVRTC compiles the event integration for the
+ * device (no device needed: the CUDA backend does not run it yet). */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <math.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jit.h"
 #include "picard.h"
 #include "support.h"
 
@@ -400,4 +402,23 @@ Test(events, picard_run_writes_the_log_and_names_overflow)
 	cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
 	cr_expect(strstr(r.err, "declares no events"), "%s", r.err);
 	free_run(&r);
+}
+
+/* The device side of the event integration, every scheme and precision,
+ * compiled by NVRTC for each model with events. */
+Test(events, event_integration_compiles_for_the_device, .timeout = 600)
+{
+	int with_events = 0;
+
+	for (int i = 0; i < picard_model_count(); i++) {
+		const picard_model *model = picard_model_at(i);
+
+		if (!model->events)
+			continue;
+		with_events++;
+		const int err = picard_jit_check_kernel(model, "picard::events_check");
+
+		cr_expect_eq(err, 0, "%s: %s", model->name, picard_error_detail());
+	}
+	cr_expect_geq(with_events, 2, "bouncing_ball and threshold at least");
 }
