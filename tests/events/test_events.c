@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "jit.h"
 #include "picard.h"
@@ -332,6 +333,79 @@ Test(events, faulty_members_stop_with_their_status_and_the_others_go_on)
 	cr_expect_eq(status[5], PICARD_TRAJ_EVENT_LIMIT, "member 5: %s",
 		     picard_traj_status_name(status[5]));
 	cr_expect_eq(elog->count[5], 30, "member 5: %d events, the limit 30", elog->count[5]);
+	picard_solver_free(s);
+}
+
+/* faults_text with old replaced by new, loaded from its own folder:
+ * the load's error code. */
+static int load_variant(const char *folder, const char *old, const char *new_text)
+{
+	char text[sizeof(faults_text) + 256], name[64];
+	const char *at = strstr(faults_text, old);
+	const picard_model *model = NULL;
+
+	cr_assert_not_null(at, "%s not in the model's text", old);
+	snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - faults_text), faults_text, new_text,
+		 at + strlen(old));
+	cr_assert_eq(mkdir(in_workdir(folder).s, 0700), 0);
+	snprintf(name, sizeof(name), "%s/event_faults.cu", folder);
+	write_file(in_workdir(name).s, text, strlen(text));
+	return picard_model_load(in_workdir(name).s, &model);
+}
+
+/* A broken declaration of events stops the build of the file, its rule
+ * named. */
+Test(events, broken_declarations_name_their_rule, .timeout = 120)
+{
+	static const struct {
+		const char *old, *new_text, *rule;
+	} cases[] = {
+		{"	static constexpr picard_event_action event_actions[] = {PICARD_EVENT_JUMP};\n", "",
+		 "event_actions[] with nevents entries"},
+		{"static void jump(", "static void hop(", "an action PICARD_EVENT_JUMP needs"},
+		{"nevents = 1", "nevents = 2", "event_names[] with nevents entries"},
+		{"event_limit = 30", "event_limit = 0", "event_limit must be at least 1"},
+		{"static void events(", "static void evts(", "nevents needs template"},
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char folder[16];
+
+		snprintf(folder, sizeof(folder), "case%zu", c);
+		cr_expect_eq(load_variant(folder, cases[c].old, cases[c].new_text), PICARD_ECOMPILE,
+			     "case %zu loaded", c);
+		cr_expect(strstr(picard_error_detail(), cases[c].rule), "case %zu: %s", c,
+			  picard_error_detail());
+	}
+}
+
+/* Float: the same bounces to float's resolution. */
+Test(events, bounce_times_in_float)
+{
+	const picard_model *model = test_model("bouncing_ball");
+	picard_options o = {.scheme = PICARD_SCHEME_DP8, .iter_rtol = 1e-6, .iter_atol = 1e-6,
+			    .event_log = 64, .backend = PICARD_BACKEND_CPU,
+			    .precision = PICARD_FLOAT};
+	picard_traj_status status[BALLS];
+	picard_solver *s = NULL;
+	double worst = 0;
+
+	cr_assert_eq(picard_solver_create(&s, model, &o, BALLS), 0, "%s", picard_error_detail());
+	cr_assert_eq(picard_solve(s, &ball_x0[0][0], &ball_p[0][0], NULL, status, NULL, NULL, 0,
+				  NULL), 0, "%s", picard_error_detail());
+	const picard_event_log *elog = picard_solver_event_log(s);
+	for (int i = 0; i < BALLS; i++) {
+		double t[64];
+		const int n = bounce_times(ball_x0[i][0], ball_x0[i][1], ball_p[i][0], ball_p[i][1],
+					   4, t, 64);
+
+		cr_expect_eq(status[i], PICARD_TRAJ_OK);
+		cr_assert_eq(elog->count[i], n, "member %d: %d bounces of %d", i, elog->count[i], n);
+		for (int j = 0; j < n; j++)
+			worst = fmax(worst, fabs(elog->time[(size_t)i * elog->capacity + j] - t[j]));
+	}
+	cr_expect_leq(worst, 2e-5, "largest bounce time error %.3g", worst);
+	cr_log_info("bouncing_ball dp8 float: largest bounce time error %.3g", worst);
 	picard_solver_free(s);
 }
 
