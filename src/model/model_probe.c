@@ -309,6 +309,43 @@ static void call_nonlinear(const struct probe_point *at)
 	m->op->nonlinear(at->t, x, p, g);
 }
 
+static bool has_events(const picard_model *m) { return m->events && m->events->g; }
+
+static void call_events(const struct probe_point *at)
+{
+	const picard_model *m = at->model;
+	double *x = guard("x", m->dim, sizeof(double), at->x, false);
+	double *p = guard("p", m->nparams, sizeof(double), at->p, false);
+	double *g = guard("g", m->events->count, sizeof(double), NULL, true);
+
+	m->events->g(at->t, x, p, g);
+}
+
+static bool has_jump(const picard_model *m) { return m->events && m->events->jump; }
+
+/* Each event's jump: x is its input and its output, written in place. */
+static void call_jump(const struct probe_point *at)
+{
+	const picard_model *m = at->model;
+
+	for (int k = 0; k < m->events->count; k++) {
+		if (m->events->actions[k] != PICARD_EVENT_JUMP)
+			continue;
+		double *x = guard("x", m->dim, sizeof(double), at->x, false);
+		double *p = guard("p", m->nparams, sizeof(double), at->p, false);
+		struct guarded *in_place = &arrays[narrays - 2];
+
+		char what[96];
+
+		free(in_place->copy); /* written in place: no const check */
+		in_place->copy = NULL;
+		m->events->jump(k, at->t, x, p);
+		snprintf(what, sizeof(what), "jump of event %d at t = %.17g", k, at->t);
+		check_arrays(what);
+		release(); /* each event's arrays of their own */
+	}
+}
+
 static const struct probed_function probed_functions[] = {
 	{"rhs (double)", true, always, call_rhs_double},
 	{"rhs (float)", true, always, call_rhs_float},
@@ -316,6 +353,8 @@ static const struct probed_function probed_functions[] = {
 	{"exact", true, has_exact, call_exact},
 	{"invariants", false, has_invariants, call_invariants},
 	{"nonlinear", true, has_nonlinear, call_nonlinear},
+	{"events", true, has_events, call_events},
+	{"jump", true, has_jump, call_jump},
 	{NULL, false, NULL, NULL},
 };
 

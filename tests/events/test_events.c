@@ -366,6 +366,9 @@ Test(events, broken_declarations_name_their_rule, .timeout = 120)
 		{"nevents = 1", "nevents = 2", "event_names[] with nevents entries"},
 		{"event_limit = 30", "event_limit = 0", "event_limit must be at least 1"},
 		{"static void events(", "static void evts(", "nevents needs template"},
+		/* a constant subscript past g, read from the text */
+		{"		g[0] = p[2] == 1", "		g[1] = 0;\n		g[0] = p[2] == 1",
+		 "writes g[1] out of bounds"},
 	};
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
@@ -377,6 +380,23 @@ Test(events, broken_declarations_name_their_rule, .timeout = 120)
 		cr_expect(strstr(picard_error_detail(), cases[c].rule), "case %zu: %s", c,
 			  picard_error_detail());
 	}
+}
+
+/* Subscripts computed at run time: the guarded first evaluation of events
+ * and jump at the defaults (a write past g, a write past x). */
+Test(events, guarded_evaluation_stops_events_out_of_bounds, .timeout = 120)
+{
+	cr_expect_eq(load_variant("past_g", "		g[0] = p[2] == 1",
+				  "		for (int k = 0; k <= 1; k++)\n			g[k] = 0;\n"
+				  "		g[0] = p[2] == 1"), PICARD_EINVAL);
+	cr_expect(strstr(picard_error_detail(), "events") &&
+		  strstr(picard_error_detail(), "writes g[1] out of bounds"), "%s",
+		  picard_error_detail());
+	cr_expect_eq(load_variant("past_x", "		x[1] = -p[1] * x[1];\n",
+				  "		for (int k = 0; k <= 2; k++)\n			x[k] = -p[1] * x[1];\n"),
+		     PICARD_EINVAL);
+	cr_expect(strstr(picard_error_detail(), "jump") &&
+		  strstr(picard_error_detail(), "x[2] out of bounds"), "%s", picard_error_detail());
 }
 
 /* Float: the same bounces to float's resolution. */
