@@ -197,6 +197,36 @@ Test(events, terminate_and_record_at_their_closed_form_times)
 	}
 }
 
+/* One fixed step from 0 to 5 holds both of threshold's crossings:
+ * the earlier is found first; at m = c both cross at once and act in
+ * index order, the record before the terminate. */
+Test(events, crossings_in_one_step_in_time_order)
+{
+	const picard_model *model = test_model("threshold");
+	const double p[2][3] = {{0.5, 0.5, 0.1}, {0.5, 0.3, 0.3}};
+	const double x0[2] = {1, 1};
+	double x_final[2];
+	picard_traj_status status[2];
+	picard_options o = {.scheme = PICARD_SCHEME_VERN9, .K = 1, .h = 5};
+	picard_solver *s = solve_cpu(model, o, 2, x0, &p[0][0], x_final, status, 0);
+	const picard_event_log *elog = picard_solver_event_log(s);
+	const size_t second = elog->capacity;
+
+	for (int i = 0; i < 2; i++) {
+		cr_expect_eq(status[i], PICARD_TRAJ_EVENT);
+		cr_assert_eq(elog->count[i], 2, "member %d: %d events", i, elog->count[i]);
+		cr_expect_eq(elog->index[i * second], 0);
+		cr_expect_eq(elog->index[i * second + 1], 1);
+	}
+	cr_expect_lt(elog->time[0], elog->time[1], "the marker first: %.17g, %.17g", elog->time[0],
+		     elog->time[1]);
+	/* a single step of 5 (no error control): its dense output is rough */
+	cr_expect_leq(fabs(elog->time[0] - log(2) / 0.5), 0.05, "%.17g", elog->time[0]);
+	cr_expect_leq(fabs(elog->time[1] - log(10) / 0.5), 0.05, "%.17g", elog->time[1]);
+	cr_expect_eq(elog->time[second], elog->time[second + 1], "both at once");
+	picard_solver_free(s);
+}
+
 /* Dense output stops at a terminal event: the rows after it are NaN. */
 Test(events, records_after_a_terminal_event_are_not_extrapolated)
 {
@@ -380,6 +410,33 @@ Test(events, broken_declarations_name_their_rule, .timeout = 120)
 		cr_expect(strstr(picard_error_detail(), cases[c].rule), "case %zu: %s", c,
 			  picard_error_detail());
 	}
+}
+
+/* A bounce counted both ways: the crossing back up right after it (the
+ * state leaving the floor, from just below it) is within the minimum
+ * spacing and does not count; only the bounces do. */
+Test(events, leaving_the_surface_within_the_spacing_does_not_count, .timeout = 120)
+{
+	const picard_model *model = NULL;
+	const struct path path = in_workdir("both/event_faults.cu");
+	const double x0[2] = {1, 0}, p[3] = {G, 0.9, 0};
+	double t[64], x_final[2];
+	picard_traj_status status[1];
+
+	cr_assert_eq(load_variant("both", "{PICARD_EVENT_FALLING}", "{PICARD_EVENT_BOTH}"), 0,
+		     "%s", picard_error_detail());
+	cr_assert_eq(picard_model_load(path.s, &model), 0);
+	picard_options o = {.scheme = PICARD_SCHEME_DP8, .iter_rtol = 1e-12, .iter_atol = 1e-12,
+			    .event_log = 30};
+	picard_solver *s = solve_cpu(model, o, 1, x0, p, x_final, status, 0);
+	const picard_event_log *elog = picard_solver_event_log(s);
+	const int n = bounce_times(1, 0, G, 0.9, 3, t, 64);
+
+	cr_expect_eq(status[0], PICARD_TRAJ_OK);
+	cr_expect_eq(elog->count[0], n, "%d events, %d bounces", elog->count[0], n);
+	for (int j = 0; j < n && j < elog->count[0]; j++)
+		cr_expect_leq(fabs(elog->time[j] - t[j]), 1e-10);
+	picard_solver_free(s);
 }
 
 /* Subscripts computed at run time: the guarded first evaluation of events
