@@ -54,7 +54,7 @@ static inline bool stiff_left_out(const picard_model *model, const char *test)
 
 /* A model with events is left out of a test that integrates every model
  * against the GSL reference or across schemes and backends: only the
- * explicit per-thread schemes locate events, on the CPU backend, and the
+ * explicit per-thread schemes locate events, and the
  * reference does not (tests/events/test_events.c holds them to their
  * closed forms). Said in the log with the test's name, never silently. */
 static inline bool events_left_out(const picard_model *model, const char *test)

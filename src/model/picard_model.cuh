@@ -451,9 +451,9 @@ __global__ void jacobian_check(const float *xf, const float *pf, float *jf, cons
 }
 
 /* The per-thread schemes' event integration on the device, compiled,
- * never launched: the CUDA backend does not run a model with events yet,
- * so this is what holds that code to the device's rules
- * (tests/events/test_events.c compiles it for every model with events). */
+ * never launched: it holds that code to the device's rules with no
+ * device at hand (tests/events/test_events.c compiles it for every model
+ * with events; test_events_gpu.c runs the kernels themselves). */
 template <typename real>
 struct events_check_out {
 	static constexpr bool dense = true;

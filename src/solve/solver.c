@@ -113,8 +113,8 @@ static int check_layout(const picard_options *o)
 }
 
 /* A model with events: the schemes that locate them (the explicit
- * per-thread pairs, src/schemes/rk/rk_events.cuh), on the CPU backend
- * (the kernels do not carry the log yet), without the error estimate
+ * per-thread pairs, src/schemes/rk/rk_events.cuh), on either backend
+ * (the kernels write the log: device_events.c), without the error estimate
  * (its companion's window ends after a terminal event are not the
  * solve's); event_log entries per member, 0: min(limit, 16). A model
  * without events must leave event_log 0. */
@@ -133,11 +133,6 @@ static int resolve_events(const picard_model *model, picard_options *o)
 		return picard_fail(PICARD_EINVAL, "model %s has events: the %s scheme does not "
 				   "locate them yet (dp5, dp8 and vern9 do)", model->name,
 				   picard_scheme_of(o->scheme)->name);
-	if (o->backend == PICARD_BACKEND_CUDA)
-		return picard_fail(PICARD_EINVAL, "model %s has events: the CUDA backend does not "
-				   "locate them yet (backend cpu or auto runs it on the CPU)",
-				   model->name);
-	o->backend = PICARD_BACKEND_CPU;
 	if (o->estimate_error)
 		return picard_fail(PICARD_EINVAL, "model %s has events: no error estimate yet (its "
 				   "companion solve does not follow the events)", model->name);

@@ -227,6 +227,7 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 		cudaFree(cuda->record_dev[r]);
 		cudaFree(cuda->times_dev[r]);
 	}
+	picard_cuda_events_free(cuda);
 	free(cuda);
 }
 
@@ -450,6 +451,8 @@ static int download_chunk(struct picard_cuda_solver *cuda, const struct picard_j
 		err = download_outcomes(L, job, offset, count, irregular);
 	for (int r = 0; r < L->nrecords && !err; r++)
 		err = download_record(cuda, &L->records[r], &job->records[r]);
+	if (!err)
+		err = picard_cuda_events_download(cuda, job, L, offset, count);
 	return err;
 }
 
@@ -516,6 +519,8 @@ static int solve_chunk(struct picard_cuda_solver *cuda, const struct picard_job 
 	err = job->inputs_of ? PICARD_OK : upload_inputs(cuda, job, L, offset, count);
 	if (!err)
 		err = start_records(cuda, L, offset, count);
+	if (!err)
+		err = picard_cuda_events_start(cuda, job, L, count);
 	if (err)
 		return err;
 	/* all bits set is a NaN: the schemes that know no failing step
@@ -547,15 +552,15 @@ out:
 #define PIPELINE_PARTS 4
 
 /* The members of each part where the job can be pipelined (solve_pipelined),
- * else 0: no records, no scheme of its own loop (newton, imex), inputs
- * from the host, and nothing read from the device arrays after (the
- * estimate's comparison); at least two parts, each within half the
- * chunk's buffers. */
+ * else 0: no records, no event log, no scheme of its own loop (newton,
+ * imex), inputs from the host, and nothing read from the device arrays
+ * after (the estimate's comparison); at least two parts, each within half
+ * the chunk's buffers. */
 static long pipeline_part(const struct picard_cuda_solver *cuda, const struct picard_job *job)
 {
 	long part = (job->ntraj + PIPELINE_PARTS - 1) / PIPELINE_PARTS;
 
-	if (job->nrecords || job->inputs_of || job->outcomes_on_device || job->single_pass ||
+	if (job->nrecords || job->events || job->inputs_of || job->outcomes_on_device || job->single_pass ||
 	    cuda_scheme(&cuda->grid)->run)
 		return 0;
 	if (part < PIPELINE_MIN)

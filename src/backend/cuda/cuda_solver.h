@@ -40,6 +40,10 @@ struct picard_cuda_solver {
 	double *times_dev[PICARD_MAX_RECORDS]; /* device copies of records'
 				       times, grown likewise */
 	size_t times_dev_size[PICARD_MAX_RECORDS]; /* their bytes */
+	struct picard_device_events events; /* a model with events: the
+				       chunk's log (device_events.c), grown
+				       like the records */
+	size_t events_entries;      /* entries its buffers hold */
 	cudaEvent_t start, stop;    /* timing of the kernel alone */
 	cudaStream_t pipe;          /* a pipelined solve's kernels (solve_pipelined) */
 	cudaEvent_t pipe_start[2], pipe_stop[2]; /* their timing, a pair per half */
@@ -170,6 +174,17 @@ static inline int picard_cuda_traj_per_block(const struct picard_cuda_solver *cu
 	(void)cuda;
 	return L->traj_per_block;
 }
+
+/* The event log on the device (device_events.c): the chunk's buffers
+ * for job's log, grown, its counts zeroed, into L->events (count NULL for
+ * a model without events); a chunk's log into the job's at offset; the
+ * buffers freed. */
+int picard_cuda_events_start(struct picard_cuda_solver *cuda, const struct picard_job *job,
+			     struct picard_launch *L, long count);
+int picard_cuda_events_download(const struct picard_cuda_solver *cuda,
+				const struct picard_job *job, const struct picard_launch *L,
+				long offset, long count);
+void picard_cuda_events_free(struct picard_cuda_solver *cuda);
 
 #ifdef __cplusplus
 }

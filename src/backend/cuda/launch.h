@@ -26,6 +26,17 @@ struct picard_device_record {
 				picard_lobatto_dense_weights */
 };
 
+/* A chunk's event log on the device (a model with events: the per-thread
+ * explicit schemes locate them, rk_events.cuh): capacity entries per
+ * trajectory, by its index in the chunk, in picard_event_log's layout;
+ * count NULL: the model has no events. */
+struct picard_device_events {
+	int capacity; /* entries per trajectory */
+	int *count;   /* events each trajectory had (zeroed before the launch) */
+	int *index;   /* [traj * capacity + entry] */
+	double *time; /* the same */
+	double *before, *after; /* [(traj * capacity + entry) * dim + k] */
+};
 struct picard_launch {
 	int layout;          /* picard_layout, never AUTO */
 	int group;           /* warp layout and lobatto: lanes per trajectory,
@@ -60,6 +71,7 @@ struct picard_launch {
 				without that code, so it costs their sweeps
 				no registers) */
 	struct picard_device_record records[PICARD_MAX_RECORDS];
+	struct picard_device_events events; /* the event log, or count NULL */
 	void *stream;        /* cudaStream_t, NULL for the default stream */
 	/* lobatto scheme only (kernels/lobatto_kernel.cuh) */
 	double window;       /* window length H */

@@ -56,10 +56,25 @@ struct rk_device_out {
 					record_store(L.records[r], row, traj, k, n, x[k]);
 		}
 	}
-	/* The event log is not carried on the device yet: the CUDA backend
-	 * refuses a model with events (src/solve/solver.c); this keeps its
-	 * kernels compiling. */
-	__device__ void event(int, int, double, const real *, const real *) {}
+	/* The nth event of the trajectory (event k at t) into the chunk's
+	 * log, while it has room; its count counts them all. One thread's
+	 * (the explicit schemes alone locate events). */
+	__device__ void event(int nth, int k, double t, const real *before, const real *after)
+	{
+		const picard_device_events &e = L.events;
+		const long i = traj - L.traj_offset;
+
+		e.count[i] = nth + 1;
+		if (nth >= e.capacity)
+			return;
+		const long at = i * e.capacity + nth;
+		e.index[at] = k;
+		e.time[at] = t;
+		for (int c = 0; c < n; c++) {
+			e.before[at * n + c] = (double)before[c];
+			e.after[at * n + c] = (double)after[c];
+		}
+	}
 	__device__ double due(double t) { return cursors.due(L.records, L.nrecords, traj, t); }
 	__device__ void store(const real *x)
 	{

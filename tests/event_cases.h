@@ -1,0 +1,29 @@
+/* event_cases.h - the events tests' cases with closed forms
+ * (tests/events/): a bouncing ball's bounce times, its members, and a
+ * model file whose members fail each in their own way. */
+#ifndef PICARD_TESTS_EVENT_CASES_H
+#define PICARD_TESTS_EVENT_CASES_H
+
+#define G 9.81
+
+/* The bounce times of a ball from height y0 at speed v0 (up) under
+ * gravity g with restitution e, those before t1, into t (at most max):
+ * t_1 = (v0 + V)/g, t_{n+1} = t_n + 2 e^n V/g, V = sqrt(v0^2 + 2 g y0).
+ * Their count. */
+int bounce_times(double y0, double v0, double g, double e, double t1, double *t, int max);
+
+/* Members of bouncing_ball: start (y0, v0) and parameters (g, e), each
+ * with fewer bounces than the limit before t1 = 4 (their accumulation
+ * points are past it). */
+#define BALLS 4
+extern const double ball_x0[BALLS][2];
+extern const double ball_p[BALLS][2];
+
+/* A model file, event_faults: a bouncing ball whose parameter mode
+ * breaks it (1: an event function never finite, 2: a jump to NaN), its
+ * limit 30 events and minimum spacing 1e-3; at most EVENT_FAULTS_MAX
+ * characters. */
+#define EVENT_FAULTS_MAX 2048
+extern const char event_faults_text[];
+
+#endif
