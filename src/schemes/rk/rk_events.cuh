@@ -98,6 +98,21 @@ __host__ __device__ inline bool rk_event_wanted(int k, int dir)
 	return (bits >> k) & 1u;
 }
 
+/* Whether some event crosses, in a direction it wants, over a step whose
+ * g ends at g_end: the test every step makes, kept apart from the
+ * location so a step without a crossing does no more. */
+template <class Model, typename real>
+__host__ __device__ inline bool rk_events_cross(const rk_events<Model, real> &ev,
+						const real *g_end)
+{
+	bool any = false;
+
+	for (int j = 0; j < rk_events<Model, real>::ne; j++)
+		any |= rk_event_wanted<Model>(j, rk_event_dir(ev.side[j], (double)ev.g[j],
+							      (double)g_end[j]));
+	return any;
+}
+
 /* Start: g at (t0, x0) and the sides it gives; false when g is not
  * finite there. */
 template <class Model, typename real>
@@ -203,6 +218,12 @@ __host__ __device__ inline rk_event_result rk_events_step(rk_events<Model, real>
 		rk_flush(out, t, x);
 		rk_fail(o, PICARD_TRAJ_EVENT_FAILED, w, t, t_new);
 		return RK_EVENT_STOP;
+	}
+	if (!rk_events_cross<Model>(ev, g_end)) { /* the usual step: nothing more */
+		for (int q = 0; q < ne; q++)
+			ev.g[q] = g_end[q];
+		rk_events_read_sides<ne>(g_end, ev.side);
+		return RK_EVENT_NONE;
 	}
 	/* the earliest wanted crossing: each located within the earliest so
 	 * far (te, its state xe, g there ge), where it has crossed by then */
