@@ -28,6 +28,7 @@
 
 #include "clear_cache.h"
 #include "diag.h"
+#include "event_out.h"
 #include "ensemble_range.h"
 #include "jit.h"
 #include "members.h"
@@ -692,85 +693,6 @@ static void add_stats(picard_stats *total, const picard_stats *b, long before, l
 	total->chunks += b->chunks;
 }
 
-/* The batch's event log: into --events FILE (a row per kept entry:
- * member, event index and name, time, the state before and after), and
- * into the run's counts, the members whose events overflowed the log
- * named. */
-static void take_events(struct run *run)
-{
-	const picard_event_log *log = picard_solver_event_log(run->solver);
-	const picard_events *ev = run->model->events;
-	const int n = run->model->dim;
-
-	if (!log)
-		return;
-	run->events_capacity = log->capacity;
-	for (long i = 0; i < log->ntraj; i++) {
-		const long member = run->shard.first + run->batch_first + i;
-		const int kept = log->count[i] < log->capacity ? log->count[i] : log->capacity;
-
-		run->events_total += log->count[i];
-		run->events_kept += kept;
-		if (log->count[i] > log->capacity) {
-			const size_t used = strlen(run->events_overflow);
-
-			if (run->events_overflowed++ < 8)
-				snprintf(run->events_overflow + used, sizeof(run->events_overflow) - used,
-					 "%s%ld (%d events)", used ? ", " : "", member, log->count[i]);
-		}
-		for (int j = 0; run->events_file && j < kept; j++) {
-			const size_t at = (size_t)i * (size_t)log->capacity + (size_t)j;
-
-			fprintf(run->events_file, "%ld,%d,%s,%.17g", member, log->index[at],
-				ev->names[log->index[at]], log->time[at]);
-			for (int k = 0; k < n; k++)
-				fprintf(run->events_file, ",%.17g", log->before[at * n + k]);
-			for (int k = 0; k < n; k++)
-				fprintf(run->events_file, ",%.17g", log->after[at * n + k]);
-			fputc('\n', run->events_file);
-		}
-	}
-}
-
-/* --events FILE: open it and write the header; 0 or the error (said). */
-static int open_events(struct run *run)
-{
-	const int n = run->model->dim;
-
-	if (!run->opts.events_path)
-		return 0;
-	if (run->shard.size > 1)
-		return cli_error(CLI_EUSAGE, "--events %s: not yet under mpirun (one process writes "
-				 "the log)", run->opts.events_path);
-	run->events_file = fopen(run->opts.events_path, "w");
-	if (!run->events_file)
-		return cli_error(PICARD_EIO, "--events %s: %s", run->opts.events_path,
-				 strerror(errno));
-	fprintf(run->events_file, "member,event,name,time");
-	for (int k = 0; k < n; k++)
-		fprintf(run->events_file, ",before_x%d", k + 1);
-	for (int k = 0; k < n; k++)
-		fprintf(run->events_file, ",after_x%d", k + 1);
-	fputc('\n', run->events_file);
-	return 0;
-}
-
-/* The run's events in the summary: how many, and every member whose
- * events the log could not keep (counted, the first named): never
- * silently short. */
-static void report_events(struct run *run)
-{
-	if (!run->model->events)
-		return;
-	printf("%-12s %ld (%ld in the log, %d kept per member)\n", "events", run->events_total,
-	       run->events_kept, run->events_capacity);
-	if (run->events_overflowed)
-		fprintf(stderr, "picard-run: warning: %ld member%s had more events than the log "
-			"keeps (%d; --event-log N keeps more): %s%s\n", run->events_overflowed,
-			run->events_overflowed == 1 ? "" : "s", run->events_capacity,
-			run->events_overflow, run->events_overflowed > 8 ? ", ..." : "");
-}
-
 static int solve(struct run *run)
 {
 	const int repeat = run->opts.repeat;
@@ -817,7 +739,7 @@ static int solve(struct run *run)
 	}
 	picard_progress_end(phase);
 	if (!err)
-		take_events(run);
+		events_out_take(run);
 	if (!err) {
 		qsort(seconds, repeat, sizeof(double), compare_seconds);
 		/* --repeat runs with one batch alone: the batches' times add up */
@@ -1236,7 +1158,7 @@ static int prepare(struct run *run)
 	if (!err && run->opts.out_path)
 		err = shard_output_open(&run->shard, &run->out, run->opts.out_path);
 	if (!err)
-		err = open_events(run);
+		err = events_out_open(run);
 	if (!err) { /* every rank alike: rank 0 says what is wrong */
 		const int quiet = shard_quiet_begin(&run->shard);
 
@@ -1441,13 +1363,9 @@ static int run_main(struct run *run)
 	}
 	reduce_stats(run);
 	print_summary(run);
-	report_events(run);
-	if (run->events_file && fclose(run->events_file)) {
-		run->events_file = NULL;
-		cli_error(PICARD_EIO, "--events %s: %s", run->opts.events_path, strerror(errno));
+	events_out_report(run);
+	if (events_out_finish(run))
 		status = CLI_EXIT_FAILED;
-	}
-	run->events_file = NULL;
 	phases_mark(&run->phases, "summary");
 	if (shard_agree(&run->shard, promise_finish(run), &run->out))
 		status = CLI_EXIT_FAILED;
@@ -1472,8 +1390,7 @@ static int run_main(struct run *run)
 
 static void run_free(struct run *run)
 {
-	if (run->events_file)
-		fclose(run->events_file);
+	events_out_discard(run);
 	output_discard(&run->out);
 	picard_solver_free(run->solver);
 	init_data_free(&run->init);

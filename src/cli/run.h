@@ -115,7 +115,8 @@ struct run {
 	bool writing;                   /* writer runs, to be joined */
 	struct run_results written;     /* what it writes */
 	/* a model with events: the log of every batch (--events) */
-	FILE *events_file;              /* --events FILE, or NULL */
+	FILE *events_file;              /* --events FILE's temporary, or NULL */
+	char *events_temp;              /* its name, renamed to FILE at the end */
 	long events_total;              /* events the members had */
 	long events_kept;               /* of them, in the log */
 	int events_capacity;            /* log entries kept per member */

@@ -5,22 +5,24 @@
  * events against ln(x0 / y) / k, one at t0; a model file with faults
  * (an event function never finite, a jump to NaN, chattering within the
  * minimum spacing, more events than the limit) in one ensemble beside
- * good members that go on; the refusals (schemes, backend, estimate);
+ * good members that go on; the refusals (schemes, estimate);
  * picard-run --events; NVRTC compiles the event integration for the
- * device (no device needed: the CUDA backend does not run it yet). */
+ * device, with no device needed (test_events_gpu.c runs it). */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glob.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "jit.h"
+#include "event_cases.h"
 #include "picard.h"
 #include "support.h"
-
-#define G 9.81
 
 static const picard_scheme explicit_schemes[] = {PICARD_SCHEME_DP5, PICARD_SCHEME_DP8,
 						 PICARD_SCHEME_VERN9};
@@ -32,24 +34,6 @@ static void setup(void)
 }
 
 TestSuite(events, .init = setup, .fini = remove_workdir);
-
-/* The bounce times of a ball from height y0 at speed v0 (up) under
- * gravity g with restitution e, those before t1, into t (at most max):
- * t_1 = (v0 + V)/g, t_{n+1} = t_n + 2 e^n V/g, V = sqrt(v0^2 + 2 g y0).
- * Their count. */
-static int bounce_times(double y0, double v0, double g, double e, double t1, double *t, int max)
-{
-	const double V = sqrt(v0 * v0 + 2 * g * y0);
-	double at = (v0 + V) / g, speed = V;
-	int n = 0;
-
-	while (at < t1 && n < max) {
-		t[n++] = at;
-		speed *= e;
-		at += 2 * speed / g;
-	}
-	return n;
-}
 
 /* A solve of model on the CPU backend in double: statuses, final states,
  * where each stopped; the solver is returned for its event log. */
@@ -69,13 +53,6 @@ static picard_solver *solve_cpu(const picard_model *model, picard_options o, lon
 		     picard_error_detail(), picard_strerror(expect));
 	return s;
 }
-
-/* Members of the ball: start (y0, v0) and parameters (g, e), each with
- * fewer bounces than the limit before t1 = 4 (their accumulation points
- * are past it). */
-#define BALLS 4
-static const double ball_x0[BALLS][2] = {{1, 0}, {2, 1.5}, {0.5, -1}, {1, 3}};
-static const double ball_p[BALLS][2] = {{G, 0.9}, {G, 0.8}, {3.7, 0.95}, {G, 0.93}};
 
 /* The log of every member against the closed form: each bounce's time,
  * the state before (y = 0, v falling) and after (v <- -e v); the largest
@@ -249,51 +226,6 @@ Test(events, records_after_a_terminal_event_are_not_extrapolated)
 	picard_solver_free(s);
 }
 
-/* A model file whose members fail each in their own way (param mode),
- * beside good ones. */
-static const char faults_text[] =
-	"/* event_faults.cu - a bouncing ball whose param mode breaks it: 1 an\n"
-	" * event function never finite, 2 a jump to NaN. */\n"
-	"#include <math.h>\n"
-	"\n"
-	"#include \"picard_model.cuh\"\n"
-	"\n"
-	"struct event_faults {\n"
-	"	static constexpr int dim = 2, nparams = 3;\n"
-	"	static constexpr const char *param_names[] = {\"g\", \"e\", \"mode\"};\n"
-	"	static constexpr double param_defaults[] = {9.81, 0.9, 0};\n"
-	"	static constexpr double x0[] = {1, 0};\n"
-	"	static constexpr double t0 = 0, t1 = 3;\n"
-	"	static constexpr const char *summary = \"a ball with faults\";\n"
-	"	static constexpr const char *reference = \"tests/events/test_events.c\";\n"
-	"	template <typename real>\n"
-	"	__host__ __device__ static void rhs(real, const real *x, const real *p, real *dxdt)\n"
-	"	{\n"
-	"		dxdt[0] = x[1];\n"
-	"		dxdt[1] = -p[0];\n"
-	"	}\n"
-	"	static constexpr int nevents = 1;\n"
-	"	static constexpr const char *event_names[] = {\"bounce\"};\n"
-	"	static constexpr picard_event_direction event_directions[] = {PICARD_EVENT_FALLING};\n"
-	"	static constexpr picard_event_action event_actions[] = {PICARD_EVENT_JUMP};\n"
-	"	static constexpr int event_limit = 30;\n"
-	"	static constexpr double event_min_spacing = 1e-3;\n"
-	"	template <typename real>\n"
-	"	__host__ __device__ static void events(real, const real *x, const real *p, real *g)\n"
-	"	{\n"
-	"		g[0] = p[2] == 1 ? x[0] / (p[2] - 1) : x[0];\n"
-	"	}\n"
-	"	template <typename real>\n"
-	"	__host__ __device__ static void jump(int, real, real *x, const real *p)\n"
-	"	{\n"
-	"		x[1] = -p[1] * x[1];\n"
-	"		if (p[2] == 2)\n"
-	"			x[1] = sqrt(x[1] - x[1] - 1);\n"
-	"	}\n"
-	"};\n"
-	"\n"
-	"PICARD_REGISTER_MODEL(event_faults)\n";
-
 Test(events, faulty_members_stop_with_their_status_and_the_others_go_on)
 {
 	const struct path path = in_workdir("event_faults.cu");
@@ -309,7 +241,7 @@ Test(events, faulty_members_stop_with_their_status_and_the_others_go_on)
 	double x_final[2 * N], t[64];
 	picard_traj_status status[N];
 
-	write_file(path.s, faults_text, sizeof(faults_text) - 1);
+	write_file(path.s, event_faults_text, strlen(event_faults_text));
 	cr_assert_eq(picard_model_load(path.s, &model), 0, "%s", picard_error_detail());
 	cr_assert_not_null(model->events);
 	cr_expect_eq(model->events->limit, 30);
@@ -366,17 +298,17 @@ Test(events, faulty_members_stop_with_their_status_and_the_others_go_on)
 	picard_solver_free(s);
 }
 
-/* faults_text with old replaced by new, loaded from its own folder:
+/* event_faults_text with old replaced by new, loaded from its own folder:
  * the load's error code. */
 static int load_variant(const char *folder, const char *old, const char *new_text)
 {
-	char text[sizeof(faults_text) + 256], name[64];
-	const char *at = strstr(faults_text, old);
+	char text[EVENT_FAULTS_MAX + 256], name[64];
+	const char *at = strstr(event_faults_text, old);
 	const picard_model *model = NULL;
 
 	cr_assert_not_null(at, "%s not in the model's text", old);
-	snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - faults_text), faults_text, new_text,
-		 at + strlen(old));
+	snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - event_faults_text), event_faults_text,
+		 new_text, at + strlen(old));
 	cr_assert_eq(mkdir(in_workdir(folder).s, 0700), 0);
 	snprintf(name, sizeof(name), "%s/event_faults.cu", folder);
 	write_file(in_workdir(name).s, text, strlen(text));
@@ -500,8 +432,6 @@ Test(events, what_does_not_locate_events_refuses_them)
 		cr_expect_eq(picard_solver_create(&s, ball, &o, 4), PICARD_EINVAL);
 		cr_expect(strstr(picard_error_detail(), "events"), "%s", picard_error_detail());
 	}
-	picard_options cuda = {.scheme = PICARD_SCHEME_DP8, .backend = PICARD_BACKEND_CUDA};
-	cr_expect_eq(picard_solver_create(&s, ball, &cuda, 4), PICARD_EINVAL);
 	picard_options estimate = {.scheme = PICARD_SCHEME_DP8, .estimate_error = true};
 	cr_expect_eq(picard_solver_create(&s, ball, &estimate, 4), PICARD_EINVAL);
 	/* a model without events: no log, and no log to ask for */
@@ -557,6 +487,24 @@ Test(events, picard_run_writes_the_log_and_names_overflow)
 	cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
 	cr_expect(strstr(r.err, "does not locate them yet"), "%s", r.err);
 	free_run(&r);
+
+	/* a run that fails after the log is opened (its solver refused:
+	 * too much work) leaves neither the file nor its temporary */
+	const struct path failed = in_workdir("failed.csv");
+	char pattern[PATH_MAX + 8];
+	glob_t left;
+
+	snprintf(line, sizeof(line), "bouncing_ball --traj 2 --steps 100000 --max-work 10 "
+		 "--events %s", failed.s);
+	r = run_program_line("picard-run", line);
+	cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "--max-work"), "%s", r.err);
+	free_run(&r);
+	cr_expect_neq(access(failed.s, F_OK), 0, "a failed run left %s", failed.s);
+	snprintf(pattern, sizeof(pattern), "%s.*", failed.s);
+	cr_expect_eq(glob(pattern, 0, NULL, &left), GLOB_NOMATCH, "a failed run left %s",
+		     left.gl_pathc ? left.gl_pathv[0] : "");
+	globfree(&left);
 
 	r = run_program_line("picard-run", "lotka --events x.csv");
 	cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
