@@ -62,4 +62,10 @@ const char event_faults_text[] =
 	"};\n"
 	"\n"
 	"PICARD_REGISTER_MODEL(event_faults)\n";
+const double event_faults_x0[EVENT_FAULTS_N][2] = {{1, 0}, {1, 0},  {1, 0},   {1, 0},
+						    {0, -3}, {1e-3, 0}, {2, 0}};
+const double event_faults_p[EVENT_FAULTS_N][3] = {{G, 0.9, 0}, {G, 0.9, 1}, {G, 0.9, 2},
+						   {G, 0.5, 0}, {G, 0.9, 0}, {G, 1, 0},
+						   {G, 0.8, 0}};
+
 _Static_assert(sizeof(event_faults_text) <= EVENT_FAULTS_MAX, "event_faults_text past its bound");

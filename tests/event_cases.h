@@ -26,4 +26,12 @@ extern const double ball_p[BALLS][2];
 #define EVENT_FAULTS_MAX 2048
 extern const char event_faults_text[];
 
+/* Its members, start (y0, v0) and parameters (g, e, mode): 0 good; 1 g
+ * never finite; 2 a jump to NaN; 3 chattering (e = 0.5: bounces closer
+ * than the spacing); 4 on the floor falling at t0; 5 e = 1 from 1 mm, a
+ * bounce every 29 ms: past the limit of 30; 6 good. */
+#define EVENT_FAULTS_N 7
+extern const double event_faults_x0[EVENT_FAULTS_N][2];
+extern const double event_faults_p[EVENT_FAULTS_N][3];
+
 #endif

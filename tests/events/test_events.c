@@ -230,14 +230,8 @@ Test(events, faulty_members_stop_with_their_status_and_the_others_go_on)
 {
 	const struct path path = in_workdir("event_faults.cu");
 	const picard_model *model = NULL;
-	/* 0 good; 1 g never finite; 2 jump to NaN; 3 chattering (e = 0.5:
-	 * bounces closer than the spacing); 4 on the floor falling at t0; 5
-	 * e = 1 from 1 mm, a bounce every 29 ms: past the limit of 30; 6
-	 * good */
-	enum { N = 7 };
-	const double x0[N][2] = {{1, 0}, {1, 0}, {1, 0}, {1, 0}, {0, -3}, {1e-3, 0}, {2, 0}};
-	const double p[N][3] = {{G, 0.9, 0}, {G, 0.9, 1}, {G, 0.9, 2}, {G, 0.5, 0},
-				{G, 0.9, 0}, {G, 1, 0},   {G, 0.8, 0}};
+	enum { N = EVENT_FAULTS_N };
+	const double (*x0)[2] = event_faults_x0, (*p)[3] = event_faults_p;
 	double x_final[2 * N], t[64];
 	picard_traj_status status[N];
 

@@ -251,10 +251,8 @@ Test(events_gpu, faulty_members_like_the_cpu, .timeout = 300)
 {
 	const struct path path = in_workdir("event_faults.cu");
 	const picard_model *model = NULL;
-	enum { N = 7 };
-	const double x0[N][2] = {{1, 0}, {1, 0}, {1, 0}, {1, 0}, {0, -3}, {1e-3, 0}, {2, 0}};
-	const double p[N][3] = {{G, 0.9, 0}, {G, 0.9, 1}, {G, 0.9, 2}, {G, 0.5, 0},
-				{G, 0.9, 0}, {G, 1, 0},   {G, 0.8, 0}};
+	enum { N = EVENT_FAULTS_N };
+	const double (*x0)[2] = event_faults_x0, (*p)[3] = event_faults_p;
 	picard_options o = {.scheme = PICARD_SCHEME_DP8, .iter_rtol = 1e-12, .iter_atol = 1e-12,
 			    .event_log = 30, .precision = PICARD_DOUBLE};
 	const picard_traj_status expect[N] = {
