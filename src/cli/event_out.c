@@ -38,7 +38,7 @@ int events_out_open(struct run *run)
 		}
 		free(run->events_temp);
 		run->events_temp = NULL;
-		return cli_error(PICARD_EIO, "--events %s: cannot create: %s", path, strerror(saved));
+		return cli_error(CLI_EUSAGE, "--events %s: cannot create: %s", path, strerror(saved));
 	}
 	output_set_default_mode(fd);
 	temp_files_track(run->events_temp); /* a signal removes it */

@@ -43,6 +43,8 @@ static bool failed_by(const struct run_results *res, long i, long r)
 
 	if (res->fail_window[i] < 0 || w < res->fail_window[i])
 		return false;
+	if (!res->times && res->status[i] == PICARD_TRAJ_EVENT)
+		return false; /* a terminal event's final state is the state there */
 	return !res->times || w > res->fail_window[i] || !(res->times[r] <= res->fail_time[2 * i]);
 }
 
@@ -79,7 +81,8 @@ static bool has_errors(const struct run_results *res)
 static picard_traj_status row_status(const struct run_results *res, long i, const double *x)
 {
 	if (!x || res->status[i] == PICARD_TRAJ_TOL_EXCEEDED ||
-	    res->status[i] == PICARD_TRAJ_CHECK_FAILED)
+	    res->status[i] == PICARD_TRAJ_CHECK_FAILED ||
+	    (!res->times && res->status[i] == PICARD_TRAJ_EVENT))
 		return res->status[i];
 	return PICARD_TRAJ_OK;
 }

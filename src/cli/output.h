@@ -20,7 +20,9 @@
  * the start of the step that failed (a per-thread scheme's:
  * picard_solver_fail_times) or of its failing window (the others'), and
  * its states before keep their values (in CSV its status says why; a .npy
- * holds states only, so NaN is the mark there). Values are written with
+ * holds states only, so NaN is the mark there). A member a terminal
+ * event stopped (status event) has its state at the event as its final
+ * state, and NaN at the saved times after it. Values are written with
  * 17 significant digits: they read back to the same doubles.
  */
 #ifndef PICARD_CLI_OUTPUT_H

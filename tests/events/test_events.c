@@ -506,6 +506,37 @@ Test(events, picard_run_writes_the_log_and_names_overflow)
 	free_run(&r);
 }
 
+/* picard-run --out: a member a terminal event stopped has that status
+ * and its state at the event as its final state (threshold: x = c), and
+ * its --save-at rows after the event are NaN, marked by the status. */
+Test(events, out_keeps_a_terminated_members_state_there)
+{
+	const struct path out = in_workdir("stopped.csv"), saved = in_workdir("saved.csv");
+	char line[512], *text;
+	double x;
+	struct cli_run r;
+
+	snprintf(line, sizeof(line), "threshold --traj 2 --spread 0 --iter-rtol 1e-12 "
+		 "--iter-atol 1e-12 --out %s", out.s);
+	r = run_program_line("picard-run", line);
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	free_run(&r);
+	text = slurp(out.s, NULL);
+	cr_assert(sscanf(text, "traj,status,x1\n0,event,%lf", &x) == 1, "%s", text);
+	cr_expect_leq(fabs(x - 0.1), 1e-10, "member 0 ends at %.17g, its level 0.1", x);
+	free(text);
+	/* the default member stops at ln(1 / 0.1) / 0.5 = 4.6 */
+	snprintf(line, sizeof(line), "threshold --traj 1 --spread 0 --iter-rtol 1e-12 "
+		 "--iter-atol 1e-12 --save-at 1,4,8 --out %s", saved.s);
+	r = run_program_line("picard-run", line);
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	free_run(&r);
+	text = slurp(saved.s, NULL);
+	cr_expect(strstr(text, "\n4,0,ok,"), "%s", text);
+	cr_expect(strstr(text, "\n8,0,event,nan\n"), "%s", text);
+	free(text);
+}
+
 /* The device side of the event integration, every scheme and precision,
  * compiled by NVRTC for each model with events. */
 Test(events, event_integration_compiles_for_the_device, .timeout = 600)
