@@ -16,32 +16,15 @@ int events_out_open(struct run *run)
 {
 	const char *path = run->opts.events_path;
 	const int n = run->model->dim;
-	int fd;
 
 	if (!path)
 		return 0;
 	if (run->shard.size > 1)
 		return cli_error(CLI_EUSAGE, "--events %s: not yet under mpirun (one process writes "
 				 "the log)", path);
-	run->events_temp = malloc(strlen(path) + 8);
-	if (!run->events_temp)
-		return cli_error(PICARD_ENOMEM, "--events %s: out of memory", path);
-	sprintf(run->events_temp, "%s.XXXXXX", path);
-	fd = mkstemp(run->events_temp);
-	run->events_file = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!run->events_file) {
-		const int saved = errno;
-
-		if (fd >= 0) {
-			close(fd);
-			unlink(run->events_temp);
-		}
-		free(run->events_temp);
-		run->events_temp = NULL;
-		return cli_error(CLI_EUSAGE, "--events %s: cannot create: %s", path, strerror(saved));
-	}
-	output_set_default_mode(fd);
-	temp_files_track(run->events_temp); /* a signal removes it */
+	run->events_file = output_temp_create(path, &run->events_temp);
+	if (!run->events_file)
+		return cli_error(CLI_EUSAGE, "--events %s: cannot create: %s", path, strerror(errno));
 	fprintf(run->events_file, "member,event,name,time");
 	for (int k = 0; k < n; k++)
 		fprintf(run->events_file, ",before_x%d", k + 1);

@@ -3,6 +3,7 @@
  * times of --save-every or --save-at, or just the final states. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <omp.h>
 #include <pthread.h>
@@ -310,6 +311,36 @@ void output_set_default_mode(int fd)
 	fchmod(fd, 0666 & ~mask);
 }
 
+FILE *output_temp_create(const char *name, char **temp)
+{
+	int fd;
+	FILE *f;
+
+	*temp = malloc(strlen(name) + 8);
+	if (!*temp) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	sprintf(*temp, "%s.XXXXXX", name);
+	fd = mkstemp(*temp);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		const int saved = errno;
+
+		if (fd >= 0) {
+			close(fd);
+			unlink(*temp);
+		}
+		free(*temp);
+		*temp = NULL;
+		errno = saved;
+		return NULL;
+	}
+	output_set_default_mode(fd);
+	temp_files_track(*temp); /* a signal removes it */
+	return f;
+}
+
 int output_open(struct output *out, const char *path)
 {
 	int fd, err = 0;
@@ -395,28 +426,13 @@ int output_status_rows(FILE *f, const struct run_results *res)
 /* Open the temporary status file beside a .npy and write its header. */
 static int status_begin(struct output *out, const struct run_results *res)
 {
-	int fd;
+	char name[PATH_MAX];
 
-	out->status_temp = malloc(strlen(out->path) + 32);
-	if (!out->status_temp)
-		return cli_error(PICARD_EIO, "--out %s: out of memory", out->path);
-	sprintf(out->status_temp, "%s.status.XXXXXX", out->path);
-	fd = mkstemp(out->status_temp);
-	out->status = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!out->status) {
-		const int saved = errno;
-
-		if (fd >= 0) {
-			close(fd);
-			unlink(out->status_temp);
-		}
-		free(out->status_temp);
-		out->status_temp = NULL;
+	snprintf(name, sizeof(name), "%s.status", out->path);
+	out->status = output_temp_create(name, &out->status_temp);
+	if (!out->status)
 		return cli_error(PICARD_EIO, "--out %s: cannot create its status file: %s",
-				 out->path, strerror(saved));
-	}
-	output_set_default_mode(fd);
-	temp_files_track(out->status_temp);
+				 out->path, strerror(errno));
 	output_status_header(out->status, res);
 	return 0;
 }

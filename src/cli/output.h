@@ -118,5 +118,9 @@ void output_status_header(FILE *f, const struct run_results *res);
 int output_status_rows(FILE *f, const struct run_results *res);
 /* Give fd the mode a new file of fopen() would have (mkstemp's is 0600). */
 void output_set_default_mode(int fd);
+/* A temporary file NAME.XXXXXX beside NAME, open for writing with a new
+ * file's mode and removed if a signal ends the run; its name into *temp
+ * (malloc'd). NULL, errno set and nothing left, when it cannot be made. */
+FILE *output_temp_create(const char *name, char **temp);
 
 #endif
