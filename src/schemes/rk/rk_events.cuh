@@ -279,17 +279,7 @@ __host__ __device__ inline rk_event_result rk_events_step(rk_events<Model, real>
 		return RK_EVENT_NONE;
 	}
 	/* the record times up to the event, from the step's start */
-	if (Out::dense)
-		for (double td = out.due(te); !isnan(td); td = out.due(te)) {
-			real xd[n];
-
-			if (td <= t || td == te) {
-				out.store(td <= t ? x : xe);
-				continue;
-			}
-			rk_stages<Model, Tab, real>(t, td - t, x, p, k, xd);
-			out.store(xd);
-		}
+	rk_dense_until<Model, Tab, real>(t, te, x, xe, p, k, out);
 	for (int i = 0; i < n; i++)
 		x[i] = xe[i];
 	t = te;

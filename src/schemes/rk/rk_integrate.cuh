@@ -237,6 +237,28 @@ __host__ __device__ inline void rk_flush(Out &out, double t, const real *x)
 			out.store(x);
 }
 
+/* The record times due up to t_end of a step from (t, x) that ends at
+ * x_end, its first stage in k[0]: each a step of the scheme itself to
+ * it (k[1..] overwritten), the ends stored as they are. */
+PICARD_EXEC_CHECK_DISABLE
+template <class Model, class Tab, typename real, class Out>
+__host__ __device__ inline void rk_dense_until(double t, double t_end, const real *x,
+					       const real *x_end, const real *p,
+					       real (*k)[Model::dim], Out &out)
+{
+	if (Out::dense)
+		for (double td = out.due(t_end); !isnan(td); td = out.due(t_end)) {
+			real xd[Model::dim];
+
+			if (td <= t || td == t_end) {
+				out.store(td <= t ? x : x_end);
+				continue;
+			}
+			rk_stages<Model, Tab, real>(t, td - t, x, p, k, xd);
+			out.store(xd);
+		}
+}
+
 /* An accepted step from (t, x) to (t_new, xn), stages in k: the record
  * times it holds first (by steps of the scheme from its start; k[0] is
  * kept, the others are free once the FSAL slope is saved), then x = xn
@@ -260,17 +282,7 @@ __host__ __device__ inline bool rk_accept(double t, double t_new, real *x, const
 	if (Tab::fsal)
 		for (int i = 0; i < n; i++)
 			k_end[i] = k[Tab::stages - 1][i];
-	if (Out::dense)
-		for (double td = out.due(t_new); !isnan(td); td = out.due(t_new)) {
-			real xd[n];
-
-			if (td <= t || td == t_new) {
-				out.store(td <= t ? x : xn);
-				continue;
-			}
-			rk_stages<Model, Tab, real>(t, td - t, x, p, k, xd);
-			out.store(xd);
-		}
+	rk_dense_until<Model, Tab, real>(t, t_new, x, xn, p, k, out);
 	for (int i = 0; i < n; i++)
 		x[i] = xn[i];
 	if (Tab::fsal) {
