@@ -285,7 +285,9 @@ Test(events_gpu, chunks_keep_each_members_log, .timeout = 300)
 	require_gpu();
 	balls(x0, p);
 	struct side whole = solve_on(model, o, PICARD_BACKEND_CUDA, NBALL, x0, p, NULL);
-	o.device_memory = 60 * (2 * 2 + 2) * sizeof(double); /* about 50 members a chunk */
+	/* about 50 members a chunk: a member's states, outcome and its log's
+	 * 200 entries (cuda_backend.cu counts them) */
+	o.device_memory = 60 * ((2 * 2 + 2) * sizeof(double) + 24 + 4 + 200 * (4 + 5 * 8));
 	struct side parts = solve_on(model, o, PICARD_BACKEND_CUDA, NBALL, x0, p, NULL);
 	const picard_event_log *a = picard_solver_event_log(whole.s);
 	const picard_event_log *b = picard_solver_event_log(parts.s);
