@@ -195,8 +195,31 @@ __host__ __device__ inline double rk_event_locate(int j, double t, double tb, do
 	return b;
 }
 
+/* The test every accepted step makes, g at its end (t_new, xn) into
+ * g_end: true when nothing happens in the step (g finite, no wanted
+ * crossing), ev then holding g there and its sides; false when the step
+ * needs rk_events_step. Apart from it so that the usual step never runs
+ * through the location's paths, which change x, t and k: merged with
+ * them, it paid register moves at every step (ncu, float dp5 on lotka:
+ * bench/results). */
+template <class Model, typename real>
+__host__ __device__ inline bool rk_events_quiet(rk_events<Model, real> &ev, double t_new,
+						const real *xn, const real *p, real *g_end)
+{
+	constexpr int ne = rk_events<Model, real>::ne;
+
+	Model::template events<real>((real)t_new, xn, p, g_end);
+	if (!rk_events_finite<ne>(g_end) || rk_events_cross<Model>(ev, g_end))
+		return false;
+	for (int q = 0; q < ne; q++)
+		ev.g[q] = g_end[q];
+	rk_events_read_sides<ne>(g_end, ev.side);
+	return true;
+}
+
 /* A step from (t, x) to (t_new, xn) was accepted, its stages in k and xn
- * a good state: look for events in it. NONE: ev.g holds g at t_new
+ * a good state, g at its end g_end, and rk_events_quiet said something
+ * happens in it: look for events in it. NONE: ev.g holds g at t_new
  * (the caller accepts the step). CUT: the dense output up to the event is
  * stored, the actions applied and logged, x and t are the event's, k[0]
  * = f there. STOP: o says why, x the state it stopped in. */
@@ -206,24 +229,18 @@ __host__ __device__ inline rk_event_result rk_events_step(rk_events<Model, real>
 							  const rk_run &run, long w, double &t,
 							  double t_new, real *x, const real *p,
 							  real (*k)[Model::dim], const real *xn,
-							  real lim, Out &out, rk_outcome &o)
+							  const real *g_end, real lim, Out &out,
+							  rk_outcome &o)
 {
 	constexpr int n = Model::dim, ne = rk_events<Model, real>::ne;
-	real g_end[ne], xe[n], ge[ne];
+	real xe[n], ge[ne];
 	double te = t_new;
 	int first = -1; /* an event crosses in the step */
 
-	Model::template events<real>((real)t_new, xn, p, g_end);
 	if (!rk_events_finite<ne>(g_end)) {
 		rk_flush(out, t, x);
 		rk_fail(o, PICARD_TRAJ_EVENT_FAILED, w, t, t_new);
 		return RK_EVENT_STOP;
-	}
-	if (!rk_events_cross<Model>(ev, g_end)) { /* the usual step: nothing more */
-		for (int q = 0; q < ne; q++)
-			ev.g[q] = g_end[q];
-		rk_events_read_sides<ne>(g_end, ev.side);
-		return RK_EVENT_NONE;
 	}
 	/* the earliest wanted crossing: each located within the earliest so
 	 * far (te, its state xe, g there ge), where it has crossed by then */

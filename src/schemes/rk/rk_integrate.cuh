@@ -325,6 +325,7 @@ __host__ __device__ inline rk_outcome rk_fixed(const rk_run &run, real *x, const
 	double t = run.t0;
 	double t_grid = t; /* the planned step's start: t, but after an event */
 	rk_events<Model, real> ev;
+	real g_end[rk_events<Model, real>::ne]; /* g at a step's end */
 
 	if constexpr (runs_events<Model>::value)
 		if (!rk_events_start(ev, t, x, p)) {
@@ -346,9 +347,10 @@ __host__ __device__ inline rk_outcome rk_fixed(const rk_run &run, real *x, const
 			rk_stages<Model, Tab, real>(t, t == t_grid ? (last ? tb - t : h) : t_new - t, x,
 						    p, k, xn);
 			if constexpr (runs_events<Model>::value)
-				if (rk_state_ok<n>(xn, lim)) {
+				if (rk_state_ok<n>(xn, lim) &&
+				    !rk_events_quiet<Model, real>(ev, t_new, xn, p, g_end)) {
 					const rk_event_result r = rk_events_step<Model, Tab, real>(
-						ev, run, w, t, t_new, x, p, k, xn, lim, out, o);
+						ev, run, w, t, t_new, x, p, k, xn, g_end, lim, out, o);
 
 					if (r == RK_EVENT_STOP) {
 						o.steps_max = w ? run.steps : s;
@@ -395,6 +397,7 @@ __host__ __device__ inline rk_outcome rk_adaptive(const rk_run &run, real *x, co
 	float log_err_old = log_err_min;
 	bool rejected = false, nonfinite = false;
 	rk_events<Model, real> ev;
+	real g_end[rk_events<Model, real>::ne]; /* g at a step's end */
 
 	if constexpr (runs_events<Model>::value)
 		if (!rk_events_start(ev, t, x, p)) {
@@ -435,9 +438,10 @@ __host__ __device__ inline rk_outcome rk_adaptive(const rk_run &run, real *x, co
 			const double t_new = last ? tb : t + hs;
 
 			if constexpr (runs_events<Model>::value)
-				if (rk_state_ok<n>(xn, lim)) {
+				if (rk_state_ok<n>(xn, lim) &&
+				    !rk_events_quiet<Model, real>(ev, t_new, xn, p, g_end)) {
 					const rk_event_result r = rk_events_step<Model, Tab, real>(
-						ev, run, w, t, t_new, x, p, k, xn, lim, out, o);
+						ev, run, w, t, t_new, x, p, k, xn, g_end, lim, out, o);
 
 					if (r == RK_EVENT_STOP)
 						break;
