@@ -1,3 +1,5 @@
+# sass_mix.py A.csv B.csv - two ncu source pages (--page source --csv --print-source sass):
+# executed warp instructions in all, and the opcodes B executes more of than A, most first
 import csv, sys, collections
 def load(p):
     rows=list(csv.reader(open(p)))
