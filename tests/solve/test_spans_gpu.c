@@ -202,3 +202,52 @@ Test(spans_gpu, bounces_on_each_members_span_and_in_chunks, .timeout = 600)
 	side_free(cpu);
 	side_free(parts);
 }
+
+/* The stiff per-thread schemes take spans too: each under the thread
+ * layout and a warp per trajectory (rk_warp_kernel.cuh), adaptive,
+ * against the CPU and the closed form. */
+Test(spans_gpu, stiff_schemes_on_each_members_span_in_both_layouts, .timeout = 600)
+{
+	const picard_model *model = test_model("oscillator");
+	double t0[N], t1[N], x0[2 * N], ref[2];
+	picard_scheme ids[PER_THREAD_MAX];
+	const int nids = per_thread_schemes(PER_THREAD_STIFF, ids);
+	const double tol = 1e-10;
+
+	require_gpu();
+	spans(t0, t1);
+	for (int i = 0; i < N; i++) {
+		x0[2 * i] = 1 - 0.001 * i;
+		x0[2 * i + 1] = 0.25 + 0.002 * i;
+	}
+	for (int c = 0; c < nids; c++)
+		for (int warp = 0; warp < 2; warp++) {
+			picard_options o = {.scheme = ids[c], .precision = PICARD_DOUBLE, .t0 = -20,
+					    .t1 = 10, .h = 7.5, .iter_rtol = tol, .iter_atol = tol,
+					    .layout = warp ? PICARD_LAYOUT_WARP : PICARD_LAYOUT_THREAD};
+			const char *name = picard_scheme_of(ids[c])->name;
+			struct side *gpu = solve_on(model, o, PICARD_BACKEND_CUDA, x0, NULL, t0, t1, true);
+
+			o.layout = PICARD_LAYOUT_AUTO;
+			struct side *cpu = solve_on(model, o, PICARD_BACKEND_CPU, x0, NULL, t0, t1, true);
+			double worst = 0;
+
+			for (int i = 0; i < N; i++) {
+				cr_expect_eq(gpu->status[i], PICARD_TRAJ_OK, "%s member %d", name, i);
+				model->exact(t1[i], t0[i], x0 + 2 * i, model->param_defaults, ref);
+				for (int k = 0; k < 2; k++)
+					worst = fmax(worst, fabs(gpu->x_final[2 * i + k] - ref[k]));
+			}
+			cr_log_info("%s %s on the GPU: %.3g from the closed form at the members' t1",
+				    name, warp ? "warp" : "thread", worst);
+			cr_expect_leq(worst, 1e3 * per_thread_error_scale(ids[c], tol), "%s %s: %.3g",
+				      name, warp ? "warp" : "thread", worst);
+			/* their steps may part by rounding: alike to the error's size */
+			const double alike = 1e3 * per_thread_error_scale(ids[c], tol);
+
+			expect_near_all(gpu->x_final, cpu->x_final, 2 * N, alike, "final states");
+			expect_near_all(gpu->saved, cpu->saved, NT * 2 * N, alike, "record of times");
+			side_free(gpu);
+			side_free(cpu);
+		}
+}
