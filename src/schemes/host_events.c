@@ -242,3 +242,26 @@ enum picard_host_event_result picard_host_events_step(struct picard_host_events 
 	read_sides(ne, he->g, he->side);
 	return PICARD_HOST_EVENT_CUT;
 }
+
+enum picard_host_event_result picard_host_events_window(struct picard_host_events *he,
+							 const struct picard_host_event_run *run,
+							 const struct picard_host_dense *window,
+							 const double *p, double *x_out,
+							 struct picard_host_event_step *step)
+{
+	const int n = run->dim;
+	double x[n], xn[n], t, t_new;
+
+	window->node(window->ctx, 0, &t, x);
+	for (int j = 1; j < window->m; j++) {
+		window->node(window->ctx, j, &t_new, xn);
+		const enum picard_host_event_result r =
+			picard_host_events_step(he, run, t, x, t_new, xn, p, window, x_out, step);
+
+		if (r != PICARD_HOST_EVENT_NONE)
+			return r;
+		memcpy(x, xn, sizeof(x));
+		t = t_new;
+	}
+	return PICARD_HOST_EVENT_NONE;
+}

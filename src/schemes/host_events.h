@@ -34,9 +34,11 @@ enum picard_host_event_result {
 	PICARD_HOST_EVENT_STOP, /* the trajectory stopped */
 };
 
-/* The scheme's dense output over the sub-interval: the state at t into x
- * (dim doubles). */
+/* A converged window as the scheme has it: its m nodes (node j's time
+ * and state, dim doubles) and its dense output (the state at t). */
 struct picard_host_dense {
+	int m;
+	void (*node)(const void *ctx, int j, double *t, double *x);
 	void (*at)(const void *ctx, double t, double *x);
 	const void *ctx;
 };
@@ -74,5 +76,13 @@ enum picard_host_event_result picard_host_events_step(struct picard_host_events 
 						       const struct picard_host_dense *dense,
 						       double *x_out,
 						       struct picard_host_event_step *step);
+
+/* The events over a converged window: its sub-intervals in order
+ * (picard_host_events_step), up to the first that is not NONE. */
+enum picard_host_event_result picard_host_events_window(struct picard_host_events *he,
+							 const struct picard_host_event_run *run,
+							 const struct picard_host_dense *window,
+							 const double *p, double *x_out,
+							 struct picard_host_event_step *step);
 
 #endif
