@@ -128,8 +128,8 @@ static const char *event_scheme_names(char *buf, size_t len)
 /* A model with events: the schemes that locate them (their tables'
  * locates_events: the explicit per-thread pairs, src/schemes/rk/
  * rk_events.cuh, on either backend, the kernels writing the log:
- * device_events.c; lobatto on the CPU backend alone, src/schemes/
- * host_events.c), without the error estimate (its companion's window ends
+ * device_events.c; lobatto and the trapezoid on the CPU backend alone,
+ * src/schemes/host_events.c), without the error estimate (its companion's window ends
  * after a terminal event are not the solve's); event_log entries per
  * member, 0: min(limit, 16). A model without events must leave event_log
  * 0. */
