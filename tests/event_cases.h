@@ -48,4 +48,17 @@ extern const char event_faults_text[];
 extern const double event_faults_x0[EVENT_FAULTS_N][2];
 extern const double event_faults_p[EVENT_FAULTS_N][3];
 
+/* models/thermostat.cu's switching times from T0 under parameters p (k,
+ * Ta, q, low, high, on), low < T0 < high, those before t1 into t and the
+ * event of each (0 off at high, 1 on at low) into event (at most max);
+ * their count, and T at t1 into *T1. The heater must reach high (Ta +
+ * q/k > high) and the room cool below low (Ta < low). */
+int thermostat_switches(const double *p, double T0, double t1, double *t, int *event, int max,
+			double *T1);
+
+/* Its members: T0, and k, Ta, q, low, high, on. */
+#define THERMOSTATS 5
+extern const double thermostat_x0[THERMOSTATS];
+extern const double thermostat_p[THERMOSTATS][6];
+
 #endif

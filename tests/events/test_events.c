@@ -22,6 +22,7 @@
 #include "jit.h"
 #include "event_cases.h"
 #include "picard.h"
+#include "scheme.h"
 #include "support.h"
 
 static const picard_scheme explicit_schemes[] = {PICARD_SCHEME_DP5, PICARD_SCHEME_DP8,
@@ -64,6 +65,53 @@ Test(events, bounce_times_match_the_closed_form)
 			picard_solver_free(s);
 		}
 	}
+}
+
+/* thermostat: a jump of the parameters (the heater's on), each member
+ * switching its own copy: the switching times and T at t1 against the
+ * closed form, under dp5, dp8 and vern9; the caller's parameters are
+ * left as they were. */
+Test(events, parameter_jumps_switch_at_their_closed_form_times)
+{
+	const picard_model *model = test_model("thermostat");
+	double x_final[THERMOSTATS], p[THERMOSTATS][6];
+	picard_traj_status status[THERMOSTATS];
+
+	memcpy(p, thermostat_p, sizeof(p));
+	for (int c = 0; c < NSCHEMES; c++) {
+		picard_options o = {.scheme = explicit_schemes[c], .event_log = 256, .t0 = 0,
+				    .t1 = 10, .iter_rtol = 1e-12, .iter_atol = 1e-12};
+		picard_solver *s = solve_cpu(model, o, THERMOSTATS, thermostat_x0, &p[0][0], x_final,
+					     status, 0);
+		const picard_event_log *log = picard_solver_event_log(s);
+		double worst = 0;
+
+		for (int i = 0; i < THERMOSTATS; i++) {
+			double t[256], T1;
+			int event[256];
+			const int n = thermostat_switches(thermostat_p[i], thermostat_x0[i], 10, t,
+							  event, 256, &T1);
+
+			cr_expect_eq(status[i], PICARD_TRAJ_OK, "member %d: %s", i,
+				     picard_traj_status_name(status[i]));
+			cr_assert_eq(log->count[i], n, "member %d: %d switches, the closed form %d", i,
+				     log->count[i], n);
+			for (int j = 0; j < n; j++) {
+				const size_t at = (size_t)i * log->capacity + j;
+
+				cr_expect_eq(log->index[at], event[j], "member %d switch %d", i, j);
+				cr_expect(fabs(log->time[at] - t[j]) < 1e-9, "member %d switch %d: t = "
+					  "%.17g, the closed form %.17g", i, j, log->time[at], t[j]);
+				worst = fmax(worst, fabs(log->time[at] - t[j]));
+			}
+			cr_expect(fabs(x_final[i] - T1) < 1e-9, "member %d: T(10) = %.17g, the closed "
+				  "form %.17g", i, x_final[i], T1);
+		}
+		cr_log_info("thermostat %s: largest switching time error %.3g",
+			    picard_scheme_of(explicit_schemes[c])->name, worst);
+		picard_solver_free(s);
+	}
+	cr_expect_eq(memcmp(p, thermostat_p, sizeof(p)), 0, "the caller's parameters changed");
 }
 
 /* threshold: x' = -k x from x0, marker m (record), level c (terminate). */
