@@ -157,3 +157,33 @@ const double thermostat_p[THERMOSTATS][6] = {
 	{0.05, 12.5, 1.3, 17.2, 22.4, 0}, {1.9, 3.3, 40.1, 18.2, 19.9, 0},
 	{0.23, 15.1, 3.3, 19.8, 23.1, 1},
 };
+
+double expect_switches(const picard_solver *s, const picard_traj_status *status,
+		       const double *x_final, double tol, const char *what)
+{
+	const picard_event_log *log = picard_solver_event_log(s);
+	double worst = 0;
+
+	for (int i = 0; i < THERMOSTATS; i++) {
+		double t[256], T1;
+		int event[256];
+		const int n = thermostat_switches(thermostat_p[i], thermostat_x0[i], 10, t, event, 256,
+						  &T1);
+
+		cr_expect_eq(status[i], PICARD_TRAJ_OK, "%s member %d: %s", what, i,
+			     picard_traj_status_name(status[i]));
+		cr_assert_eq(log->count[i], n, "%s member %d: %d switches, the closed form %d", what, i,
+			     log->count[i], n);
+		for (int j = 0; j < n; j++) {
+			const size_t at = (size_t)i * log->capacity + j;
+
+			cr_expect_eq(log->index[at], event[j], "%s member %d switch %d", what, i, j);
+			cr_expect(fabs(log->time[at] - t[j]) < tol, "%s member %d switch %d: t = %.17g, "
+				  "the closed form %.17g", what, i, j, log->time[at], t[j]);
+			worst = fmax(worst, fabs(log->time[at] - t[j]));
+		}
+		cr_expect(fabs(x_final[i] - T1) < tol, "%s member %d: T(10) = %.17g, the closed form "
+			  "%.17g", what, i, x_final[i], T1);
+	}
+	return worst;
+}

@@ -61,4 +61,10 @@ int thermostat_switches(const double *p, double T0, double t1, double *t, int *e
 extern const double thermostat_x0[THERMOSTATS];
 extern const double thermostat_p[THERMOSTATS][6];
 
+/* A solve of the THERMOSTATS members over [0, 10] against the closed
+ * form: each switch (its event and time) and T at t1 to within tol; the
+ * largest switching time error. */
+double expect_switches(const picard_solver *s, const picard_traj_status *status,
+		       const double *x_final, double tol, const char *what);
+
 #endif

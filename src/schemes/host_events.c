@@ -126,7 +126,7 @@ static bool state_ok(int n, const double *x, double lim)
 enum picard_host_event_result picard_host_events_step(struct picard_host_events *he,
 						       const struct picard_host_event_run *run,
 						       double t, const double *x, double t_new,
-						       const double *xn, const double *p,
+						       const double *xn, double *p,
 						       const struct picard_host_dense *dense,
 						       double *x_out,
 						       struct picard_host_event_step *step)
@@ -246,7 +246,7 @@ enum picard_host_event_result picard_host_events_step(struct picard_host_events 
 enum picard_host_event_result picard_host_events_window(struct picard_host_events *he,
 							 const struct picard_host_event_run *run,
 							 const struct picard_host_dense *window,
-							 const double *p, double *x_out,
+							 double *p, double *x_out,
 							 struct picard_host_event_step *step)
 {
 	const int n = run->dim;

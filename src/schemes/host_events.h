@@ -68,11 +68,13 @@ bool picard_host_events_start(struct picard_host_events *he, const picard_events
 
 /* The sub-interval from (t, x) to (t_new, xn) of a converged window:
  * NONE (he holds g at t_new), CUT or STOP as the result says, the state
- * into x_out. Logged into run->log as they act; he->count counts them. */
+ * into x_out. Logged into run->log as they act; he->count counts them.
+ * p is the member's own copy of its parameters: a jump may change them
+ * (the caller's solve then goes on with them). */
 enum picard_host_event_result picard_host_events_step(struct picard_host_events *he,
 						       const struct picard_host_event_run *run,
 						       double t, const double *x, double t_new,
-						       const double *xn, const double *p,
+						       const double *xn, double *p,
 						       const struct picard_host_dense *dense,
 						       double *x_out,
 						       struct picard_host_event_step *step);
@@ -82,7 +84,7 @@ enum picard_host_event_result picard_host_events_step(struct picard_host_events 
 enum picard_host_event_result picard_host_events_window(struct picard_host_events *he,
 							 const struct picard_host_event_run *run,
 							 const struct picard_host_dense *window,
-							 const double *p, double *x_out,
+							 double *p, double *x_out,
 							 struct picard_host_event_step *step);
 
 #endif

@@ -417,6 +417,40 @@ Test(events_picard, trapezoid_threshold_and_faults)
 	expect_faults(trapezoid(2.5e-4), 1.5e-6, 1e-4);
 }
 
+/* thermostat: a jump of the parameters (the heater), each member's own
+ * copy, the solve going on with it: the switching times and T at t1
+ * against the closed form. T is an exponential between switches: lobatto
+ * (m = 8, windows of 0.1) measured 8.5e-13, checked to 1e-9 as the
+ * per-thread schemes; the trapezoid at h = 1e-3 (2 sweeps a window)
+ * measured 3.0e-4 in the times and 3.2e-3 in T(10) (member 3, k = 1.9),
+ * checked to 5e-3. The caller's parameters are left as they were. */
+Test(events_picard, parameter_jumps_switch_at_their_closed_form_times)
+{
+	const picard_model *model = test_model("thermostat");
+	const picard_options schemes[2] = {lobatto(8, 0.1), trapezoid(1e-3)};
+	const double tol[2] = {1e-9, 5e-3};
+	double x_final[THERMOSTATS], p[THERMOSTATS][6];
+	picard_traj_status status[THERMOSTATS];
+
+	memcpy(p, thermostat_p, sizeof(p));
+	for (int c = 0; c < 2; c++) {
+		picard_options o = schemes[c];
+
+		o.t0 = 0;
+		o.t1 = 10;
+		o.event_log = 256;
+		picard_solver *s = solve_cpu(model, o, THERMOSTATS, thermostat_x0, &p[0][0], x_final,
+					     status, 0);
+		const double worst = expect_switches(s, status, x_final, tol[c],
+						     c ? "trapezoid" : "lobatto");
+
+		cr_log_info("thermostat %s: largest switching time error %.3g",
+			    c ? "trapezoid" : "lobatto", worst);
+		picard_solver_free(s);
+	}
+	cr_expect_eq(memcmp(p, thermostat_p, sizeof(p)), 0, "the caller's parameters changed");
+}
+
 /* The Picard schemes' kernels do not locate events yet: backend cuda
  * refuses a model with events, backend auto solves it on the CPU (with a
  * GPU too: never its events left out). */
