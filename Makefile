@@ -96,6 +96,7 @@ EMBED_HEADERS := $(call by_name,$(wildcard src/model/*.cuh src/schemes/*/*.cuh))
 		 src/schemes/imex/imex_launch.h src/schemes/rk/rk_host.h include/picard.h \
 		 $(call by_name,src/backend/backend.h src/common/compensated.h \
 		   src/schemes/convergence.h src/backend/cpu/cpu_records.h src/schemes/dense_output.h \
+		   src/schemes/event_rules.h \
 		   src/backend/cuda/launch.h src/model/model_impl.h src/schemes/newton/newton_rules.h \
 		   src/common/portable.h src/schemes/window_plausible.h)
 RTC_STUBS    := $(wildcard src/model/rtc/*.h)

@@ -1,4 +1,5 @@
 /* event_cases.c - the events tests' cases (event_cases.h). */
+#include <criterion/criterion.h>
 #include <math.h>
 
 #include "event_cases.h"
@@ -15,6 +16,63 @@ int bounce_times(double y0, double v0, double g, double e, double t1, double *t,
 		at += 2 * speed / g;
 	}
 	return n;
+}
+
+/* A solve of model on the CPU backend in double: statuses, final states,
+ * where each stopped; the solver is returned for its event log. */
+picard_solver *solve_cpu(const picard_model *model, picard_options o, long ntraj,
+				const double *x0, const double *params, double *x_final,
+				picard_traj_status *status, int expect)
+{
+	picard_solver *s = NULL;
+	int err;
+
+	o.backend = PICARD_BACKEND_CPU;
+	o.precision = PICARD_DOUBLE;
+	err = picard_solver_create(&s, model, &o, ntraj);
+	cr_assert_eq(err, 0, "%s: %s", picard_strerror(err), picard_error_detail());
+	err = picard_solve(s, x0, params, x_final, status, NULL, NULL, 0, NULL);
+	cr_assert_eq(err, expect, "solve gave %s (%s), expected %s", picard_strerror(err),
+		     picard_error_detail(), picard_strerror(expect));
+	return s;
+}
+
+/* The log of every member against the closed form: each bounce's time,
+ * the state before (y = 0, v falling) and after (v <- -e v); the largest
+ * time error into *worst. */
+void expect_bounces(const picard_solver *s, const picard_traj_status *status, double tol,
+			   const char *what, double *worst)
+{
+	const picard_event_log *elog = picard_solver_event_log(s);
+
+	cr_assert_not_null(elog);
+	cr_assert_eq(elog->ntraj, BALLS);
+	for (int i = 0; i < BALLS; i++) {
+		double t[64];
+		const int n = bounce_times(ball_x0[i][0], ball_x0[i][1], ball_p[i][0], ball_p[i][1],
+					   4, t, 64);
+
+		cr_expect_eq(status[i], PICARD_TRAJ_OK, "%s member %d: %s", what, i,
+			     picard_traj_status_name(status[i]));
+		cr_assert_eq(elog->count[i], n, "%s member %d: %d bounces, the closed form has %d",
+			     what, i, elog->count[i], n);
+		cr_assert_leq(n, elog->capacity);
+		for (int j = 0; j < n; j++) {
+			const size_t at = (size_t)i * elog->capacity + j;
+			const double *before = elog->before + 2 * at, *after = elog->after + 2 * at;
+			const double err = fabs(elog->time[at] - t[j]);
+
+			*worst = fmax(*worst, err);
+			cr_expect_eq(elog->index[at], 0);
+			cr_expect_leq(err, tol, "%s member %d bounce %d: t = %.17g, closed form %.17g "
+				      "(error %.3g)", what, i, j, elog->time[at], t[j], err);
+			cr_expect_leq(fabs(before[0]), 1e-9, "%s member %d bounce %d: y = %g", what, i,
+				      j, before[0]);
+			cr_expect_lt(before[1], 0);
+			cr_expect_eq(after[0], 0, "the bounce puts the ball on the floor");
+			cr_expect_eq(after[1], -ball_p[i][1] * before[1]);
+		}
+	}
 }
 
 const double ball_x0[BALLS][2] = {{1, 0}, {2, 1.5}, {0.5, -1}, {1, 3}};
@@ -99,3 +157,33 @@ const double thermostat_p[THERMOSTATS][6] = {
 	{0.05, 12.5, 1.3, 17.2, 22.4, 0}, {1.9, 3.3, 40.1, 18.2, 19.9, 0},
 	{0.23, 15.1, 3.3, 19.8, 23.1, 1},
 };
+
+double expect_switches(const picard_solver *s, const picard_traj_status *status,
+		       const double *x_final, double tol, const char *what)
+{
+	const picard_event_log *log = picard_solver_event_log(s);
+	double worst = 0;
+
+	for (int i = 0; i < THERMOSTATS; i++) {
+		double t[256], T1;
+		int event[256];
+		const int n = thermostat_switches(thermostat_p[i], thermostat_x0[i], 10, t, event, 256,
+						  &T1);
+
+		cr_expect_eq(status[i], PICARD_TRAJ_OK, "%s member %d: %s", what, i,
+			     picard_traj_status_name(status[i]));
+		cr_assert_eq(log->count[i], n, "%s member %d: %d switches, the closed form %d", what, i,
+			     log->count[i], n);
+		for (int j = 0; j < n; j++) {
+			const size_t at = (size_t)i * log->capacity + j;
+
+			cr_expect_eq(log->index[at], event[j], "%s member %d switch %d", what, i, j);
+			cr_expect(fabs(log->time[at] - t[j]) < tol, "%s member %d switch %d: t = %.17g, "
+				  "the closed form %.17g", what, i, j, log->time[at], t[j]);
+			worst = fmax(worst, fabs(log->time[at] - t[j]));
+		}
+		cr_expect(fabs(x_final[i] - T1) < tol, "%s member %d: T(10) = %.17g, the closed form "
+			  "%.17g", what, i, x_final[i], T1);
+	}
+	return worst;
+}

@@ -4,6 +4,8 @@
 #ifndef PICARD_TESTS_EVENT_CASES_H
 #define PICARD_TESTS_EVENT_CASES_H
 
+#include "picard.h"
+
 #define G 9.81
 
 /* The bounce times of a ball from height y0 at speed v0 (up) under
@@ -18,6 +20,18 @@ int bounce_times(double y0, double v0, double g, double e, double t1, double *t,
 #define BALLS 4
 extern const double ball_x0[BALLS][2];
 extern const double ball_p[BALLS][2];
+
+/* A solve of model on the CPU backend in double (options o otherwise):
+ * statuses, final states, picard_solve's code checked against expect;
+ * the solver, for its event log. */
+picard_solver *solve_cpu(const picard_model *model, picard_options o, long ntraj,
+			 const double *x0, const double *params, double *x_final,
+			 picard_traj_status *status, int expect);
+
+/* The BALLS members' logs of a solve up to t1 = 4 against the closed
+ * form, each bounce to within tol; the largest time error into *worst. */
+void expect_bounces(const picard_solver *s, const picard_traj_status *status, double tol,
+		    const char *what, double *worst);
 
 /* A model file, event_faults: a bouncing ball whose parameter mode
  * breaks it (1: an event function never finite, 2: a jump to NaN), its
@@ -46,5 +60,11 @@ int thermostat_switches(const double *p, double T0, double t1, double *t, int *e
 #define THERMOSTATS 5
 extern const double thermostat_x0[THERMOSTATS];
 extern const double thermostat_p[THERMOSTATS][6];
+
+/* A solve of the THERMOSTATS members over [0, 10] against the closed
+ * form: each switch (its event and time) and T at t1 to within tol; the
+ * largest switching time error. */
+double expect_switches(const picard_solver *s, const picard_traj_status *status,
+		       const double *x_final, double tol, const char *what);
 
 #endif

@@ -46,6 +46,12 @@ typedef struct picard_scheme_type {
 	bool solves_stiff;       /* implicit and L-stable: a stiff model's
 				    scheme when none is named, and the only
 				    kind picard-run's search tries on one */
+	bool locates_events;     /* it locates a model's events (docs/models.md,
+				    "Events"): a model with events is refused
+				    under any other scheme */
+	bool events_cpu_only;    /* it locates them on the CPU backend alone:
+				    backend auto solves a model with events
+				    there, backend cuda refuses it */
 	bool takes_linsolve;     /* it solves with the model's operator
 				    (picard_model.op): options.linsolve,
 				    precond, linsolve_rtol and _maxit apply

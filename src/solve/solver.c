@@ -115,12 +115,27 @@ static int check_layout(const picard_options *o)
 	return PICARD_OK;
 }
 
-/* A model with events: the schemes that locate them (the explicit
- * per-thread pairs, src/schemes/rk/rk_events.cuh), on either backend
- * (the kernels write the log: device_events.c), without the error estimate
- * (its companion's window ends after a terminal event are not the
- * solve's); event_log entries per member, 0: min(limit, 16). A model
- * without events must leave event_log 0. */
+/* "dp5, dp8, ...": the schemes that locate events, into buf. */
+static const char *event_scheme_names(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (int i = 0; picard_scheme_list[i] && used < len; i++)
+		if (picard_scheme_list[i]->locates_events)
+			used += snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+					 picard_scheme_list[i]->name);
+	return buf;
+}
+
+/* A model with events: the schemes that locate them (their tables'
+ * locates_events: the explicit per-thread pairs, src/schemes/rk/
+ * rk_events.cuh, on either backend, the kernels writing the log:
+ * device_events.c; lobatto and the trapezoid on the CPU backend alone,
+ * src/schemes/host_events.c), without the error estimate (its companion's window ends
+ * after a terminal event are not the solve's); event_log entries per
+ * member, 0: min(limit, 16). A model without events must leave event_log
+ * 0. */
 static int resolve_events(const picard_model *model, picard_options *o)
 {
 	const picard_events *ev = model->events;
@@ -131,11 +146,18 @@ static int resolve_events(const picard_model *model, picard_options *o)
 					   o->event_log, model->name);
 		return PICARD_OK;
 	}
-	if (o->scheme != PICARD_SCHEME_DP5 && o->scheme != PICARD_SCHEME_DP8 &&
-	    o->scheme != PICARD_SCHEME_VERN9)
+	if (!picard_scheme_of(o->scheme)->locates_events) {
+		char names[256];
+
 		return picard_fail(PICARD_EINVAL, "model %s has events: the %s scheme does not "
-				   "locate them yet (dp5, dp8 and vern9 do)", model->name,
-				   picard_scheme_of(o->scheme)->name);
+				   "locate them yet (%s do)", model->name,
+				   picard_scheme_of(o->scheme)->name,
+				   event_scheme_names(names, sizeof(names)));
+	}
+	if (o->backend == PICARD_BACKEND_CUDA && picard_scheme_of(o->scheme)->events_cpu_only)
+		return picard_fail(PICARD_EINVAL, "model %s has events: the %s scheme locates them "
+				   "on the CPU backend alone (backend cpu or auto runs it there)",
+				   model->name, picard_scheme_of(o->scheme)->name);
 	if (o->estimate_error)
 		return picard_fail(PICARD_EINVAL, "model %s has events: no error estimate yet (its "
 				   "companion solve does not follow the events)", model->name);
@@ -345,11 +367,13 @@ int picard_solver_create_plain(picard_solver **out, const picard_model *model,
 	err = resolve_options(model, options, &opt);
 	if (err)
 		return err;
-	/* a scheme without a CUDA side, or a model without the text its
-	 * kernels are compiled from (one built in C), runs on the CPU when the
-	 * backend is the solver's to choose */
+	/* a scheme without a CUDA side, a model without the text its
+	 * kernels are compiled from (one built in C), or one with events a
+	 * scheme locates on the CPU alone, runs on the CPU when the backend
+	 * is the solver's to choose */
 	if (opt.backend == PICARD_BACKEND_AUTO)
 		opt.backend = picard_scheme_of(opt.scheme)->cuda && model->impl &&
+			!(model->events && picard_scheme_of(opt.scheme)->events_cpu_only) &&
 			model->impl->source && picard_cuda_available() ?
 			PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU;
 	if (opt.backend == PICARD_BACKEND_CUDA && !picard_scheme_of(opt.scheme)->cuda)

@@ -1,14 +1,17 @@
 /* cpu_lobatto.c - the lobatto scheme (src/schemes/lobatto/lobatto.h) on the CPU backend:
  * the solve's tables, then src/schemes/lobatto/cpu_lobatto.inc per trajectory, in float and
  * in double. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "compensated.h"
 #include "convergence.h"
 #include "cpu_lobatto.h"
 #include "cpu_records.h"
 #include "errors.h"
+#include "host_events.h"
 #include "lobatto.h"
 #include "model_impl.h"
 #include "scheme.h"
@@ -25,14 +28,12 @@ int picard_cpu_lobatto_prepare(const struct picard_job *job, void **tables)
 	*tables = tab;
 	if (!tab)
 		return picard_fail(PICARD_ENOMEM, "CPU backend: lobatto tables");
-	lob = malloc(sizeof(*lob));
+	lob = tab->lob = malloc(sizeof(*lob));
 	tab->A = malloc(m * m * real_size);
 	tab->X = malloc(m * m * real_size);
 	tab->offset = malloc(m * sizeof(double));
-	if (!lob || !tab->A || !tab->X || !tab->offset) {
-		free(lob);
+	if (!lob || !tab->A || !tab->X || !tab->offset)
 		return picard_fail(PICARD_ENOMEM, "CPU backend: lobatto tables");
-	}
 	err = picard_scheme_of(job->grid->scheme)->collocation(m, lob);
 	if (!err)
 		picard_lobatto_tables(lob, job->grid->window, job->precision == PICARD_DOUBLE,
@@ -51,7 +52,6 @@ int picard_cpu_lobatto_prepare(const struct picard_job *job, void **tables)
 						     job->precision == PICARD_DOUBLE,
 						     tab->dense_weights[r]);
 	}
-	free(lob);
 	return err;
 }
 
@@ -64,6 +64,7 @@ void picard_cpu_lobatto_release(void *tables)
 	free(tab->A);
 	free(tab->X);
 	free(tab->offset);
+	free(tab->lob);
 	for (int r = 0; r < PICARD_MAX_RECORDS; r++)
 		free(tab->dense_weights[r]);
 	free(tab);
@@ -76,8 +77,10 @@ void picard_cpu_lobatto_release(void *tables)
 static size_t scratch_len(const struct picard_job *job)
 {
 	const int n = job->model->dim;
+	const size_t m = job->grid->m;
 
-	return 3 * (size_t)job->grid->m * n + 3 * (size_t)n + job->model->nparams;
+	/* and with events, the tables of a window cut short (m * m) */
+	return 3 * m * n + 3 * (size_t)n + job->model->nparams + (job->model->events ? m * m : 0);
 }
 
 static picard_traj_status trajectory_float(const struct picard_job *job, const void *tables,

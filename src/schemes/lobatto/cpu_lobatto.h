@@ -13,6 +13,9 @@ struct picard_cpu_lobatto_tables {
 	void *A;        /* (H/2) S, m*m reals */
 	void *X;        /* extrapolation E, m*m reals */
 	double *offset; /* node times from the window start */
+	/* the window on [-1, 1] (nodes, S, the Legendre expansions): the
+	 * tables of a window cut short at an event are built from it */
+	struct picard_lobatto *lob;
 	/* dense output's weights for each record of times (ntimes * m
 	 * reals, picard_lobatto_dense_weights), else NULL */
 	void *dense_weights[PICARD_MAX_RECORDS];

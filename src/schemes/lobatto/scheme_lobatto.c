@@ -165,6 +165,10 @@ const picard_scheme_type picard_scheme_lobatto = {
 	.max_m = PICARD_LOBATTO_MAX_M,
 	.estimate_factor = ESTIMATE_FACTOR,
 	.lobatto_grid = true,
+	/* the CPU backend's windows locate them (cpu_lobatto.inc); the
+	 * kernels do not yet */
+	.locates_events = true,
+	.events_cpu_only = true,
 	.collocation = picard_lobatto_build,
 	.order = picard_lobatto_grid_order,
 	.length = picard_lobatto_grid_length,

@@ -20,6 +20,7 @@
 
 #include <math.h>
 
+#include "event_rules.h" /* rk_sign, rk_event_crossing, rk_event_dir */
 #include "model_events.cuh"
 #include "picard.h"
 #include "portable.h"
@@ -45,11 +46,6 @@ struct rk_events {
 	int count;          /* events fired */
 };
 
-__host__ __device__ inline int rk_sign(double v)
-{
-	return v > 0 ? 1 : v < 0 ? -1 : 0;
-}
-
 /* Whether g's values are all finite. */
 template <int ne, typename real>
 __host__ __device__ inline bool rk_events_finite(const real *g)
@@ -68,24 +64,6 @@ __host__ __device__ inline void rk_events_read_sides(const real *g, signed char 
 	for (int k = 0; k < ne; k++)
 		if (g[k] != 0)
 			side[k] = (signed char)rk_sign((double)g[k]);
-}
-
-/* The direction an event with side `side` crosses in when g ends a step
- * at value `end`: +1 rising, -1 falling, 0 none. */
-__host__ __device__ inline int rk_event_crossing(int side, double end)
-{
-	if (side == 0)
-		return rk_sign(end);
-	return end == 0 || rk_sign(end) == -side ? -side : 0;
-}
-
-/* The crossing of a step whose g goes from start (on side `side`) to
- * end: from zero at the start, none when it ends on zero too. */
-__host__ __device__ inline int rk_event_dir(int side, double start, double end)
-{
-	if ((side == 0 || start == 0) && end == 0)
-		return 0;
-	return rk_event_crossing(side, end);
 }
 
 /* Whether a crossing in direction dir counts for event k. */

@@ -40,18 +40,14 @@ struct rk_host_out {
 	 * while it has room; events counts them all. */
 	void event(int nth, int k, double t, const real *before, const real *after)
 	{
-		const struct picard_event_store *e = job->events;
+		double b[n], a[n];
 
 		events = nth + 1;
-		if (!e || nth >= e->capacity)
-			return;
-		const size_t at = (size_t)traj * (size_t)e->capacity + (size_t)nth;
-		e->index[at] = k;
-		e->time[at] = t;
 		for (int i = 0; i < n; i++) {
-			e->before[at * n + i] = (double)before[i];
-			e->after[at * n + i] = (double)after[i];
+			b[i] = (double)before[i];
+			a[i] = (double)after[i];
 		}
+		record_event(job->events, traj, nth, k, t, b, a, n);
 	}
 	int events; /* events the trajectory had */
 };

@@ -1,11 +1,13 @@
 /* cpu_trapezoid.c - the paper's trapezoid scheme on the CPU backend:
  * src/schemes/trapezoid/cpu_sweep.inc per trajectory, in float and in double. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
 #include "compensated.h"
 #include "convergence.h"
 #include "cpu_records.h"
+#include "host_events.h"
 #include "model_impl.h"
 
 #define CPU_SCHEME_INC "cpu_sweep.inc"

@@ -139,6 +139,10 @@ const picard_scheme_type picard_scheme_trapezoid = {
 	.order_name = "2",
 	.length_name = "h",
 	.max_m = 0,
+	/* the CPU backend's windows locate them (cpu_sweep.inc); the kernels
+	 * do not yet */
+	.locates_events = true,
+	.events_cpu_only = true,
 	.estimate_factor = ESTIMATE_FACTOR,
 	.order = order,
 	.length = length,
