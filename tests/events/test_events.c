@@ -35,25 +35,6 @@ static void setup(void)
 
 TestSuite(events, .init = setup, .fini = remove_workdir);
 
-/* A solve of model on the CPU backend in double: statuses, final states,
- * where each stopped; the solver is returned for its event log. */
-static picard_solver *solve_cpu(const picard_model *model, picard_options o, long ntraj,
-				const double *x0, const double *params, double *x_final,
-				picard_traj_status *status, int expect)
-{
-	picard_solver *s = NULL;
-	int err;
-
-	o.backend = PICARD_BACKEND_CPU;
-	o.precision = PICARD_DOUBLE;
-	err = picard_solver_create(&s, model, &o, ntraj);
-	cr_assert_eq(err, 0, "%s: %s", picard_strerror(err), picard_error_detail());
-	err = picard_solve(s, x0, params, x_final, status, NULL, NULL, 0, NULL);
-	cr_assert_eq(err, expect, "solve gave %s (%s), expected %s", picard_strerror(err),
-		     picard_error_detail(), picard_strerror(expect));
-	return s;
-}
-
 /* The log of every member against the closed form: each bounce's time,
  * the state before (y = 0, v falling) and after (v <- -e v); the largest
  * time error into *worst. */
@@ -112,8 +93,8 @@ Test(events, bounce_times_match_the_closed_form)
 				o.iter_rtol = 1e-12;
 				o.iter_atol = 1e-12;
 			}
-			picard_solver *s = solve_cpu(model, o, BALLS, &ball_x0[0][0], &ball_p[0][0],
-						     x_final, status, 0);
+			picard_solver *s = event_solve_cpu(model, o, BALLS, &ball_x0[0][0],
+							   &ball_p[0][0], x_final, status, 0);
 			snprintf(what, sizeof(what), "%s %s",
 				 c == 0 ? "dp5" : c == 1 ? "dp8" : "vern9", fixed ? "fixed" : "adaptive");
 			expect_bounces(s, status, 1e-10, what, &worst);
@@ -137,7 +118,7 @@ Test(events, terminate_and_record_at_their_closed_form_times)
 	for (int c = 0; c < NSCHEMES; c++) {
 		picard_options o = {.scheme = explicit_schemes[c], .iter_rtol = 1e-13,
 				    .iter_atol = 1e-13};
-		picard_solver *s = solve_cpu(model, o, 4, x0, &p[0][0], x_final, status, 0);
+		picard_solver *s = event_solve_cpu(model, o, 4, x0, &p[0][0], x_final, status, 0);
 		const picard_event_log *elog = picard_solver_event_log(s);
 		const double *stop = picard_solver_fail_times(s);
 		double worst = 0;
@@ -185,7 +166,7 @@ Test(events, crossings_in_one_step_in_time_order)
 	double x_final[2];
 	picard_traj_status status[2];
 	picard_options o = {.scheme = PICARD_SCHEME_VERN9, .K = 1, .h = 5};
-	picard_solver *s = solve_cpu(model, o, 2, x0, &p[0][0], x_final, status, 0);
+	picard_solver *s = event_solve_cpu(model, o, 2, x0, &p[0][0], x_final, status, 0);
 	const picard_event_log *elog = picard_solver_event_log(s);
 	const size_t second = elog->capacity;
 
@@ -241,8 +222,8 @@ Test(events, faulty_members_stop_with_their_status_and_the_others_go_on)
 	cr_expect_eq(model->events->limit, 30);
 	picard_options o = {.scheme = PICARD_SCHEME_DP8, .iter_rtol = 1e-12, .iter_atol = 1e-12,
 			    .event_log = 30};
-	picard_solver *s = solve_cpu(model, o, N, &x0[0][0], &p[0][0], x_final, status,
-				     PICARD_EFAILED);
+	picard_solver *s = event_solve_cpu(model, o, N, &x0[0][0], &p[0][0], x_final, status,
+					   PICARD_EFAILED);
 	const picard_event_log *elog = picard_solver_event_log(s);
 	const double *stop = picard_solver_fail_times(s);
 
@@ -354,7 +335,7 @@ Test(events, leaving_the_surface_within_the_spacing_does_not_count, .timeout = 1
 	cr_assert_eq(picard_model_load(path.s, &model), 0);
 	picard_options o = {.scheme = PICARD_SCHEME_DP8, .iter_rtol = 1e-12, .iter_atol = 1e-12,
 			    .event_log = 30};
-	picard_solver *s = solve_cpu(model, o, 1, x0, p, x_final, status, 0);
+	picard_solver *s = event_solve_cpu(model, o, 1, x0, p, x_final, status, 0);
 	const picard_event_log *elog = picard_solver_event_log(s);
 	const int n = bounce_times(1, 0, G, 0.9, 3, t, 64);
 
