@@ -1,6 +1,7 @@
 /* event_cases.c - the events tests' cases (event_cases.h). */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 
 #include "event_cases.h"
 
@@ -130,4 +131,13 @@ picard_solver *event_solve_cpu(const picard_model *model, picard_options o, long
 	cr_assert_eq(err, expect, "solve gave %s (%s), expected %s", picard_strerror(err),
 		     picard_error_detail(), picard_strerror(expect));
 	return s;
+}
+
+int csv_rows(const char *text)
+{
+	int rows = 0;
+
+	for (const char *c = strchr(text, '\n'); c && c[1]; c = strchr(c + 1, '\n'))
+		rows++;
+	return rows;
 }

@@ -70,4 +70,7 @@ picard_solver *event_solve_cpu(const picard_model *model, picard_options o, long
 			       const double *x0, const double *params, double *x_final,
 			       picard_traj_status *status, int expect);
 
+/* The rows of a CSV text after its header. */
+int csv_rows(const char *text);
+
 #endif

@@ -131,6 +131,23 @@ static double impact_next(const double *p, double tk, const double *xk, double t
 	return INFINITY;
 }
 
+/* The impacts before t1 from x0 at 0 by the closed form alone, each
+ * from the one before. */
+static int impact_count(const double *p, const double *x0, double t1)
+{
+	double tk = 0, x[2] = {x0[0], x0[1]}, next;
+	int n = 0;
+
+	while (n < LOG && (next = impact_next(p, tk, x, t1)) != INFINITY) {
+		impact_state(p, tk, x, next, x);
+		x[0] = p[4];
+		x[1] = -p[5] * x[1];
+		tk = next;
+		n++;
+	}
+	return n;
+}
+
 Test(event_models, impact_oscillator_impacts_follow_the_closed_form)
 {
 	const picard_model *model = test_model("impact_oscillator");
@@ -263,24 +280,25 @@ static void against_gsl(const char *name, struct gsl_event_system sys, const dou
 	}
 }
 
+/* The systems written out, their params set per member; steps of at
+ * most 0.5 (ms; time units), far below a spike's or a cycle's length. */
+static const struct gsl_event_system izhikevich_sys = {2, izhikevich_rhs, izhikevich_peak,
+						       izhikevich_reset, NULL, 0.5};
+static const struct gsl_event_system harvest_sys = {2, harvest_rhs, harvest_threshold,
+						    harvest_take, NULL, 0.5};
+
 Test(event_models, izhikevich_spikes_match_a_gsl_reference)
 {
-	const struct gsl_event_system sys = {2, izhikevich_rhs, izhikevich_peak, izhikevich_reset,
-					     NULL, 0.5};
-
 	/* measured: 1.9e-10 in time (dp5; dp8 2.9e-11), 1.4e-11 in state */
-	against_gsl("izhikevich", sys, &izhikevich_x0[0][0], &izhikevich_p[0][0], IZHIKEVICH_T1,
+	against_gsl("izhikevich", izhikevich_sys, &izhikevich_x0[0][0], &izhikevich_p[0][0], IZHIKEVICH_T1,
 		    1e-9, 1e-10);
 }
 
 Test(event_models, lotka_harvests_match_a_gsl_reference)
 {
-	const struct gsl_event_system sys = {2, harvest_rhs, harvest_threshold, harvest_take, NULL,
-					     0.5};
-
 	/* measured: 1.0e-9 in time (dp5; dp8 6.8e-11), 5.2e-12 in state
 	 * (dp5): the prey rises slowly through H */
-	against_gsl("lotka_harvest", sys, &harvest_x0[0][0], &harvest_p[0][0], HARVEST_T1, 1e-8,
+	against_gsl("lotka_harvest", harvest_sys, &harvest_x0[0][0], &harvest_p[0][0], HARVEST_T1, 1e-8,
 		    5e-11);
 }
 
@@ -409,5 +427,48 @@ Test(event_models, periapsis_passages_are_period_multiples)
 		cr_log_info("kepler_periapsis %s: passage k within %.3g (k + 1) of t_p + k T, r "
 			    "within %.3g of a (1 - e)", what, w.time, w.state);
 		picard_solver_free(s);
+	}
+}
+
+/* picard-run --events at each model's defaults: a row per event of each
+ * member, as many as the closed form or the reference has. */
+Test(event_models, picard_run_logs_each_models_events, .timeout = 120)
+{
+	static const char *const names[] = {"impact_oscillator", "izhikevich", "kepler_periapsis",
+					    "lotka_harvest"};
+
+	for (int m = 0; m < 4; m++) {
+		const picard_model *model = test_model(names[m]);
+		const double *p = model->param_defaults;
+		const struct path csv = in_workdir("events.csv");
+		double t[LOG], before[2 * LOG], after[2 * LOG];
+		struct gsl_event_system sys = m == 1 ? izhikevich_sys : harvest_sys;
+		char line[512];
+		int n;
+
+		sys.params = p;
+		if (m == 0) {
+			n = impact_count(p, model->x0, model->t1);
+		} else if (m == 2) {
+			const struct orbit o = orbit_of(model->x0, p[0], model->t0);
+
+			n = (int)ceil((model->t1 - o.first) / o.period);
+		} else {
+			n = gsl_solve_events(&sys, model->x0, model->t0, model->t1, 1e-14, LOG, t,
+					     before, after);
+		}
+		cr_assert(n >= 3 && n <= 16, "%s: %d events at the defaults, the log keeps 16",
+			  names[m], n);
+		snprintf(line, sizeof(line), "%s --traj 4 --scheme dp8 --precision double "
+			 "--iter-rtol 1e-10 --spread 0 --events %s", names[m], csv.s);
+		struct cli_run r = run_program_line("picard-run", line);
+
+		cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+		free_run(&r);
+		char *text = slurp(csv.s, NULL);
+
+		cr_expect_eq(csv_rows(text), 4 * n, "%s: %d rows, 4 members of %d events", names[m],
+			     csv_rows(text), n);
+		free(text);
 	}
 }
