@@ -97,8 +97,9 @@ typedef enum picard_event_direction {
 typedef enum picard_event_action {
 	PICARD_EVENT_RECORD = 0,    /* nothing: the log has it */
 	PICARD_EVENT_TERMINATE = 1, /* the member stops there, status EVENT */
-	PICARD_EVENT_JUMP = 2,      /* x <- jump_k(t, x, p), then integration
-				       restarts with a fresh step */
+	PICARD_EVENT_JUMP = 2,      /* x <- jump_k(t, x, p) (and p, where the
+				       model changes its parameters), then
+				       integration restarts with a fresh step */
 } picard_event_action;
 
 /* A model's events, from its declaration (static constexpr int nevents
@@ -114,9 +115,10 @@ typedef struct picard_events {
 			       fired, sooner than this after it, is
 			       chattering (status EVENT_LIMIT) */
 	/* g(t, x, p): count values, and the jump of event k, in double on
-	 * the host (the engine calls the model's templates). */
+	 * the host (the engine calls the model's templates): x and the
+	 * member's own params in place (a model may change its parameters). */
 	void (*g)(double t, const double *x, const double *params, double *out);
-	void (*jump)(int k, double t, double *x, const double *params);
+	void (*jump)(int k, double t, double *x, double *params);
 } picard_events;
 
 /* A registered model: one file in models/, discovered by the build. */

@@ -141,3 +141,33 @@ int csv_rows(const char *text)
 		rows++;
 	return rows;
 }
+
+int thermostat_switches(const double *p, double T0, double t1, double *t, int *event, int max,
+			double *T1)
+{
+	const double k = p[0], Ta = p[1], q = p[2], low = p[3], high = p[4];
+	double at = 0, T = T0;
+	int on = p[5] != 0, n = 0;
+
+	for (;;) {
+		const double Te = Ta + (on ? q / k : 0), to = on ? high : low;
+		const double dt = log((Te - T) / (Te - to)) / k;
+
+		if (at + dt >= t1 || n == max) {
+			*T1 = Te + (T - Te) * exp(-k * (t1 - at));
+			return n;
+		}
+		at += dt;
+		t[n] = at;
+		event[n++] = on ? 0 : 1;
+		T = to;
+		on = !on;
+	}
+}
+
+const double thermostat_x0[THERMOSTATS] = {20, 18.3, 21.7, 19.1, 20.6};
+const double thermostat_p[THERMOSTATS][6] = {
+	{0.1, 10, 2, 18, 22, 1},        {0.37, -4.2, 11.9, 18, 21.5, 1},
+	{0.05, 12.5, 1.3, 17.2, 22.4, 0}, {1.9, 3.3, 40.1, 18.2, 19.9, 0},
+	{0.23, 15.1, 3.3, 19.8, 23.1, 1},
+};

@@ -73,4 +73,17 @@ picard_solver *event_solve_cpu(const picard_model *model, picard_options o, long
 /* The rows of a CSV text after its header. */
 int csv_rows(const char *text);
 
+/* models/thermostat.cu's switching times from T0 under parameters p (k,
+ * Ta, q, low, high, on), low < T0 < high, those before t1 into t and the
+ * event of each (0 off at high, 1 on at low) into event (at most max);
+ * their count, and T at t1 into *T1. The heater must reach high (Ta +
+ * q/k > high) and the room cool below low (Ta < low). */
+int thermostat_switches(const double *p, double T0, double t1, double *t, int *event, int max,
+			double *T1);
+
+/* Its members: T0, and k, Ta, q, low, high, on. */
+#define THERMOSTATS 5
+extern const double thermostat_x0[THERMOSTATS];
+extern const double thermostat_p[THERMOSTATS][6];
+
 #endif

@@ -1,21 +1,24 @@
 #!/bin/bash
-# bench/events/run.sh OUT - issue 39's event figures on the GPU, side by
-# side in one run (picard-run's kernel time, --repeat 7: the first, the
-# median and the min):
+# bench/events/run.sh OUT [MPGOS_BIN] - issue 39's event figures on the
+# GPU, side by side in one run (picard-run's kernel time, --repeat 7: the
+# first, the median and the min):
 # 1. what watching for an event that never fires costs: lotka against
 #    lotka_floor.cu (lotka and a floor its prey never reaches), 8192
 #    members, dp5 in float at rtol 1e-4 and dp8 in double at 1e-8, two
 #    rounds alternated;
 # 2. bouncing_ball, 1M members (heights spread 10%), 20 bounces each
-#    (t1 = 7.6), dp8 at 1e-8: the solve, and a 4096-member run's log
-#    checked against the closed form (check_bounces.awk).
+#    (t1 = 7.6), dp8 at 1e-8, and MPGOS's event handling on the same
+#    members given MPGOS_BIN: ball.sh (the table in OUT/ball/ball-table.txt).
+# From the repository root; PICARD_BIN: where picard-run is (default bin).
 set -u
 out=${1:?OUT}
+mpgos=${2:-}
+bin=${PICARD_BIN:-bin}
 mkdir -p "$out"
 run() { # name args...
 	local name=$1; shift
 	echo "== $name: picard-run $*" >> "$out/events.log"
-	timeout 200 bin/picard-run "$@" --backend cuda --verbose >> "$out/events.log" 2>&1
+	timeout 200 "$bin/picard-run" "$@" --backend cuda --verbose >> "$out/events.log" 2>&1
 	echo "exit $?" >> "$out/events.log"
 }
 L="--traj 8192 --spread 0.1 --seed 1 --repeat 7"
@@ -25,9 +28,5 @@ for round in 1 2; do
 	run "lotka double $round" lotka $L --precision double --scheme dp8 --iter-rtol 1e-8 --iter-atol 1e-8
 	run "floor double $round" bench/events/lotka_floor.cu $L --precision double --scheme dp8 --iter-rtol 1e-8 --iter-atol 1e-8
 done
-B="bouncing_ball --t1 7.6 --spread 0.1 --seed 1 --precision double --scheme dp8 --iter-rtol 1e-8 --iter-atol 1e-8 --event-log 32"
-run "ball 1M" $B --traj 1048576 --repeat 3
-run "ball 4096 log" $B --traj 4096 --events "$out/bounces.csv"
-awk -f bench/events/check_bounces.awk "$out/bounces.csv" | tee -a "$out/events.log"
-rm -f "$out/bounces.csv"
 grep -E "^==|solve |events |status|exit" "$out/events.log"
+PICARD_BIN=$bin bench/events/ball.sh "$out/ball" $mpgos

@@ -231,13 +231,15 @@ typedef struct picard_options_layout {
 
 /* CUDA backend (kernels/cuda_backend.cu). Settles grid->layout,
  * traj_per_block and scan (AUTO resolved by the device and ntraj); its
- * buffers hold at most batch trajectories (a solve's job->ntraj). */
+ * buffers hold at most batch trajectories (a solve's job->ntraj), and a
+ * model with events event_log entries of its log per trajectory (the
+ * chunk sized for both). */
 struct picard_cuda_solver;
 int picard_cuda_create(struct picard_cuda_solver **out,
 		       const picard_model *model, picard_grid *grid,
 		       const picard_options_layout *layout,
 		       picard_precision precision, long ntraj, long batch,
-		       size_t device_limit);
+		       size_t device_limit, int event_log);
 /* The name of the kernel instance picard_cuda_create would load for grid
  * (settling its layout as that does), into buf; nothing compiled. */
 int picard_cuda_kernel_name(const picard_model *model, picard_grid *grid,

@@ -1,9 +1,14 @@
 /* event_out.h - picard-run's event log (a model with events): the counts
- * in the summary, and with --events FILE a CSV, a row per kept entry:
- * member,event,name,time,before_x1..,after_x1... The file is written
- * under a temporary name beside FILE and renamed to FILE once the run
- * has solved: a run that fails leaves no partial log (an existing FILE
- * as it was). */
+ * in the summary, and a file with a row per kept entry, members in order,
+ * each member's entries in time order: --events FILE, or FILE.events.EXT
+ * beside --out FILE.EXT. By the extension:
+ *   .csv  header member,event,name,time,before_x1..,after_x1..;
+ *   .npy  a structured array of shape (rows,), fields member and event
+ *         (int64), time, before (n float64) and after (n).
+ * It is written under a temporary name beside FILE and renamed to FILE
+ * once the run has solved: a run that fails leaves no partial log (an
+ * existing FILE as it was). Under mpirun each rank writes its members'
+ * rows, placed together: the bytes one process writes. */
 #ifndef PICARD_CLI_EVENT_OUT_H
 #define PICARD_CLI_EVENT_OUT_H
 

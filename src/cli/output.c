@@ -218,37 +218,47 @@ static int csv_record(FILE *f, const struct run_results *res, long r)
 
 /* ---- NPY ------------------------------------------------------------------ */
 
-/* The .npy preamble: magic, version 1.0, header length, and the header
- * dictionary padded with blanks to NPY_ALIGN bytes, ending in '\n'. */
+/* The results' .npy preamble: float64, (records,) trajectories, n. */
 static void npy_header(FILE *f, const struct run_results *res)
 {
-	char dict[160], shape[64];
-	int len;
+	char shape[64];
 
 	if (res->times)
 		snprintf(shape, sizeof(shape), "(%ld, %ld, %d)", res->ntimes,
 			 res->total, res->model->dim);
 	else
 		snprintf(shape, sizeof(shape), "(%ld, %d)", res->total, res->model->dim);
-	len = snprintf(dict, sizeof(dict),
-		       "{'descr': '<f8', 'fortran_order': False, 'shape': %s, }", shape);
-	while ((10 + len + 1) % NPY_ALIGN)
-		dict[len++] = ' ';
-	dict[len++] = '\n';
-	fwrite("\x93NUMPY\x01\x00", 1, 8, f);
-	fputc(len & 0xff, f);
-	fputc(len >> 8, f);
-	fwrite(dict, 1, len, f);
+	output_npy_preamble(f, "'<f8'", shape, 0);
 }
 
-/* value as 8 little-endian bytes, whatever the host's byte order. */
-static void put_le_double(unsigned char *bytes, double value)
+void output_npy_preamble(FILE *f, const char *descr, const char *shape, int width)
 {
-	uint64_t bits;
+	const int len = snprintf(NULL, 0, "{'descr': %s, 'fortran_order': False, 'shape': %s, }",
+				 descr, shape);
+	int padded = (len > width ? len : width) + 1;
 
-	memcpy(&bits, &value, sizeof(bits));
+	padded += (NPY_ALIGN - (10 + padded) % NPY_ALIGN) % NPY_ALIGN;
+	fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+	fputc(padded & 0xff, f);
+	fputc(padded >> 8, f);
+	fprintf(f, "{'descr': %s, 'fortran_order': False, 'shape': %s, }%*s\n", descr, shape,
+		padded - 1 - len, "");
+}
+
+void output_le_int64(unsigned char *bytes, int64_t value)
+{
+	const uint64_t bits = (uint64_t)value;
+
 	for (int b = 0; b < 8; b++)
 		bytes[b] = (unsigned char)(bits >> (8 * b));
+}
+
+void output_le_double(unsigned char *bytes, double value)
+{
+	int64_t bits;
+
+	memcpy(&bits, &value, sizeof(bits));
+	output_le_int64(bytes, bits);
 }
 
 /* Trajectory i's row of record r at line: n little-endian doubles, NaN
@@ -259,7 +269,7 @@ static size_t npy_row(char *line, const struct run_results *res, long r, long i)
 	const double *x = record_state(res, r, i);
 
 	for (int k = 0; k < n; k++)
-		put_le_double((unsigned char *)line + 8 * k, x ? x[k] : NAN);
+		output_le_double((unsigned char *)line + 8 * k, x ? x[k] : NAN);
 	return 8 * (size_t)n;
 }
 
@@ -286,8 +296,7 @@ int output_record(FILE *f, enum output_format format, const struct run_results *
 
 /* ---- files ------------------------------------------------------------------ */
 
-/* The format an extension names, or false. */
-static bool format_of(const char *path, enum output_format *format)
+bool output_format_of(const char *path, enum output_format *format)
 {
 	const char *dot = strrchr(path, '.');
 
@@ -347,7 +356,7 @@ int output_open(struct output *out, const char *path)
 
 	memset(out, 0, sizeof(*out));
 	out->path = path;
-	if (!format_of(path, &out->format))
+	if (!output_format_of(path, &out->format))
 		return cli_error(CLI_EUSAGE, "--out %s: unknown extension, expected .csv or .npy", path);
 	out->temp_path = malloc(strlen(path) + 8);
 	if (!out->temp_path)

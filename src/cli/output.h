@@ -29,6 +29,7 @@
 #define PICARD_CLI_OUTPUT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -116,6 +117,15 @@ int output_record(FILE *f, enum output_format format, const struct run_results *
 char *output_status_path(const char *path);
 void output_status_header(FILE *f, const struct run_results *res);
 int output_status_rows(FILE *f, const struct run_results *res);
+/* The format path's extension names (.csv, .npy), or false. */
+bool output_format_of(const char *path, enum output_format *format);
+/* A .npy's preamble (format 1.0): magic, header length and the header
+ * dictionary for descr and shape (their Python text), padded with blanks
+ * to at least width characters and then to NumPy's alignment. */
+void output_npy_preamble(FILE *f, const char *descr, const char *shape, int width);
+/* value as 8 little-endian bytes, whatever the host's byte order. */
+void output_le_int64(unsigned char *bytes, int64_t value);
+void output_le_double(unsigned char *bytes, double value);
 /* Give fd the mode a new file of fopen() would have (mkstemp's is 0600). */
 void output_set_default_mode(int fd);
 /* A temporary file NAME.XXXXXX beside NAME, open for writing with a new

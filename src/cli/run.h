@@ -114,9 +114,13 @@ struct run {
 	pthread_t writer;               /* writing a batch's rows */
 	bool writing;                   /* writer runs, to be joined */
 	struct run_results written;     /* what it writes */
-	/* a model with events: the log of every batch (--events) */
-	FILE *events_file;              /* --events FILE's temporary, or NULL */
-	char *events_temp;              /* its name, renamed to FILE at the end */
+	/* a model with events: the log of every batch (--events FILE, or
+	   beside --out) */
+	char *events_path;              /* the log's file, or NULL: none */
+	enum output_format events_format; /* CSV or .npy, by its extension */
+	FILE *events_file;              /* this process's part of it (alone:
+					   a temporary beside it), or NULL */
+	char *events_temp;              /* the part's name */
 	long events_total;              /* events the members had */
 	long events_kept;               /* of them, in the log */
 	int events_capacity;            /* log entries kept per member */

@@ -4,8 +4,11 @@
  * operations then takes every call. */
 #define _POSIX_C_SOURCE 200809L
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "shard.h"
@@ -157,4 +160,15 @@ int shard_output_write(const struct shard *shard, struct output *out,
 		       const struct run_results *res)
 {
 	return shard->ops ? shard->ops->output_write(shard, out, res) : output_write(out, res);
+}
+
+int shard_concat(const struct shard *shard, const char *flag, const char *path, const char *part)
+{
+	if (shard->ops)
+		return shard->ops->concat(shard, flag, path, part);
+	if (rename(part, path) == 0)
+		return 0;
+	unlink(part);
+	return cli_error(PICARD_EIO, "%s %s: cannot rename %s into place: %s", flag, path, part,
+			 strerror(errno));
 }

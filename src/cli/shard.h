@@ -128,6 +128,14 @@ int shard_output_write(const struct shard *shard, struct output *out,
  * and makes shard_output_write fail on every rank. Nothing alone. */
 void shard_output_append(const struct shard *shard, struct output *out,
 			 const struct run_results *res);
+/* Collective. A file every rank wrote a part of (its rows, in the order
+ * of its trajectories; rank 0's with the file's header first) placed as
+ * path: the parts in rank order, the bytes one process writes of its one
+ * part. Alone, part is renamed to path. Each part is removed. flag names
+ * the option in messages. Returns 0 or PICARD_EIO (every rank) after a
+ * message. */
+int shard_concat(const struct shard *shard, const char *flag, const char *path,
+		 const char *part);
 
 /* The MPI side: the functions above, under mpirun (shard_mpi.c's table,
  * picard_shard_mpi_ops in the plugin). */
@@ -155,6 +163,8 @@ struct shard_ops {
 			    const struct run_results *res);
 	int (*output_append)(const struct shard *shard, struct output *out,
 			     const struct run_results *res);
+	int (*concat)(const struct shard *shard, const char *flag, const char *path,
+		      const char *part);
 };
 
 #endif

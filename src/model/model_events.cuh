@@ -21,14 +21,15 @@ template <class M>
 struct has_nevents<M, void_t<decltype(&M::nevents)>> : true_type {};
 
 /* Model::events<real>(t, x, p, g) and Model::jump<real>(k, t, x, p) can be
- * called in float and double. */
+ * called in float and double; a jump's p is the member's own parameters,
+ * which it may change (declared real *p) or only read (const real *p). */
 PICARD_CALLABLE_TRAIT(events)
 template <class M, class = void>
 struct has_jump : false_type {};
 template <class M>
 struct has_jump<M, void_t<
-	decltype(M::template jump<float>(0, 0.0f, (float *)0, (const float *)0)),
-	decltype(M::template jump<double>(0, 0.0, (double *)0, (const double *)0))>>
+	decltype(M::template jump<float>(0, 0.0f, (float *)0, (float *)0)),
+	decltype(M::template jump<double>(0, 0.0, (double *)0, (double *)0))>>
 	: true_type {};
 
 /* The model's event count (0: none), limit and minimum spacing. */
@@ -86,17 +87,17 @@ struct runs_events {
 };
 
 /* The jump of event k, where the model has one (the contract requires
- * it when an action is a jump). */
+ * it when an action is a jump): x and the member's parameters p in place. */
 template <class M, typename real, bool = has_jump<M>::value>
 struct event_jump {
-	__host__ __device__ static void apply(int k, real t, real *x, const real *p)
+	__host__ __device__ static void apply(int k, real t, real *x, real *p)
 	{
 		M::template jump<real>(k, t, x, p);
 	}
 };
 template <class M, typename real>
 struct event_jump<M, real, false> {
-	__host__ __device__ static void apply(int, real, real *, const real *) {}
+	__host__ __device__ static void apply(int, real, real *, real *) {}
 };
 
 } /* namespace picard */

@@ -323,7 +323,8 @@ static void call_events(const struct probe_point *at)
 
 static bool has_jump(const picard_model *m) { return m->events && m->events->jump; }
 
-/* Each event's jump: x is its input and its output, written in place. */
+/* Each event's jump: x and p are its input and its output, written in
+ * place (a jump may change the member's parameters). */
 static void call_jump(const struct probe_point *at)
 {
 	const picard_model *m = at->model;
@@ -333,12 +334,12 @@ static void call_jump(const struct probe_point *at)
 			continue;
 		double *x = guard("x", m->dim, sizeof(double), at->x, false);
 		double *p = guard("p", m->nparams, sizeof(double), at->p, false);
-		struct guarded *in_place = &arrays[narrays - 2];
-
 		char what[96];
 
-		free(in_place->copy); /* written in place: no const check */
-		in_place->copy = NULL;
+		for (int a = narrays - 2; a < narrays; a++) { /* in place: no const check */
+			free(arrays[a].copy);
+			arrays[a].copy = NULL;
+		}
 		m->events->jump(k, at->t, x, p);
 		snprintf(what, sizeof(what), "jump of event %d at t = %.17g", k, at->t);
 		check_arrays(what);

@@ -368,7 +368,7 @@ struct events_of<Model, true> {
 	{
 		Model::template events<double>(t, x, p, out);
 	}
-	static void jump(int k, double t, double *x, const double *p)
+	static void jump(int k, double t, double *x, double *p)
 	{
 		event_jump<Model, double>::apply(k, t, x, p);
 	}
@@ -651,7 +651,8 @@ struct operator_of<Model, true> {
 				  picard::has_jump<name>::value,               \
 			  name, "an action PICARD_EVENT_JUMP needs template <typename real> " \
 			  "__host__ __device__ static void jump(int k, real t, real *x, " \
-			  "const real *p): x <- h_k(t, x, p) in place");        \
+			  "const real *p): x <- h_k(t, x, p) in place (real *p: the " \
+			  "parameters too)");                                  \
 	PICARD_MODEL_RULE(picard::event_limit_of<name>::value >= 1, name,       \
 			  "event_limit must be at least 1");                   \
 	PICARD_MODEL_RULE(picard::event_min_spacing_of<name>::value >= 0, name, \

@@ -374,7 +374,7 @@ int picard_solver_create_plain(picard_solver **out, const picard_model *model,
 			.scan = opt.scan,
 		};
 		err = picard_cuda_create(&s->cuda, model, &s->grid, &layout, s->precision,
-					 ntraj, s->batch, opt.device_memory);
+					 ntraj, s->batch, opt.device_memory, opt.event_log);
 		if (err)
 			goto fail;
 		err = picard_cuda_device_name(s->device, sizeof(s->device));

@@ -22,6 +22,7 @@
 #include "jit.h"
 #include "event_cases.h"
 #include "picard.h"
+#include "scheme.h"
 #include "support.h"
 
 static const picard_scheme explicit_schemes[] = {PICARD_SCHEME_DP5, PICARD_SCHEME_DP8,
@@ -102,6 +103,53 @@ Test(events, bounce_times_match_the_closed_form)
 			picard_solver_free(s);
 		}
 	}
+}
+
+/* thermostat: a jump of the parameters (the heater's on), each member
+ * switching its own copy: the switching times and T at t1 against the
+ * closed form, under dp5, dp8 and vern9; the caller's parameters are
+ * left as they were. */
+Test(events, parameter_jumps_switch_at_their_closed_form_times)
+{
+	const picard_model *model = test_model("thermostat");
+	double x_final[THERMOSTATS], p[THERMOSTATS][6];
+	picard_traj_status status[THERMOSTATS];
+
+	memcpy(p, thermostat_p, sizeof(p));
+	for (int c = 0; c < NSCHEMES; c++) {
+		picard_options o = {.scheme = explicit_schemes[c], .event_log = 256, .t0 = 0,
+				    .t1 = 10, .iter_rtol = 1e-12, .iter_atol = 1e-12};
+		picard_solver *s = event_solve_cpu(model, o, THERMOSTATS, thermostat_x0, &p[0][0],
+						   x_final, status, 0);
+		const picard_event_log *log = picard_solver_event_log(s);
+		double worst = 0;
+
+		for (int i = 0; i < THERMOSTATS; i++) {
+			double t[256], T1;
+			int event[256];
+			const int n = thermostat_switches(thermostat_p[i], thermostat_x0[i], 10, t,
+							  event, 256, &T1);
+
+			cr_expect_eq(status[i], PICARD_TRAJ_OK, "member %d: %s", i,
+				     picard_traj_status_name(status[i]));
+			cr_assert_eq(log->count[i], n, "member %d: %d switches, the closed form %d", i,
+				     log->count[i], n);
+			for (int j = 0; j < n; j++) {
+				const size_t at = (size_t)i * log->capacity + j;
+
+				cr_expect_eq(log->index[at], event[j], "member %d switch %d", i, j);
+				cr_expect(fabs(log->time[at] - t[j]) < 1e-9, "member %d switch %d: t = "
+					  "%.17g, the closed form %.17g", i, j, log->time[at], t[j]);
+				worst = fmax(worst, fabs(log->time[at] - t[j]));
+			}
+			cr_expect(fabs(x_final[i] - T1) < 1e-9, "member %d: T(10) = %.17g, the closed "
+				  "form %.17g", i, x_final[i], T1);
+		}
+		cr_log_info("thermostat %s: largest switching time error %.3g",
+			    picard_scheme_of(explicit_schemes[c])->name, worst);
+		picard_solver_free(s);
+	}
+	cr_expect_eq(memcmp(p, thermostat_p, sizeof(p)), 0, "the caller's parameters changed");
 }
 
 /* threshold: x' = -k x from x0, marker m (record), level c (terminate). */
@@ -482,6 +530,81 @@ Test(events, picard_run_writes_the_log_and_names_overflow)
 	r = run_program_line("picard-run", "lotka --events x.csv");
 	cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
 	cr_expect(strstr(r.err, "declares no events"), "%s", r.err);
+	free_run(&r);
+}
+
+/* The .npy log beside --out FILE.npy (FILE.events.npy): a structured
+ * array of member, event (int64), time, before and after (n float64
+ * each), its shape the rows; the same rows, to the bit, as the CSV that
+ * --events writes of the same run. An unknown extension is refused. */
+Test(events, the_npy_log_beside_out_holds_the_csv_rows)
+{
+	const struct path out = in_workdir("balls.npy"), beside = in_workdir("balls.events.npy"),
+			  csv = in_workdir("balls_log.csv");
+	const char *run = "bouncing_ball --traj 3 --spread 0.1 --seed 2 --iter-rtol 1e-10";
+	const char *descr = "{'descr': [('member', '<i8'), ('event', '<i8'), ('time', '<f8'), "
+			    "('before', '<f8', (2,)), ('after', '<f8', (2,))], "
+			    "'fortran_order': False, 'shape': (";
+	char line[PATH_MAX + 200];
+	struct cli_run r;
+	size_t size;
+
+	snprintf(line, sizeof(line), "%s --out %s", run, out.s);
+	r = run_program_line("picard-run", line);
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	cr_expect(strstr(r.out, "balls.events.npy (the event log)"), "%s", r.out);
+	free_run(&r);
+	snprintf(line, sizeof(line), "%s --events %s", run, csv.s);
+	r = run_program_line("picard-run", line);
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	free_run(&r);
+
+	unsigned char *npy = (unsigned char *)slurp(beside.s, &size);
+	char *text = slurp(csv.s, NULL);
+	const size_t header = 10 + (size_t)(npy[8] | npy[9] << 8), row = 24 + 16 * 2;
+	long rows = -1;
+
+	cr_assert(size > 10 && !memcmp(npy, "\x93NUMPY\x01\x00", 8), "not a .npy");
+	cr_expect_eq(header % 64, 0, "a header of %zu bytes", header);
+	cr_assert(!strncmp((char *)npy + 10, descr, strlen(descr)), "%.200s", npy + 10);
+	sscanf((char *)npy + 10 + strlen(descr), "%ld", &rows);
+	cr_assert_gt(rows, 3, "%ld rows", rows);
+	cr_assert_eq(size, header + (size_t)rows * row, "%zu bytes for %ld rows", size, rows);
+	const char *at = strchr(text, '\n') + 1;
+
+	for (long k = 0; k < rows; k++, at = strchr(at, '\n') + 1) {
+		const unsigned char *rec = npy + header + (size_t)k * row;
+		double csv_v[6], npy_v[7];
+		long member, event;
+		int name_end;
+
+		cr_assert_eq(sscanf(at, "%ld,%ld,bounce,%n", &member, &event, &name_end), 2, "%.80s", at);
+		cr_assert_eq(sscanf(at + name_end, "%lf,%lf,%lf,%lf,%lf", &csv_v[0], &csv_v[1],
+				    &csv_v[2], &csv_v[3], &csv_v[4]), 5, "%.80s", at);
+		for (int q = 0; q < 7; q++) { /* little-endian fields, read byte by byte */
+			unsigned long long bits = 0;
+
+			for (int b = 7; b >= 0; b--)
+				bits = bits << 8 | rec[8 * q + b];
+			if (q < 2)
+				npy_v[q] = (double)(long long)bits;
+			else
+				memcpy(&npy_v[q], &bits, 8);
+		}
+		cr_expect_eq(npy_v[0], member, "row %ld", k);
+		cr_expect_eq(npy_v[1], event, "row %ld", k);
+		for (int q = 0; q < 5; q++)
+			cr_expect_eq(npy_v[2 + q], csv_v[q], "row %ld field %d: %.17g against %.17g", k,
+				     q, npy_v[2 + q], csv_v[q]);
+	}
+	cr_expect_eq(*at, '\0', "the CSV has more rows than the .npy's %ld", rows);
+	free(npy);
+	free(text);
+
+	snprintf(line, sizeof(line), "%s --events %s.txt", run, csv.s);
+	r = run_program_line("picard-run", line);
+	cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "unknown extension, expected .csv or .npy"), "%s", r.err);
 	free_run(&r);
 }
 

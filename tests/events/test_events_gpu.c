@@ -6,11 +6,12 @@
  * closed forms where there are some: bouncing_ball's bounce times
  * (257 members no one tuned for, dp5, dp8 and vern9, adaptive and fixed,
  * double and float), threshold's terminal times with dense output after
- * them NaN, the faulty members of event_faults in one ensemble, an
- * ensemble solved in chunks, and the members of impact_oscillator,
- * izhikevich, kepler_periapsis and lotka_harvest (event_cases.c; their
- * closed forms and references are test_event_models.c's). Skipped
- * without a GPU, failed with PICARD_REQUIRE_GPU=1. */
+ * them NaN, thermostat's jumps of its parameters, the faulty members of
+ * event_faults in one ensemble, an ensemble solved in chunks, and the
+ * members of impact_oscillator, izhikevich, kepler_periapsis and
+ * lotka_harvest (event_cases.c; their closed forms and references are
+ * test_event_models.c's). Skipped without a GPU, failed with
+ * PICARD_REQUIRE_GPU=1. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <math.h>
@@ -207,6 +208,40 @@ Test(events_gpu, bounces_match_the_closed_form_and_the_cpu, .timeout = 600)
 		}
 }
 
+/* thermostat's jumps of the parameters: each member's own heater
+ * switched in the kernel's copy, at the CPU's times and the closed form's. */
+Test(events_gpu, parameter_jumps_like_the_cpu_and_the_closed_form, .timeout = 300)
+{
+	const picard_model *model = test_model("thermostat");
+	picard_options o = {.scheme = PICARD_SCHEME_DP8, .event_log = 256, .t0 = 0, .t1 = 10,
+			    .iter_rtol = 1e-12, .iter_atol = 1e-12, .precision = PICARD_DOUBLE};
+
+	require_gpu();
+	struct side gpu = solve_on(model, o, PICARD_BACKEND_CUDA, THERMOSTATS, thermostat_x0,
+				   &thermostat_p[0][0], NULL);
+	struct side cpu = solve_on(model, o, PICARD_BACKEND_CPU, THERMOSTATS, thermostat_x0,
+				   &thermostat_p[0][0], NULL);
+	const picard_event_log *log = picard_solver_event_log(gpu.s);
+
+	compare(&gpu, &cpu, model, THERMOSTATS, 1e-9, "thermostat dp8");
+	for (int i = 0; i < THERMOSTATS; i++) {
+		double t[256], T1;
+		int event[256];
+		const int n = thermostat_switches(thermostat_p[i], thermostat_x0[i], 10, t, event,
+						  256, &T1);
+
+		cr_expect_eq(log->count[i], n, "member %d: %d switches, the closed form %d", i,
+			     log->count[i], n);
+		for (int j = 0; j < n && j < log->count[i]; j++)
+			cr_expect(fabs(log->time[(size_t)i * log->capacity + j] - t[j]) < 1e-9,
+				  "member %d switch %d", i, j);
+		cr_expect(fabs(gpu.x_final[i] - T1) < 1e-9, "member %d: T(10) = %.17g, the closed "
+			  "form %.17g", i, gpu.x_final[i], T1);
+	}
+	side_free(&gpu);
+	side_free(&cpu);
+}
+
 /* threshold's terminal events with dense output: the rows after a
  * member's event are NaN on the GPU as on the CPU, the others exp(-k t). */
 Test(events_gpu, terminal_events_end_dense_output_like_the_cpu, .timeout = 300)
@@ -287,7 +322,9 @@ Test(events_gpu, chunks_keep_each_members_log, .timeout = 300)
 	require_gpu();
 	balls(x0, p);
 	struct side whole = solve_on(model, o, PICARD_BACKEND_CUDA, NBALL, x0, p, NULL);
-	o.device_memory = 60 * (2 * 2 + 2) * sizeof(double); /* about 50 members a chunk */
+	/* about 50 members a chunk: a member's states, outcome and its log's
+	 * 200 entries (cuda_backend.cu counts them) */
+	o.device_memory = 60 * ((2 * 2 + 2) * sizeof(double) + 24 + 4 + 200 * (4 + 5 * 8));
 	struct side parts = solve_on(model, o, PICARD_BACKEND_CUDA, NBALL, x0, p, NULL);
 	const picard_event_log *a = picard_solver_event_log(whole.s);
 	const picard_event_log *b = picard_solver_event_log(parts.s);

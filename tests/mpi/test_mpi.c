@@ -281,6 +281,41 @@ Test(mpi, three_ranks_in_batches_match_one_process)
 	}
 }
 
+/* The event log under mpirun: each rank's members' rows placed together,
+ * the bytes of one process's log, beside --out (.npy, in batches) and at
+ * --events (CSV); the ranks' parts not left behind. */
+Test(mpi, three_ranks_write_the_event_log_of_one_process)
+{
+	const char *balls = "bouncing_ball --backend cpu --traj 301 --spread 0.2 --seed 3 "
+			    "--iter-rtol 1e-10 --event-log 8";
+	char args[512];
+	struct cli_run single, job;
+
+	require_mpi();
+	single = picard_run(1, balls, "one.npy");
+	snprintf(args, sizeof(args), "%s --batch 37", balls);
+	job = picard_run(3, args, "many.npy");
+	char events_one[256], events_many[256];
+
+	expect_same_bytes("one.events.npy", "many.events.npy");
+	line_of(single.out, "events ", events_one, sizeof(events_one));
+	line_of(job.out, "events ", events_many, sizeof(events_many));
+	cr_expect(events_one[0], "no events line:\n%s", single.out);
+	cr_expect_str_eq(events_one, events_many, "the job's event count is not one process's");
+	free_run(&single);
+	free_run(&job);
+	snprintf(args, sizeof(args), "%s --events %s", balls, in_workdir("one_log.csv").s);
+	single = picard_run(1, args, "one.csv");
+	snprintf(args, sizeof(args), "%s --events %s", balls, in_workdir("many_log.csv").s);
+	job = picard_run(3, args, "many.csv");
+	expect_same_bytes("one_log.csv", "many_log.csv");
+	expect_same_bytes("one.csv", "many.csv");
+	expect_no_file("many.events.npy.");
+	expect_no_file("many_log.csv.");
+	free_run(&single);
+	free_run(&job);
+}
+
 /* 101 trajectories of float64 pairs; value bad_at (if >= 0) is NaN. */
 static void write_binary_init(const char *name, int bad_at)
 {

@@ -235,13 +235,16 @@ extern "C" int picard_cuda_create(struct picard_cuda_solver **out,
 				  const picard_model *model, picard_grid *grid,
 				  const picard_options_layout *layout,
 				  picard_precision precision, long ntraj, long batch,
-				  size_t device_limit)
+				  size_t device_limit, int event_log)
 {
 	const void *kernel = NULL;
 	struct picard_cuda_solver *cuda;
 	const int n = model->dim, np = model->nparams;
 	const size_t rs = precision == PICARD_DOUBLE ? sizeof(double) : sizeof(float);
-	const size_t per_traj = (2 * n + np) * rs + 2 * (sizeof(int) + sizeof(long)) +
+	/* the event log's count and entries (device_events.c: one at least) */
+	const size_t log_bytes = model->events ? sizeof(int) + (size_t)(event_log > 0 ? event_log : 1) *
+				 (sizeof(int) + (1 + 2 * (size_t)n) * sizeof(double)) : 0;
+	const size_t per_traj = (2 * n + np) * rs + 2 * (sizeof(int) + sizeof(long)) + log_bytes +
 				(cuda_scheme(grid)->traj_bytes ? cuda_scheme(grid)->traj_bytes(grid, n) : 0);
 	long chunk = 0;
 	int err, sm_count = 0, kernel_threads = 0;

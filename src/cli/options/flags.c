@@ -524,7 +524,7 @@ static const struct cli_flag flags[] = {
 	{"--spread-param", "NAME=S", set_spread_param, "parameter NAME per trajectory: default*(1 + S*(2u-1)) (repeatable; default: all at the defaults)"},
 	{"--seed", "N", set_seed, "seed of cuRAND's Philox generator for --spread (default 1)"},
 	{"--init", "FILE", set_init, "initial states [and parameters] per row: CSV/whitespace text, or raw float64 .bin"},
-	{"--events", "FILE", set_events, "a model with events: write the event log (member, event, name, time, the state before and after) to FILE as CSV"},
+	{"--events", "FILE", set_events, "a model with events: write the event log (member, event, name, time, the state before and after) to FILE, .csv or .npy (default: beside --out FILE.EXT as FILE.events.EXT)"},
 	{"--event-log", "N", set_event_log, "a model with events: log entries kept per member (default: the model's limit, at most 16); the members with more are listed"},
 	{"--out", "FILE", set_out, "write the final states (or those at --save-every or --save-at times) to FILE.csv or FILE.npy"},
 	{"--save-every", "DT", set_save_every, "with --out: the states at t0, t0+DT, t0+2DT, ... and t1 (interpolated, below)"},

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/diag.h"
+#include "cli/output.h"
 #include "linsolve/implicit.h"
 #include "scheme.h"
 #include "tolerance.h"
@@ -118,6 +119,7 @@ static int check_init(const struct run_options *opts)
 static int check_events(const struct run_options *opts)
 {
 	const picard_model *model = opts->model;
+	enum output_format format;
 
 	if (!model->events) {
 		if (opts->events_path)
@@ -128,6 +130,9 @@ static int check_events(const struct run_options *opts)
 					 opts->event_log, model->name);
 		return 0;
 	}
+	if (opts->events_path && !output_format_of(opts->events_path, &format))
+		return cli_error(CLI_EUSAGE, "--events %s: unknown extension, expected .csv or .npy",
+				 opts->events_path);
 	if (opts->check || opts->tol_given)
 		return cli_error(CLI_EUSAGE, "%s: model %s has events, and the reference does not "
 				 "locate them yet: run without --check and --tol (--scheme dp5, dp8 "

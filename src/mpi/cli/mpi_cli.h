@@ -19,6 +19,8 @@ int mpi_output_append(const struct shard *shard, struct output *out,
 void mpi_output_forget(void);
 int mpi_output_write(const struct shard *shard, struct output *out,
 		     const struct run_results *res);
+/* shard_concat() under mpirun. */
+int mpi_concat(const struct shard *shard, const char *flag, const char *path, const char *part);
 
 /* One reduction took seconds. */
 void traffic_note_reduction(double seconds);

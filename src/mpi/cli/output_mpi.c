@@ -8,6 +8,7 @@
  * record, their sums place the records after the header. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -421,5 +422,51 @@ int mpi_output_write(const struct shard *shard, struct output *out,
 	free(temp);
 	free(statuses);
 	free(status_name);
+	return err;
+}
+
+int mpi_concat(const struct shard *shard, const char *flag, const char *path, const char *part)
+{
+	const double start = MPI_Wtime();
+	struct pieces p = {.fd = open(part, O_RDONLY), .path = strdup(part), .count = 1,
+			   .batches = 1, .lengths = malloc(sizeof(int64_t))};
+	const off_t size = p.fd >= 0 ? lseek(p.fd, 0, SEEK_END) : -1;
+	char *made = NULL, *temp;
+	int err = size < 0 || !p.path || !p.lengths ? PICARD_EIO : 0;
+	double bytes = size > 0 ? (double)size : 0;
+
+	if (!err) {
+		p.size = (size_t)size;
+		p.lengths[0] = (int64_t)size;
+	}
+	if (shard->rank == 0) { /* the file, empty, under a temporary name */
+		FILE *f = output_temp_create(path, &made);
+
+		if (f)
+			fclose(f);
+		else
+			err = cli_error(PICARD_EIO, "%s %s: cannot create: %s", flag, path,
+					strerror(errno));
+	}
+	temp = share_string(shard, made);
+	err = place_pieces(shard, temp ? temp : "", &p, err || !temp ? PICARD_EIO : 0);
+	if (p.fd < 0) /* pieces_free removes it where it was opened */
+		unlink(part);
+	pieces_free(&p);
+	if (shard->rank == 0 && made) {
+		if (!err && rename(made, path) != 0)
+			err = cli_error(PICARD_EIO, "%s %s: cannot rename %s into place: %s", flag,
+					path, made, strerror(errno));
+		else if (err)
+			cli_error(PICARD_EIO, "%s %s: writing it with MPI-IO failed", flag, path);
+		if (err)
+			unlink(made);
+		temp_files_forget(made);
+	}
+	MPI_Bcast(&err, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+	traffic_note_write(MPI_Wtime() - start, bytes);
+	free(made);
+	free(temp);
 	return err;
 }

@@ -398,4 +398,5 @@ const struct shard_ops picard_shard_mpi_ops = {
 	.print_traffic = mpi_print_traffic, .gather_failures = mpi_gather_failures,
 	.reduce_check = mpi_reduce_check, .output_open = mpi_output_open,
 	.output_write = mpi_output_write, .output_append = mpi_output_append,
+	.concat = mpi_concat,
 };

@@ -308,8 +308,11 @@ __host__ __device__ inline rk_event_result rk_events_step(rk_events<Model, real>
 
 		for (int i = 0; i < n; i++)
 			before[i] = x[i];
+		/* p is the member's own copy, a local array of every caller
+		 * (rk_kernel.cuh, rk_warp_kernel.cuh, rk_host.h): a jump of the
+		 * parameters changes it for the rest of the member's span */
 		if ((event_masks<Model>::jump >> j) & 1u)
-			event_jump<Model, real>::apply(j, (real)te, x, p);
+			event_jump<Model, real>::apply(j, (real)te, x, const_cast<real *>(p));
 		out.event(ev.count++, j, te, before, x);
 		fired_dir[j] = (signed char)dir;
 		ev.last_dir[j] = (signed char)dir;
