@@ -1,6 +1,7 @@
 /* event_cases.c - the events tests' cases (event_cases.h). */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 
 #include "event_cases.h"
 
@@ -16,25 +17,6 @@ int bounce_times(double y0, double v0, double g, double e, double t1, double *t,
 		at += 2 * speed / g;
 	}
 	return n;
-}
-
-/* A solve of model on the CPU backend in double: statuses, final states,
- * where each stopped; the solver is returned for its event log. */
-picard_solver *solve_cpu(const picard_model *model, picard_options o, long ntraj,
-				const double *x0, const double *params, double *x_final,
-				picard_traj_status *status, int expect)
-{
-	picard_solver *s = NULL;
-	int err;
-
-	o.backend = PICARD_BACKEND_CPU;
-	o.precision = PICARD_DOUBLE;
-	err = picard_solver_create(&s, model, &o, ntraj);
-	cr_assert_eq(err, 0, "%s: %s", picard_strerror(err), picard_error_detail());
-	err = picard_solve(s, x0, params, x_final, status, NULL, NULL, 0, NULL);
-	cr_assert_eq(err, expect, "solve gave %s (%s), expected %s", picard_strerror(err),
-		     picard_error_detail(), picard_strerror(expect));
-	return s;
 }
 
 /* The log of every member against the closed form: each bounce's time,
@@ -127,6 +109,76 @@ const double event_faults_p[EVENT_FAULTS_N][3] = {{G, 0.9, 0}, {G, 0.9, 1}, {G, 
 						   {G, 0.8, 0}};
 
 _Static_assert(sizeof(event_faults_text) <= EVENT_FAULTS_MAX, "event_faults_text past its bound");
+
+const double impact_x0[EVENT_MEMBERS][2] = {{0.13, -0.21}, {-0.42, 0.35}, {0.27, 0.58},
+					    {-0.11, 0.93}};
+const double impact_p[EVENT_MEMBERS][6] = {{1, 0.05, 1, 0.8, 1.3, 0.8},
+					   {1.37, 0.031, 1.9, 1.13, 0.71, 0.67},
+					   {0.83, 0.12, 0.74, 0.61, 0.93, 0.91},
+					   {2.2, 0.07, 3.1, 1.7, 0.45, 0.55}};
+
+const double izhikevich_x0[EVENT_MEMBERS][2] = {{-64.2, -12.6}, {-61.7, -13.3}, {-66.4, -13.8},
+						{-58.3, -11.1}};
+const double izhikevich_p[EVENT_MEMBERS][5] = {{0.02, 0.2, -65, 8, 10.3}, {0.1, 0.2, -65, 2, 7.7},
+					       {0.02, 0.2, -50, 2, 12.9}, {0.02, 0.2, -55, 4, 9.1}};
+
+const double harvest_x0[EVENT_MEMBERS][2] = {{50.7, 29.3}, {44.1, 21.6}, {51.3, 27.2},
+					     {29.7, 18.4}};
+const double harvest_p[EVENT_MEMBERS][8] = {{0.25, 0.01, 0.001, -0.3, 0.01, 0.002, 36.2, 0.1},
+					    {0.31, 0.012, 0.0007, -0.27, 0.009, 0.0013, 36.3, 0.17},
+					    {0.25, 0.01, 0, -0.3, 0.01, 0, 38.6, 0.07},
+					    {0.37, 0.013, 0, -0.41, 0.011, 0, 45.2, 0.11}};
+
+/* Each orbit from (mu, a, e) at true anomaly nu0, its periapsis turned
+ * by omega: r = a (1 - e^2) / (1 + e cos nu), speed sqrt(mu / (a (1 -
+ * e^2))) (-sin nu, e + cos nu) in the periapsis' frame. */
+void periapsis_members(double x0[EVENT_MEMBERS][4], double p[EVENT_MEMBERS][2])
+{
+	static const double orbit[EVENT_MEMBERS][5] = {{1, 1.9, 0.1, 2.0, 0.3},
+						       {1.7, 2.3, 0.5, -1.1, 2.1},
+						       {0.6, 2.1, 0.9, 2.9, -0.7},
+						       {0.9, 1.7, 0.7, 0.4, 1.0}};
+
+	for (int i = 0; i < EVENT_MEMBERS; i++) {
+		const double mu = orbit[i][0], a = orbit[i][1], e = orbit[i][2], nu = orbit[i][3];
+		const double c = cos(orbit[i][4]), s = sin(orbit[i][4]);
+		const double r = a * (1 - e * e) / (1 + e * cos(nu)), w = sqrt(mu / (a * (1 - e * e)));
+		const double q[2] = {r * cos(nu), r * sin(nu)}, v[2] = {-w * sin(nu), w * (e + cos(nu))};
+
+		x0[i][0] = c * q[0] - s * q[1];
+		x0[i][1] = s * q[0] + c * q[1];
+		x0[i][2] = c * v[0] - s * v[1];
+		x0[i][3] = s * v[0] + c * v[1];
+		p[i][0] = mu;
+		p[i][1] = e;
+	}
+}
+
+picard_solver *event_solve_cpu(const picard_model *model, picard_options o, long ntraj,
+			       const double *x0, const double *params, double *x_final,
+			       picard_traj_status *status, int expect)
+{
+	picard_solver *s = NULL;
+	int err;
+
+	o.backend = PICARD_BACKEND_CPU;
+	o.precision = PICARD_DOUBLE;
+	err = picard_solver_create(&s, model, &o, ntraj);
+	cr_assert_eq(err, 0, "%s: %s", picard_strerror(err), picard_error_detail());
+	err = picard_solve(s, x0, params, x_final, status, NULL, NULL, 0, NULL);
+	cr_assert_eq(err, expect, "solve gave %s (%s), expected %s", picard_strerror(err),
+		     picard_error_detail(), picard_strerror(expect));
+	return s;
+}
+
+int csv_rows(const char *text)
+{
+	int rows = 0;
+
+	for (const char *c = strchr(text, '\n'); c && c[1]; c = strchr(c + 1, '\n'))
+		rows++;
+	return rows;
+}
 
 int thermostat_switches(const double *p, double T0, double t1, double *t, int *event, int max,
 			double *T1)

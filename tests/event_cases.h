@@ -1,6 +1,7 @@
 /* event_cases.h - the events tests' cases with closed forms
- * (tests/events/): a bouncing ball's bounce times, its members, and a
- * model file whose members fail each in their own way. */
+ * (tests/events/): a bouncing ball's bounce times, its members, a model
+ * file whose members fail each in their own way, the members of the
+ * other models with events, and their solve on the CPU backend. */
 #ifndef PICARD_TESTS_EVENT_CASES_H
 #define PICARD_TESTS_EVENT_CASES_H
 
@@ -21,13 +22,6 @@ int bounce_times(double y0, double v0, double g, double e, double t1, double *t,
 extern const double ball_x0[BALLS][2];
 extern const double ball_p[BALLS][2];
 
-/* A solve of model on the CPU backend in double (options o otherwise):
- * statuses, final states, picard_solve's code checked against expect;
- * the solver, for its event log. */
-picard_solver *solve_cpu(const picard_model *model, picard_options o, long ntraj,
-			 const double *x0, const double *params, double *x_final,
-			 picard_traj_status *status, int expect);
-
 /* The BALLS members' logs of a solve up to t1 = 4 against the closed
  * form, each bounce to within tol; the largest time error into *worst. */
 void expect_bounces(const picard_solver *s, const picard_traj_status *status, double tol,
@@ -47,6 +41,42 @@ extern const char event_faults_text[];
 #define EVENT_FAULTS_N 7
 extern const double event_faults_x0[EVENT_FAULTS_N][2];
 extern const double event_faults_p[EVENT_FAULTS_N][3];
+
+/* Members of the other event models (models/NAME.cu), drawn off round
+ * numbers, each of a few events over its span t1 (tests/events/
+ * test_event_models.c checks them against closed forms or references):
+ * start states x0 and parameters p in the models' order. */
+#define EVENT_MEMBERS 4
+/* impact_oscillator (w, zeta, A, Omega, d, r) to t1 = IMPACT_T1 */
+#define IMPACT_T1 120.0
+extern const double impact_x0[EVENT_MEMBERS][2];
+extern const double impact_p[EVENT_MEMBERS][6];
+/* izhikevich (a, b, c, d, I): regular spiking, fast spiking, chattering,
+ * intrinsically bursting, to t1 = IZHIKEVICH_T1 (ms) */
+#define IZHIKEVICH_T1 400.0
+extern const double izhikevich_x0[EVENT_MEMBERS][2];
+extern const double izhikevich_p[EVENT_MEMBERS][5];
+/* lotka_harvest (a1, b1, c1, a2, b2, c2, H, q): the first two with
+ * lotka's self-limitation, the last two without (c1 = c2 = 0: a first
+ * integral between harvests), to t1 = HARVEST_T1 */
+#define HARVEST_T1 200.0
+extern const double harvest_x0[EVENT_MEMBERS][2];
+extern const double harvest_p[EVENT_MEMBERS][8];
+/* kepler_periapsis (mu, e): bound orbits of eccentricity 0.1, 0.5, 0.9
+ * and 0.7, each started off its periapsis, to t1 = PERIAPSIS_T1 (30
+ * orbits of the longest) */
+#define PERIAPSIS_T1 750.0
+void periapsis_members(double x0[EVENT_MEMBERS][4], double p[EVENT_MEMBERS][2]);
+
+/* A solve of model on the CPU backend in double: statuses, final states
+ * (x_final may be NULL), the error code expected; the solver is returned
+ * for its event log. */
+picard_solver *event_solve_cpu(const picard_model *model, picard_options o, long ntraj,
+			       const double *x0, const double *params, double *x_final,
+			       picard_traj_status *status, int expect);
+
+/* The rows of a CSV text after its header. */
+int csv_rows(const char *text);
 
 /* models/thermostat.cu's switching times from T0 under parameters p (k,
  * Ta, q, low, high, on), low < T0 < high, those before t1 into t and the

@@ -1,8 +1,10 @@
 /* independent.c - see independent.h. */
 #include <criterion/criterion.h>
 #include <curand.h>
+#include <float.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_odeiv2.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,4 +94,75 @@ void gsl_solve(const picard_model *model, const double *params, const double *x0
 	}
 	free(x);
 	gsl_odeiv2_driver_free(driver);
+}
+
+/* The state at t_end from x at t by a fresh rk8pd drive at tol. */
+static void gsl_state_at(gsl_odeiv2_driver *driver, double t, const double *x, double t_end,
+			 int dim, double *out)
+{
+	memcpy(out, x, (size_t)dim * sizeof(double));
+	gsl_odeiv2_driver_reset(driver);
+	if (t_end > t)
+		cr_assert_eq(gsl_odeiv2_driver_apply(driver, &t, t_end, out), GSL_SUCCESS,
+			     "GSL stopped at t = %g", t);
+}
+
+int gsl_solve_events(const struct gsl_event_system *sys, const double *x0, double t0, double t1,
+		     double tol, int max, double *t, double *before, double *after)
+{
+	const int n = sys->dim;
+	gsl_odeiv2_system ode = {sys->rhs, NULL, (size_t)n, (void *)sys->params};
+	gsl_odeiv2_step *step = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, n);
+	gsl_odeiv2_control *control = gsl_odeiv2_control_y_new(tol, tol);
+	gsl_odeiv2_evolve *evolve = gsl_odeiv2_evolve_alloc(n);
+	gsl_odeiv2_driver *driver =
+		gsl_odeiv2_driver_alloc_y_new(&ode, gsl_odeiv2_step_rk8pd, 1e-6, tol, tol);
+	double x[8], start[8], mid[8], at = t0, h = fmin(1e-3, sys->hmax);
+	int count = 0;
+
+	cr_assert(n <= 8 && step && control && evolve && driver);
+	gsl_odeiv2_driver_set_nmax(driver, 0);
+	memcpy(x, x0, (size_t)n * sizeof(double));
+	double g = sys->g(x, sys->params);
+	while (at < t1 && count < max) {
+		const double from = at;
+
+		memcpy(start, x, (size_t)n * sizeof(double));
+		h = fmin(h, sys->hmax);
+		cr_assert_eq(gsl_odeiv2_evolve_apply(evolve, control, step, &ode, &at, t1, &h, x),
+			     GSL_SUCCESS, "GSL stopped at t = %g", at);
+		const double g_end = sys->g(x, sys->params);
+
+		if (!(g < 0 && g_end >= 0)) {
+			g = g_end;
+			continue;
+		}
+		double lo = from, hi = at;
+		while (hi - lo > 4 * DBL_EPSILON * fmax(1, fabs(hi))) {
+			const double m = 0.5 * (lo + hi);
+
+			gsl_state_at(driver, from, start, m, n, mid);
+			if (sys->g(mid, sys->params) < 0)
+				lo = m;
+			else
+				hi = m;
+		}
+		at = hi;
+		gsl_state_at(driver, from, start, at, n, x);
+		t[count] = at;
+		memcpy(before + (size_t)count * n, x, (size_t)n * sizeof(double));
+		if (sys->jump)
+			sys->jump(x, sys->params);
+		memcpy(after + (size_t)count * n, x, (size_t)n * sizeof(double));
+		count++;
+		g = sys->g(x, sys->params);
+		gsl_odeiv2_evolve_reset(evolve);
+		gsl_odeiv2_step_reset(step);
+		h = fmin(1e-3, sys->hmax);
+	}
+	gsl_odeiv2_driver_free(driver);
+	gsl_odeiv2_evolve_free(evolve);
+	gsl_odeiv2_control_free(control);
+	gsl_odeiv2_step_free(step);
+	return count;
 }

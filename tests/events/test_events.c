@@ -56,8 +56,8 @@ Test(events, bounce_times_match_the_closed_form)
 				o.iter_rtol = 1e-12;
 				o.iter_atol = 1e-12;
 			}
-			picard_solver *s = solve_cpu(model, o, BALLS, &ball_x0[0][0], &ball_p[0][0],
-						     x_final, status, 0);
+			picard_solver *s = event_solve_cpu(model, o, BALLS, &ball_x0[0][0],
+							   &ball_p[0][0], x_final, status, 0);
 			snprintf(what, sizeof(what), "%s %s",
 				 c == 0 ? "dp5" : c == 1 ? "dp8" : "vern9", fixed ? "fixed" : "adaptive");
 			expect_bounces(s, status, 1e-10, what, &worst);
@@ -81,7 +81,7 @@ Test(events, parameter_jumps_switch_at_their_closed_form_times)
 	for (int c = 0; c < NSCHEMES; c++) {
 		picard_options o = {.scheme = explicit_schemes[c], .event_log = 256, .t0 = 0,
 				    .t1 = 10, .iter_rtol = 1e-12, .iter_atol = 1e-12};
-		picard_solver *s = solve_cpu(model, o, THERMOSTATS, thermostat_x0, &p[0][0], x_final,
+		picard_solver *s = event_solve_cpu(model, o, THERMOSTATS, thermostat_x0, &p[0][0], x_final,
 					     status, 0);
 		const double worst = expect_switches(s, status, x_final, 1e-9,
 						     picard_scheme_of(explicit_schemes[c])->name);
@@ -107,7 +107,7 @@ Test(events, terminate_and_record_at_their_closed_form_times)
 	for (int c = 0; c < NSCHEMES; c++) {
 		picard_options o = {.scheme = explicit_schemes[c], .iter_rtol = 1e-13,
 				    .iter_atol = 1e-13};
-		picard_solver *s = solve_cpu(model, o, 4, x0, &p[0][0], x_final, status, 0);
+		picard_solver *s = event_solve_cpu(model, o, 4, x0, &p[0][0], x_final, status, 0);
 		const picard_event_log *elog = picard_solver_event_log(s);
 		const double *stop = picard_solver_fail_times(s);
 		double worst = 0;
@@ -155,7 +155,7 @@ Test(events, crossings_in_one_step_in_time_order)
 	double x_final[2];
 	picard_traj_status status[2];
 	picard_options o = {.scheme = PICARD_SCHEME_VERN9, .K = 1, .h = 5};
-	picard_solver *s = solve_cpu(model, o, 2, x0, &p[0][0], x_final, status, 0);
+	picard_solver *s = event_solve_cpu(model, o, 2, x0, &p[0][0], x_final, status, 0);
 	const picard_event_log *elog = picard_solver_event_log(s);
 	const size_t second = elog->capacity;
 
@@ -211,8 +211,8 @@ Test(events, faulty_members_stop_with_their_status_and_the_others_go_on)
 	cr_expect_eq(model->events->limit, 30);
 	picard_options o = {.scheme = PICARD_SCHEME_DP8, .iter_rtol = 1e-12, .iter_atol = 1e-12,
 			    .event_log = 30};
-	picard_solver *s = solve_cpu(model, o, N, &x0[0][0], &p[0][0], x_final, status,
-				     PICARD_EFAILED);
+	picard_solver *s = event_solve_cpu(model, o, N, &x0[0][0], &p[0][0], x_final, status,
+					   PICARD_EFAILED);
 	const picard_event_log *elog = picard_solver_event_log(s);
 	const double *stop = picard_solver_fail_times(s);
 
@@ -324,7 +324,7 @@ Test(events, leaving_the_surface_within_the_spacing_does_not_count, .timeout = 1
 	cr_assert_eq(picard_model_load(path.s, &model), 0);
 	picard_options o = {.scheme = PICARD_SCHEME_DP8, .iter_rtol = 1e-12, .iter_atol = 1e-12,
 			    .event_log = 30};
-	picard_solver *s = solve_cpu(model, o, 1, x0, p, x_final, status, 0);
+	picard_solver *s = event_solve_cpu(model, o, 1, x0, p, x_final, status, 0);
 	const picard_event_log *elog = picard_solver_event_log(s);
 	const int n = bounce_times(1, 0, G, 0.9, 3, t, 64);
 
@@ -424,12 +424,10 @@ Test(events, picard_run_writes_the_log_and_names_overflow)
 	char *text = slurp(csv.s, NULL);
 	double t[64];
 	const int n = bounce_times(1, 0, G, 0.9, 4, t, 64);
-	int rows = 0;
+	const int rows = csv_rows(text);
 
 	cr_expect(!strncmp(text, "member,event,name,time,before_x1,before_x2,after_x1,after_x2\n",
 			   60), "%.80s", text);
-	for (const char *c = strchr(text, '\n'); c && c[1]; c = strchr(c + 1, '\n'))
-		rows++;
 	cr_expect_eq(rows, 3 * n, "%d rows, 3 members of %d bounces", rows, n);
 	cr_expect(strstr(text, "\n2,0,bounce,"), "%s", text);
 	free(text);

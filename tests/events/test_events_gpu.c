@@ -7,7 +7,10 @@
  * (257 members no one tuned for, dp5, dp8 and vern9, adaptive and fixed,
  * double and float), threshold's terminal times with dense output after
  * them NaN, thermostat's jumps of its parameters, the faulty members of
- * event_faults in one ensemble, and an ensemble solved in chunks. Skipped without a GPU, failed with
+ * event_faults in one ensemble, an ensemble solved in chunks, and the
+ * members of impact_oscillator, izhikevich, kepler_periapsis and
+ * lotka_harvest (event_cases.c; their closed forms and references are
+ * test_event_models.c's). Skipped without a GPU, failed with
  * PICARD_REQUIRE_GPU=1. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
@@ -342,4 +345,59 @@ Test(events_gpu, chunks_keep_each_members_log, .timeout = 300)
 	cr_expect_eq(memcmp(whole.x_final, parts.x_final, 2 * NBALL * sizeof(double)), 0);
 	side_free(&whole);
 	side_free(&parts);
+}
+
+/* A model's members (event_cases.c) on the GPU and the CPU, dp8 at
+ * 1e-12 in double to t1: each ok, the same logs and final states. The
+ * members are not chaotic (dp8 and vern9 at 1e-12 put their events
+ * within 1e-7 of each other), so rounding stays rounding. */
+static void event_model_like_the_cpu(const char *name, const double *x0, const double *p,
+				     double t1)
+{
+	const picard_model *model = test_model(name);
+	picard_options o = {.scheme = PICARD_SCHEME_DP8, .iter_rtol = 1e-12, .iter_atol = 1e-12,
+			    .event_log = 64, .t1 = t1, .precision = PICARD_DOUBLE};
+	struct side gpu = solve_on(model, o, PICARD_BACKEND_CUDA, EVENT_MEMBERS, x0, p, NULL);
+	struct side cpu = solve_on(model, o, PICARD_BACKEND_CPU, EVENT_MEMBERS, x0, p, NULL);
+	const double apart = compare(&gpu, &cpu, model, EVENT_MEMBERS, 1e-9, name);
+	const picard_event_log *log = picard_solver_event_log(gpu.s);
+
+	for (int i = 0; i < EVENT_MEMBERS; i++) {
+		cr_expect_eq(gpu.status[i], PICARD_TRAJ_OK, "%s member %d: %s", name, i,
+			     picard_traj_status_name(gpu.status[i]));
+		cr_expect_gt(log->count[i], 0, "%s member %d: no events", name, i);
+	}
+	cr_log_info("%s dp8: %d, %d, %d, %d events, times within %.3g of the CPU's", name,
+		    log->count[0], log->count[1], log->count[2], log->count[3], apart);
+	side_free(&gpu);
+	side_free(&cpu);
+}
+
+Test(events_gpu, impact_oscillator_like_the_cpu, .timeout = 300)
+{
+	require_gpu();
+	event_model_like_the_cpu("impact_oscillator", &impact_x0[0][0], &impact_p[0][0],
+				 IMPACT_T1);
+}
+
+Test(events_gpu, izhikevich_like_the_cpu, .timeout = 300)
+{
+	require_gpu();
+	event_model_like_the_cpu("izhikevich", &izhikevich_x0[0][0], &izhikevich_p[0][0],
+				 IZHIKEVICH_T1);
+}
+
+Test(events_gpu, kepler_periapsis_like_the_cpu, .timeout = 300)
+{
+	double x0[EVENT_MEMBERS][4], p[EVENT_MEMBERS][2];
+
+	require_gpu();
+	periapsis_members(x0, p);
+	event_model_like_the_cpu("kepler_periapsis", &x0[0][0], &p[0][0], PERIAPSIS_T1);
+}
+
+Test(events_gpu, lotka_harvest_like_the_cpu, .timeout = 300)
+{
+	require_gpu();
+	event_model_like_the_cpu("lotka_harvest", &harvest_x0[0][0], &harvest_p[0][0], HARVEST_T1);
 }

@@ -73,7 +73,7 @@ Test(events_picard, bounce_times_match_the_closed_form)
 	for (int a = 0; a < 3; a++)
 		for (int b = 0; b < 3; b++) {
 			char what[64];
-			picard_solver *s = solve_cpu(model, lobatto(ms[a], windows[b]), BALLS,
+			picard_solver *s = event_solve_cpu(model, lobatto(ms[a], windows[b]), BALLS,
 						     &ball_x0[0][0], &ball_p[0][0], x_final, status,
 						     0);
 
@@ -95,7 +95,7 @@ Test(events_picard, bounces_on_window_ends_and_inside_windows)
 	const double end[2][2] = {{1, 0}, {0.3125, -2}}; /* (y, v) at t = 4 */
 	double x_final[4], t[64];
 	picard_traj_status status[2];
-	picard_solver *s = solve_cpu(model, lobatto(8, 0.25), 2, &x0[0][0], &p[0][0], x_final,
+	picard_solver *s = event_solve_cpu(model, lobatto(8, 0.25), 2, &x0[0][0], &p[0][0], x_final,
 				     status, 0);
 	const picard_event_log *elog = picard_solver_event_log(s);
 
@@ -130,7 +130,7 @@ static double expect_threshold(picard_options o, double tol, const char *what)
 	const double x0[4] = {1, 3, 0.25, 0.5};
 	double x_final[4], worst = 0;
 	picard_traj_status status[4];
-	picard_solver *s = solve_cpu(model, o, 4, x0, &p[0][0], x_final, status, 0);
+	picard_solver *s = event_solve_cpu(model, o, 4, x0, &p[0][0], x_final, status, 0);
 	const picard_event_log *elog = picard_solver_event_log(s);
 	const double *stop = picard_solver_fail_times(s);
 
@@ -184,7 +184,7 @@ Test(events_picard, crossings_in_one_window_in_time_order)
 	const double x0[2] = {1, 1};
 	double x_final[2];
 	picard_traj_status status[2];
-	picard_solver *s = solve_cpu(model, lobatto(16, 5), 2, x0, &p[0][0], x_final, status, 0);
+	picard_solver *s = event_solve_cpu(model, lobatto(16, 5), 2, x0, &p[0][0], x_final, status, 0);
 	const picard_event_log *elog = picard_solver_event_log(s);
 	const size_t second = elog->capacity;
 
@@ -296,7 +296,7 @@ static void expect_faults(picard_options o, double tol, double chatter_tol)
 	write_file(path.s, event_faults_text, strlen(event_faults_text));
 	cr_assert_eq(picard_model_load(path.s, &model), 0, "%s", picard_error_detail());
 	o.event_log = 30;
-	picard_solver *s = solve_cpu(model, o, N, &x0[0][0], &p[0][0], x_final, status,
+	picard_solver *s = event_solve_cpu(model, o, N, &x0[0][0], &p[0][0], x_final, status,
 				     PICARD_EFAILED);
 	const picard_event_log *elog = picard_solver_event_log(s);
 	const double *stop = picard_solver_fail_times(s);
@@ -396,7 +396,7 @@ Test(events_picard, trapezoid_bounce_times_converge_at_order_2)
 
 	for (int c = 0; c < 2; c++) {
 		char what[64];
-		picard_solver *s = solve_cpu(model, trapezoid(hs[c]), BALLS, &ball_x0[0][0],
+		picard_solver *s = event_solve_cpu(model, trapezoid(hs[c]), BALLS, &ball_x0[0][0],
 					     &ball_p[0][0], x_final, status, 0);
 
 		snprintf(what, sizeof(what), "trapezoid h = %g", hs[c]);
@@ -439,7 +439,7 @@ Test(events_picard, parameter_jumps_switch_at_their_closed_form_times)
 		o.t0 = 0;
 		o.t1 = 10;
 		o.event_log = 256;
-		picard_solver *s = solve_cpu(model, o, THERMOSTATS, thermostat_x0, &p[0][0], x_final,
+		picard_solver *s = event_solve_cpu(model, o, THERMOSTATS, thermostat_x0, &p[0][0], x_final,
 					     status, 0);
 		const double worst = expect_switches(s, status, x_final, tol[c],
 						     c ? "trapezoid" : "lobatto");
