@@ -16,6 +16,7 @@
 #include "lobatto.h"
 #include "model_impl.h"
 #include "scheme.h"
+#include "scheme_events.h"
 #include "solver.h"
 
 #define DEFAULT_BOUND 1e12
@@ -128,14 +129,16 @@ static int resolve_events(const picard_model *model, picard_options *o)
 					   o->event_log, model->name);
 		return PICARD_OK;
 	}
-	if (o->scheme != PICARD_SCHEME_DP5 && o->scheme != PICARD_SCHEME_DP8 &&
-	    o->scheme != PICARD_SCHEME_VERN9)
+	if (!picard_scheme_locates_events(o->scheme))
 		return picard_fail(PICARD_EINVAL, "model %s has events: the %s scheme does not "
 				   "locate them yet (dp5, dp8 and vern9 do)", model->name,
 				   picard_scheme_of(o->scheme)->name);
 	if (o->estimate_error)
-		return picard_fail(PICARD_EINVAL, "model %s has events: no error estimate yet (its "
-				   "companion solve does not follow the events)", model->name);
+		return picard_fail(PICARD_EINVAL, "model %s has events: no error estimate (its "
+				   "companion solve's window ends after a terminal event, and its "
+				   "event times, are not compared); check the events against the "
+				   "reference instead (picard_check_each with the event log)",
+				   model->name);
 	if (o->event_log < 0)
 		return picard_fail(PICARD_EINVAL, "event_log = %d: entries per member, >= 0 (0: "
 				   "the model's limit, at most 16)", o->event_log);
