@@ -6,12 +6,15 @@
 
 #include "defaults.h"
 #include "scheme.h"
+#include "scheme_events.h"
 
 /* ---- shared by the programs ------------------------------------------------ */
 
 bool cli_scheme_suits(const picard_model *model, const picard_scheme_type *type)
 {
 	if (type->takes_linsolve != (model->op != NULL))
+		return false;
+	if (model->events && !picard_scheme_locates_events(type->id))
 		return false;
 	return !model->stiff || type->solves_stiff;
 }
