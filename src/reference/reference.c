@@ -776,15 +776,18 @@ void picard_check_merge(picard_check_result *t, const picard_check_result *p, lo
 		t->rel_error = p->rel_error;
 	if (none || worse(p->scaled_error, t->scaled_error))
 		t->scaled_error = p->scaled_error;
+	/* the events' alike; the first part checked is taken whole */
 	t->events += p->events;
-	if (p->events && (t->worst_event_traj < 0 || worse(p->event_error, t->event_error))) {
+	if (none || (p->events && (t->worst_event_traj < 0 ||
+				   worse(p->event_error, t->event_error)))) {
 		t->event_error = p->event_error;
 		t->worst_event_traj = p->worst_event_traj >= 0 ? first + p->worst_event_traj : -1;
 	}
-	if (worse(p->event_scaled_error, t->event_scaled_error))
+	if (none || worse(p->event_scaled_error, t->event_scaled_error))
 		t->event_scaled_error = p->event_scaled_error;
-	if (p->event_mismatch && t->event_mismatch == 0) {
-		t->first_event_mismatch = first + p->first_event_mismatch;
+	if (none || (p->event_mismatch && t->event_mismatch == 0)) {
+		t->first_event_mismatch = p->first_event_mismatch >= 0 ?
+					  first + p->first_event_mismatch : -1;
 		snprintf(t->event_detail, sizeof(t->event_detail), "%s", p->event_detail);
 	}
 	t->event_mismatch += p->event_mismatch;
