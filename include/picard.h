@@ -765,7 +765,10 @@ typedef struct picard_check_result {
 /* Compare a record of a solve (every-th window ends of grid, or its
  * times; trajectories i % traj_stride == 0) against picard_reference() on
  * the same initial states (x0, params: as given to picard_solve). Threads
- * over trajectories. */
+ * over trajectories. A model with events: the reference locates them
+ * (rk8pd, by the engine's rules), and the states are compared up to where
+ * it stopped; picard_check_each, given the solve's log, compares the
+ * events too. */
 int picard_check(const picard_model *model, const picard_grid *grid,
 		 long ntraj, const double *x0, const double *params,
 		 const picard_record *record, picard_check_result *result);
