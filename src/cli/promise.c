@@ -145,17 +145,17 @@ static void check_final_events(const struct run *run, struct solved *s, long i,
 {
 	const picard_grid *g = picard_solver_grid(s->solver);
 	const picard_event_log *log = picard_solver_event_log(s->solver);
-	const int n = run->model->dim, np = run->model->nparams, cap = log->capacity;
-	int index[cap + 1];
-	double time[cap + 1], *after = malloc(((size_t)cap * n + 1) * sizeof(double)), ref[n];
-	struct ref_events ev = {.capacity = cap, .index = index, .time = time, .after = after};
+	const int n = run->model->dim, np = run->model->nparams;
+	double ref[n];
+	struct ref_events ev;
 	struct event_compare c;
 
-	if (!after || picard_reference_events(run->model, s->params ? s->params + i * np : NULL,
-					      s->x0 + i * n, g->t0, g->t1, &g->t1, 1,
-					      picard_check_ref_tol(tol), i, ref, &ev)) {
+	if (ref_events_alloc(&ev, log->capacity, n) ||
+	    picard_reference_events(run->model, s->params ? s->params + i * np : NULL,
+				    s->x0 + i * n, g->t0, g->t1, &g->t1, 1,
+				    picard_check_ref_tol(tol), i, ref, &ev)) {
 		s->ref_failed[i] = 1;
-		free(after);
+		ref_events_free(&ev);
 		return;
 	}
 	picard_events_compare(run->model, &ev, log, i, s->status[i], tol,
@@ -163,10 +163,11 @@ static void check_final_events(const struct run *run, struct solved *s, long i,
 	s->err[i] = c.mismatch ? INFINITY : fmax(c.time_scaled, c.after_scaled);
 	if (!c.mismatch && ev.status == PICARD_TRAJ_OK)
 		s->err[i] = fmax(s->err[i], picard_scaled_error(tol, s->x_final + i * n, ref, n));
-	else if (!c.mismatch && ev.status == PICARD_TRAJ_EVENT && ev.count <= cap)
+	else if (!c.mismatch && ev.status == PICARD_TRAJ_EVENT && ev.count <= ev.capacity)
 		s->err[i] = fmax(s->err[i], picard_scaled_error(tol, s->x_final + i * n,
-								 after + (size_t)(ev.count - 1) * n, n));
-	free(after);
+								 ev.after + (size_t)(ev.count - 1) * n,
+								 n));
+	ref_events_free(&ev);
 }
 
 /* A trajectory that nothing else vouches for: its final state against

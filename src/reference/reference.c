@@ -583,18 +583,13 @@ static void check_events_trajectory(const struct check_job *job, long s, double 
 {
 	const int n = job->model->dim, np = job->model->nparams;
 	const long traj = s * job->record->traj_stride;
-	const int capacity = job->events ? job->events->capacity : 0;
 	const picard_traj_status status = job->status ? job->status[traj] : PICARD_TRAJ_OK;
-	struct ref_events rev = {.capacity = capacity};
+	struct ref_events rev;
 	double stop;
-	int err;
+	int err = ref_events_alloc(&rev, job->events ? job->events->capacity : 0, n);
 
-	rev.index = malloc((capacity + 1) * sizeof(*rev.index));
-	rev.time = malloc((capacity + 1) * sizeof(*rev.time));
-	rev.after = malloc(((size_t)capacity * n + 1) * sizeof(*rev.after));
-	err = !rev.index || !rev.time || !rev.after ?
-	      picard_fail(PICARD_ENOMEM, "check: an event log of %d", capacity) :
-	      picard_reference_events(job->model, job->params ? job->params + traj * np : NULL,
+	if (!err)
+		err = picard_reference_events(job->model, job->params ? job->params + traj * np : NULL,
 				      job->x0 + traj * n, job->grid->t0, job->grid->t1, job->times,
 				      job->nrec, job->ref_tol, job->first + traj, ref, &rev);
 	if (err) {
@@ -619,9 +614,7 @@ static void check_events_trajectory(const struct check_job *job, long s, double 
 			worst->scaled = INFINITY;
 	}
 out:
-	free(rev.index);
-	free(rev.time);
-	free(rev.after);
+	ref_events_free(&rev);
 }
 
 /* Reference for slot s (trajectory s * traj_stride) at every recorded

@@ -430,6 +430,28 @@ int picard_reference_events(const picard_model *model, const double *params,
 	return err;
 }
 
+int ref_events_alloc(struct ref_events *ev, int capacity, int dim)
+{
+	*ev = (struct ref_events){
+		.capacity = capacity,
+		.index = malloc(((size_t)capacity + 1) * sizeof(*ev->index)),
+		.time = malloc(((size_t)capacity + 1) * sizeof(*ev->time)),
+		.after = malloc(((size_t)capacity * dim + 1) * sizeof(*ev->after)),
+	};
+	if (ev->index && ev->time && ev->after)
+		return PICARD_OK;
+	ref_events_free(ev);
+	return picard_fail(PICARD_ENOMEM, "reference: an event log of %d", capacity);
+}
+
+void ref_events_free(struct ref_events *ev)
+{
+	free(ev->index);
+	free(ev->time);
+	free(ev->after);
+	*ev = (struct ref_events){.capacity = 0};
+}
+
 bool picard_event_status(picard_traj_status status)
 {
 	return status == PICARD_TRAJ_OK || status == PICARD_TRAJ_EVENT ||

@@ -28,6 +28,11 @@ struct ref_events {
 				      its end */
 };
 
+/* ev's arrays for capacity entries of states of dim (PICARD_ENOMEM when
+ * they cannot be had: ev is then as ref_events_free leaves it). */
+int ref_events_alloc(struct ref_events *ev, int capacity, int dim);
+void ref_events_free(struct ref_events *ev);
+
 /* From x0 at t0 to t_end (the solve's t1; the last time where that is
  * later) at rk8pd's rtol = atol = tol, the states at the ntimes times
  * (non-decreasing, from t0)
