@@ -3,7 +3,7 @@
  *
  * gsl_odeiv2's rk8pd has no dense output, so the reference never steps
  * past a record time (each step aims at the next one, as reference.c's
- * march does) and locates a crossing inside an accepted step from
+ * march does, and is at most REF_EVENT_MAX_STEP of the span) and locates a crossing inside an accepted step from
  * (t_a, x_a) to t_b by Illinois on g over rk8pd steps of its own from
  * (t_a, x_a) to each trial time: one step of at most the accepted length
  * is at least as accurate as it, so the root is found to the reference's
@@ -47,6 +47,11 @@
  * off a surface and back across it unseen (a bounce's whole flight in one
  * step of a parabola, which rk8pd integrates exactly). */
 #define REF_EVENT_RESTART 1e-6
+/* A step is at most this fraction of the span: g that leaves zero's side
+ * and comes back within one step shows no crossing, to the engine or the
+ * reference, and a long step (rk8pd's on a polynomial solution) makes
+ * that likelier. */
+#define REF_EVENT_MAX_STEP (1.0 / 64)
 /* A model declares at most this many events (docs/models.md). */
 #define REF_MAX_EVENTS 64
 
@@ -338,6 +343,7 @@ static int march(struct ev_march *m, double t0, double t_end)
 {
 	const int n = m->who->model->dim, ne = m->events->count;
 	gsl_odeiv2_driver *d = m->r.driver;
+	const double longest = REF_EVENT_MAX_STEP * (t_end - t0);
 	double t = t0;
 
 	eval_g(m, t, m->r.y, m->g);
@@ -348,7 +354,8 @@ static int march(struct ev_march *m, double t0, double t_end)
 	read_sides(m, m->g);
 	store_due(m, t, m->r.y);
 	while (t < t_end) {
-		const double target = m->next < m->ntimes ? fmin(m->times[m->next], t_end) : t_end;
+		const double due = m->next < m->ntimes ? fmin(m->times[m->next], t_end) : t_end;
+		const double target = t + longest < due ? t + longest : due;
 		enum ev_result res;
 		int err;
 
