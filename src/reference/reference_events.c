@@ -68,6 +68,9 @@ struct ev_march {
 	struct ref_run r;
 	const struct ref_who *who;
 	const picard_events *events;
+	double *params;               /* the member's own copy, the one its
+					 right-hand side reads: a jump may
+					 change it (main's parameter jumps) */
 	gsl_odeiv2_step *probe;       /* the trial steps of the location */
 	double *yerr, *x_start, *xe, *xc, *xb; /* dim each */
 	double t_start;               /* the step's start */
@@ -283,7 +286,7 @@ static enum ev_result act(struct ev_march *m, double te, signed char *fired)
 		    m->ev->count >= events->limit)
 			return stop(m, PICARD_TRAJ_EVENT_LIMIT, te);
 		if (events->actions[j] == PICARD_EVENT_JUMP)
-			events->jump(j, te, m->r.y, m->r.rs.params);
+			events->jump(j, te, m->r.y, m->params);
 		log_event(m, j, te, m->r.y);
 		fired[j] = (signed char)dir;
 		m->last_dir[j] = (signed char)dir;
@@ -408,12 +411,18 @@ int picard_reference_events(const picard_model *model, const double *params,
 	if (ntimes && times[ntimes - 1] > t_end)
 		t_end = times[ntimes - 1];
 	m.events = model->events;
+	m.params = malloc(((size_t)model->nparams + 1) * sizeof(double));
+	if (!m.params)
+		return picard_fail(PICARD_ENOMEM, "reference: %d parameters", model->nparams);
+	if (model->nparams)
+		memcpy(m.params, params ? params : model->param_defaults,
+		       (size_t)model->nparams * sizeof(double));
 	ev->count = 0;
 	ev->status = PICARD_TRAJ_OK;
 	ev->t_stop = INFINITY;
 	for (int k = 0; k < REF_MAX_EVENTS; k++)
 		m.last_time[k] = NAN;
-	err = ref_open(&m.r, model, params, x0, tol, REF_RK8PD);
+	err = ref_open(&m.r, model, m.params, x0, tol, REF_RK8PD);
 	scratch = malloc(5 * (size_t)n * sizeof(double));
 	m.probe = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, (size_t)n);
 	if (!err && (!scratch || !m.probe))
@@ -433,6 +442,7 @@ int picard_reference_events(const picard_model *model, const double *params,
 	if (m.probe)
 		gsl_odeiv2_step_free(m.probe);
 	free(scratch);
+	free(m.params);
 	ref_close(&m.r);
 	return err;
 }
