@@ -774,12 +774,32 @@ typedef struct picard_check_result {
 	long ref_failed;    /* picard_check_each with keep_going: slots whose
 			       reference failed (their error is NaN) */
 	long first_ref_failed; /* the first such trajectory, or -1 */
+	/* A model with events (picard_check_each given the solve's log):
+	 * each member's events against the reference's, which locates the
+	 * same events; the states are compared at the record times up to
+	 * where the member or its reference stopped, whichever is sooner. */
+	long events;        /* events compared (kept in both logs) */
+	double event_error; /* the largest |t - t_ref| of an event */
+	double event_scaled_error; /* the largest |t - t_ref| / (atol + rtol
+			       |t_ref|) under the options' tolerance: an
+			       event's time scaled as a state's component
+			       is; also in scaled_error and traj_error */
+	long worst_event_traj; /* trajectory where event_error is reached */
+	long event_mismatch; /* members whose events differ from the
+			       reference's in number, index or how the member
+			       ended (their traj_error is +Inf) */
+	long first_event_mismatch; /* the first such trajectory, or -1 */
+	char event_detail[200]; /* its difference in words: "member 12: 19
+			       events, the reference 20" */
 } picard_check_result;
 
 /* Compare a record of a solve (every-th window ends of grid, or its
  * times; trajectories i % traj_stride == 0) against picard_reference() on
  * the same initial states (x0, params: as given to picard_solve). Threads
- * over trajectories. */
+ * over trajectories. A model with events: the reference locates them
+ * (rk8pd, by the engine's rules), and the states are compared up to where
+ * it stopped; picard_check_each, given the solve's log, compares the
+ * events too. */
 int picard_check(const picard_model *model, const picard_grid *grid,
 		 long ntraj, const double *x0, const double *params,
 		 const picard_record *record, picard_check_result *result);
@@ -797,6 +817,12 @@ typedef struct picard_check_options {
 				 compared (else it fails the whole check) */
 	long first;           /* the index of x0's first trajectory in the
 				 messages (0): a batch's of its ensemble */
+	/* A model with events: the solve's log (picard_solver_event_log),
+	 * its statuses and fail times (picard_solver_fail_times), of all
+	 * ntraj trajectories; required then. */
+	const picard_event_log *events;
+	const picard_traj_status *status;
+	const double *fail_times;
 } picard_check_options;
 
 /* picard_check, trajectory by trajectory: the same comparison, each
@@ -819,7 +845,8 @@ int picard_check_each(const picard_model *model, const picard_grid *grid,
 void picard_check_merge(picard_check_result *total, const picard_check_result *part,
 			long first);
 #define PICARD_CHECK_NONE \
-	((picard_check_result){.worst_traj = -1, .worst_window = -1, .first_ref_failed = -1})
+	((picard_check_result){.worst_traj = -1, .worst_window = -1, .first_ref_failed = -1, \
+			       .worst_event_traj = -1, .first_event_mismatch = -1})
 
 /* ---- Tolerance search --------------------------------------------------- */
 

@@ -384,7 +384,7 @@ static int create_solver(struct run *run)
 	/* --check without --tol judges each checked member against its error
 	 * estimate in units of the iteration tolerance (promise.h), which only
 	 * the settled grid knows: the solver again, with the estimate */
-	if (!err && run->opts.check && !run->opts.tol_given) {
+	if (!err && run->opts.check && !run->opts.tol_given && !run->model->events) {
 		const picard_grid *g = picard_solver_grid(run->solver);
 
 		solver_opts.estimate_error = true;

@@ -343,12 +343,6 @@ static int parse_options(int argc, char **argv, struct tune_cli_options *opts)
 	cli_default_span(opts->model, opts->t0_given, &opts->t0, opts->t1_given, &opts->t1);
 	if (!opts->tol_given)
 		return cli_error(CLI_EUSAGE, "--tol E: the error bound is required");
-	/* its candidates would be judged against a reference without them */
-	if (opts->model->events)
-		return cli_error(CLI_EUSAGE, "model %s has events, and the reference the search "
-				 "judges by does not locate them yet: no search (picard-run %s "
-				 "--scheme dp5, dp8 or vern9 with --iter-rtol)", opts->model->name,
-				 opts->model->name);
 	err = check_m_candidates(opts);
 	if (err)
 		return err;

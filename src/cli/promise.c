@@ -22,6 +22,7 @@
 #include "progress.h"
 #include "promise.h"
 #include "reference.h"
+#include "reference_events.h"
 #include "scheme.h"
 
 #define RETRY_ROUNDS 3           /* tightenings of a tuned configuration */
@@ -84,14 +85,24 @@ void promise_free(struct run *run)
 	free(run->ref_failed);
 }
 
+/* A member that finished: it reached t1, or a terminal event stopped it
+ * (its final state is the state there); both are judged. */
+static bool finished(picard_traj_status status)
+{
+	return status == PICARD_TRAJ_OK || status == PICARD_TRAJ_EVENT;
+}
+
 /* The check of s's record: each checked trajectory's scaled error, a
- * failed reference marking its own trajectory. */
+ * failed reference marking its own trajectory; a model with events has
+ * its events checked too (picard_check_each, with the solve's log). */
 static int check_recorded(const struct run *run, struct solved *s, picard_check_result *res)
 {
 	const long slots = (s->n + s->check->traj_stride - 1) / s->check->traj_stride;
 	picard_check_options copts = {
 		.tol = run_tolerance(&run->opts, picard_solver_grid(s->solver)), .keep_going = true,
 		.first = run->shard.first + run->batch_first,
+		.events = picard_solver_event_log(s->solver), .status = s->status,
+		.fail_times = picard_solver_fail_times(s->solver),
 	};
 	int err;
 
@@ -124,8 +135,43 @@ static int check_recorded(const struct run *run, struct solved *s, picard_check_
 	return err ? cli_library_error(err) : 0;
 }
 
+/* check_final() of a model with events: the reference locates them;
+ * the member's events against its (a difference in number, index or end
+ * is +Inf), and its final state against the reference's at t1, or for a
+ * member a terminal event stopped, at the reference's own terminal event
+ * (its state after it: the same state). */
+static void check_final_events(const struct run *run, struct solved *s, long i,
+			       const picard_tolerance *tol)
+{
+	const picard_grid *g = picard_solver_grid(s->solver);
+	const picard_event_log *log = picard_solver_event_log(s->solver);
+	const int n = run->model->dim, np = run->model->nparams;
+	double ref[n];
+	struct ref_events ev;
+	struct event_compare c;
+
+	if (ref_events_alloc(&ev, log->capacity, n) ||
+	    picard_reference_events(run->model, s->params ? s->params + i * np : NULL,
+				    s->x0 + i * n, g->t0, g->t1, &g->t1, 1,
+				    picard_check_ref_tol(tol), i, ref, &ev)) {
+		s->ref_failed[i] = 1;
+		ref_events_free(&ev);
+		return;
+	}
+	picard_events_compare(run->model, &ev, log, i, s->status[i], tol,
+			      run->shard.first + run->batch_first + i, &c);
+	s->err[i] = c.mismatch ? INFINITY : fmax(c.time_scaled, c.after_scaled);
+	if (!c.mismatch && ev.status == PICARD_TRAJ_OK)
+		s->err[i] = fmax(s->err[i], picard_scaled_error(tol, s->x_final + i * n, ref, n));
+	else if (!c.mismatch && ev.status == PICARD_TRAJ_EVENT && ev.count <= ev.capacity)
+		s->err[i] = fmax(s->err[i], picard_scaled_error(tol, s->x_final + i * n,
+								 ev.after + (size_t)(ev.count - 1) * n,
+								 n));
+	ref_events_free(&ev);
+}
+
 /* A trajectory that nothing else vouches for: its final state against
- * rk8pd at t1. */
+ * rk8pd at t1 (a model with events: check_final_events()). */
 static void check_final(const struct run *run, struct solved *s, long i)
 {
 	const picard_grid *g = picard_solver_grid(s->solver);
@@ -135,6 +181,10 @@ static void check_final(const struct run *run, struct solved *s, long i)
 
 	if (s->x0 == run->x0) /* the run's own: the member's row */
 		members_at_hand(run, i);
+	if (run->model->events) {
+		check_final_events(run, s, i, &tol);
+		return;
+	}
 	if (picard_reference_tol(run->model, s->params ? s->params + i * np : NULL,
 				 s->x0 + i * n, g->t0, &g->t1, 1, picard_check_ref_tol(&tol), i,
 				 ref)) {
@@ -170,7 +220,7 @@ static bool check_far(const struct solved *s, long i, const picard_tolerance *to
 /* A finished member that neither the check nor an estimate vouches for. */
 static bool unvouched(const struct solved *s, long i)
 {
-	return s->status[i] == PICARD_TRAJ_OK && isnan(s->err[i]) && isnan(s->err_est[i]);
+	return finished(s->status[i]) && isnan(s->err[i]) && isnan(s->err_est[i]);
 }
 
 /* Estimates, checks and statuses of one solve. */
@@ -194,7 +244,7 @@ static int judge(const struct run *run, struct solved *s, picard_check_result *r
 
 #pragma omp parallel for
 		for (long i = 0; i < s->n; i++)
-			if (s->status[i] == PICARD_TRAJ_OK && check_far(s, i, &tol))
+			if (finished(s->status[i]) && check_far(s, i, &tol))
 				s->status[i] = PICARD_TRAJ_CHECK_FAILED;
 	}
 	if (err || !run->opts.tol_given)
@@ -215,7 +265,7 @@ static int judge(const struct run *run, struct solved *s, picard_check_result *r
 	}
 #pragma omp parallel for
 	for (long i = 0; i < s->n; i++)
-		if (s->status[i] == PICARD_TRAJ_OK && !meets(s, i))
+		if (finished(s->status[i]) && !meets(s, i))
 			s->status[i] = PICARD_TRAJ_TOL_EXCEEDED;
 	return 0;
 }
@@ -256,7 +306,7 @@ static void part_free(struct part *p)
  * where its reference did not. */
 static bool retry_wanted(const struct run *run, long i)
 {
-	return run->status[i] != PICARD_TRAJ_OK && !run->ref_failed[i];
+	return !finished(run->status[i]) && !run->ref_failed[i];
 }
 
 /* Whether trajectory i missed by its estimate alone, unchecked: the
@@ -419,7 +469,7 @@ static long part_merge(struct run *run, const struct part *p)
 		for (long r = 0; run->save.states && r < run->save.ntimes; r++)
 			memcpy(run->save.states + (r * run->ntraj + i) * n,
 			       p->save.states + (r * p->n + j) * n, n * sizeof(double));
-		fixed += p->status[j] == PICARD_TRAJ_OK;
+		fixed += finished(p->status[j]);
 	}
 	return fixed;
 }
@@ -490,6 +540,21 @@ static int verify(struct run *run)
  * reference's error), with --tol the largest error in units of the
  * tolerance, and that members solved again since are judged in the
  * tolerance line, not here. */
+/* The check line's part on events: the event times' error apart from
+ * the states', and the members whose events differ. */
+static void print_check_events(const struct run *run, const picard_check_result *res)
+{
+	printf("; events: %ld compared, max |t - t_ref| = %.3g", res->events, res->events ?
+	       res->event_error : 0.0);
+	if (run->opts.tol_given)
+		printf(" (%.3g x the tolerance)", res->event_scaled_error);
+	if (res->worst_event_traj >= 0)
+		printf(" at trajectory %ld", res->worst_event_traj);
+	if (res->event_mismatch)
+		printf("; %ld member%s' events differ from the reference's (%s)",
+		       res->event_mismatch, res->event_mismatch == 1 ? "" : "s", res->event_detail);
+}
+
 static void print_check(const struct run *run, const picard_check_result *res, long again)
 {
 	const picard_tolerance tol = run_tolerance(&run->opts, run->grid);
@@ -504,6 +569,8 @@ static void print_check(const struct run *run, const picard_check_result *res, l
 	       window_end(run->grid, res->worst_window) : run->grid->t0);
 	if (res->ref_failed)
 		printf("; %ld reference%s failed", res->ref_failed, res->ref_failed == 1 ? "" : "s");
+	if (run->model->events)
+		print_check_events(run, res);
 	if (again)
 		printf("; the first solve's: %ld trajector%s solved again (above) are judged in the "
 		       "tolerance line", again, again == 1 ? "y" : "ies");
@@ -559,10 +626,10 @@ static void tally_members(struct run *run)
 
 #pragma omp parallel for reduction(+ : counts[:5])
 	for (long i = 0; i < run->ntraj; i++) {
-		counts[0] += run->status[i] == PICARD_TRAJ_OK;
+		counts[0] += finished(run->status[i]);
 		counts[1] += run->status[i] == PICARD_TRAJ_TOL_EXCEEDED;
-		counts[2] += run->status[i] == PICARD_TRAJ_OK && !isnan(run->err[i]);
-		counts[3] += run->status[i] == PICARD_TRAJ_OK && isnan(run->err[i]);
+		counts[2] += finished(run->status[i]) && !isnan(run->err[i]);
+		counts[3] += finished(run->status[i]) && isnan(run->err[i]);
 		counts[4] += run->status[i] == PICARD_TRAJ_CHECK_FAILED;
 	}
 	t->ok += counts[0];

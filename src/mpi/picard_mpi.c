@@ -275,6 +275,8 @@ int picard_mpi_solve(MPI_Comm comm, picard_solver *solver, long count, const dou
 
 /* The fields of a check result that add up, and those that are maxima. */
 enum { CHECK_TRAJ, CHECK_POINTS, CHECK_NONFINITE, CHECK_REF_FAILED, CHECK_COUNTS };
+/* A rank's row of maxima and places (global), to pick from. */
+#define CHECK_ROW 11
 
 int picard_mpi_check_reduce(MPI_Comm comm, long first, picard_check_result *res)
 {
@@ -282,11 +284,18 @@ int picard_mpi_check_reduce(MPI_Comm comm, long first, picard_check_result *res)
 					 res->ref_failed};
 	long sums[CHECK_COUNTS];
 	/* E, its place (global), the relative and scaled maxima, the first
-	 * failed reference (global): every rank's, to pick from */
-	double row[7] = {res->error, (double)(res->worst_traj >= 0 ? first + res->worst_traj : -1),
-			 (double)res->worst_window, res->rel_error, res->scaled_error,
-			 (double)(res->first_ref_failed >= 0 ? first + res->first_ref_failed : -1),
-			 (double)res->checked_traj};
+	 * failed reference (global), the events' (a model with events; the
+	 * words of a mismatch stay the rank's own): every rank's, to pick
+	 * from */
+	double row[CHECK_ROW] = {
+		res->error, (double)(res->worst_traj >= 0 ? first + res->worst_traj : -1),
+		(double)res->worst_window, res->rel_error, res->scaled_error,
+		(double)(res->first_ref_failed >= 0 ? first + res->first_ref_failed : -1),
+		(double)res->checked_traj, (double)res->events, res->event_error,
+		(double)(res->worst_event_traj >= 0 ? first + res->worst_event_traj : -1),
+		res->event_scaled_error};
+	const long mismatch = res->event_mismatch, first_mismatch = res->first_event_mismatch;
+	char detail[sizeof(res->event_detail)];
 	double *rows;
 	int size;
 
@@ -295,15 +304,17 @@ int picard_mpi_check_reduce(MPI_Comm comm, long first, picard_check_result *res)
 	if (!rows)
 		return picard_fail(PICARD_ENOMEM, "picard_mpi_check_reduce: %d ranks", size);
 	MPI_Allreduce(mine, sums, CHECK_COUNTS, MPI_LONG, MPI_SUM, comm);
-	MPI_Allgather(row, 7, MPI_DOUBLE, rows, 7, MPI_DOUBLE, comm);
+	MPI_Allgather(row, CHECK_ROW, MPI_DOUBLE, rows, CHECK_ROW, MPI_DOUBLE, comm);
+	memcpy(detail, res->event_detail, sizeof(detail));
 	/* every rank's errors and places (global already), in rank order */
 	*res = PICARD_CHECK_NONE;
 	for (int r = 0; r < size; r++) {
-		const double *rr = rows + 7 * r;
+		const double *rr = rows + CHECK_ROW * r;
 		const picard_check_result part = {
 			.error = rr[0], .worst_traj = (long)rr[1], .worst_window = (long)rr[2],
 			.rel_error = rr[3], .scaled_error = rr[4], .first_ref_failed = (long)rr[5],
-			.checked_traj = (long)rr[6],
+			.checked_traj = (long)rr[6], .events = (long)rr[7], .event_error = rr[8],
+			.worst_event_traj = (long)rr[9], .event_scaled_error = rr[10],
 		};
 
 		picard_check_merge(res, &part, 0);
@@ -312,6 +323,10 @@ int picard_mpi_check_reduce(MPI_Comm comm, long first, picard_check_result *res)
 	res->points = sums[CHECK_POINTS];
 	res->nonfinite = sums[CHECK_NONFINITE];
 	res->ref_failed = sums[CHECK_REF_FAILED];
+	/* the mismatches: counted over the job, this rank's first in words */
+	MPI_Allreduce(&mismatch, &res->event_mismatch, 1, MPI_LONG, MPI_SUM, comm);
+	res->first_event_mismatch = mismatch ? first + first_mismatch : -1;
+	memcpy(res->event_detail, mismatch ? detail : "", mismatch ? sizeof(detail) : 1);
 	free(rows);
 	return PICARD_OK;
 }

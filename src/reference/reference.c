@@ -68,6 +68,8 @@
 #include "backend.h"
 #include "errors.h"
 #include "reference.h"
+#include "reference_events.h"
+#include "reference_run.h"
 
 #define REF_MAX_STEPS 10000000  /* per interval: a stuck reference fails */
 /* rk8pd steps between two tests for stiffness (ref_stiff()): few enough
@@ -85,23 +87,8 @@
  * 1e-22, far below any component that matters, as a chemist's atol for
  * mass fractions is; never 0, which fails on a component that starts at 0. */
 #define REF_MSBDF_ATOL_SHARE 1e-8
-/* ref_step()'s word that rk8pd met a stiff stretch: not an error code
- * (those are negative), never returned to a caller of this file. */
-#define REF_STIFF 1
 
-/* The GSL stepper of a reference integration (the file's head). */
-enum ref_stepper {
-	REF_RK8PD, /* explicit Prince-Dormand 8(9): non-stiff models */
-	REF_MSBDF, /* implicit BDF of orders 1-5 with the Jacobian: stiff ones */
-};
 
-/* What the GSL right-hand side and Jacobian adapters need. */
-struct ref_system {
-	const picard_model *model; /* whose f is integrated */
-	const double *params;      /* nparams values, never NULL */
-	double *work;              /* 2*dim (ref_jac) and 3*dim*dim
-				      (ref_spectral_radius) scratch */
-};
 
 /* GSL's view of f. A non-finite slope is reported as a plain failure (not
  * GSL_EBADFUNC) so the evolver halves the trial step and retries: an
@@ -171,12 +158,6 @@ static int check_times(double t0, const double *times, long ntimes)
 	return PICARD_OK;
 }
 
-/* Whose reference failed, for the messages: "of trajectory 3", or with
- * no trajectory the model's name in front. */
-struct ref_who {
-	const picard_model *model; /* the model */
-	long traj;                 /* the caller's trajectory, or -1 */
-};
 
 /* GSL's reason for status, in words for this use: ref_rhs() reports a
  * non-finite slope as GSL_FAILURE, and the evolver passes that on once it
@@ -192,8 +173,7 @@ static const char *ref_reason(int status)
  * status: PICARD_EREF with a detail that says so in the caller's terms.
  * Running out of steps is a stall (stiffness, a too tight tol); anything
  * else, the step shrinking to nothing, is the solution blowing up. */
-static int ref_stopped(const struct ref_who *who, const char *stepper, double t,
-		       int status)
+int ref_stopped(const struct ref_who *who, const char *stepper, double t, int status)
 {
 	const char *what = status == GSL_EMAXITER ? "stalls" : "blows up";
 
@@ -215,7 +195,7 @@ static int ref_nonfinite(const struct ref_who *who, double t, int k, double valu
 			   who->model->name, t, k, value);
 }
 
-static int ref_check_state(const struct ref_who *who, double t, const double *y)
+int ref_check_state(const struct ref_who *who, double t, const double *y)
 {
 	for (int k = 0; k < who->model->dim; k++)
 		if (!isfinite(y[k]))
@@ -236,16 +216,6 @@ static int ref_args(const picard_model *model, const double *x0, double tol)
 	return PICARD_OK;
 }
 
-/* One integration's GSL state: the system, its driver and the state y.
- * Holds a pointer into itself (sys.params is &rs): open it in place. */
-struct ref_run {
-	struct ref_system rs;
-	gsl_odeiv2_system sys;
-	gsl_odeiv2_driver *driver;
-	enum ref_stepper stepper;
-	long steps;   /* accepted steps so far, all intervals */
-	double *y;
-};
 
 /* The stepper a model starts with: msbdf if it is declared stiff. */
 static enum ref_stepper ref_stepper_of(const picard_model *model)
@@ -281,8 +251,8 @@ static gsl_odeiv2_driver *ref_driver(const gsl_odeiv2_system *sys,
 }
 
 /* Set r up for model from x0 at rtol = atol = tol with stepper. */
-static int ref_open(struct ref_run *r, const picard_model *model, const double *params,
-		    const double *x0, double tol, enum ref_stepper stepper)
+int ref_open(struct ref_run *r, const picard_model *model, const double *params,
+	     const double *x0, double tol, enum ref_stepper stepper)
 {
 	const int n = model->dim;
 
@@ -299,7 +269,7 @@ static int ref_open(struct ref_run *r, const picard_model *model, const double *
 	return PICARD_OK;
 }
 
-static void ref_close(struct ref_run *r)
+void ref_close(struct ref_run *r)
 {
 	if (r->driver)
 		gsl_odeiv2_driver_free(r->driver);
@@ -370,8 +340,7 @@ static bool ref_stiff(const struct ref_run *r, double t)
 /* One accepted step of r's stepper from *t toward target (never past it):
  * 0, PICARD_EREF (with the detail) or, for rk8pd, REF_STIFF every
  * REF_STIFF_EVERY steps that ref_stiff() says so. */
-static int ref_step(struct ref_run *r, const struct ref_who *who, double *t,
-		    double target)
+int ref_step(struct ref_run *r, const struct ref_who *who, double *t, double target)
 {
 	gsl_odeiv2_driver *d = r->driver;
 	int status;
@@ -547,6 +516,7 @@ struct check_worst {
 	long nonfinite;    /* non-finite recorded states */
 	int err;           /* 0 or the reference's error code */
 	char detail[256];  /* picard_error_detail() of err, from its thread */
+	struct event_compare ev; /* a model with events: its events' */
 };
 
 /* Compare one recorded point (dim components) with its reference: fold it
@@ -595,7 +565,57 @@ struct check_job {
 	bool keep_going;             /* a failed reference fails one slot */
 	long first;                  /* x0's first trajectory, as messages
 					count it */
+	/* a model with events: the solve's log, statuses and fail times
+	 * (picard_check_each), or NULL: the states alone (picard_check) */
+	const picard_event_log *events;
+	const picard_traj_status *status;
+	const double *fail_times;
 };
+
+/* A model with events: slot s's reference locates them
+ * (picard_reference_events()); the states are compared at the record
+ * times up to where the member or its reference stopped, whichever is
+ * sooner (past it one has NaN: how far apart they stopped is the
+ * terminal event's time error, or a different end), and with the log the
+ * events too. A failed reference keeps its detail in worst. */
+static void check_events_trajectory(const struct check_job *job, long s, double *ref,
+				    struct check_worst *worst)
+{
+	const int n = job->model->dim, np = job->model->nparams;
+	const long traj = s * job->record->traj_stride;
+	const picard_traj_status status = job->status ? job->status[traj] : PICARD_TRAJ_OK;
+	struct ref_events rev;
+	double stop;
+	int err = ref_events_alloc(&rev, job->events ? job->events->capacity : 0, n);
+
+	if (!err)
+		err = picard_reference_events(job->model, job->params ? job->params + traj * np : NULL,
+				      job->x0 + traj * n, job->grid->t0, job->grid->t1, job->times,
+				      job->nrec, job->ref_tol, job->first + traj, ref, &rev);
+	if (err) {
+		worst->err = err;
+		snprintf(worst->detail, sizeof(worst->detail), "%s", picard_error_detail());
+		goto out;
+	}
+	stop = fmin(rev.t_stop, job->fail_times ? picard_event_stop(status,
+								    job->fail_times[2 * traj]) :
+			 INFINITY);
+	for (long r = 0; r < job->nrec && job->times[r] <= stop; r++)
+		check_point(job->record->states + (r * job->slots + s) * n, ref + r * n, n,
+			    job->record->times ? r : (r + 1) * job->record->every - 1, &job->tol,
+			    worst);
+	if (job->events) {
+		picard_events_compare(job->model, &rev, job->events, traj, status, &job->tol,
+				      job->first + traj, &worst->ev);
+		worst->scaled = fmax(worst->scaled, fmax(worst->ev.time_scaled,
+							 worst->ev.after_scaled));
+		worst->error = fmax(worst->error, worst->ev.after_error);
+		if (worst->ev.mismatch)
+			worst->scaled = INFINITY;
+	}
+out:
+	ref_events_free(&rev);
+}
 
 /* Reference for slot s (trajectory s * traj_stride) at every recorded
  * window end, compared point by point. ref: nrec*dim scratch. A failure
@@ -611,6 +631,10 @@ static void check_trajectory(const struct check_job *job, long s, double *ref,
 	int err;
 
 	*worst = (struct check_worst){ .error = -1, .window = -1 };
+	if (job->model->events) {
+		check_events_trajectory(job, s, ref, worst);
+		return;
+	}
 	err = picard_reference_tol(job->model, params, job->x0 + traj * n,
 				   job->grid->t0, job->times, job->nrec,
 				   job->ref_tol, job->first + traj, ref);
@@ -745,6 +769,40 @@ void picard_check_merge(picard_check_result *t, const picard_check_result *p, lo
 		t->rel_error = p->rel_error;
 	if (none || worse(p->scaled_error, t->scaled_error))
 		t->scaled_error = p->scaled_error;
+	/* the events' alike; the first part checked is taken whole */
+	t->events += p->events;
+	if (none || (p->events && (t->worst_event_traj < 0 ||
+				   worse(p->event_error, t->event_error)))) {
+		t->event_error = p->event_error;
+		t->worst_event_traj = p->worst_event_traj >= 0 ? first + p->worst_event_traj : -1;
+	}
+	if (none || worse(p->event_scaled_error, t->event_scaled_error))
+		t->event_scaled_error = p->event_scaled_error;
+	if (none || (p->event_mismatch && t->event_mismatch == 0)) {
+		t->first_event_mismatch = p->first_event_mismatch >= 0 ?
+					  first + p->first_event_mismatch : -1;
+		snprintf(t->event_detail, sizeof(t->event_detail), "%s", p->event_detail);
+	}
+	t->event_mismatch += p->event_mismatch;
+}
+
+/* One member's events (trajectory traj) into result: the largest time
+ * error and where, and the first mismatch in words. */
+static void check_fold_events(const struct event_compare *ev, long traj,
+			      picard_check_result *result)
+{
+	result->events += ev->events;
+	if (ev->events && (result->worst_event_traj < 0 || ev->time_error > result->event_error)) {
+		result->event_error = ev->time_error;
+		result->worst_event_traj = traj;
+	}
+	result->event_scaled_error = fmax(result->event_scaled_error, ev->time_scaled);
+	if (!ev->mismatch)
+		return;
+	if (result->event_mismatch++ == 0) {
+		result->first_event_mismatch = traj;
+		snprintf(result->event_detail, sizeof(result->event_detail), "%s", ev->detail);
+	}
 }
 
 /* Fold the per-slot results in slot order (deterministic: on a tie the
@@ -779,6 +837,7 @@ static int check_reduce(const struct check_job *job,
 		result->rel_error = fmax(result->rel_error, w->rel_error);
 		result->scaled_error = fmax(result->scaled_error, w->scaled);
 		result->nonfinite += w->nonfinite;
+		check_fold_events(&w->ev, s * job->record->traj_stride, result);
 	}
 	result->checked_traj = job->slots - result->ref_failed;
 	result->points = result->checked_traj * job->nrec;
@@ -877,5 +936,14 @@ int picard_check_each(const picard_model *model, const picard_grid *grid,
 	job.ref_tol = picard_check_ref_tol(&options->tol);
 	job.keep_going = options->keep_going;
 	job.first = options->first;
+	job.events = options->events;
+	job.status = options->status;
+	job.fail_times = options->fail_times;
+	if (model->events && (!job.events || !job.status || !job.fail_times))
+		return picard_fail(PICARD_EINVAL, "check: model %s has events: the options need the "
+				   "solve's event log, statuses and fail times", model->name);
+	if (job.events && job.events->ntraj < ntraj)
+		return picard_fail(PICARD_EINVAL, "check: an event log of %ld members for %ld",
+				   job.events->ntraj, ntraj);
 	return check_run(&job, ntraj, options->traj_error, result);
 }

@@ -159,8 +159,11 @@ static int resolve_events(const picard_model *model, picard_options *o)
 				   "on the CPU backend alone (backend cpu or auto runs it there)",
 				   model->name, picard_scheme_of(o->scheme)->name);
 	if (o->estimate_error)
-		return picard_fail(PICARD_EINVAL, "model %s has events: no error estimate yet (its "
-				   "companion solve does not follow the events)", model->name);
+		return picard_fail(PICARD_EINVAL, "model %s has events: no error estimate (its "
+				   "companion solve's window ends after a terminal event, and its "
+				   "event times, are not compared); check the events against the "
+				   "reference instead (picard_check_each with the event log)",
+				   model->name);
 	if (o->event_log < 0)
 		return picard_fail(PICARD_EINVAL, "event_log = %d: entries per member, >= 0 (0: "
 				   "the model's limit, at most 16)", o->event_log);

@@ -42,6 +42,7 @@
 #include "model_impl.h"
 #include "tolerance.h"
 #include "reference.h"
+#include "reference_events.h"
 #include "scheme.h"
 #include "tune_cost.h"
 #include "tune_prepare.h"
@@ -227,8 +228,41 @@ static bool out_of_time(const struct tuner *t)
 	       1e-9 * (double)(now.tv_nsec - t->start.tv_nsec) > t->opt.seconds_limit;
 }
 
+/* A model with events: E and the scaled errors of a solve s of the
+ * sample (its record rec of every window end, its statuses) by
+ * picard_check_each against the reference that locates the events: the
+ * states at the window ends up to where a member stopped, and each
+ * event's time (its scaled error as a state component's), a member whose
+ * events differ from the reference's in number or index at +Inf. E is
+ * the largest of the states' and the event times' absolute errors. */
+static int measure_events(struct tuner *t, const picard_solver *s, const picard_record *rec,
+			  const picard_traj_status *status, picard_tune_point *p)
+{
+	double *member = malloc(t->opt.sample * sizeof(double));
+	picard_check_options copts = {
+		.tol = {.atol = t->opt.tol, .rtol = t->opt.rtol}, .traj_error = member,
+		.events = picard_solver_event_log(s), .status = status,
+		.fail_times = picard_solver_fail_times(s),
+	};
+	picard_check_result res;
+	int err;
+
+	if (!member)
+		return picard_fail(PICARD_ENOMEM, "tune: errors of %ld members", t->opt.sample);
+	err = picard_check_each(t->model, picard_solver_grid(s), t->opt.sample, t->sample_x0,
+				t->sample_params, rec, &copts, &res);
+	for (long i = 0; !err && i < t->opt.sample; i++) {
+		p->scaled_error = fmax(p->scaled_error, member[i]);
+		p->sample_meeting += member[i] <= TUNE_MARGIN;
+	}
+	if (!err)
+		p->error = fmax(res.error, res.event_error);
+	free(member);
+	return err;
+}
+
 /* E of (m, K, h) on the sample, at every window end, against the dense
- * reference; +Inf when a trajectory fails. Fills p (not its time).
+ * reference (a model with events: measure_events()); +Inf when a trajectory fails. Fills p (not its time).
  * TUNE_STOPPED, nothing measured, once the time allowed has passed. */
 static int measure_error(struct tuner *t, int m, int K, double h,
 			 picard_tune_point *p)
@@ -239,13 +273,16 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 	picard_record rec = {.every = 1, .traj_stride = 1};
 	picard_solver *s = NULL;
 	picard_stats stats = {0};
+	picard_traj_status *status = NULL;
 	double *x;
 	int err;
 
 	if (out_of_time(t))
 		return TUNE_STOPPED;
 	x = malloc(n * sizeof(double));
-	if (!x)
+	if (t->model->events)
+		status = malloc(t->opt.sample * sizeof(*status));
+	if (!x || (t->model->events && !status))
 		return picard_fail(PICARD_ENOMEM, "tune: a state of %d", n);
 	err = picard_solver_create(&s, t->model, &o, t->opt.sample);
 	if (err) {
@@ -264,7 +301,7 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 		err = picard_fail(PICARD_ENOMEM, "record of %ld windows", g->windows);
 		goto out;
 	}
-	err = picard_solve(s, t->sample_x0, t->sample_params, NULL, NULL, NULL, &rec, 1, &stats);
+	err = picard_solve(s, t->sample_x0, t->sample_params, NULL, status, NULL, &rec, 1, &stats);
 	p->rhs_evals = stats.rhs_evals / (double)t->opt.sample;
 	p->error = p->scaled_error = 0;
 	if (err == PICARD_EFAILED) {
@@ -273,7 +310,12 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 	} else if (err) {
 		goto out;
 	}
-	for (long i = 0; i < t->opt.sample && isfinite(p->error); i++) {
+	if (t->model->events && isfinite(p->error)) {
+		err = measure_events(t, s, &rec, status, p);
+		if (err)
+			goto out;
+	}
+	for (long i = 0; !t->model->events && i < t->opt.sample && isfinite(p->error); i++) {
 		double member = 0; /* its own scaled error */
 
 		for (long w = 0; w < g->windows; w++) {
@@ -300,6 +342,7 @@ static int measure_error(struct tuner *t, int m, int K, double h,
 		t->opt.on_point(p, t->opt.ctx);
 out:
 	free(x);
+	free(status);
 	free(rec.states);
 	picard_solver_free(s);
 	return err;
@@ -924,12 +967,19 @@ static int screen_sample(struct tuner *t)
 		double *end = malloc(n * sizeof(double));
 		bool is_stiff = false;
 
-		failed[j] = !end || picard_reference_tol_stiff(t->model, t->sample_params ?
-							       t->sample_params + j * np : NULL,
-							       t->sample_x0 + j * n, t->opt.t0,
-							       &t->opt.t1, 1, REF_TOL,
-							       t->sample_index[j], end,
-							       &is_stiff) != PICARD_OK;
+		struct ref_events ev = {.capacity = 0};
+		const double *params = t->sample_params ? t->sample_params + j * np : NULL;
+
+		/* a model with events: its reference follows them (counted,
+		 * none kept) */
+		failed[j] = !end || (t->model->events ?
+				     picard_reference_events(t->model, params, t->sample_x0 + j * n,
+							     t->opt.t0, t->opt.t1, &t->opt.t1, 1,
+							     REF_TOL, t->sample_index[j], end, &ev) :
+				     picard_reference_tol_stiff(t->model, params, t->sample_x0 + j * n,
+								t->opt.t0, &t->opt.t1, 1, REF_TOL,
+								t->sample_index[j], end,
+								&is_stiff)) != PICARD_OK;
 		if (is_stiff) {
 #pragma omp atomic
 			stiff++;
@@ -1021,13 +1071,15 @@ int picard_tune(const picard_model *model, const picard_tune_options *options,
 						      t.opt.precision, t.x0, t.opt.ntraj, model->dim);
 	if (!err)
 		err = screen_sample(&t);
-	if (!err)
+	/* a model with events is judged by picard_check_each (measure_events),
+	 * whose reference locates them: no dense reference across its jumps */
+	if (!err && !model->events)
 		err = dense_reference_build(&t.ref, model, t.sample_x0, t.sample_params,
 					    t.opt.sample, t.sample_index, t.opt.t0, t.opt.t1,
 					    reference_target(&t));
-	if (!err)
+	if (!err && !model->events)
 		err = screen_unverifiable(&t);
-	result->reference_error = t.ref.interp_error;
+	result->reference_error = model->events ? REF_TOL : t.ref.interp_error;
 	for (int i = 0; !err && i < t.opt.nms; i++) {
 		err = tune_candidate(&t, t.opt.ms[i], i);
 	}

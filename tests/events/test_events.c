@@ -443,15 +443,6 @@ Test(events, picard_run_writes_the_log_and_names_overflow)
 	cr_expect(strstr(r.err, named), "%s", r.err);
 	free_run(&r);
 
-	r = run_program_line("picard-tune", "bouncing_ball --tol 1e-6");
-	cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
-	cr_expect(strstr(r.err, "has events"), "%s", r.err);
-	free_run(&r);
-	r = run_program_line("picard-run", "bouncing_ball --check");
-	cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
-	cr_expect(strstr(r.err, "does not locate them yet"), "%s", r.err);
-	free_run(&r);
-
 	/* a run that fails after the log is opened (its solver refused:
 	 * too much work) leaves neither the file nor its temporary */
 	const struct path failed = in_workdir("failed.csv");

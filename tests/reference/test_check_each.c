@@ -589,4 +589,29 @@ Test(check_each, merge_of_parts)
 	total = PICARD_CHECK_NONE;
 	picard_check_merge(&total, &b, 0);
 	cr_expect_eq(memcmp(&total, &b, sizeof(b)), 0, "one part merged is that part");
+
+	/* the events' errors: the largest time error and where, the first
+	 * mismatch and its words, counts added */
+	const picard_check_result ea = {
+		.checked_traj = 2, .worst_traj = -1, .first_ref_failed = -1, .events = 10,
+		.event_error = 1e-3, .event_scaled_error = 5, .worst_event_traj = 1,
+		.event_mismatch = 1, .first_event_mismatch = 0,
+		.event_detail = "member 0: 1 event, the reference 2",
+	};
+	const picard_check_result eb = {
+		.checked_traj = 2, .worst_traj = -1, .first_ref_failed = -1, .events = 7,
+		.event_error = 2e-3, .event_scaled_error = 3, .worst_event_traj = 0,
+		.event_mismatch = 2, .first_event_mismatch = 1,
+		.event_detail = "member 11: 3 events, the reference 4",
+	};
+	total = PICARD_CHECK_NONE;
+	picard_check_merge(&total, &ea, 0);
+	picard_check_merge(&total, &eb, 10);
+	cr_expect_eq(total.events, 17);
+	cr_expect_eq(total.event_error, 2e-3);
+	cr_expect_eq(total.worst_event_traj, 10, "counted from its part's first");
+	cr_expect_eq(total.event_scaled_error, 5);
+	cr_expect_eq(total.event_mismatch, 3);
+	cr_expect_eq(total.first_event_mismatch, 0, "the first mismatch stays the first");
+	cr_expect_str_eq(total.event_detail, "member 0: 1 event, the reference 2");
 }

@@ -13,6 +13,10 @@ bool cli_scheme_suits(const picard_model *model, const picard_scheme_type *type)
 {
 	if (type->takes_linsolve != (model->op != NULL))
 		return false;
+	/* a model with events: the schemes that locate them on every backend
+	   (lobatto and the trapezoid, on the CPU alone, when named) */
+	if (model->events && (!type->locates_events || type->events_cpu_only))
+		return false;
 	return !model->stiff || type->solves_stiff;
 }
 
