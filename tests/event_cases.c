@@ -1,4 +1,5 @@
 /* event_cases.c - the events tests' cases (event_cases.h). */
+#include <criterion/criterion.h>
 #include <math.h>
 
 #include "event_cases.h"
@@ -15,6 +16,63 @@ int bounce_times(double y0, double v0, double g, double e, double t1, double *t,
 		at += 2 * speed / g;
 	}
 	return n;
+}
+
+/* A solve of model on the CPU backend in double: statuses, final states,
+ * where each stopped; the solver is returned for its event log. */
+picard_solver *event_solve_cpu(const picard_model *model, picard_options o, long ntraj,
+			       const double *x0, const double *params, double *x_final,
+			       picard_traj_status *status, int expect)
+{
+	picard_solver *s = NULL;
+	int err;
+
+	o.backend = PICARD_BACKEND_CPU;
+	o.precision = PICARD_DOUBLE;
+	err = picard_solver_create(&s, model, &o, ntraj);
+	cr_assert_eq(err, 0, "%s: %s", picard_strerror(err), picard_error_detail());
+	err = picard_solve(s, x0, params, x_final, status, NULL, NULL, 0, NULL);
+	cr_assert_eq(err, expect, "solve gave %s (%s), expected %s", picard_strerror(err),
+		     picard_error_detail(), picard_strerror(expect));
+	return s;
+}
+
+/* The log of every member against the closed form: each bounce's time,
+ * the state before (y = 0, v falling) and after (v <- -e v); the largest
+ * time error into *worst. */
+void expect_bounces(const picard_solver *s, const picard_traj_status *status, double tol,
+		    const char *what, double *worst)
+{
+	const picard_event_log *elog = picard_solver_event_log(s);
+
+	cr_assert_not_null(elog);
+	cr_assert_eq(elog->ntraj, BALLS);
+	for (int i = 0; i < BALLS; i++) {
+		double t[64];
+		const int n = bounce_times(ball_x0[i][0], ball_x0[i][1], ball_p[i][0], ball_p[i][1],
+					   4, t, 64);
+
+		cr_expect_eq(status[i], PICARD_TRAJ_OK, "%s member %d: %s", what, i,
+			     picard_traj_status_name(status[i]));
+		cr_assert_eq(elog->count[i], n, "%s member %d: %d bounces, the closed form has %d",
+			     what, i, elog->count[i], n);
+		cr_assert_leq(n, elog->capacity);
+		for (int j = 0; j < n; j++) {
+			const size_t at = (size_t)i * elog->capacity + j;
+			const double *before = elog->before + 2 * at, *after = elog->after + 2 * at;
+			const double err = fabs(elog->time[at] - t[j]);
+
+			*worst = fmax(*worst, err);
+			cr_expect_eq(elog->index[at], 0);
+			cr_expect_leq(err, tol, "%s member %d bounce %d: t = %.17g, closed form %.17g "
+				      "(error %.3g)", what, i, j, elog->time[at], t[j], err);
+			cr_expect_leq(fabs(before[0]), 1e-9, "%s member %d bounce %d: y = %g", what, i,
+				      j, before[0]);
+			cr_expect_lt(before[1], 0);
+			cr_expect_eq(after[0], 0, "the bounce puts the ball on the floor");
+			cr_expect_eq(after[1], -ball_p[i][1] * before[1]);
+		}
+	}
 }
 
 const double ball_x0[BALLS][2] = {{1, 0}, {2, 1.5}, {0.5, -1}, {1, 3}};
@@ -68,4 +126,44 @@ const double event_faults_p[EVENT_FAULTS_N][3] = {{G, 0.9, 0}, {G, 0.9, 1}, {G, 
 						   {G, 0.5, 0}, {G, 0.9, 0}, {G, 1, 0},
 						   {G, 0.8, 0}};
 
+const char robertson_events_text[] =
+	"/* robertson_events.cu - Robertson's kinetics (models/robertson.cu) with\n"
+	" * two events: mark, y3 rising to p[4], recorded; level, y1 falling to\n"
+	" * p[3], which ends the member. */\n"
+	"#include \"picard_model.cuh\"\n"
+	"\n"
+	"struct robertson_events {\n"
+	"	static constexpr int dim = 3, nparams = 5;\n"
+	"	static constexpr const char *param_names[] = {\"k1\", \"k2\", \"k3\", \"level\", \"mark\"};\n"
+	"	static constexpr double param_defaults[] = {0.04, 1e4, 3e7, 0.8, 0.05};\n"
+	"	static constexpr double x0[] = {1, 0, 0};\n"
+	"	static constexpr double t0 = 0, t1 = 1e3;\n"
+	"	static constexpr bool stiff = true;\n"
+	"	static constexpr const char *summary = \"Robertson's kinetics with events\";\n"
+	"	static constexpr const char *reference = \"tests/events/test_events_stiff.c\";\n"
+	"	template <typename real>\n"
+	"	__host__ __device__ static void rhs(real, const real *y, const real *p, real *dydt)\n"
+	"	{\n"
+	"		const real slow = p[0] * y[0], back = p[1] * y[1] * y[2], fast = p[2] * y[1] * y[1];\n"
+	"		dydt[0] = -slow + back;\n"
+	"		dydt[1] = slow - back - fast;\n"
+	"		dydt[2] = fast;\n"
+	"	}\n"
+	"	static constexpr int nevents = 2;\n"
+	"	static constexpr const char *event_names[] = {\"mark\", \"level\"};\n"
+	"	static constexpr picard_event_direction event_directions[] = {PICARD_EVENT_RISING,\n"
+	"								     PICARD_EVENT_FALLING};\n"
+	"	static constexpr picard_event_action event_actions[] = {PICARD_EVENT_RECORD,\n"
+	"							       PICARD_EVENT_TERMINATE};\n"
+	"	template <typename real>\n"
+	"	__host__ __device__ static void events(real, const real *y, const real *p, real *g)\n"
+	"	{\n"
+	"		g[0] = y[2] - p[4];\n"
+	"		g[1] = y[0] - p[3];\n"
+	"	}\n"
+	"};\n"
+	"\n"
+	"PICARD_REGISTER_MODEL(robertson_events)\n";
+
+_Static_assert(sizeof(robertson_events_text) <= EVENT_FAULTS_MAX, "robertson_events_text past its bound");
 _Static_assert(sizeof(event_faults_text) <= EVENT_FAULTS_MAX, "event_faults_text past its bound");

@@ -1,8 +1,12 @@
 /* event_cases.h - the events tests' cases with closed forms
- * (tests/events/): a bouncing ball's bounce times, its members, and a
- * model file whose members fail each in their own way. */
+ * (tests/events/): a bouncing ball's bounce times, its members, a model
+ * file whose members fail each in their own way, a stiff model file with
+ * events; and the solve and the check the explicit and the stiff
+ * schemes' tests share. */
 #ifndef PICARD_TESTS_EVENT_CASES_H
 #define PICARD_TESTS_EVENT_CASES_H
+
+#include "picard.h"
 
 #define G 9.81
 
@@ -33,5 +37,25 @@ extern const char event_faults_text[];
 #define EVENT_FAULTS_N 7
 extern const double event_faults_x0[EVENT_FAULTS_N][2];
 extern const double event_faults_p[EVENT_FAULTS_N][3];
+
+/* A model file, robertson_events: Robertson's kinetics (models/
+ * robertson.cu, parameters k1, k2, k3) with two events: mark, y3 rising
+ * to p[4] (record), and level, y1 falling to p[3] (terminate); t1 =
+ * 1e3. At most EVENT_FAULTS_MAX characters. */
+extern const char robertson_events_text[];
+
+/* A solve of model on the CPU backend in double (o's scheme and steps):
+ * statuses, final states; the solve's code must be expect. The solver is
+ * returned for its event log and stop times. */
+picard_solver *event_solve_cpu(const picard_model *model, picard_options o, long ntraj,
+			       const double *x0, const double *params, double *x_final,
+			       picard_traj_status *status, int expect);
+
+/* The log of a solve of bouncing_ball's BALLS members up to t1 = 4
+ * against the closed form: each bounce's time within tol, the state
+ * before (y = 0, v falling) and after (v <- -e v); the largest time
+ * error into *worst. */
+void expect_bounces(const picard_solver *s, const picard_traj_status *status, double tol,
+		    const char *what, double *worst);
 
 #endif

@@ -54,6 +54,9 @@ typedef struct picard_scheme_type {
 				    steps over the whole span (MAX_STEPS), not
 				    a window's sweeps: the work its grid fixes
 				    is not options.max_work's */
+	bool locates_events;     /* it locates a model's events (docs/
+				    models.md, "Events"; src/schemes/
+				    events_step.cuh) in its thread layout */
 	bool tuned_when_named;   /* the tuner searches it only when asked
 				    for it by name: picard-run's search
 				    across schemes leaves it out */
@@ -166,6 +169,9 @@ const picard_scheme_type *picard_scheme_of(picard_scheme id);
 const picard_scheme_type *picard_scheme_named(const char *name);
 /* "dp5, dp8, ...": every name, for messages, into buf; returns buf. */
 const char *picard_scheme_names(char *buf, size_t len);
+/* The same for the schemes keep(scheme) is true of (NULL: every one). */
+const char *picard_scheme_names_if(char *buf, size_t len,
+				   bool (*keep)(const picard_scheme_type *scheme));
 
 #ifdef __cplusplus
 }

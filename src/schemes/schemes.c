@@ -57,11 +57,18 @@ const picard_scheme_type *picard_scheme_named(const char *name)
 
 const char *picard_scheme_names(char *buf, size_t len)
 {
+	return picard_scheme_names_if(buf, len, NULL);
+}
+
+const char *picard_scheme_names_if(char *buf, size_t len,
+				   bool (*keep)(const picard_scheme_type *scheme))
+{
 	size_t used = 0;
 
 	buf[0] = 0;
 	for (int i = 0; picard_scheme_list[i] && used < len; i++)
-		used += snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-				 picard_scheme_list[i]->name);
+		if (!keep || keep(picard_scheme_list[i]))
+			used += snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+					 picard_scheme_list[i]->name);
 	return buf;
 }

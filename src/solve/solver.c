@@ -112,15 +112,22 @@ static int check_layout(const picard_options *o)
 	return PICARD_OK;
 }
 
-/* A model with events: the schemes that locate them (the explicit
- * per-thread pairs, src/schemes/rk/rk_events.cuh), on either backend
- * (the kernels write the log: device_events.c), without the error estimate
- * (its companion's window ends after a terminal event are not the
- * solve's); event_log entries per member, 0: min(limit, 16). A model
- * without events must leave event_log 0. */
+static bool locates_events(const picard_scheme_type *scheme)
+{
+	return scheme->locates_events;
+}
+
+/* A model with events: the schemes that locate them (locates_events:
+ * the per-thread schemes, src/schemes/events_step.cuh), in one thread's
+ * layout, on either backend (the kernels write the log: device_events.c),
+ * without the error estimate (its companion's window ends after a
+ * terminal event are not the solve's); event_log entries per member, 0:
+ * min(limit, 16). A model without events must leave event_log 0. */
 static int resolve_events(const picard_model *model, picard_options *o)
 {
 	const picard_events *ev = model->events;
+	const picard_scheme_type *scheme = picard_scheme_of(o->scheme);
+	char names[256];
 
 	if (!ev) {
 		if (o->event_log)
@@ -128,11 +135,14 @@ static int resolve_events(const picard_model *model, picard_options *o)
 					   o->event_log, model->name);
 		return PICARD_OK;
 	}
-	if (o->scheme != PICARD_SCHEME_DP5 && o->scheme != PICARD_SCHEME_DP8 &&
-	    o->scheme != PICARD_SCHEME_VERN9)
+	if (!scheme->locates_events)
 		return picard_fail(PICARD_EINVAL, "model %s has events: the %s scheme does not "
-				   "locate them yet (dp5, dp8 and vern9 do)", model->name,
-				   picard_scheme_of(o->scheme)->name);
+				   "locate them yet (%s do)", model->name, scheme->name,
+				   picard_scheme_names_if(names, sizeof(names), locates_events));
+	if (o->layout == PICARD_LAYOUT_WARP)
+		return picard_fail(PICARD_EINVAL, "layout warp: model %s has events, which %s does "
+				   "not locate in the warp layout yet (layout thread does)",
+				   model->name, scheme->name);
 	if (o->estimate_error)
 		return picard_fail(PICARD_EINVAL, "model %s has events: no error estimate yet (its "
 				   "companion solve does not follow the events)", model->name);

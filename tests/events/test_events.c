@@ -35,63 +35,6 @@ static void setup(void)
 
 TestSuite(events, .init = setup, .fini = remove_workdir);
 
-/* A solve of model on the CPU backend in double: statuses, final states,
- * where each stopped; the solver is returned for its event log. */
-static picard_solver *solve_cpu(const picard_model *model, picard_options o, long ntraj,
-				const double *x0, const double *params, double *x_final,
-				picard_traj_status *status, int expect)
-{
-	picard_solver *s = NULL;
-	int err;
-
-	o.backend = PICARD_BACKEND_CPU;
-	o.precision = PICARD_DOUBLE;
-	err = picard_solver_create(&s, model, &o, ntraj);
-	cr_assert_eq(err, 0, "%s: %s", picard_strerror(err), picard_error_detail());
-	err = picard_solve(s, x0, params, x_final, status, NULL, NULL, 0, NULL);
-	cr_assert_eq(err, expect, "solve gave %s (%s), expected %s", picard_strerror(err),
-		     picard_error_detail(), picard_strerror(expect));
-	return s;
-}
-
-/* The log of every member against the closed form: each bounce's time,
- * the state before (y = 0, v falling) and after (v <- -e v); the largest
- * time error into *worst. */
-static void expect_bounces(const picard_solver *s, const picard_traj_status *status, double tol,
-			   const char *what, double *worst)
-{
-	const picard_event_log *elog = picard_solver_event_log(s);
-
-	cr_assert_not_null(elog);
-	cr_assert_eq(elog->ntraj, BALLS);
-	for (int i = 0; i < BALLS; i++) {
-		double t[64];
-		const int n = bounce_times(ball_x0[i][0], ball_x0[i][1], ball_p[i][0], ball_p[i][1],
-					   4, t, 64);
-
-		cr_expect_eq(status[i], PICARD_TRAJ_OK, "%s member %d: %s", what, i,
-			     picard_traj_status_name(status[i]));
-		cr_assert_eq(elog->count[i], n, "%s member %d: %d bounces, the closed form has %d",
-			     what, i, elog->count[i], n);
-		cr_assert_leq(n, elog->capacity);
-		for (int j = 0; j < n; j++) {
-			const size_t at = (size_t)i * elog->capacity + j;
-			const double *before = elog->before + 2 * at, *after = elog->after + 2 * at;
-			const double err = fabs(elog->time[at] - t[j]);
-
-			*worst = fmax(*worst, err);
-			cr_expect_eq(elog->index[at], 0);
-			cr_expect_leq(err, tol, "%s member %d bounce %d: t = %.17g, closed form %.17g "
-				      "(error %.3g)", what, i, j, elog->time[at], t[j], err);
-			cr_expect_leq(fabs(before[0]), 1e-9, "%s member %d bounce %d: y = %g", what, i,
-				      j, before[0]);
-			cr_expect_lt(before[1], 0);
-			cr_expect_eq(after[0], 0, "the bounce puts the ball on the floor");
-			cr_expect_eq(after[1], -ball_p[i][1] * before[1]);
-		}
-	}
-}
-
 Test(events, bounce_times_match_the_closed_form)
 {
 	const picard_model *model = test_model("bouncing_ball");
@@ -112,8 +55,8 @@ Test(events, bounce_times_match_the_closed_form)
 				o.iter_rtol = 1e-12;
 				o.iter_atol = 1e-12;
 			}
-			picard_solver *s = solve_cpu(model, o, BALLS, &ball_x0[0][0], &ball_p[0][0],
-						     x_final, status, 0);
+			picard_solver *s = event_solve_cpu(model, o, BALLS, &ball_x0[0][0],
+							   &ball_p[0][0], x_final, status, 0);
 			snprintf(what, sizeof(what), "%s %s",
 				 c == 0 ? "dp5" : c == 1 ? "dp8" : "vern9", fixed ? "fixed" : "adaptive");
 			expect_bounces(s, status, 1e-10, what, &worst);
@@ -137,7 +80,7 @@ Test(events, terminate_and_record_at_their_closed_form_times)
 	for (int c = 0; c < NSCHEMES; c++) {
 		picard_options o = {.scheme = explicit_schemes[c], .iter_rtol = 1e-13,
 				    .iter_atol = 1e-13};
-		picard_solver *s = solve_cpu(model, o, 4, x0, &p[0][0], x_final, status, 0);
+		picard_solver *s = event_solve_cpu(model, o, 4, x0, &p[0][0], x_final, status, 0);
 		const picard_event_log *elog = picard_solver_event_log(s);
 		const double *stop = picard_solver_fail_times(s);
 		double worst = 0;
@@ -185,7 +128,7 @@ Test(events, crossings_in_one_step_in_time_order)
 	double x_final[2];
 	picard_traj_status status[2];
 	picard_options o = {.scheme = PICARD_SCHEME_VERN9, .K = 1, .h = 5};
-	picard_solver *s = solve_cpu(model, o, 2, x0, &p[0][0], x_final, status, 0);
+	picard_solver *s = event_solve_cpu(model, o, 2, x0, &p[0][0], x_final, status, 0);
 	const picard_event_log *elog = picard_solver_event_log(s);
 	const size_t second = elog->capacity;
 
@@ -241,8 +184,8 @@ Test(events, faulty_members_stop_with_their_status_and_the_others_go_on)
 	cr_expect_eq(model->events->limit, 30);
 	picard_options o = {.scheme = PICARD_SCHEME_DP8, .iter_rtol = 1e-12, .iter_atol = 1e-12,
 			    .event_log = 30};
-	picard_solver *s = solve_cpu(model, o, N, &x0[0][0], &p[0][0], x_final, status,
-				     PICARD_EFAILED);
+	picard_solver *s = event_solve_cpu(model, o, N, &x0[0][0], &p[0][0], x_final, status,
+					   PICARD_EFAILED);
 	const picard_event_log *elog = picard_solver_event_log(s);
 	const double *stop = picard_solver_fail_times(s);
 
@@ -354,7 +297,7 @@ Test(events, leaving_the_surface_within_the_spacing_does_not_count, .timeout = 1
 	cr_assert_eq(picard_model_load(path.s, &model), 0);
 	picard_options o = {.scheme = PICARD_SCHEME_DP8, .iter_rtol = 1e-12, .iter_atol = 1e-12,
 			    .event_log = 30};
-	picard_solver *s = solve_cpu(model, o, 1, x0, p, x_final, status, 0);
+	picard_solver *s = event_solve_cpu(model, o, 1, x0, p, x_final, status, 0);
 	const picard_event_log *elog = picard_solver_event_log(s);
 	const int n = bounce_times(1, 0, G, 0.9, 3, t, 64);
 
@@ -417,7 +360,7 @@ Test(events, what_does_not_locate_events_refuses_them)
 	const picard_model *ball = test_model("bouncing_ball");
 	const picard_model *lotka = test_model("lotka");
 	const picard_scheme others[] = {PICARD_SCHEME_TRAPEZOID, PICARD_SCHEME_LOBATTO,
-					PICARD_SCHEME_RADAU5};
+					PICARD_SCHEME_NEWTON_RADAU};
 	picard_solver *s = NULL;
 
 	for (int i = 0; i < 3; i++) {

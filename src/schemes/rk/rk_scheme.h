@@ -68,6 +68,7 @@ extern const picard_layout picard_rk_stiff_tune_layouts[];
 		.max_m = 2,                                                        \
 		.solves_stiff = stiff,                                             \
 		.steps_per_span = true,                                            \
+		.locates_events = true,                                            \
 		.estimate_factor = RICHARDSON(p),                                  \
 		.rhs_per_sweep = stage_count,                                      \
 		.impl_slot = slot,                                                 \
