@@ -14,9 +14,12 @@
  * xc (the explicit pairs: a step of the scheme from the step's start;
  * Rosenbrock: its interpolant or a step; radau5: a Radau step, else the
  * collocation polynomial). The record times up to the event come from
- * the same (step_dense_until, rk_integrate.cuh), and a cut step's
- * restart is the caller's (an RK's first stage; a Rosenbrock's f0 and
- * Jacobian; radau5's f0, Jacobian, LU and starting values).
+ * the same (step_dense_until, rk_integrate.cuh). D.restart(te, xe) redoes
+ * at the event what the next step needs at once (an RK's first stage:
+ * called here, the kernel keeps the registers it had with the call in
+ * place); the stiff schemes restart in their own loops, where their
+ * controller lives (a Rosenbrock's f0, Jacobian and history; radau5's
+ * f0, Jacobian, LU and starting values).
  *
  * Sides: each event remembers the side of zero its g was last seen on
  * (+1, -1; 0 only from t0 while g is exactly 0 there). A step whose end
@@ -208,8 +211,8 @@ __host__ __device__ inline double event_locate(int j, double t, double tb, doubl
 /* A step from (t, x) to (t_new, xn) was accepted, D its dense output and
  * xn a good state: look for events in it. NONE: ev.g holds g at t_new
  * (the caller accepts the step). CUT: the record times up to the event
- * are stored, the actions applied and logged, x and t are the event's
- * (the caller restarts its scheme there). STOP: o says why, x the state
+ * are stored, the actions applied and logged, x and t are the event's,
+ * D restarted there. STOP: o says why, x the state
  * it stopped in. */
 PICARD_EXEC_CHECK_DISABLE
 template <class Model, typename real, class Dense, class Out>
@@ -348,6 +351,7 @@ __host__ __device__ inline event_result events_step(event_state<Model, real> &ev
 		if (fired_dir[j])
 			ev.side[j] = fired_dir[j];
 	events_read_sides<ne>(ev.g, ev.side);
+	D.restart(te, x);
 	return EVENT_CUT;
 }
 

@@ -50,6 +50,14 @@
  * step that holds it to the time (the scheme's order there, as the
  * explicit pairs do), or, should that iteration not converge, the
  * accepted step's collocation polynomial (RADAU5's CONTR5).
+ *
+ * Events (docs/models.md, "Events"; events_step.cuh) in one thread's
+ * layout: located on the same dense output (dense_step), the step cut
+ * there; the restart evaluates f0, the weights and J afresh, refactors,
+ * and starts the Newton iteration from zero (the last polynomial's
+ * starting values belong to the state before the event), with a fresh
+ * starting step and controller; fixed steps finish the cut step first.
+ * The warp layout refuses a model with events (solver.c).
  */
 #ifndef PICARD_RADAU5_INTEGRATE_CUH
 #define PICARD_RADAU5_INTEGRATE_CUH
@@ -435,6 +443,9 @@ struct dense_step {
 	const real *x, *p;
 	double fnewt, rounding;
 	bool spent;
+
+	/* After an event: nothing here (run restarts the scheme). */
+	__host__ __device__ void restart(double, const real *) {}
 
 	/* The state at tc, t < tc < t_new, into xc (where the team reads it). */
 	__host__ __device__ void state(double tc, real *xc)

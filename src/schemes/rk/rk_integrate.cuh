@@ -260,7 +260,7 @@ __host__ __device__ inline void step_dense_until(Dense &D, double t, double t_en
 
 /* An explicit pair's dense output inside a step from (t, x) whose first
  * stage is k[0]: a step of the scheme itself to the time (k[1..]
- * overwritten). */
+ * overwritten); and its restart after an event (events_step.cuh). */
 template <class Model, class Tab, typename real>
 struct rk_dense_step {
 	double t;
@@ -270,6 +270,11 @@ struct rk_dense_step {
 	__host__ __device__ void state(double tc, real *xc) const
 	{
 		rk_stages<Model, Tab, real>(t, tc - t, x, p, k, xc);
+	}
+	/* After an event at (te, xe): the first stage there. */
+	__host__ __device__ void restart(double te, const real *xe) const
+	{
+		Model::rhs((real)te, xe, p, k[0]);
 	}
 };
 
@@ -331,7 +336,7 @@ __host__ __device__ inline bool rk_accept(double t, double t_new, real *x, const
 namespace picard {
 
 /* A step from (t, x) to (t_new, xn), stages in k: its events
- * (events_step), and after a cut k[0] = f at the event. */
+ * (events_step), after a cut k[0] = f at the event. */
 PICARD_EXEC_CHECK_DISABLE
 template <class Model, class Tab, typename real, class Out>
 __host__ __device__ inline event_result rk_events_step(event_state<Model, real> &ev,
@@ -341,12 +346,7 @@ __host__ __device__ inline event_result rk_events_step(event_state<Model, real> 
 						       real lim, Out &out, rk_outcome &o)
 {
 	rk_dense_step<Model, Tab, real> D = {t, x, p, k};
-	const event_result r = events_step<Model, real>(ev, run, w, t, t_new, x, p, xn, lim, D,
-							 out, o);
-
-	if (r == EVENT_CUT)
-		Model::rhs((real)t, x, p, k[0]);
-	return r;
+	return events_step<Model, real>(ev, run, w, t, t_new, x, p, xn, lim, D, out, o);
 }
 
 /* The end of window w (the last one ends on t1, not on t0 + windows h). */

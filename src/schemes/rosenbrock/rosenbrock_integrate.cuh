@@ -50,6 +50,13 @@
  * coefficients, which picard has not verified; should that W be singular,
  * the line between the step's ends.
  *
+ * Events (docs/models.md, "Events"; events_step.cuh) in one thread's
+ * layout: after each accepted step, located on the dense output above
+ * (dense_step), the step cut there; the restart evaluates f0, J and f_t
+ * afresh and starts the controller over (integrator::restart), a fresh
+ * starting step; fixed steps finish the cut step first. The warp layout
+ * refuses a model with events (solver.c).
+ *
  * The outcome's steps count step attempts (stages right-hand sides each,
  * the Jacobian and f_t besides: the scheme's rhs_per_sweep); max_steps
  * bounds them.
@@ -261,6 +268,9 @@ struct dense_step {
 	Work &Wk;
 	double t, t_new;
 	const real *x, *xn, *p, *f0;
+
+	/* After an event: nothing here (run restarts the scheme). */
+	__host__ __device__ void restart(double, const real *) {}
 
 	/* The state at tc, t < tc < t_new, into xc (where the team reads it). */
 	__host__ __device__ void state(double tc, real *xc)
