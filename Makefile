@@ -92,7 +92,7 @@ LIB_OBJS     := $(patsubst src/%.c,$(BUILD)/src/%.o,$(patsubst src/%.cu,$(BUILD)
 # Their order is the kernel cache's key (src/model/jit.c): the kernel
 # headers by name, then the headers of src/ they include.
 by_name       = $(shell for f in $(1); do echo "$$(basename $$f) $$f"; done | LC_ALL=C sort | cut -d' ' -f2)
-EMBED_HEADERS := $(call by_name,$(wildcard src/model/*.cuh src/schemes/*/*.cuh)) \
+EMBED_HEADERS := $(call by_name,$(wildcard src/model/*.cuh src/schemes/*.cuh src/schemes/*/*.cuh)) \
 		 src/schemes/imex/imex_launch.h src/schemes/rk/rk_host.h include/picard.h \
 		 $(call by_name,src/backend/backend.h src/common/compensated.h \
 		   src/schemes/convergence.h src/backend/cpu/cpu_records.h src/schemes/dense_output.h \

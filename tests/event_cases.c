@@ -23,7 +23,7 @@ int bounce_times(double y0, double v0, double g, double e, double t1, double *t,
  * the state before (y = 0, v falling) and after (v <- -e v); the largest
  * time error into *worst. */
 void expect_bounces(const picard_solver *s, const picard_traj_status *status, double tol,
-			   const char *what, double *worst)
+		    const char *what, double *worst)
 {
 	const picard_event_log *elog = picard_solver_event_log(s);
 
@@ -108,6 +108,46 @@ const double event_faults_p[EVENT_FAULTS_N][3] = {{G, 0.9, 0}, {G, 0.9, 1}, {G, 
 						   {G, 0.5, 0}, {G, 0.9, 0}, {G, 1, 0},
 						   {G, 0.8, 0}};
 
+const char robertson_events_text[] =
+	"/* robertson_events.cu - Robertson's kinetics (models/robertson.cu) with\n"
+	" * two events: mark, y3 rising to p[4], recorded; level, y1 falling to\n"
+	" * p[3], which ends the member. */\n"
+	"#include \"picard_model.cuh\"\n"
+	"\n"
+	"struct robertson_events {\n"
+	"	static constexpr int dim = 3, nparams = 5;\n"
+	"	static constexpr const char *param_names[] = {\"k1\", \"k2\", \"k3\", \"level\", \"mark\"};\n"
+	"	static constexpr double param_defaults[] = {0.04, 1e4, 3e7, 0.8, 0.05};\n"
+	"	static constexpr double x0[] = {1, 0, 0};\n"
+	"	static constexpr double t0 = 0, t1 = 1e3;\n"
+	"	static constexpr bool stiff = true;\n"
+	"	static constexpr const char *summary = \"Robertson's kinetics with events\";\n"
+	"	static constexpr const char *reference = \"tests/events/test_events_stiff.c\";\n"
+	"	template <typename real>\n"
+	"	__host__ __device__ static void rhs(real, const real *y, const real *p, real *dydt)\n"
+	"	{\n"
+	"		const real slow = p[0] * y[0], back = p[1] * y[1] * y[2], fast = p[2] * y[1] * y[1];\n"
+	"		dydt[0] = -slow + back;\n"
+	"		dydt[1] = slow - back - fast;\n"
+	"		dydt[2] = fast;\n"
+	"	}\n"
+	"	static constexpr int nevents = 2;\n"
+	"	static constexpr const char *event_names[] = {\"mark\", \"level\"};\n"
+	"	static constexpr picard_event_direction event_directions[] = {PICARD_EVENT_RISING,\n"
+	"								     PICARD_EVENT_FALLING};\n"
+	"	static constexpr picard_event_action event_actions[] = {PICARD_EVENT_RECORD,\n"
+	"							       PICARD_EVENT_TERMINATE};\n"
+	"	template <typename real>\n"
+	"	__host__ __device__ static void events(real, const real *y, const real *p, real *g)\n"
+	"	{\n"
+	"		g[0] = y[2] - p[4];\n"
+	"		g[1] = y[0] - p[3];\n"
+	"	}\n"
+	"};\n"
+	"\n"
+	"PICARD_REGISTER_MODEL(robertson_events)\n";
+
+_Static_assert(sizeof(robertson_events_text) <= EVENT_FAULTS_MAX, "robertson_events_text past its bound");
 _Static_assert(sizeof(event_faults_text) <= EVENT_FAULTS_MAX, "event_faults_text past its bound");
 
 const double impact_x0[EVENT_MEMBERS][2] = {{0.13, -0.21}, {-0.42, 0.35}, {0.27, 0.58},

@@ -1,7 +1,8 @@
 /* event_cases.h - the events tests' cases with closed forms
  * (tests/events/): a bouncing ball's bounce times, its members, a model
- * file whose members fail each in their own way, the members of the
- * other models with events, and their solve on the CPU backend. */
+ * file whose members fail each in their own way, a stiff model file with
+ * events, the members of the other models with events; and the solve
+ * and the checks the explicit, stiff and Picard schemes' tests share. */
 #ifndef PICARD_TESTS_EVENT_CASES_H
 #define PICARD_TESTS_EVENT_CASES_H
 
@@ -68,9 +69,15 @@ extern const double harvest_p[EVENT_MEMBERS][8];
 #define PERIAPSIS_T1 750.0
 void periapsis_members(double x0[EVENT_MEMBERS][4], double p[EVENT_MEMBERS][2]);
 
-/* A solve of model on the CPU backend in double: statuses, final states
- * (x_final may be NULL), the error code expected; the solver is returned
- * for its event log. */
+/* A model file, robertson_events: Robertson's kinetics (models/
+ * robertson.cu, parameters k1, k2, k3) with two events: mark, y3 rising
+ * to p[4] (record), and level, y1 falling to p[3] (terminate); t1 =
+ * 1e3. At most EVENT_FAULTS_MAX characters. */
+extern const char robertson_events_text[];
+
+/* A solve of model on the CPU backend in double (o's scheme and steps):
+ * statuses, final states (x_final may be NULL); the solve's code must be
+ * expect. The solver is returned for its event log and stop times. */
 picard_solver *event_solve_cpu(const picard_model *model, picard_options o, long ntraj,
 			       const double *x0, const double *params, double *x_final,
 			       picard_traj_status *status, int expect);

@@ -1,7 +1,7 @@
 /* model_events.cuh - what a model's events (docs/models.md, "Events")
  * look like to the engine: whether it declares them, their count, limit
  * and spacing, and its jump. Read by every compiler of a model file
- * (picard_model.cuh's contract, rk_events.cuh's integration). */
+ * (picard_model.cuh's contract, events_step.cuh's integration). */
 #ifndef PICARD_MODEL_EVENTS_CUH
 #define PICARD_MODEL_EVENTS_CUH
 

@@ -467,20 +467,27 @@ __device__ void events_check_scheme(const rk_run &run, real *x, const real *p)
 {
 	events_check_out<real> out;
 
-	rk_adaptive<Model, Tab, real>(run, x, p, out);
-	rk_fixed<Model, Tab, real>(run, x, p, out);
+	rk_trajectory<Model, Tab, real>(run, x, p, out); /* fixed and adaptive */
+}
+/* Every per-thread scheme that locates events, in one precision. */
+template <class Model, typename real>
+__device__ void events_check_schemes(const rk_run &run, real *x, const real *p)
+{
+	events_check_scheme<Model, rk_dp5, real>(run, x, p);
+	events_check_scheme<Model, rk_dp8, real>(run, x, p);
+	events_check_scheme<Model, rk_vern9, real>(run, x, p);
+	events_check_scheme<Model, rosenbrock_rodas5p, real>(run, x, p);
+	events_check_scheme<Model, rosenbrock_rodas4, real>(run, x, p);
+	events_check_scheme<Model, rosenbrock_ros23, real>(run, x, p);
+	events_check_scheme<Model, rk_radau5, real>(run, x, p);
 }
 template <class Model>
 __global__ void events_check(float *xf, const float *pf, double *xd, const double *pd)
 {
 	const rk_run run = rk_run_of(0, 1, 1, 1, true, 100, 1e-6, 1e-6, 1e12);
 
-	events_check_scheme<Model, rk_dp5, float>(run, xf, pf);
-	events_check_scheme<Model, rk_dp8, float>(run, xf, pf);
-	events_check_scheme<Model, rk_vern9, float>(run, xf, pf);
-	events_check_scheme<Model, rk_dp5, double>(run, xd, pd);
-	events_check_scheme<Model, rk_dp8, double>(run, xd, pd);
-	events_check_scheme<Model, rk_vern9, double>(run, xd, pd);
+	events_check_schemes<Model, float>(run, xf, pf);
+	events_check_schemes<Model, double>(run, xd, pd);
 }
 #endif
 

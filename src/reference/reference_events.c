@@ -9,7 +9,7 @@
  * is at least as accurate as it, so the root is found to the reference's
  * accuracy, down to REF_EVENT_TIME_ULPS units in the last place of t.
  *
- * The rules are the engine's (src/schemes/rk/rk_events.cuh, its head):
+ * The rules are the engine's (src/schemes/events_step.cuh, its head):
  * each event keeps the side of zero g was last seen on (0 only from t0
  * while g is exactly 0); a step ending on the other side, or on 0,
  * crosses; from 0 any nonzero end crosses with its root at the step's

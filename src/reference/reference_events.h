@@ -2,7 +2,7 @@
  * (src/reference/reference_events.c): rk8pd stepped to each record time,
  * each step's crossings located to a few units in the last place of t by
  * Illinois on g over rk8pd steps from the step's start, acted on as the
- * engine acts (src/schemes/rk/rk_events.cuh), and one member's run
+ * engine acts (src/schemes/events_step.cuh), and one member's run
  * compared with it: the events (count, indices, times, states after) and
  * how it ended. */
 #ifndef PICARD_REFERENCE_EVENTS_H

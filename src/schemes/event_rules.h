@@ -2,7 +2,7 @@
  * "Events") that do not depend on the scheme locating them: which side
  * of zero a value is on, and which way a g_k that was on `side` crosses
  * when it ends a step (or a sub-interval of a window) at a value. The
- * per-thread schemes' location (src/schemes/rk/rk_events.cuh) and the
+ * per-thread schemes' location (src/schemes/events_step.cuh) and the
  * Picard windows' (src/schemes/host_events.c) read the same ones. C and
  * C++, host and device. */
 #ifndef PICARD_EVENT_RULES_H

@@ -1,5 +1,5 @@
 /* host_events.c - a model's events over a Picard window on the host
- * (host_events.h): rk_events.cuh's scan of a step, with the window's
+ * (host_events.h): events_step.cuh's scan of a step, with the window's
  * dense output for the step's and the model's picard_events (in double)
  * for its template. */
 #include <math.h>
@@ -62,7 +62,7 @@ bool picard_host_events_start(struct picard_host_events *he, const picard_events
  * (at tb, nonzero, the other side), to within tol: Illinois on the dense
  * output. The bracket's end past the root (g_j there 0 or past it), its
  * state in xb and g there in gb_all; NaN when g was not finite
- * (rk_event_locate's steps). */
+ * (event_locate's steps). */
 static double locate(const struct picard_host_events *he, int n, int j, double t, double tb,
 		     double ga, double gb, double tol, const double *p,
 		     const struct picard_host_dense *dense, double *xb, double *gb_all)

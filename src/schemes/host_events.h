@@ -1,7 +1,7 @@
 /* host_events.h - a model's events (docs/models.md, "Events") located on
  * the host over a Picard window, in double: after a window converged its
  * nodes are scanned in order, each sub-interval between two nodes as the
- * per-thread schemes scan a step (src/schemes/rk/rk_events.cuh, the same
+ * per-thread schemes scan a step (src/schemes/events_step.cuh, the same
  * rules: src/schemes/event_rules.h), a crossing located by the Illinois
  * method on the scheme's dense output (the window's collocation
  * polynomial), given as a function. The scheme then restarts its window

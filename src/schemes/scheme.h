@@ -47,7 +47,9 @@ typedef struct picard_scheme_type {
 				    scheme when none is named, and the only
 				    kind picard-run's search tries on one */
 	bool locates_events;     /* it locates a model's events (docs/models.md,
-				    "Events"): a model with events is refused
+				    "Events"; the per-thread schemes in their
+				    thread layout, src/schemes/events_step.
+				    cuh): a model with events is refused
 				    under any other scheme */
 	bool events_cpu_only;    /* it locates them on the CPU backend alone:
 				    backend auto solves a model with events
@@ -176,6 +178,9 @@ const picard_scheme_type *picard_scheme_of(picard_scheme id);
 const picard_scheme_type *picard_scheme_named(const char *name);
 /* "dp5, dp8, ...": every name, for messages, into buf; returns buf. */
 const char *picard_scheme_names(char *buf, size_t len);
+/* The same for the schemes keep(scheme) is true of (NULL: every one). */
+const char *picard_scheme_names_if(char *buf, size_t len,
+				   bool (*keep)(const picard_scheme_type *scheme));
 /* The same of the schemes that take per-member spans. */
 const char *picard_scheme_span_names(char *buf, size_t len);
 

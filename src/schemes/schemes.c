@@ -55,23 +55,22 @@ const picard_scheme_type *picard_scheme_named(const char *name)
 	return NULL;
 }
 
-/* The names of the schemes for which keep(type) holds, ", " between. */
-static const char *names_where(char *buf, size_t len, bool (*keep)(const picard_scheme_type *))
+const char *picard_scheme_names_if(char *buf, size_t len,
+				   bool (*keep)(const picard_scheme_type *scheme))
 {
 	size_t used = 0;
 
 	buf[0] = 0;
 	for (int i = 0; picard_scheme_list[i] && used < len; i++)
-		if (keep(picard_scheme_list[i]))
+		if (!keep || keep(picard_scheme_list[i]))
 			used += snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
 					 picard_scheme_list[i]->name);
 	return buf;
 }
 
-static bool any_scheme(const picard_scheme_type *type)
+const char *picard_scheme_names(char *buf, size_t len)
 {
-	(void)type;
-	return true;
+	return picard_scheme_names_if(buf, len, NULL);
 }
 
 static bool takes_spans(const picard_scheme_type *type)
@@ -79,12 +78,7 @@ static bool takes_spans(const picard_scheme_type *type)
 	return type->per_member_spans;
 }
 
-const char *picard_scheme_names(char *buf, size_t len)
-{
-	return names_where(buf, len, any_scheme);
-}
-
 const char *picard_scheme_span_names(char *buf, size_t len)
 {
-	return names_where(buf, len, takes_spans);
+	return picard_scheme_names_if(buf, len, takes_spans);
 }

@@ -115,30 +115,24 @@ static int check_layout(const picard_options *o)
 	return PICARD_OK;
 }
 
-/* "dp5, dp8, ...": the schemes that locate events, into buf. */
-static const char *event_scheme_names(char *buf, size_t len)
+static bool locates_events(const picard_scheme_type *scheme)
 {
-	size_t used = 0;
-
-	buf[0] = 0;
-	for (int i = 0; picard_scheme_list[i] && used < len; i++)
-		if (picard_scheme_list[i]->locates_events)
-			used += snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-					 picard_scheme_list[i]->name);
-	return buf;
+	return scheme->locates_events;
 }
 
 /* A model with events: the schemes that locate them (their tables'
- * locates_events: the explicit per-thread pairs, src/schemes/rk/
- * rk_events.cuh, on either backend, the kernels writing the log:
- * device_events.c; lobatto and the trapezoid on the CPU backend alone,
- * src/schemes/host_events.c), without the error estimate (its companion's window ends
- * after a terminal event are not the solve's); event_log entries per
- * member, 0: min(limit, 16). A model without events must leave event_log
- * 0. */
+ * locates_events): the per-thread schemes in one thread's layout,
+ * src/schemes/events_step.cuh, on either backend, the kernels writing
+ * the log: device_events.c; lobatto and the trapezoid on the CPU backend
+ * alone, src/schemes/host_events.c. Without the error estimate (its
+ * companion's window ends after a terminal event are not the solve's);
+ * event_log entries per member, 0: min(limit, 16). A model without
+ * events must leave event_log 0. */
 static int resolve_events(const picard_model *model, picard_options *o)
 {
 	const picard_events *ev = model->events;
+	const picard_scheme_type *scheme = picard_scheme_of(o->scheme);
+	char names[256];
 
 	if (!ev) {
 		if (o->event_log)
@@ -146,18 +140,18 @@ static int resolve_events(const picard_model *model, picard_options *o)
 					   o->event_log, model->name);
 		return PICARD_OK;
 	}
-	if (!picard_scheme_of(o->scheme)->locates_events) {
-		char names[256];
-
+	if (!scheme->locates_events)
 		return picard_fail(PICARD_EINVAL, "model %s has events: the %s scheme does not "
-				   "locate them yet (%s do)", model->name,
-				   picard_scheme_of(o->scheme)->name,
-				   event_scheme_names(names, sizeof(names)));
-	}
-	if (o->backend == PICARD_BACKEND_CUDA && picard_scheme_of(o->scheme)->events_cpu_only)
+				   "locate them yet (%s do)", model->name, scheme->name,
+				   picard_scheme_names_if(names, sizeof(names), locates_events));
+	if (o->backend == PICARD_BACKEND_CUDA && scheme->events_cpu_only)
 		return picard_fail(PICARD_EINVAL, "model %s has events: the %s scheme locates them "
 				   "on the CPU backend alone (backend cpu or auto runs it there)",
-				   model->name, picard_scheme_of(o->scheme)->name);
+				   model->name, scheme->name);
+	if (o->layout == PICARD_LAYOUT_WARP)
+		return picard_fail(PICARD_EINVAL, "layout warp: model %s has events, which %s does "
+				   "not locate in the warp layout yet (layout thread does)",
+				   model->name, scheme->name);
 	if (o->estimate_error)
 		return picard_fail(PICARD_EINVAL, "model %s has events: no error estimate (its "
 				   "companion solve's window ends after a terminal event, and its "

@@ -1,5 +1,5 @@
 /* test_events_gpu.c - events on the CUDA backend (suite events_gpu): the
- * kernels locate them as the CPU backend does (rk_events.cuh, written
+ * kernels locate them as the CPU backend does (events_step.cuh, written
  * once), so each case runs on both and compares, member by member:
  * statuses, event counts, every logged entry (index, time, the states
  * before and after), final states and stop times; and against the
@@ -10,7 +10,9 @@
  * event_faults in one ensemble, an ensemble solved in chunks, and the
  * members of impact_oscillator, izhikevich, kepler_periapsis and
  * lotka_harvest (event_cases.c; their closed forms and references are
- * test_event_models.c's). Skipped without a GPU, failed with
+ * test_event_models.c's); the stiff schemes (rodas5p, rodas4, ros23,
+ * radau5, one thread a member) on bouncing_ball, robertson_events and
+ * event_faults. Skipped without a GPU, failed with
  * PICARD_REQUIRE_GPU=1. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
@@ -400,4 +402,87 @@ Test(events_gpu, lotka_harvest_like_the_cpu, .timeout = 300)
 {
 	require_gpu();
 	event_model_like_the_cpu("lotka_harvest", &harvest_x0[0][0], &harvest_p[0][0], HARVEST_T1);
+}
+
+/* The stiff schemes' kernels (the thread layout) against the CPU's:
+ * bouncing_ball's members adaptive and fixed (and the closed form),
+ * Robertson's kinetics with a record and a terminal event, and
+ * event_faults' members with their statuses. */
+Test(events_gpu, stiff_schemes_like_the_cpu, .timeout = 600)
+{
+	static const picard_scheme schemes[] = {PICARD_SCHEME_RODAS5P, PICARD_SCHEME_RODAS4,
+						PICARD_SCHEME_ROS23, PICARD_SCHEME_RADAU5};
+	const picard_model *ball = test_model("bouncing_ball");
+	const struct path rob_path = in_workdir("robertson_events.cu");
+	const struct path faults_path = in_workdir("event_faults.cu");
+	const picard_model *rob = NULL, *faults = NULL;
+	const double rob_p[4][5] = {{0.04, 1e4, 3e7, 0.98, 0.01}, {0.04, 1e4, 3e7, 0.9, 0.05},
+				    {0.04, 1e4, 3e7, 0.8, 0.1}, {0.04, 1e4, 3e7, 0.6, 0.5}};
+	const double rob_x0[4][3] = {{1, 0, 0}, {1, 0, 0}, {1, 0, 0}, {1, 0, 0}};
+	const picard_traj_status expect[EVENT_FAULTS_N] = {
+		PICARD_TRAJ_OK, PICARD_TRAJ_EVENT_FAILED, PICARD_TRAJ_NONFINITE,
+		PICARD_TRAJ_EVENT_LIMIT, PICARD_TRAJ_OK, PICARD_TRAJ_EVENT_LIMIT, PICARD_TRAJ_OK};
+	double x0[2 * NBALL], p[2 * NBALL];
+
+	require_gpu();
+	balls(x0, p);
+	write_file(rob_path.s, robertson_events_text, strlen(robertson_events_text));
+	write_file(faults_path.s, event_faults_text, strlen(event_faults_text));
+	cr_assert_eq(picard_model_load(rob_path.s, &rob), 0, "%s", picard_error_detail());
+	cr_assert_eq(picard_model_load(faults_path.s, &faults), 0, "%s", picard_error_detail());
+	for (int c = 0; c < 4; c++) {
+		const char *name = picard_scheme_of(schemes[c])->name;
+		char what[64];
+
+		for (int fixed = 0; fixed < 2; fixed++) {
+			picard_options o = {.scheme = schemes[c], .event_log = 200,
+					    .precision = PICARD_DOUBLE};
+
+			if (fixed) {
+				o.K = 50;
+				o.h = 0.5;
+			} else {
+				o.iter_rtol = o.iter_atol = 1e-10;
+			}
+			snprintf(what, sizeof(what), "bouncing_ball %s %s", name,
+				 fixed ? "fixed" : "adaptive");
+			struct side gpu = solve_on(ball, o, PICARD_BACKEND_CUDA, NBALL, x0, p, NULL);
+			struct side cpu = solve_on(ball, o, PICARD_BACKEND_CPU, NBALL, x0, p, NULL);
+			const double apart = compare(&gpu, &cpu, ball, NBALL, 1e-9, what);
+			const double closed = against_closed_form(&gpu, x0, p, 1e-9, what);
+
+			cr_log_info("%s, %d members: within %.3g of the closed form, %.3g of the CPU's",
+				    what, NBALL, closed, apart);
+			side_free(&gpu);
+			side_free(&cpu);
+		}
+		picard_options o = {.scheme = schemes[c], .iter_rtol = 1e-10, .iter_atol = 1e-14,
+				    .precision = PICARD_DOUBLE};
+		snprintf(what, sizeof(what), "robertson_events %s", name);
+		struct side gpu = solve_on(rob, o, PICARD_BACKEND_CUDA, 4, &rob_x0[0][0],
+					   &rob_p[0][0], NULL);
+		struct side cpu = solve_on(rob, o, PICARD_BACKEND_CPU, 4, &rob_x0[0][0], &rob_p[0][0],
+					   NULL);
+
+		compare(&gpu, &cpu, rob, 4, 1e-7, what);
+		for (int i = 0; i < 4; i++)
+			cr_expect_eq(gpu.status[i], PICARD_TRAJ_EVENT, "%s member %d: %s", what, i,
+				     picard_traj_status_name(gpu.status[i]));
+		side_free(&gpu);
+		side_free(&cpu);
+
+		o = (picard_options){.scheme = schemes[c], .iter_rtol = 1e-10, .iter_atol = 1e-10,
+				     .event_log = 30, .precision = PICARD_DOUBLE};
+		snprintf(what, sizeof(what), "event_faults %s", name);
+		gpu = solve_on(faults, o, PICARD_BACKEND_CUDA, EVENT_FAULTS_N, &event_faults_x0[0][0],
+			       &event_faults_p[0][0], NULL);
+		cpu = solve_on(faults, o, PICARD_BACKEND_CPU, EVENT_FAULTS_N, &event_faults_x0[0][0],
+			       &event_faults_p[0][0], NULL);
+		compare(&gpu, &cpu, faults, EVENT_FAULTS_N, 1e-9, what);
+		for (int i = 0; i < EVENT_FAULTS_N; i++)
+			cr_expect_eq(gpu.status[i], expect[i], "%s member %d: %s", what, i,
+				     picard_traj_status_name(gpu.status[i]));
+		side_free(&gpu);
+		side_free(&cpu);
+	}
 }

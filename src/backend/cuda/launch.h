@@ -27,7 +27,7 @@ struct picard_device_record {
 };
 
 /* A chunk's event log on the device (a model with events: the per-thread
- * explicit schemes locate them, rk_events.cuh): capacity entries per
+ * schemes locate them, events_step.cuh): capacity entries per
  * trajectory, by its index in the chunk, in picard_event_log's layout;
  * count NULL: the model has no events. */
 struct picard_device_events {

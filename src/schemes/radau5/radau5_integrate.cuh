@@ -50,6 +50,14 @@
  * step that holds it to the time (the scheme's order there, as the
  * explicit pairs do), or, should that iteration not converge, the
  * accepted step's collocation polynomial (RADAU5's CONTR5).
+ *
+ * Events (docs/models.md, "Events"; events_step.cuh) in one thread's
+ * layout: located on the same dense output (dense_step), the step cut
+ * there; the restart evaluates f0, the weights and J afresh, refactors,
+ * and starts the Newton iteration from zero (the last polynomial's
+ * starting values belong to the state before the event), with a fresh
+ * starting step and controller; fixed steps finish the cut step first.
+ * The warp layout refuses a model with events (solver.c).
  */
 #ifndef PICARD_RADAU5_INTEGRATE_CUH
 #define PICARD_RADAU5_INTEGRATE_CUH
@@ -420,43 +428,41 @@ __host__ __device__ inline void weights(const Team &T, double atol, double rtol,
 	T.sync();
 }
 
-/* The record times an accepted step from (t, x) to (t_new, V.xn) holds:
- * a Radau step from t to each (J kept, E1 and E2 refactored), else the
- * polynomial. True when it stored one: then W's factors are spent (J is
- * kept). */
-PICARD_EXEC_CHECK_DISABLE
-template <class Model, typename real, class Team, class Out>
-__host__ __device__ inline bool dense(const Team &T, work<Model::dim, real> &W,
-				      vectors<Model::dim, real> &V, const polynomial<Model::dim, real> &P,
-				      double t, double t_new, const real *x, const real *p, double fnewt,
-				      double rounding, Out &out)
-{
-	constexpr int n = Model::dim;
-	bool spent = false;
+/* The dense output inside an accepted step from (t, x) to (t_new, V.xn),
+ * for the record times it holds (step_dense_until) and its events
+ * (events_step.cuh): a Radau step from t to the time (J kept, E1 and E2
+ * refactored), else the step's collocation polynomial P. spent: W's
+ * factors and iterates are spent (J is kept). */
+template <class Model, typename real, class Team>
+struct dense_step {
+	const Team &T;
+	work<Model::dim, real> &W;
+	vectors<Model::dim, real> &V;
+	const polynomial<Model::dim, real> &P;
+	double t, t_new;
+	const real *x, *p;
+	double fnewt, rounding;
+	bool spent;
 
-	for (double td = out.due(t_new); !isnan(td); td = out.due(t_new)) {
+	/* After an event: nothing here (run restarts the scheme). */
+	__host__ __device__ void restart(double, const real *) {}
+
+	/* The state at tc, t < tc < t_new, into xc (where the team reads it). */
+	__host__ __device__ void state(double tc, real *xc)
+	{
 		double faccon = 1;
 
-		if (td <= t || td == t_new) {
-			out.store(td <= t ? x : V.xn);
-			continue;
-		}
-		dense_vector<n, real> own;
-		real *xd = scratch<Team>(own, V.dense).xd;
-
 		spent = true;
-		zero_start<n>(T, W);
-		const bool solved = factor<n>(T, W, td - t) &&
-				    iterate<Model, real>(T, W, V, t, td - t, x, p, fnewt, rounding, faccon,
+		zero_start<Model::dim>(T, W);
+		const bool solved = factor<Model::dim>(T, W, tc - t) &&
+				    iterate<Model, real>(T, W, V, t, tc - t, x, p, fnewt, rounding, faccon,
 							 false).end == CONVERGED;
-		for (int i = T.lane(); i < n; i += T.lanes)
-			xd[i] = solved ? x[i] + W.z[2][i] :
-				  V.xn[i] + polynomial_increment(P, i, (td - t_new) / (t_new - t));
+		for (int i = T.lane(); i < Model::dim; i += T.lanes)
+			xc[i] = solved ? x[i] + W.z[2][i] :
+				  V.xn[i] + polynomial_increment(P, i, (tc - t_new) / (t_new - t));
 		T.sync();
-		out.store(xd);
 	}
-	return spent;
-}
+};
 
 /* Integrate one trajectory by Radau IIA with the team T, its work W and
  * vectors V (radau5_trajectory's contract; x where the whole team reads
@@ -484,7 +490,19 @@ __host__ __device__ inline rk_outcome run(const Team &T, work<Model::dim, real> 
 	bool first = true, reject = false, need_jac = true, jac_fresh = false;
 	int singular = 0;
 	long attempts = 0;
+	double resume = -INFINITY; /* fixed steps: the end of a step an event cut */
+	/* events in one thread's layout (the warp layout refuses them:
+	 * solver.c) */
+	constexpr bool with_events = runs_events<Model>::value && Team::lanes == 1;
+	event_state<Model, real> ev;
+	real g_end[event_state<Model, real>::ne]; /* g at a step's end */
 
+	if constexpr (with_events)
+		if (!events_start(ev, t, x, p)) {
+			rk_flush(out, t, x);
+			rk_fail(o, PICARD_TRAJ_EVENT_FAILED, 0, t, t);
+			return o;
+		}
 	team_rhs<Model>(T, (real)t, x, p, V.f0);
 	c.fcn++;
 	/* every lane alike: the same rhs on the same state */
@@ -497,8 +515,11 @@ __host__ __device__ inline rk_outcome run(const Team &T, work<Model::dim, real> 
 		int tried = 0;
 
 		while (t < tb) {
-			const bool last = fixed ? t + 1.5 * h >= tb : t + 1.01 * h >= tb;
-			const double hs = last ? tb - t : h;
+			/* fixed steps: an event's cut step is finished first */
+			const bool resuming = with_events && resume > t;
+			const bool last = resuming ? resume == tb :
+					  fixed ? t + 1.5 * h >= tb : t + 1.01 * h >= tb;
+			const double hs = last ? tb - t : resuming ? resume - t : h;
 
 			if ((!fixed && attempts >= run.max_steps) || hs <= 0 ||
 			    hs < 16 * eps * fabs(t)) {
@@ -574,7 +595,7 @@ __host__ __device__ inline rk_outcome run(const Team &T, work<Model::dim, real> 
 				continue;
 			}
 			/* accepted */
-			if (!fixed && c.accept > 0) { /* Gustafsson's predictive controller */
+			if (!fixed && !first) { /* Gustafsson's predictive controller */
 				double facgus = (hacc / hs) * sqrt(sqrt(err * err / erracc)) / safe;
 
 				facgus = fmax(fac_min, fmin(fac_max, facgus));
@@ -598,7 +619,42 @@ __host__ __device__ inline rk_outcome run(const Team &T, work<Model::dim, real> 
 				break;
 			}
 			polynomial_fit<n>(T, W, P);
-			if (Out::dense && dense<Model, real>(T, W, V, P, t, t_new, x, p, fnewt, rounding, out))
+			dense_step<Model, real, Team> D = {T, W, V, P, t, t_new, x, p, fnewt, rounding,
+							   false};
+
+			if constexpr (with_events)
+				if (!events_quiet<Model, real>(ev, t_new, V.xn, p, g_end)) {
+					const event_result r = events_step<Model, real>(
+						ev, run, w, t, t_new, x, p, V.xn, g_end, lim, D, out, o);
+
+					if (r == EVENT_STOP)
+						break;
+					if (r == EVENT_CUT) {
+						/* a fresh start from the event: the state
+						 * changed, so f0, J, the LU and the
+						 * polynomial's starting values are stale */
+						team_rhs<Model>(T, (real)t, x, p, V.f0);
+						c.fcn++;
+						weights<n>(T, atol, rtol, x, V.wt);
+						need_jac = true;
+						jac_fresh = false;
+						lu_h = NAN;
+						first = true;
+						reject = false;
+						erracc = 1e-2;
+						if (fixed)
+							resume = t < t_new ? t_new : resume;
+						else
+							h = rk_first_step<Model, rk_radau5, real>(run, t, x, p, V.f0);
+						continue;
+					}
+				}
+			{
+				dense_vector<n, real> own;
+
+				step_dense_until(D, t, t_new, x, V.xn, scratch<Team>(own, V.dense).xd, out);
+			}
+			if (D.spent)
 				lu_h = NAN;
 			for (int i = T.lane(); i < n; i += T.lanes)
 				x[i] = V.xn[i];

@@ -238,25 +238,58 @@ __host__ __device__ inline void rk_flush(Out &out, double t, const real *x)
 }
 
 /* The record times due up to t_end of a step from (t, x) that ends at
- * x_end, its first stage in k[0]: each a step of the scheme itself to
- * it (k[1..] overwritten), the ends stored as they are. */
+ * x_end: the ends stored as they are, a time between them from the
+ * step's dense output, D.state(td, xd) (a scheme's own: rk_dense_step
+ * below, ros::dense_step, radau::dense_step), in xd. The explicit pairs,
+ * the stiff schemes and the events' cut (events_step.cuh) share it. */
+PICARD_EXEC_CHECK_DISABLE
+template <typename real, class Dense, class Out>
+__host__ __device__ inline void step_dense_until(Dense &D, double t, double t_end, const real *x,
+						 const real *x_end, real *xd, Out &out)
+{
+	if (Out::dense)
+		for (double td = out.due(t_end); !isnan(td); td = out.due(t_end)) {
+			if (td <= t || td == t_end) {
+				out.store(td <= t ? x : x_end);
+				continue;
+			}
+			D.state(td, xd);
+			out.store(xd);
+		}
+}
+
+/* An explicit pair's dense output inside a step from (t, x) whose first
+ * stage is k[0]: a step of the scheme itself to the time (k[1..]
+ * overwritten); and its restart after an event (events_step.cuh). */
+template <class Model, class Tab, typename real>
+struct rk_dense_step {
+	double t;
+	const real *x, *p;
+	real (*k)[Model::dim];
+
+	__host__ __device__ void state(double tc, real *xc) const
+	{
+		rk_stages<Model, Tab, real>(t, tc - t, x, p, k, xc);
+	}
+	/* After an event at (te, xe): the first stage there. */
+	__host__ __device__ void restart(double te, const real *xe) const
+	{
+		Model::rhs((real)te, xe, p, k[0]);
+	}
+};
+
+/* The record times due up to t_end of a step from (t, x) that ends at
+ * x_end, its first stage in k[0]. */
 PICARD_EXEC_CHECK_DISABLE
 template <class Model, class Tab, typename real, class Out>
 __host__ __device__ inline void rk_dense_until(double t, double t_end, const real *x,
 					       const real *x_end, const real *p,
 					       real (*k)[Model::dim], Out &out)
 {
-	if (Out::dense)
-		for (double td = out.due(t_end); !isnan(td); td = out.due(t_end)) {
-			real xd[Model::dim];
+	rk_dense_step<Model, Tab, real> D = {t, x, p, k};
+	real xd[Model::dim];
 
-			if (td <= t || td == t_end) {
-				out.store(td <= t ? x : x_end);
-				continue;
-			}
-			rk_stages<Model, Tab, real>(t, td - t, x, p, k, xd);
-			out.store(xd);
-		}
+	step_dense_until(D, t, t_end, x, x_end, xd, out);
 }
 
 /* An accepted step from (t, x) to (t_new, xn), stages in k: the record
@@ -298,9 +331,25 @@ __host__ __device__ inline bool rk_accept(double t, double t_new, real *x, const
 
 /* A model's events in the integration: after the helpers above, which
  * the location uses. */
-#include "rk_events.cuh"
+#include "events_step.cuh"
 
 namespace picard {
+
+/* A step from (t, x) to (t_new, xn), stages in k, g at its end g_end,
+ * that events_quiet did not pass: its events (events_step), after a cut
+ * k[0] = f at the event. */
+PICARD_EXEC_CHECK_DISABLE
+template <class Model, class Tab, typename real, class Out>
+__host__ __device__ inline event_result rk_events_step(event_state<Model, real> &ev,
+						       const rk_run &run, long w, double &t,
+						       double t_new, real *x, const real *p,
+						       real (*k)[Model::dim], const real *xn,
+						       const real *g_end, real lim, Out &out,
+						       rk_outcome &o)
+{
+	rk_dense_step<Model, Tab, real> D = {t, x, p, k};
+	return events_step<Model, real>(ev, run, w, t, t_new, x, p, xn, g_end, lim, D, out, o);
+}
 
 /* The end of window w (the last one ends on t1, not on t0 + windows h). */
 __host__ __device__ inline double rk_window_end(const rk_run &run, long w)
@@ -324,11 +373,11 @@ __host__ __device__ inline rk_outcome rk_fixed(const rk_run &run, real *x, const
 	const real lim = rk_limit<real>(run.bound);
 	double t = run.t0;
 	double t_grid = t; /* the planned step's start: t, but after an event */
-	rk_events<Model, real> ev;
-	real g_end[rk_events<Model, real>::ne]; /* g at a step's end */
+	event_state<Model, real> ev;
+	real g_end[event_state<Model, real>::ne]; /* g at a step's end */
 
 	if constexpr (runs_events<Model>::value)
-		if (!rk_events_start(ev, t, x, p)) {
+		if (!events_start(ev, t, x, p)) {
 			rk_flush(out, t, x);
 			rk_fail(o, PICARD_TRAJ_EVENT_FAILED, 0, t, t);
 			o.steps_max = 0;
@@ -348,15 +397,15 @@ __host__ __device__ inline rk_outcome rk_fixed(const rk_run &run, real *x, const
 						    p, k, xn);
 			if constexpr (runs_events<Model>::value)
 				if (rk_state_ok<n>(xn, lim) &&
-				    !rk_events_quiet<Model, real>(ev, t_new, xn, p, g_end)) {
-					const rk_event_result r = rk_events_step<Model, Tab, real>(
+				    !events_quiet<Model, real>(ev, t_new, xn, p, g_end)) {
+					const event_result r = rk_events_step<Model, Tab, real>(
 						ev, run, w, t, t_new, x, p, k, xn, g_end, lim, out, o);
 
-					if (r == RK_EVENT_STOP) {
+					if (r == EVENT_STOP) {
 						o.steps_max = w ? run.steps : s;
 						return o;
 					}
-					if (r == RK_EVENT_CUT) {
+					if (r == EVENT_CUT) {
 						if (t < t_new)
 							s--;
 						else
@@ -396,11 +445,11 @@ __host__ __device__ inline rk_outcome rk_adaptive(const rk_run &run, real *x, co
 	double t = run.t0, h;
 	float log_err_old = log_err_min;
 	bool rejected = false, nonfinite = false;
-	rk_events<Model, real> ev;
-	real g_end[rk_events<Model, real>::ne]; /* g at a step's end */
+	event_state<Model, real> ev;
+	real g_end[event_state<Model, real>::ne]; /* g at a step's end */
 
 	if constexpr (runs_events<Model>::value)
-		if (!rk_events_start(ev, t, x, p)) {
+		if (!events_start(ev, t, x, p)) {
 			rk_flush(out, t, x);
 			rk_fail(o, PICARD_TRAJ_EVENT_FAILED, 0, t, t);
 			return o;
@@ -439,13 +488,13 @@ __host__ __device__ inline rk_outcome rk_adaptive(const rk_run &run, real *x, co
 
 			if constexpr (runs_events<Model>::value)
 				if (rk_state_ok<n>(xn, lim) &&
-				    !rk_events_quiet<Model, real>(ev, t_new, xn, p, g_end)) {
-					const rk_event_result r = rk_events_step<Model, Tab, real>(
+				    !events_quiet<Model, real>(ev, t_new, xn, p, g_end)) {
+					const event_result r = rk_events_step<Model, Tab, real>(
 						ev, run, w, t, t_new, x, p, k, xn, g_end, lim, out, o);
 
-					if (r == RK_EVENT_STOP)
+					if (r == EVENT_STOP)
 						break;
-					if (r == RK_EVENT_CUT) { /* a fresh start from the event */
+					if (r == EVENT_CUT) { /* a fresh start from the event */
 						h = rk_first_step<Model, Tab, real>(run, t, x, p, k[0]);
 						log_err_old = log_err_min;
 						rejected = false;

@@ -61,7 +61,7 @@ struct rk_device_out {
 	}
 	/* The nth event of the trajectory (event k at t) into the chunk's
 	 * log, while it has room; its count counts them all. One thread's
-	 * (the explicit schemes alone locate events). */
+	 * (the thread layouts alone locate events: events_step.cuh). */
 	__device__ void event(int nth, int k, double t, const real *before, const real *after)
 	{
 		const picard_device_events &e = L.events;

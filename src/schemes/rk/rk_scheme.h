@@ -67,9 +67,8 @@ extern const picard_layout picard_rk_stiff_tune_layouts[];
 		.length_name = "h",                                                \
 		.max_m = 2,                                                        \
 		.solves_stiff = stiff,                                             \
-		/* the explicit pairs locate events (rk_events.cuh); the */      \
-		/* stiff schemes' integrations do not yet */                     \
-		.locates_events = !(stiff),                                        \
+		/* every per-thread scheme locates events (events_step.cuh) */     \
+		.locates_events = true,                                            \
 		.steps_per_span = true,                                            \
 		.per_member_spans = true,                                          \
 		.estimate_factor = RICHARDSON(p),                                  \

@@ -50,6 +50,13 @@
  * coefficients, which picard has not verified; should that W be singular,
  * the line between the step's ends.
  *
+ * Events (docs/models.md, "Events"; events_step.cuh) in one thread's
+ * layout: after each accepted step, located on the dense output above
+ * (dense_step), the step cut there; the restart evaluates f0, J and f_t
+ * afresh and starts the controller over (integrator::restart), a fresh
+ * starting step; fixed steps finish the cut step first. The warp layout
+ * refuses a model with events (solver.c).
+ *
  * The outcome's steps count step attempts (stages right-hand sides each,
  * the Jacobian and f_t besides: the scheme's rhs_per_sweep); max_steps
  * bounds them.
@@ -250,26 +257,26 @@ RK_UNROLL
 	return isfinite(err) && xn_finite ? err : INFINITY;
 }
 
-/* The record times an accepted step from (t, x) to (t_new, xn), h =
- * t_new - t long, holds (the header says how). Without the scheme's own
- * extension Wk's factors and stages are spent (and, without keep_J, J
- * is evaluated again at (t, x)); J and f_t are kept. */
-PICARD_EXEC_CHECK_DISABLE
-template <class Model, class Tab, typename real, class Team, class Work, class Out>
-__host__ __device__ inline void dense(const Team &T, Work &Wk, double t, double t_new,
-				      const real *x, const real *xn, const real *p, const real *f0,
-				      Out &out)
-{
-	constexpr int n = Model::dim;
-	const double h = t_new - t;
-	real *xd = Wk.xd;
+/* The dense output inside an accepted step from (t, x) to (t_new, xn)
+ * (the header says how), for the record times it holds
+ * (step_dense_until) and its events (events_step.cuh). Without the
+ * scheme's own extension Wk's factors and stages are spent (and, without
+ * keep_J, J is evaluated again at (t, x)); J and f_t are kept. */
+template <class Model, class Tab, typename real, class Team, class Work>
+struct dense_step {
+	const Team &T;
+	Work &Wk;
+	double t, t_new;
+	const real *x, *xn, *p, *f0;
 
-	for (double td = out.due(t_new); !isnan(td); td = out.due(t_new)) {
-		if (td <= t || td == t_new) {
-			out.store(td <= t ? x : xn);
-			continue;
-		}
-		const double theta = (td - t) / h;
+	/* After an event: nothing here (run restarts the scheme). */
+	__host__ __device__ void restart(double, const real *) {}
+
+	/* The state at tc, t < tc < t_new, into xc (where the team reads it). */
+	__host__ __device__ void state(double tc, real *xc)
+	{
+		constexpr int n = Model::dim;
+		const double theta = (tc - t) / (t_new - t);
 
 		if constexpr (Tab::own_dense) {
 			for (int q = T.lane(); q < n; q += T.lanes) {
@@ -277,25 +284,24 @@ __host__ __device__ inline void dense(const Team &T, Work &Wk, double t, double 
 RK_UNROLL
 				for (int j = 0; j < Tab::solution_stages; j++)
 					acc = rk_fma((real)Tab::dense(j, theta), Wk.k[j][q], acc);
-				xd[q] = x[q] + acc;
+				xc[q] = x[q] + acc;
 			}
 			T.sync();
 		} else {
 			if constexpr (!Work::keeps_jacobian)
 				evaluate_jacobian<Model>(T, Wk, t, x, p);
-			if (factor<n, Tab>(T, Wk, td - t)) {
-				stages<Model, Tab, real, Tab::solution_stages, false>(T, Wk, t, td - t,
+			if (factor<Model::dim, Tab>(T, Wk, tc - t)) {
+				stages<Model, Tab, real, Tab::solution_stages, false>(T, Wk, t, tc - t,
 										      x, p, f0);
-				solution<Model, Tab, real>(T, Wk, x, xd);
+				solution<Model, Tab, real>(T, Wk, x, xc);
 			} else {
 				for (int q = T.lane(); q < n; q += T.lanes)
-					xd[q] = x[q] + (real)theta * (xn[q] - x[q]);
+					xc[q] = x[q] + (real)theta * (xn[q] - x[q]);
 				T.sync();
 			}
 		}
-		out.store(xd);
 	}
-}
+};
 
 /* How a step attempt ended. */
 enum attempt_end {
@@ -331,7 +337,6 @@ struct integrator {
 	/* At (t, x): f0 = f(t, x). */
 	__host__ __device__ void start(double t, const real *x, const real *p)
 	{
-		team_rhs<Model>(T, (real)t, x, p, W.f0);
 		/* set before use (need_jac, fsal); zeroed once, for the
 		 * compiler's sake */
 		if constexpr (Work::keeps_jacobian)
@@ -340,14 +345,23 @@ struct integrator {
 		for (int i = T.lane(); i < n; i += T.lanes)
 			W.fend[i] = W.ft[i] = 0;
 		T.sync();
+		rhs_evals = 0;
+		jacobians = 0;
+		restart(t, x, p);
+	}
+
+	/* A fresh start at (t, x), as at t0 (after an event: the state
+	 * changed, so f0, J, f_t and the controller's history are stale). */
+	__host__ __device__ void restart(double t, const real *x, const real *p)
+	{
+		team_rhs<Model>(T, (real)t, x, p, W.f0);
+		rhs_evals++;
 		hacc = 0;
 		erracc = 1e-2;
 		accepted = 0;
 		reject = nonfinite = false;
 		need_jac = true;
 		singular = 0;
-		rhs_evals = 1;
-		jacobians = 0;
 	}
 
 	/* One attempt of a step hs from (t, x): ACCEPTED, W.xn the new state
@@ -470,8 +484,20 @@ __host__ __device__ inline rk_outcome run(const Team &T, Work &Wk, const rk_run 
 	rk_outcome o = rk_outcome_ok(0);
 	const real lim = rk_limit<real>(run.bound);
 	double t = run.t0, h;
+	double resume = -INFINITY; /* fixed steps: the end of a step an event cut */
 	long attempts = 0;
+	/* events in one thread's layout (the warp layout refuses them:
+	 * solver.c) */
+	constexpr bool with_events = runs_events<Model>::value && Team::lanes == 1;
+	event_state<Model, real> ev;
+	real g_end[event_state<Model, real>::ne]; /* g at a step's end */
 
+	if constexpr (with_events)
+		if (!events_start(ev, t, x, p)) {
+			rk_flush(out, t, x);
+			rk_fail(o, PICARD_TRAJ_EVENT_FAILED, 0, t, t);
+			return o;
+		}
 	I.start(t, x, p);
 	/* every lane alike: the same rhs on the same state */
 	h = fixed ? run.window / run.steps : rk_first_step<Model, Tab, real>(run, t, x, p, Wk.f0);
@@ -480,8 +506,11 @@ __host__ __device__ inline rk_outcome run(const Team &T, Work &Wk, const rk_run 
 		int tried = 0;
 
 		while (t < tb) {
-			const bool last = fixed ? t + 1.5 * h >= tb : t + 1.01 * h >= tb;
-			const double hs = last ? tb - t : h;
+			/* fixed steps: an event's cut step is finished first */
+			const bool resuming = with_events && resume > t;
+			const bool last = resuming ? resume == tb :
+					  fixed ? t + 1.5 * h >= tb : t + 1.01 * h >= tb;
+			const double hs = last ? tb - t : resuming ? resume - t : h;
 			picard_traj_status status = PICARD_TRAJ_OK;
 			double hnew;
 
@@ -519,8 +548,25 @@ __host__ __device__ inline rk_outcome run(const Team &T, Work &Wk, const rk_run 
 				rk_fail(o, rk_state_status<n>(x), w, t, t_new);
 				break;
 			}
-			if (Out::dense)
-				dense<Model, Tab, real>(T, Wk, t, t_new, x, Wk.xn, p, Wk.f0, out);
+			dense_step<Model, Tab, real, Team, Work> D = {T, Wk, t, t_new, x, Wk.xn, p, Wk.f0};
+
+			if constexpr (with_events)
+				if (!events_quiet<Model, real>(ev, t_new, Wk.xn, p, g_end)) {
+					const event_result r = events_step<Model, real>(
+						ev, run, w, t, t_new, x, p, Wk.xn, g_end, lim, D, out, o);
+
+					if (r == EVENT_STOP)
+						break;
+					if (r == EVENT_CUT) { /* a fresh start from the event */
+						I.restart(t, x, p);
+						if (fixed)
+							resume = t < t_new ? t_new : resume;
+						else
+							h = rk_first_step<Model, Tab, real>(run, t, x, p, Wk.f0);
+						continue;
+					}
+				}
+			step_dense_until(D, t, t_new, x, Wk.xn, Wk.xd, out);
 			I.advance(t_new, x, p, fixed);
 			t = t_new;
 			/* a step shortened to end the window says nothing of
