@@ -60,10 +60,6 @@ typedef struct picard_scheme_type {
 				    steps over the whole span (MAX_STEPS), not
 				    a window's sweeps: the work its grid fixes
 				    is not options.max_work's */
-	bool per_member_spans;   /* each trajectory integrates on its own
-				    (picard_solver_set_spans): one thread's
-				    steps, windows and dense output per
-				    member, none shared with another */
 	bool tuned_when_named;   /* the tuner searches it only when asked
 				    for it by name: picard-run's search
 				    across schemes leaves it out */
@@ -176,8 +172,6 @@ const picard_scheme_type *picard_scheme_of(picard_scheme id);
 const picard_scheme_type *picard_scheme_named(const char *name);
 /* "dp5, dp8, ...": every name, for messages, into buf; returns buf. */
 const char *picard_scheme_names(char *buf, size_t len);
-/* The same of the schemes that take per-member spans. */
-const char *picard_scheme_span_names(char *buf, size_t len);
 
 #ifdef __cplusplus
 }

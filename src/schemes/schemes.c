@@ -55,36 +55,13 @@ const picard_scheme_type *picard_scheme_named(const char *name)
 	return NULL;
 }
 
-/* The names of the schemes for which keep(type) holds, ", " between. */
-static const char *names_where(char *buf, size_t len, bool (*keep)(const picard_scheme_type *))
+const char *picard_scheme_names(char *buf, size_t len)
 {
 	size_t used = 0;
 
 	buf[0] = 0;
 	for (int i = 0; picard_scheme_list[i] && used < len; i++)
-		if (keep(picard_scheme_list[i]))
-			used += snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-					 picard_scheme_list[i]->name);
+		used += snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+				 picard_scheme_list[i]->name);
 	return buf;
-}
-
-static bool any_scheme(const picard_scheme_type *type)
-{
-	(void)type;
-	return true;
-}
-
-static bool takes_spans(const picard_scheme_type *type)
-{
-	return type->per_member_spans;
-}
-
-const char *picard_scheme_names(char *buf, size_t len)
-{
-	return names_where(buf, len, any_scheme);
-}
-
-const char *picard_scheme_span_names(char *buf, size_t len)
-{
-	return names_where(buf, len, takes_spans);
 }

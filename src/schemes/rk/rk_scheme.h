@@ -71,7 +71,6 @@ extern const picard_layout picard_rk_stiff_tune_layouts[];
 		/* stiff schemes' integrations do not yet */                     \
 		.locates_events = !(stiff),                                        \
 		.steps_per_span = true,                                            \
-		.per_member_spans = true,                                          \
 		.estimate_factor = RICHARDSON(p),                                  \
 		.rhs_per_sweep = stage_count,                                      \
 		.impl_slot = slot,                                                 \
