@@ -62,10 +62,6 @@ typedef struct picard_scheme_type {
 				    steps over the whole span (MAX_STEPS), not
 				    a window's sweeps: the work its grid fixes
 				    is not options.max_work's */
-	bool per_member_spans;   /* each trajectory integrates on its own
-				    (picard_solver_set_spans): one thread's
-				    steps, windows and dense output per
-				    member, none shared with another */
 	bool tuned_when_named;   /* the tuner searches it only when asked
 				    for it by name: picard-run's search
 				    across schemes leaves it out */
@@ -181,8 +177,6 @@ const char *picard_scheme_names(char *buf, size_t len);
 /* The same for the schemes keep(scheme) is true of (NULL: every one). */
 const char *picard_scheme_names_if(char *buf, size_t len,
 				   bool (*keep)(const picard_scheme_type *scheme));
-/* The same of the schemes that take per-member spans. */
-const char *picard_scheme_span_names(char *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -73,12 +73,3 @@ const char *picard_scheme_names(char *buf, size_t len)
 	return picard_scheme_names_if(buf, len, NULL);
 }
 
-static bool takes_spans(const picard_scheme_type *type)
-{
-	return type->per_member_spans;
-}
-
-const char *picard_scheme_span_names(char *buf, size_t len)
-{
-	return picard_scheme_names_if(buf, len, takes_spans);
-}

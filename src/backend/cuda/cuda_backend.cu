@@ -207,7 +207,6 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 	cudaFree(cuda->fail_time);
 	cudaFree(cuda->sweeps);
 	cudaFree(cuda->sweeps_max);
-	cudaFree(cuda->spans);
 	if (cuda_scheme(&cuda->grid)->release)
 		cuda_scheme(&cuda->grid)->release(cuda->own);
 	if (cuda->start)
@@ -497,15 +496,6 @@ static int upload_inputs(const struct picard_cuda_solver *cuda, const struct pic
 		  picard_io_upload_soa(job->x0 + offset * model->dim, model->dim, model->dim,
 				       count, cuda->real_size, (void *)L->x0);
 
-	if (!err && job->span_t0) {
-		const size_t bytes = (size_t)count * sizeof(double);
-
-		if (cudaMemcpy((void *)L->span_t0, job->span_t0 + offset, bytes,
-			       cudaMemcpyHostToDevice) != cudaSuccess ||
-		    cudaMemcpy((void *)L->span_t1, job->span_t1 + offset, bytes,
-			       cudaMemcpyHostToDevice) != cudaSuccess)
-			err = picard_fail(PICARD_ECUDA, "copying the members' spans to the device");
-	}
 	if (job->draw && job->param_stride)
 		return err; /* drawn with the states */
 	if (!err && model->nparams && job->param_stride)
@@ -565,7 +555,7 @@ out:
 #define PIPELINE_PARTS 4
 
 /* The members of each part where the job can be pipelined (solve_pipelined),
- * else 0: no records, no event log, no spans, no scheme of its own loop (newton,
+ * else 0: no records, no event log, no scheme of its own loop (newton,
  * imex), inputs from the host, and nothing read from the device arrays
  * after (the estimate's comparison); at least two parts, each within half
  * the chunk's buffers. */
@@ -574,7 +564,7 @@ static long pipeline_part(const struct picard_cuda_solver *cuda, const struct pi
 	long part = (job->ntraj + PIPELINE_PARTS - 1) / PIPELINE_PARTS;
 
 	if (job->nrecords || job->events || job->inputs_of || job->outcomes_on_device || job->single_pass ||
-	    job->span_t0 || cuda_scheme(&cuda->grid)->run)
+	    cuda_scheme(&cuda->grid)->run)
 		return 0;
 	if (part < PIPELINE_MIN)
 		part = PIPELINE_MIN;
@@ -721,12 +711,6 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 	L.sweeps = cuda->sweeps;
 	L.sweeps_max = cuda->sweeps_max;
 	L.window = cuda->grid.window;
-	if (job->span_t0 && !cuda->spans &&
-	    cudaMalloc(&cuda->spans, 2 * cuda->chunk * sizeof(double)) != cudaSuccess)
-		return picard_fail(PICARD_ENOMEM, "device memory for the spans of %ld members",
-				   cuda->chunk);
-	L.span_t0 = job->span_t0 ? cuda->spans : NULL;
-	L.span_t1 = job->span_t0 ? cuda->spans + cuda->chunk : NULL;
 	if (cuda_scheme(&cuda->grid)->fill_launch)
 		cuda_scheme(&cuda->grid)->fill_launch(cuda, &L);
 

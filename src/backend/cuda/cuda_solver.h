@@ -32,9 +32,6 @@ struct picard_cuda_solver {
 	double *fail_time;          /* device, 2 per trajectory (launch.h) */
 	long *sweeps;               /* device, sweeps per trajectory */
 	int *sweeps_max;            /* device, most sweeps in a window */
-	double *spans;              /* device, 2 chunk: the chunk's members'
-				       own t0, then their t1 (made by the first
-				       solve with spans), or NULL */
 	const void *kernel;         /* the instance of the layout and precision */
 	const void *kernel_dense;   /* the same with dense output, once needed */
 	void *record_dev[PICARD_MAX_RECORDS]; /* device record buffers, kept

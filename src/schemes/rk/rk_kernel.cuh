@@ -33,11 +33,8 @@ struct rk_device_out {
 	Team T;         /* who writes a state: its lanes split the components
 			   (each lane keeps the cursors alike) */
 
-	/* run: the trajectory's (its own span's start, where it has one) */
-	__device__ void start(const rk_run &run)
+	__device__ void start()
 	{
-		if (L.span_t0)
-			cursors.start_at(L.records, L.nrecords, traj, run.t0);
 		keeps = 0;
 #pragma unroll
 		for (int r = 0; r < PICARD_MAX_RECORDS; r++)
@@ -88,16 +85,6 @@ struct rk_device_out {
 	}
 };
 
-/* Trajectory traj's (of the chunk) integration settings: the launch's,
- * on the member's own span where the members have theirs. */
-__device__ inline rk_run rk_run_of_launch(const picard_launch &L, long traj)
-{
-	const rk_run run = rk_run_of(L.t0, L.t1, L.window, L.windows, L.adaptive, L.K, L.iter_atol,
-				     L.iter_rtol, L.bound);
-
-	return L.span_t0 ? rk_run_spanning(run, L.span_t0[traj], L.span_t1[traj]) : run;
-}
-
 /* A trajectory's outcome into L's per-trajectory arrays. */
 __device__ inline void rk_store_outcome(const picard_launch &L, long traj, const rk_outcome &o)
 {
@@ -124,9 +111,10 @@ __global__ void picard_rk_kernel(const picard_launch L)
 		x[k] = ((const real *)L.x0)[k * L.ntraj + traj];
 	for (int q = 0; q < np; q++)
 		p[q] = ((const real *)L.params)[q * L.ntraj + traj];
-	const rk_run run = rk_run_of_launch(L, traj);
+	const rk_run run = rk_run_of(L.t0, L.t1, L.window, L.windows, L.adaptive, L.K, L.iter_atol,
+				     L.iter_rtol, L.bound);
 	rk_device_out<n, real, dense> out = {L, L.traj_offset + traj, {{0}, 0}, 0, team_one()};
-	out.start(run);
+	out.start();
 	rk_outcome o;
 
 	if constexpr (rk_is_implicit<Tab>::value) /* radau5: run.steps tells */

@@ -63,9 +63,10 @@ __global__ void __launch_bounds__(256) picard_rk_warp_kernel(const picard_launch
 	for (int q = 0; q < np; q++)
 		p[q] = ((const real *)L.params)[q * L.ntraj + traj];
 	T.sync();
-	const rk_run run = rk_run_of_launch(L, traj);
+	const rk_run run = rk_run_of(L.t0, L.t1, L.window, L.windows, L.adaptive, L.K, L.iter_atol,
+				     L.iter_rtol, L.bound);
 	rk_device_out<n, real, dense, team_warp> out = {L, L.traj_offset + traj, {{0}, 0}, 0, T};
-	out.start(run);
+	out.start();
 	rk_outcome o;
 
 	if constexpr (rk_is_implicit<Tab>::value)
