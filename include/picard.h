@@ -646,6 +646,35 @@ int picard_solve_batch(picard_solver *solver, long count, const double *x0,
 		       const picard_record *records, int nrecords,
 		       picard_stats *stats);
 
+/* Per-member time spans (as MPGOS's TimeDomain per system, DiffEqGPU's
+ * tspan per problem): member i of the following solves integrates from
+ * t0[i] to t1[i], its final state (x_final) at t1[i], or at its terminal
+ * event or failure as ever. count: the members of those solves (a
+ * picard_solve's ntraj, a picard_solve_batch's count; a solve of another
+ * count is refused). t0 NULL: every member starts at the grid's t0; t1
+ * NULL: every member ends at the grid's t1; both NULL: the spans are
+ * cleared (the grid's for all). Copied: the caller's arrays may go.
+ * Each span finite with t1[i] > t0[i], else PICARD_EINVAL naming the
+ * member ("t1[12] = 0.5 is not after t0[12] = 1"): an empty span has no
+ * step to take, and the start state is already the caller's. A refused
+ * call leaves no spans set.
+ * What follows a member's own span:
+ * - its steps, as many windows as the grid has over its own span (the
+ *   grid's windows, each (t1[i] - t0[i]) / windows long: a record of
+ *   window ends keeps member i's at t0[i] + (w+1)(t1[i]-t0[i])/windows),
+ *   its adaptive first step and max-steps (K_max) over its own span;
+ * - a record of times keeps absolute times, which may then lie anywhere
+ *   (finite, non-decreasing): a time outside a member's span leaves its
+ *   row unwritten (NaN), never extrapolated;
+ * - events are located as on a shared span.
+ * Only the per-thread schemes take them (picard_scheme_type's
+ * per_member_spans: dp5, dp8, vern9, radau5 and the Rosenbrock schemes);
+ * others, and a solver with the error estimate (its companion solves on
+ * the grid's span), are refused with PICARD_EINVAL. picard_check compares
+ * on the grid's span: not for solves with spans. */
+int picard_solver_set_spans(picard_solver *solver, long count, const double *t0,
+			    const double *t1);
+
 /* The error estimates of the last picard_solve, one per trajectory, when
  * options.estimate_error was set (else NULL): each the largest scaled
  * error (options.error_scale) of the solve's window-end states against a

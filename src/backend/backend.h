@@ -134,6 +134,10 @@ struct picard_job {
 	const double *params;        /* row per trajectory, param_stride apart */
 	int param_stride;            /* nparams, or 0: one row shared by all */
 	double *x_final;             /* ntraj*dim, or NULL */
+	/* ntraj each: member i integrates from span_t0[i] to span_t1[i]
+	 * (picard_solver_set_spans), its windows the grid's count over its
+	 * own span; NULL: the grid's span for all */
+	const double *span_t0, *span_t1;
 	picard_traj_status *status;  /* ntraj, never NULL here */
 	long *fail_window;           /* ntraj, never NULL here */
 	double *fail_time;           /* 2 ntraj, NaN-filled by picard_solve:

@@ -21,7 +21,17 @@ struct row_table {
 	long capacity;   /* rows values has room for */
 	int cols;        /* columns of every row; 0 before the first row */
 	long first_line; /* line of the first row, quoted when a row differs */
+	int span_col[2]; /* the header's t0 and t1 columns, -1: none */
+	int header_cols; /* the header's columns, where it names either */
+	long header_line;
+	long *lines;     /* each row's line, where the header names a span */
 };
+
+/* Columns of a row that hold a span's end, not the state or parameters. */
+static int span_columns(const struct row_table *table)
+{
+	return (table->span_col[0] >= 0) + (table->span_col[1] >= 0);
+}
 
 /* True when the file name says binary: it ends in ".bin". */
 static bool is_binary_name(const char *path)
@@ -112,6 +122,11 @@ static void hint_columns(const picard_model *model)
 static int check_columns(const char *path, long lineno, int count,
 			 const struct row_table *table, const picard_model *model)
 {
+	if (span_columns(table) && count != table->header_cols)
+		return cli_error(CLI_EUSAGE, "%s:%ld: %d column%s, but the header (line %ld) "
+				 "names %d", path, lineno, count, count == 1 ? "" : "s",
+				 table->header_line, table->header_cols);
+	count -= span_columns(table);
 	if (table->cols) {
 		if (count == table->cols)
 			return 0;
@@ -140,10 +155,19 @@ static int grow_table(const char *path, struct row_table *table)
 
 	if (table->rows < table->capacity)
 		return 0;
-	values = realloc(table->values, (size_t)capacity * table->cols * sizeof(double));
+	values = realloc(table->values, (size_t)capacity * (table->cols + span_columns(table)) *
+			 sizeof(double));
 	if (!values)
 		return cli_error(CLI_EUSAGE, "%s: out of memory after %ld rows", path, table->rows);
 	table->values = values;
+	if (span_columns(table)) {
+		long *lines = realloc(table->lines, (size_t)capacity * sizeof(long));
+
+		if (!lines)
+			return cli_error(CLI_EUSAGE, "%s: out of memory after %ld rows", path,
+					 table->rows);
+		table->lines = lines;
+	}
 	table->capacity = capacity;
 	return 0;
 }
@@ -158,7 +182,9 @@ static int append_row(const char *path, long lineno, char **fields, int count,
 	err = grow_table(path, table);
 	if (err)
 		return err;
-	row = table->values + (size_t)table->rows * table->cols;
+	row = table->values + (size_t)table->rows * count;
+	if (table->lines)
+		table->lines[table->rows] = lineno;
 	for (int c = 0; c < count; c++) {
 		if (!field_number(fields[c], &row[c]))
 			return cli_error(CLI_EUSAGE, "%s:%ld: column %d: '%s' is not a number",
@@ -171,6 +197,35 @@ static int append_row(const char *path, long lineno, char **fields, int count,
 	return 0;
 }
 
+/* A header row: the columns named t0 and t1 (a name may be quoted). */
+static int read_header(const char *path, long lineno, char **fields, int count,
+		       struct row_table *table)
+{
+	static const char *const names[2] = {"t0", "t1"};
+
+	for (int c = 0; c < count; c++) {
+		const char *name = fields[c];
+		size_t len = strlen(name);
+
+		if (len >= 2 && name[0] == '"' && name[len - 1] == '"') {
+			name++;
+			len -= 2;
+		}
+		for (int e = 0; e < 2; e++) {
+			if (len != 2 || strncmp(name, names[e], 2) != 0)
+				continue;
+			if (table->span_col[e] >= 0)
+				return cli_error(CLI_EUSAGE, "%s:%ld: the header names %s twice "
+						 "(columns %d and %d)", path, lineno, names[e],
+						 table->span_col[e] + 1, c + 1);
+			table->span_col[e] = c;
+		}
+	}
+	table->header_cols = count;
+	table->header_line = lineno;
+	return 0;
+}
+
 /* One line of a text file (len bytes): skip comments, blanks and a
  * first-row header, else check and append it. fields has room for dim +
  * nparams + 1. A NUL byte is refused: the C string would end there and the
@@ -179,7 +234,7 @@ static int read_line(const char *path, long lineno, char *line, size_t len,
 		     const picard_model *model, char **fields,
 		     bool *header_allowed, struct row_table *table)
 {
-	const int cap = model->dim + model->nparams + 1;
+	const int cap = model->dim + model->nparams + 3;
 	char *comment;
 	int count, empty_col = 0, err;
 
@@ -198,14 +253,14 @@ static int read_line(const char *path, long lineno, char *line, size_t len,
 		return 0;
 	if (*header_allowed && is_header(fields[0])) {
 		*header_allowed = false;
-		return 0;
+		return read_header(path, lineno, fields, count < cap ? count : cap, table);
 	}
 	*header_allowed = false;
 	err = check_columns(path, lineno, count, table, model);
 	if (err)
 		return err;
 	if (!table->cols) {
-		table->cols = count;
+		table->cols = count - span_columns(table);
 		table->first_line = lineno;
 	}
 	return append_row(path, lineno, fields, count, table);
@@ -215,20 +270,40 @@ static int read_line(const char *path, long lineno, char *line, size_t len,
 static int table_to_data(const char *path, const struct row_table *table,
 			 const picard_model *model, struct init_data *data)
 {
-	const int n = model->dim, np = model->nparams;
+	const int n = model->dim, np = model->nparams, width = table->cols + span_columns(table);
 	const bool with_params = np > 0 && table->cols == n + np;
+	double **ends[2] = {&data->t0, &data->t1};
+	const size_t rows = (size_t)table->rows;
 
 	data->ntraj = table->rows;
-	data->x0 = malloc((size_t)table->rows * n * sizeof(double));
-	data->params = with_params ? malloc((size_t)table->rows * np * sizeof(double)) : NULL;
-	if (!data->x0 || (with_params && !data->params))
-		return cli_error(CLI_EUSAGE, "%s: out of memory for %ld trajectories", path, table->rows);
-	for (long i = 0; i < table->rows; i++) {
-		const double *row = table->values + (size_t)i * table->cols;
+	data->x0 = malloc(rows * n * sizeof(double));
+	data->params = with_params ? malloc(rows * np * sizeof(double)) : NULL;
+	bool short_of_memory = false;
 
-		memcpy(data->x0 + (size_t)i * n, row, n * sizeof(double));
-		if (with_params)
-			memcpy(data->params + (size_t)i * np, row + n, np * sizeof(double));
+	for (int e = 0; e < 2; e++)
+		if (table->span_col[e] >= 0)
+			short_of_memory |= !(*ends[e] = malloc(rows * sizeof(double)));
+	data->lines = table->lines ? malloc(rows * sizeof(long)) : NULL;
+	if (short_of_memory || !data->x0 || (with_params && !data->params) ||
+	    (table->lines && !data->lines))
+		return cli_error(CLI_EUSAGE, "%s: out of memory for %ld trajectories", path, table->rows);
+	if (table->lines)
+		memcpy(data->lines, table->lines, rows * sizeof(long));
+	for (size_t i = 0; i < rows; i++) {
+		const double *row = table->values + i * width;
+		int v = 0; /* values of the state and parameters so far */
+
+		for (int c = 0; c < width; c++) {
+			if (c == table->span_col[0] || c == table->span_col[1]) {
+				(*ends[c == table->span_col[1]])[i] = row[c];
+				continue;
+			}
+			if (v < n)
+				data->x0[i * n + v] = row[c];
+			else
+				data->params[i * np + v - n] = row[c];
+			v++;
+		}
 	}
 	return 0;
 }
@@ -244,7 +319,8 @@ static int read_text(const char *path, FILE *file, const picard_model *model,
 	ssize_t len;
 	int err = 0;
 
-	fields = malloc((model->dim + model->nparams + 1) * sizeof(*fields));
+	table.span_col[0] = table.span_col[1] = -1;
+	fields = malloc((model->dim + model->nparams + 3) * sizeof(*fields));
 	if (!fields)
 		return cli_error(CLI_EUSAGE, "%s: out of memory", path);
 	while (!err && (len = getline(&line, &size, file)) >= 0)
@@ -265,6 +341,7 @@ out:
 	free(fields);
 	free(line);
 	free(table.values);
+	free(table.lines);
 	return err;
 }
 
@@ -460,9 +537,28 @@ int init_file_read_range(const char *path, const picard_model *model, long first
 	return err;
 }
 
+int init_data_check_spans(const char *path, const struct init_data *data, double t0, double t1)
+{
+	if (!data->t0 && !data->t1)
+		return 0;
+	for (long i = 0; i < data->ntraj; i++) {
+		const double a = data->t0 ? data->t0[i] : t0, b = data->t1 ? data->t1[i] : t1;
+
+		if (!(b > a))
+			return cli_error(CLI_EUSAGE, "%s:%ld: t1 = %g is not after t0 = %g%s", path,
+					 data->lines[i], b, a,
+					 data->t0 ? (data->t1 ? "" : " (t1 from --t1 or the model)") :
+					 " (t0 from --t0 or the model)");
+	}
+	return 0;
+}
+
 void init_data_free(struct init_data *data)
 {
 	free(data->x0);
 	free(data->params);
+	free(data->t0);
+	free(data->t1);
+	free(data->lines);
 	memset(data, 0, sizeof(*data));
 }

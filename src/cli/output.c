@@ -42,11 +42,23 @@ static bool failed_by(const struct run_results *res, long i, long r)
 {
 	const long w = record_window(res, r);
 
+	if (res->span_grid && res->times) /* windows of its own span: its time tells */
+		return res->fail_window[i] >= 0 && !(res->times[r] <= res->fail_time[2 * i]);
 	if (res->fail_window[i] < 0 || w < res->fail_window[i])
 		return false;
 	if (!res->times && res->status[i] == PICARD_TRAJ_EVENT)
 		return false; /* a terminal event's final state is the state there */
 	return !res->times || w > res->fail_window[i] || !(res->times[r] <= res->fail_time[2 * i]);
+}
+
+/* Whether record r's time lies outside trajectory i's own span: its
+ * state there is none (NaN, its status outside-span), not extrapolated. */
+static bool outside_span(const struct run_results *res, long i, long r)
+{
+	if (!res->span_grid || !res->times)
+		return false;
+	return res->times[r] < (res->span_t0 ? res->span_t0[i] : res->grid->t0) ||
+	       res->times[r] > (res->span_t1 ? res->span_t1[i] : res->grid->t1);
 }
 
 /* State of trajectory i at record r (dim values), or NULL once it failed
@@ -57,7 +69,7 @@ static const double *record_state(const struct run_results *res, long r, long i)
 	const int n = res->model->dim;
 	const double *x;
 
-	if (failed_by(res, i, r))
+	if (failed_by(res, i, r) || outside_span(res, i, r))
 		return NULL;
 	if (!res->times)
 		return res->x_final + (size_t)i * n;
@@ -122,6 +134,7 @@ static size_t csv_row(char *line, const struct run_results *res, long r, long i)
 	if (res->times)
 		len += snprintf(line + len, room - len, "%.17g,", res->times[r]);
 	len += snprintf(line + len, room - len, "%ld,%s", res->first + i,
+			outside_span(res, i, r) ? "outside-span" :
 			picard_traj_status_name(row_status(res, i, x)));
 	for (int k = 0; k < res->model->dim; k++)
 		len += x ? snprintf(line + len, room - len, ",%.17g", x[k]) :

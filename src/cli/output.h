@@ -77,6 +77,11 @@ struct run_results {
 	long ntimes;                      /* number of times */
 	const double *saved;              /* picard_record states at times,
 					     traj_stride=1, or NULL */
+	const double *span_t0, *span_t1;  /* ntraj each: the members' own
+					     spans (--init's columns), or
+					     NULL: the grid's end */
+	bool span_grid;                   /* either is given: a time outside
+					     a member's span is marked */
 	const double *err;                /* ntraj checked errors (scaled by
 					     the tolerance; nan: unchecked),
 					     or NULL: no err column */

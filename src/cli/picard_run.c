@@ -191,6 +191,25 @@ static void *alloc_array(size_t count, size_t size, const char *what)
 	return ptr;
 }
 
+/* --init's t0 and t1 columns: each row's span after t0, within one
+ * process, without a check against the reference (which integrates on the
+ * run's span). */
+static int check_init_spans(const struct run *run)
+{
+	const struct run_options *opts = &run->opts;
+
+	if (!run->init.t0 && !run->init.t1)
+		return 0;
+	if (run->shard.size > 1)
+		return cli_error(CLI_EUSAGE, "--init %s: t0 and t1 columns under mpirun: not yet "
+				 "(run it in one process)", opts->init_path);
+	if (opts->check || opts->tol_given)
+		return cli_error(CLI_EUSAGE, "--init %s: t0 and t1 columns with --check or --tol: "
+				 "not yet (the reference integrates on the run's span)",
+				 opts->init_path);
+	return init_data_check_spans(opts->init_path, &run->init, opts->t0, opts->t1);
+}
+
 /* The ensemble size: the --init file's rows, else --traj. Under mpirun a
  * binary file is only measured here (each rank reads its own rows in
  * take_share) and a text file is read whole by every rank; rank 0 reports
@@ -214,6 +233,8 @@ static int read_init(struct run *run)
 	if (!err && opts->traj_given && opts->traj != rows)
 		err = cli_error(CLI_EUSAGE, "--traj %ld: but --init %s holds %ld trajectories",
 				opts->traj, opts->init_path, rows);
+	if (!err)
+		err = check_init_spans(run);
 	shard_quiet_end(&run->shard, quiet, err);
 	if (!err)
 		run->ntraj = rows;
@@ -693,6 +714,22 @@ static void add_stats(picard_stats *total, const picard_stats *b, long before, l
 	total->chunks += b->chunks;
 }
 
+/* The batch's members' own spans (--init's t0 and t1 columns), or none:
+ * 0, or CLI_EUSAGE after the library's words (a scheme on one span). */
+static int set_batch_spans(const struct run *run)
+{
+	const struct init_data *init = &run->init;
+	const long first = run->batch_first;
+	int err = picard_solver_set_spans(run->solver, run->ntraj, init->t0 ? init->t0 + first : NULL,
+					  init->t1 ? init->t1 + first : NULL);
+
+	if (!err)
+		return 0;
+	cli_library_error(err);
+	cli_hint("a per-thread scheme (--scheme) for --init's t0 and t1 columns");
+	return CLI_EUSAGE;
+}
+
 static int solve(struct run *run)
 {
 	const int repeat = run->opts.repeat;
@@ -703,6 +740,11 @@ static int solve(struct run *run)
 
 	if (!seconds)
 		return PICARD_ENOMEM;
+	err = set_batch_spans(run);
+	if (err) {
+		free(seconds);
+		return err;
+	}
 	if (run->save.states)
 		records[nrecords++] = run->save;
 	if (run->check.states)
@@ -1008,6 +1050,9 @@ static struct run_results batch_results(const struct run *run)
 		.x_final = run->x_final, .status = run->status,
 		.fail_window = run->fail_window, .fail_time = run->fail_time, .times = run->save.times,
 		.ntimes = run->save.ntimes, .saved = run->save.states,
+		.span_t0 = run->init.t0 ? run->init.t0 + run->batch_first : NULL,
+		.span_t1 = run->init.t1 ? run->init.t1 + run->batch_first : NULL,
+		.span_grid = run->init.t0 || run->init.t1,
 		.err = errors ? run->err : NULL, .err_est = errors ? run->err_est : NULL,
 	};
 }

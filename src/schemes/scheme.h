@@ -62,6 +62,10 @@ typedef struct picard_scheme_type {
 				    steps over the whole span (MAX_STEPS), not
 				    a window's sweeps: the work its grid fixes
 				    is not options.max_work's */
+	bool per_member_spans;   /* each trajectory integrates on its own
+				    (picard_solver_set_spans): one thread's
+				    steps, windows and dense output per
+				    member, none shared with another */
 	bool tuned_when_named;   /* the tuner searches it only when asked
 				    for it by name: picard-run's search
 				    across schemes leaves it out */

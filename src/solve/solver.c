@@ -46,6 +46,9 @@ struct picard_solver {
 	struct picard_event_store events; /* a model with events: the log's
 				       arrays, batch members (else all NULL) */
 	picard_event_log event_log; /* their view of the last solve */
+	double *span_t0, *span_t1;  /* span_count members' own spans
+				       (picard_solver_set_spans), or NULL */
+	long span_count;
 };
 
 static const char *const layout_names[] = { "auto", "paper", "warp", "thread" };
@@ -466,6 +469,8 @@ void picard_solver_free(picard_solver *s)
 	free(s->drawn_x0);
 	free(s->drawn_params);
 	free_event_store(&s->events);
+	free(s->span_t0);
+	free(s->span_t1);
 	free(s);
 }
 
@@ -482,6 +487,67 @@ const double *picard_solver_error_estimates(const picard_solver *s)
 const double *picard_solver_fail_times(const picard_solver *s)
 {
 	return s->fail_time;
+}
+
+/* Member i's span, from the arrays given (NULL: the grid's end). */
+static double span_end(const double *given, long i, double grid_end)
+{
+	return given ? given[i] : grid_end;
+}
+
+static bool takes_spans(const picard_scheme_type *scheme)
+{
+	return scheme->per_member_spans;
+}
+
+int picard_solver_set_spans(picard_solver *s, long count, const double *t0, const double *t1)
+{
+	const picard_scheme_type *type;
+	char names[256];
+
+	if (!s)
+		return picard_fail(PICARD_EINVAL, "spans: no solver");
+	type = picard_scheme_of(s->grid.scheme);
+	free(s->span_t0);
+	free(s->span_t1);
+	s->span_t0 = s->span_t1 = NULL;
+	s->span_count = 0;
+	if (!t0 && !t1)
+		return PICARD_OK;
+	if (!type->per_member_spans)
+		return picard_fail(PICARD_EINVAL, "per-member spans: the %s scheme integrates on "
+				   "one span for all (%s take spans of their own)", type->name,
+				   picard_scheme_names_if(names, sizeof(names), takes_spans));
+	if (s->companion.after)
+		return picard_fail(PICARD_EINVAL, "per-member spans: not with the error estimate "
+				   "(its companion solves on the grid's span)");
+	if (count < 1 || count > s->batch)
+		return picard_fail(PICARD_EINVAL, "spans of %ld members: this solver solves 1 to "
+				   "%ld at once", count, s->batch);
+	for (long i = 0; i < count; i++) {
+		const double a = span_end(t0, i, s->grid.t0), b = span_end(t1, i, s->grid.t1);
+
+		if (!isfinite(a) || !isfinite(b))
+			return picard_fail(PICARD_EINVAL, "span of member %ld: t0[%ld] = %g, t1[%ld] "
+					   "= %g: need finite numbers", i, i, a, i, b);
+		if (!(b > a))
+			return picard_fail(PICARD_EINVAL, "t1[%ld] = %.17g is not after t0[%ld] = "
+					   "%.17g: a member's span needs t1 > t0", i, b, i, a);
+	}
+	s->span_t0 = malloc((size_t)count * sizeof(double));
+	s->span_t1 = malloc((size_t)count * sizeof(double));
+	if (!s->span_t0 || !s->span_t1) {
+		free(s->span_t0);
+		free(s->span_t1);
+		s->span_t0 = s->span_t1 = NULL;
+		return picard_fail(PICARD_ENOMEM, "spans of %ld members", count);
+	}
+	for (long i = 0; i < count; i++) {
+		s->span_t0[i] = span_end(t0, i, s->grid.t0);
+		s->span_t1[i] = span_end(t1, i, s->grid.t1);
+	}
+	s->span_count = count;
+	return PICARD_OK;
 }
 
 /* Where a trajectory that failed (or met a terminal event) did: the step
@@ -533,7 +599,9 @@ long picard_grid_window(const picard_grid *grid, double t)
 }
 
 /* A record is window ends (every >= 1) or times within the span, in
- * order (every 0); r names it in the message. */
+ * order (every 0); r names it in the message. With per-member spans a
+ * time may lie anywhere finite: a member's rows outside its own span stay
+ * NaN. */
 static int check_record(const picard_solver *s, const picard_record *rec, int r)
 {
 	if (rec->traj_stride < 1 || !rec->states)
@@ -552,7 +620,10 @@ static int check_record(const picard_solver *s, const picard_record *rec, int r)
 	for (long i = 0; i < rec->ntimes; i++) {
 		const double t = rec->times[i];
 
-		if (!(t >= s->grid.t0 && t <= s->grid.t1))
+		if (s->span_t0 && !isfinite(t))
+			return picard_fail(PICARD_EINVAL, "record %d: time %ld = %g is not a finite "
+					   "number", r, i, t);
+		if (!s->span_t0 && !(t >= s->grid.t0 && t <= s->grid.t1))
 			return picard_fail(PICARD_EINVAL, "record %d: time %ld = %g outside [%g, %g]",
 					   r, i, t, s->grid.t0, s->grid.t1);
 		if (i > 0 && t < rec->times[i - 1])
@@ -761,6 +832,9 @@ static int solve(picard_solver *s, const picard_solver *inputs_of,
 	}
 	if (!err)
 		err = check_records(s, records, nrecords);
+	if (!err && s->span_t0 && count != s->span_count)
+		err = picard_fail(PICARD_EINVAL, "a solve of %ld members with the spans of %ld "
+				  "(picard_solver_set_spans)", count, s->span_count);
 	if (err)
 		return err;
 	if (!status)
@@ -798,7 +872,7 @@ static int solve(picard_solver *s, const picard_solver *inputs_of,
 		.precision = s->precision, .bound = s->bound, .ntraj = count, .x0 = x0,
 		.draw = draw, .params = draw_params(s, draw, params),
 		.param_stride = draw_params_own(s, draw, params) ? s->model->nparams : 0,
-		.x_final = x_final,
+		.x_final = x_final, .span_t0 = s->span_t0, .span_t1 = s->span_t1,
 		.status = status, .fail_window = fail_window, .fail_time = s->fail_time,
 		.sweeps = s->sweeps, .sweeps_max = s->sweeps_max,
 		.totals = &totals, .records = all, .nrecords = nrecords, .note = &note,

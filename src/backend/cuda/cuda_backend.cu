@@ -207,6 +207,7 @@ extern "C" void picard_cuda_free(struct picard_cuda_solver *cuda)
 	cudaFree(cuda->fail_time);
 	cudaFree(cuda->sweeps);
 	cudaFree(cuda->sweeps_max);
+	cudaFree(cuda->spans);
 	if (cuda_scheme(&cuda->grid)->release)
 		cuda_scheme(&cuda->grid)->release(cuda->own);
 	if (cuda->start)
@@ -466,7 +467,7 @@ static int launch_block_threads(const struct picard_cuda_solver *cuda,
 	return cuda_scheme(&cuda->grid)->block_threads(cuda, L);
 }
 
-/* Launch the solver's kernel (its dense instance with dense output) over
+/* Launch the solver's kernel (the job's instance with dense output or spans) over
  * L's trajectories: one block each in the paper's layout, with 2*m*n reals
  * of shared memory; traj_per_block per block in the others. */
 static cudaError_t launch_kernel(const struct picard_cuda_solver *cuda, const picard_launch *L)
@@ -479,7 +480,7 @@ static cudaError_t launch_kernel(const struct picard_cuda_solver *cuda, const pi
 			      scheme->shared_bytes(&cuda->grid, cuda->model->dim, cuda->real_size) : 0;
 	void *args[] = { (void *)L };
 
-	return cudaLaunchKernel(L->dense ? cuda->kernel_dense : cuda->kernel, dim3((unsigned)blocks),
+	return cudaLaunchKernel(picard_cuda_kernel_of(cuda, L), dim3((unsigned)blocks),
 				dim3((unsigned)launch_block_threads(cuda, L)), args, shared,
 				(cudaStream_t)L->stream);
 }
@@ -496,6 +497,15 @@ static int upload_inputs(const struct picard_cuda_solver *cuda, const struct pic
 		  picard_io_upload_soa(job->x0 + offset * model->dim, model->dim, model->dim,
 				       count, cuda->real_size, (void *)L->x0);
 
+	if (!err && job->span_t0) {
+		const size_t bytes = (size_t)count * sizeof(double);
+
+		if (cudaMemcpy((void *)L->span_t0, job->span_t0 + offset, bytes,
+			       cudaMemcpyHostToDevice) != cudaSuccess ||
+		    cudaMemcpy((void *)L->span_t1, job->span_t1 + offset, bytes,
+			       cudaMemcpyHostToDevice) != cudaSuccess)
+			err = picard_fail(PICARD_ECUDA, "copying the members' spans to the device");
+	}
 	if (job->draw && job->param_stride)
 		return err; /* drawn with the states */
 	if (!err && model->nparams && job->param_stride)
@@ -555,7 +565,7 @@ out:
 #define PIPELINE_PARTS 4
 
 /* The members of each part where the job can be pipelined (solve_pipelined),
- * else 0: no records, no event log, no scheme of its own loop (newton,
+ * else 0: no records, no event log, no spans, no scheme of its own loop (newton,
  * imex), inputs from the host, and nothing read from the device arrays
  * after (the estimate's comparison); at least two parts, each within half
  * the chunk's buffers. */
@@ -564,7 +574,7 @@ static long pipeline_part(const struct picard_cuda_solver *cuda, const struct pi
 	long part = (job->ntraj + PIPELINE_PARTS - 1) / PIPELINE_PARTS;
 
 	if (job->nrecords || job->events || job->inputs_of || job->outcomes_on_device || job->single_pass ||
-	    cuda_scheme(&cuda->grid)->run)
+	    job->span_t0 || cuda_scheme(&cuda->grid)->run)
 		return 0;
 	if (part < PIPELINE_MIN)
 		part = PIPELINE_MIN;
@@ -658,25 +668,27 @@ static int solve_pipelined(struct picard_cuda_solver *cuda, const struct picard_
 	return err;
 }
 
-/* With dense output the kernels run their dense instances, which the
- * solver did not load or check when it was made: load it now (out of the
- * timed solve) and check that the block still fits its registers. */
-static int prepare_dense(struct picard_cuda_solver *cuda, const picard_launch *L)
+/* With dense output or spans the kernels run instances of their own,
+ * which the solver did not load or check when it was made: load the job's
+ * now (out of the timed solve) and check that the block still fits its
+ * registers. */
+static int prepare_job_kernel(struct picard_cuda_solver *cuda, const picard_launch *L)
 {
 	const int threads = launch_block_threads(cuda, L);
 	picard_kernel_info info;
 	const struct picard_cuda_scheme *scheme = cuda_scheme(&cuda->grid);
-	int err = load_kernel(cuda->model, &cuda->grid, L, cuda->real_size, &cuda->kernel_dense,
+	int err = load_kernel(cuda->model, &cuda->grid, L, cuda->real_size, &cuda->kernel_job,
 			      &info);
 
 	if (!err && scheme->shared_bytes)
-		err = allow_shared(cuda->kernel_dense, scheme->shared_bytes(&cuda->grid, cuda->model->dim,
-									    cuda->real_size));
+		err = allow_shared(cuda->kernel_job, scheme->shared_bytes(&cuda->grid, cuda->model->dim,
+									  cuda->real_size));
 	if (err)
 		return err;
 	if (threads > info.max_threads)
-		return picard_fail(PICARD_EBLOCK, "dense output: %d threads per block, the kernel with dense output allows %d (%d registers per thread); use fewer nodes or trajectories per block",
-				   threads, info.max_threads, info.registers);
+		return picard_fail(PICARD_EBLOCK, "%s: %d threads per block, the kernel with it allows %d (%d registers per thread); use fewer nodes or trajectories per block",
+				   L->dense ? "dense output" : "per-member spans", threads,
+				   info.max_threads, info.registers);
 	return PICARD_OK;
 }
 
@@ -711,6 +723,12 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 	L.sweeps = cuda->sweeps;
 	L.sweeps_max = cuda->sweeps_max;
 	L.window = cuda->grid.window;
+	if (job->span_t0 && !cuda->spans &&
+	    cudaMalloc(&cuda->spans, 2 * cuda->chunk * sizeof(double)) != cudaSuccess)
+		return picard_fail(PICARD_ENOMEM, "device memory for the spans of %ld members",
+				   cuda->chunk);
+	L.span_t0 = job->span_t0 ? cuda->spans : NULL;
+	L.span_t1 = job->span_t0 ? cuda->spans + cuda->chunk : NULL;
 	if (cuda_scheme(&cuda->grid)->fill_launch)
 		cuda_scheme(&cuda->grid)->fill_launch(cuda, &L);
 
@@ -720,8 +738,8 @@ extern "C" int picard_cuda_solve(struct picard_cuda_solver *cuda,
 	err = alloc_records(cuda, job, &L);
 	for (int r = 0; r < job->nrecords; r++)
 		L.dense |= job->records[r].times != NULL;
-	if (!err && L.dense)
-		err = prepare_dense(cuda, &L);
+	if (!err && (L.dense || L.span_t0))
+		err = prepare_job_kernel(cuda, &L);
 	part = err ? 0 : pipeline_part(cuda, job);
 	if (part)
 		err = solve_pipelined(cuda, job, &L, part, seconds);

@@ -32,8 +32,13 @@ struct picard_cuda_solver {
 	double *fail_time;          /* device, 2 per trajectory (launch.h) */
 	long *sweeps;               /* device, sweeps per trajectory */
 	int *sweeps_max;            /* device, most sweeps in a window */
+	double *spans;              /* device, 2 chunk: the chunk's members'
+				       own t0, then their t1 (made by the first
+				       solve with spans), or NULL */
 	const void *kernel;         /* the instance of the layout and precision */
-	const void *kernel_dense;   /* the same with dense output, once needed */
+	const void *kernel_job;     /* the instance a job needs where it differs:
+				       dense output, members' own spans (loaded
+				       by the first such solve) */
 	void *record_dev[PICARD_MAX_RECORDS]; /* device record buffers, kept
 				       for the next solve (grown, never per solve) */
 	size_t record_dev_size[PICARD_MAX_RECORDS]; /* their bytes */
@@ -137,6 +142,14 @@ static inline int picard_cuda_group_lanes(int m)
 	while (g < m)
 		g <<= 1;
 	return g;
+}
+
+/* The kernel L runs: the solver's own, or the job's where L asks for
+ * dense output or spans (picard_cuda_solve loads it). */
+static inline const void *picard_cuda_kernel_of(const struct picard_cuda_solver *cuda,
+						const struct picard_launch *L)
+{
+	return L->dense || L->span_t0 ? cuda->kernel_job : cuda->kernel;
 }
 
 /* Template flags as C++ spells them. */

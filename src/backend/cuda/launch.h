@@ -53,6 +53,9 @@ struct picard_launch {
 	int warm_start;      /* x_j^0 = x_w + (previous window's x_j - its x_w) */
 	double iter_atol, iter_rtol; /* scaled change = |dx| / (atol + rtol |x|) */
 	double h, t0, t1;    /* node spacing, span */
+	/* device: the chunk's members' own spans (picard_solver_set_spans),
+	 * [traj] each, or NULL: every member's is t0, t1 */
+	const double *span_t0, *span_t1;
 	long windows;        /* number of windows */
 	double bound;        /* |x| past this is divergence */
 	const void *x0;      /* device, real SoA [k][ntraj] */

@@ -523,7 +523,7 @@ static const struct cli_flag flags[] = {
 	{"--param", "NAME=V", set_param, "parameter NAME's value V for the ensemble instead of the model's default (repeatable; --spread-param spreads around it)"},
 	{"--spread-param", "NAME=S", set_spread_param, "parameter NAME per trajectory: default*(1 + S*(2u-1)) (repeatable; default: all at the defaults)"},
 	{"--seed", "N", set_seed, "seed of cuRAND's Philox generator for --spread (default 1)"},
-	{"--init", "FILE", set_init, "initial states [and parameters] per row: CSV/whitespace text, or raw float64 .bin"},
+	{"--init", "FILE", set_init, "initial states [and parameters] per row: CSV/whitespace text, or raw float64 .bin; header columns t0 and t1: each member's own span (docs/models.md)"},
 	{"--events", "FILE", set_events, "a model with events: write the event log (member, event, name, time, the state before and after) to FILE, .csv or .npy (default: beside --out FILE.EXT as FILE.events.EXT)"},
 	{"--event-log", "N", set_event_log, "a model with events: log entries kept per member (default: the model's limit, at most 16); the members with more are listed"},
 	{"--out", "FILE", set_out, "write the final states (or those at --save-every or --save-at times) to FILE.csv or FILE.npy"},

@@ -95,7 +95,7 @@ static int imex_upload(struct picard_cuda_solver *cuda, long chunk, int sm_count
 static int imex_run(struct picard_cuda_solver *cuda, const struct picard_launch *L)
 {
 	struct imex_gpu_failure first;
-	int err = imex_gpu_run(cuda->own, L->dense ? cuda->kernel_dense : cuda->kernel, L, &first);
+	int err = imex_gpu_run(cuda->own, picard_cuda_kernel_of(cuda, L), L, &first);
 
 	if (!err && first.member >= 0 && cuda->job)
 		picard_note_failure(cuda->job, L->traj_offset + first.member, "%s", first.message);

@@ -193,7 +193,7 @@ static int newton_run(struct picard_cuda_solver *cuda, const struct picard_launc
 	struct newton_profile prof = {0};
 	const struct cuda_newton *state = cuda->own;
 	const struct picard_newton_workspace *ws = &state->ws;
-	const void *kernel = L->dense ? cuda->kernel_dense : cuda->kernel;
+	const void *kernel = picard_cuda_kernel_of(cuda, L);
 	const long per_traj = (ws->B + ws->linearise_warps - 1) / ws->linearise_warps;
 	const size_t linearise_shared = ws->linearise_warps * newton_window_bytes(cuda);
 	const double limit = (double)L->windows * (L->K + 2) + NEWTON_POLL;

@@ -23,9 +23,9 @@ void picard_cuda_rk_layout(picard_grid *grid, const picard_options_layout *asked
 int picard_cuda_rk_instance(const picard_grid *grid, const struct picard_launch *L,
 			    const char *model, const char *real, char *buf, size_t len)
 {
-	snprintf(buf, len, "picard::picard_rk_kernel<%s, picard::%s, %s, %s, %s>", model,
+	snprintf(buf, len, "picard::picard_rk_kernel<%s, picard::%s, %s, %s, %s, %s>", model,
 		 picard_scheme_of(grid->scheme)->tableau, real, picard_cuda_flag(L->dense),
-		 picard_cuda_flag(L->adaptive));
+		 picard_cuda_flag(L->adaptive), picard_cuda_flag(L->span_t0 != NULL));
 	return PICARD_OK;
 }
 
@@ -66,9 +66,9 @@ int picard_cuda_stiff_instance(const picard_grid *grid, const struct picard_laun
 {
 	if (!warp_layout(grid))
 		return picard_cuda_rk_instance(grid, L, model, real, buf, len);
-	snprintf(buf, len, "picard::picard_rk_warp_kernel<%s, picard::%s, %s, %s, %s>", model,
+	snprintf(buf, len, "picard::picard_rk_warp_kernel<%s, picard::%s, %s, %s, %s, %s>", model,
 		 picard_scheme_of(grid->scheme)->tableau, real, picard_cuda_flag(L->dense),
-		 picard_cuda_flag(L->adaptive));
+		 picard_cuda_flag(L->adaptive), picard_cuda_flag(L->span_t0 != NULL));
 	return PICARD_OK;
 }
 

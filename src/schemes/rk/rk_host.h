@@ -66,9 +66,14 @@ picard_traj_status picard_rk_host(const struct picard_job *job, long traj, long 
 		x[k] = (real)job->x0[traj * n + k];
 	for (int q = 0; q < np; q++)
 		p[q] = (real)job->params[traj * job->param_stride + q];
-	const rk_run run = rk_run_of(g->t0, g->t1, g->window, g->windows, g->adaptive, g->K,
-				     g->iter_atol, g->iter_rtol, job->bound);
+	const rk_run grid_run = rk_run_of(g->t0, g->t1, g->window, g->windows, g->adaptive, g->K,
+					  g->iter_atol, g->iter_rtol, job->bound);
+	const rk_run run = job->span_t0 ?
+		rk_run_spanning(grid_run, job->span_t0[traj], job->span_t1[traj]) : grid_run;
 	rk_host_out<n, real> out = {job, traj, {{0}, 0}, 0};
+
+	if (job->span_t0)
+		out.cursors.start_at(job->records, job->nrecords, traj, run.t0);
 	const rk_outcome o = rk_trajectory<Model, Tab, real>(run, x, p, out);
 
 	if (job->events)

@@ -536,6 +536,16 @@ __host__ __device__ inline rk_run rk_run_of(double t0, double t1, double window,
 	return run;
 }
 
+/* run on a member's own span [t0, t1] (picard_solver_set_spans): as many
+ * windows over it, each as the grid's window is of the grid's span. */
+__host__ __device__ inline rk_run rk_run_spanning(rk_run run, double t0, double t1)
+{
+	run.t0 = t0;
+	run.t1 = t1;
+	run.window = (t1 - t0) / (double)run.windows;
+	return run;
+}
+
 /* Which record times are due: each record of times that keeps the
  * trajectory has a cursor; the smallest pending time is due first, and
  * every record holding it gets the state. Device and host alike. */
@@ -555,6 +565,28 @@ struct rk_dense_cursors {
 				pending = times[next[r]];
 		}
 		return pending;
+	}
+
+	/* Each cursor past its record's times before t0 (a member's own span
+	 * starts after them): their rows are never written (NaN). */
+	template <class Records>
+	__host__ __device__ void start_at(const Records &recs, int nrecords, long traj, double t0)
+	{
+		for (int r = 0; r < nrecords; r++) {
+			long lo = 0, hi = recs[r].ntimes;
+
+			if (!recs[r].times || traj % recs[r].traj_stride != 0)
+				continue;
+			while (lo < hi) {
+				const long mid = lo + (hi - lo) / 2;
+
+				if (recs[r].times[mid] < t0)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			next[r] = lo;
+		}
 	}
 
 	/* Calls put(r, row) for each record whose next time is the pending

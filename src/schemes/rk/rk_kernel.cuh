@@ -33,8 +33,13 @@ struct rk_device_out {
 	Team T;         /* who writes a state: its lanes split the components
 			   (each lane keeps the cursors alike) */
 
-	__device__ void start()
+	/* run: the trajectory's; spans: it is the member's own (a kernel of
+	 * its own, so a solve without spans carries none of this) */
+	template <bool spans>
+	__device__ void start(const rk_run &run)
 	{
+		if constexpr (spans)
+			cursors.start_at(L.records, L.nrecords, traj, run.t0);
 		keeps = 0;
 #pragma unroll
 		for (int r = 0; r < PICARD_MAX_RECORDS; r++)
@@ -85,6 +90,23 @@ struct rk_device_out {
 	}
 };
 
+/* Trajectory traj's (of the chunk) integration settings: the launch's,
+ * on the member's own span in the kernels for spans. Without them t0, t1
+ * and the window are the launch's for every thread: uniform values, where
+ * per-thread ones cost registers and moves in every step
+ * (bench/results/h200-2026-11-29-issue39-merged). */
+template <bool spans>
+__device__ inline rk_run rk_run_of_launch(const picard_launch &L, long traj)
+{
+	const rk_run run = rk_run_of(L.t0, L.t1, L.window, L.windows, L.adaptive, L.K, L.iter_atol,
+				     L.iter_rtol, L.bound);
+
+	if constexpr (spans)
+		return rk_run_spanning(run, L.span_t0[traj], L.span_t1[traj]);
+	else
+		return run;
+}
+
 /* A trajectory's outcome into L's per-trajectory arrays. */
 __device__ inline void rk_store_outcome(const picard_launch &L, long traj, const rk_outcome &o)
 {
@@ -98,7 +120,7 @@ __device__ inline void rk_store_outcome(const picard_launch &L, long traj, const
 
 /* One thread per trajectory; fixed and adaptive steps are kernels of their
  * own, so the fixed one holds no registers for the controller. */
-template <class Model, class Tab, typename real, bool dense, bool adaptive>
+template <class Model, class Tab, typename real, bool dense, bool adaptive, bool spans>
 __global__ void picard_rk_kernel(const picard_launch L)
 {
 	constexpr int n = Model::dim, np = Model::nparams;
@@ -111,10 +133,9 @@ __global__ void picard_rk_kernel(const picard_launch L)
 		x[k] = ((const real *)L.x0)[k * L.ntraj + traj];
 	for (int q = 0; q < np; q++)
 		p[q] = ((const real *)L.params)[q * L.ntraj + traj];
-	const rk_run run = rk_run_of(L.t0, L.t1, L.window, L.windows, L.adaptive, L.K, L.iter_atol,
-				     L.iter_rtol, L.bound);
+	const rk_run run = rk_run_of_launch<spans>(L, traj);
 	rk_device_out<n, real, dense> out = {L, L.traj_offset + traj, {{0}, 0}, 0, team_one()};
-	out.start();
+	out.template start<spans>(run);
 	rk_outcome o;
 
 	if constexpr (rk_is_implicit<Tab>::value) /* radau5: run.steps tells */

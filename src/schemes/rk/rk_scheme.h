@@ -70,6 +70,7 @@ extern const picard_layout picard_rk_stiff_tune_layouts[];
 		/* every per-thread scheme locates events (events_step.cuh) */     \
 		.locates_events = true,                                            \
 		.steps_per_span = true,                                            \
+		.per_member_spans = true,                                          \
 		.estimate_factor = RICHARDSON(p),                                  \
 		.rhs_per_sweep = stage_count,                                      \
 		.impl_slot = slot,                                                 \

@@ -37,7 +37,7 @@ struct rk_warp_work<Model, Tab, real, true> {
 
 /* 255 registers a thread, as the per-thread kernels (a block of up to 8
  * warps). */
-template <class Model, class Tab, typename real, bool dense, bool adaptive>
+template <class Model, class Tab, typename real, bool dense, bool adaptive, bool spans>
 __global__ void __launch_bounds__(256) picard_rk_warp_kernel(const picard_launch L)
 {
 	constexpr int n = Model::dim, np = Model::nparams;
@@ -63,10 +63,9 @@ __global__ void __launch_bounds__(256) picard_rk_warp_kernel(const picard_launch
 	for (int q = 0; q < np; q++)
 		p[q] = ((const real *)L.params)[q * L.ntraj + traj];
 	T.sync();
-	const rk_run run = rk_run_of(L.t0, L.t1, L.window, L.windows, L.adaptive, L.K, L.iter_atol,
-				     L.iter_rtol, L.bound);
+	const rk_run run = rk_run_of_launch<spans>(L, traj);
 	rk_device_out<n, real, dense, team_warp> out = {L, L.traj_offset + traj, {{0}, 0}, 0, T};
-	out.start();
+	out.template start<spans>(run);
 	rk_outcome o;
 
 	if constexpr (rk_is_implicit<Tab>::value)
