@@ -886,8 +886,12 @@ static void print_summary(const struct run *run)
 		    fabs(grid->h - run->opts.h) > 1e-12 * run->opts.h)
 			printf(" (requested %g)", run->opts.h);
 	}
-	printf(", %ld window%s, t in [%g, %g]\n", grid->windows, grid->windows == 1 ? "" : "s",
-	       grid->t0, grid->t1);
+	if (run->init.t0 || run->init.t1)
+		printf(", %ld window%s, each member on its own span (--init)\n", grid->windows,
+		       grid->windows == 1 ? "" : "s");
+	else
+		printf(", %ld window%s, t in [%g, %g]\n", grid->windows,
+		       grid->windows == 1 ? "" : "s", grid->t0, grid->t1);
 	printf("%-12s %s%s\n", "precision", run->opts.precision == PICARD_DOUBLE ? "double" : "float",
 	       run->opts.precision_for_tol ? " (for --tol: below " CLI_TEXT(CLI_FLOAT_TOL_FLOOR)
 					     " of the largest start state, float's rounding adds up; "

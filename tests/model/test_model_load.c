@@ -825,7 +825,7 @@ Test(model_load, one_kernel_wanted_twice_at_once_is_compiled_once, .timeout = 12
 	for (int i = 0; i < 2; i++) {
 		jobs[i] = (struct precompile_one){
 			.model = model,
-			.expression = "picard::picard_rk_kernel<decay, picard::rk_dp5, double, false, false>",
+			.expression = "picard::picard_rk_kernel<decay, picard::rk_dp5, double, false, false, false>",
 		};
 		cr_assert_eq(pthread_create(&threads[i], NULL, precompile_thread, &jobs[i]), 0);
 	}
