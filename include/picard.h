@@ -671,7 +671,8 @@ int picard_solve_batch(picard_solver *solver, long count, const double *x0,
  * per_member_spans: dp5, dp8, vern9, radau5 and the Rosenbrock schemes);
  * others, and a solver with the error estimate (its companion solves on
  * the grid's span), are refused with PICARD_EINVAL. picard_check compares
- * on the grid's span: not for solves with spans. */
+ * on the grid's span; picard_check_each on the members' own, given them
+ * (picard_check_options' span_t0, span_t1). */
 int picard_solver_set_spans(picard_solver *solver, long count, const double *t0,
 			    const double *t1);
 
@@ -769,6 +770,11 @@ typedef struct picard_check_result {
 	long checked_traj;  /* trajectories compared */
 	long points;        /* window-end states compared */
 	long nonfinite;     /* compared states that were NaN/Inf (E is Inf) */
+	long outside_span;  /* states a record holds at times outside their
+			       member's own span (picard_check_options'
+			       spans), where a solve writes none (NaN):
+			       the solve's defect, each an infinite error
+			       (E, the scaled error and traj_error Inf) */
 	double scaled_error; /* picard_check_each: max of the slots' scaled
 				errors (its options' tolerance) */
 	long ref_failed;    /* picard_check_each with keep_going: slots whose
@@ -823,6 +829,13 @@ typedef struct picard_check_options {
 	const picard_event_log *events;
 	const picard_traj_status *status;
 	const double *fail_times;
+	/* The members' own spans, as given to picard_solver_set_spans (of
+	 * all ntraj; either NULL: the grid's t0, t1). Each member's reference
+	 * starts at its own t0; window ends are its own (t0 + (w+1) (t1 -
+	 * t0) / windows); of a record of times, the rows within [t0, t1] are
+	 * compared and those outside must be NaN (outside_span); a model's
+	 * events are located on its span. */
+	const double *span_t0, *span_t1;
 } picard_check_options;
 
 /* picard_check, trajectory by trajectory: the same comparison, each

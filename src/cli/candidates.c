@@ -79,7 +79,7 @@ int candidates_list(const picard_model *model, const struct candidate_request *r
 
 		if ((request->settled && type->id != request->scheme) ||
 		    (!request->settled && (!type->tune_point || type->tuned_when_named ||
-					   !cli_scheme_suits(model, type))))
+					   !cli_scheme_suits(model, request->spans, type))))
 			continue;
 		list[n] = quick_entry(type);
 		/* a scheme the command names runs whatever it compiles */

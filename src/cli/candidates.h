@@ -55,6 +55,9 @@ struct candidate_request {
 	int wide_nms;                /* its m candidates (0: the scheme's) */
 	int wide_ms[PICARD_TUNE_MAX_M];
 	int wide_kmax;               /* its K up to this (0: picard_tune's) */
+	bool spans;                  /* members on their own spans (--init's
+					t0, t1): only the schemes that take
+					them (cli_scheme_suits) */
 };
 
 /* The list for model and request into list[CANDIDATES_MAX]; returns its

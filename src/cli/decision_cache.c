@@ -43,13 +43,14 @@ void decision_key(char *key, const struct run_options *opts, const struct tuning
 
 	snprintf(key, DECISION_KEY_MAX, "build=%s model=%s text=%016llx precision=%s "
 		 "backend=%s device=\"%s\" tol=%a rtol=%a t0=%a t1=%a ensemble=%s traj=%ld "
-		 "spread=%a seed=%llu scheme=%s m=%d K=%d h=%a window=%a",
+		 "spread=%a seed=%llu scheme=%s m=%d K=%d h=%a window=%a spans=%d",
 		 picard_build_id(), tk->model, text, tuning_precision_name(tk->key.precision),
 		 tuning_backend_name(tk->backend), tk->device, opts->tol, opts->rtol, opts->t0,
 		 opts->t1, tk->ensemble, ntraj, opts->spread, opts->seed,
 		 opts->scheme_given ? picard_scheme_of(opts->scheme)->name : "any",
 		 opts->m_given ? opts->m : 0, opts->K_given ? opts->K : 0,
-		 opts->h_given ? opts->h : 0.0, opts->window_given ? opts->window : 0.0);
+		 opts->h_given ? opts->h : 0.0, opts->window_given ? opts->window : 0.0,
+		 opts->spans);
 }
 
 int decision_dir(char *buf, size_t len)

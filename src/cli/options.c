@@ -79,9 +79,11 @@ picard_options options_solver(const struct run_options *opts)
 		.linsolve_rtol = opts->linsolve_rtol, .linsolve_maxit = opts->linsolve_maxit,
 		.event_log = opts->event_log,
 		/* --tol: every trajectory carries an estimate of its error; a
-		 * model with events none (src/solve/solver.c, resolve_events):
-		 * each member is checked against the reference instead */
-		.estimate_error = opts->tol_given && !opts->model->events,
+		 * model with events none (src/solve/solver.c, resolve_events),
+		 * nor members on their own spans (the estimate's companion
+		 * solves on the grid's): each member is checked against the
+		 * reference instead */
+		.estimate_error = opts->tol_given && !opts->model->events && !opts->spans,
 		.error_scale = {.atol = opts->tol, .rtol = opts->rtol},
 	};
 }

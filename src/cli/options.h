@@ -80,6 +80,11 @@ struct run_options {
 	struct param_arg set_params[RUN_MAX_SPREAD_PARAMS]; /* --param */
 	int nset_params;
 	const char *init_path;       /* --init FILE, or NULL */
+	bool spans;                  /* its t0 or t1 columns: each member on
+					its own span (picard_solver_set_spans),
+					a scheme that takes them, searched and
+					checked on them, no error estimate (its
+					companion solves on the grid's span) */
 	const char *out_path;        /* --out FILE, or NULL */
 	const char *events_path;     /* --events FILE (CSV): the event log, or NULL */
 	int event_log;               /* --event-log N: entries kept per member

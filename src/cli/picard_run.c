@@ -191,22 +191,25 @@ static void *alloc_array(size_t count, size_t size, const char *what)
 	return ptr;
 }
 
-/* --init's t0 and t1 columns: each row's span after t0, within one
- * process, without a check against the reference (which integrates on the
- * run's span). */
-static int check_init_spans(const struct run *run)
+/* --init's t0 and t1 columns: each row's span after t0, and a scheme
+ * named that takes spans (before any search for its grid); sets
+ * opts.spans. */
+static int check_init_spans(struct run *run)
 {
-	const struct run_options *opts = &run->opts;
+	struct run_options *opts = &run->opts;
+	const picard_scheme_type *type = picard_scheme_of(opts->scheme);
 
-	if (!run->init.t0 && !run->init.t1)
+	opts->spans = run->init.t0 || run->init.t1;
+	if (!opts->spans)
 		return 0;
-	if (run->shard.size > 1)
-		return cli_error(CLI_EUSAGE, "--init %s: t0 and t1 columns under mpirun: not yet "
-				 "(run it in one process)", opts->init_path);
-	if (opts->check || opts->tol_given)
-		return cli_error(CLI_EUSAGE, "--init %s: t0 and t1 columns with --check or --tol: "
-				 "not yet (the reference integrates on the run's span)",
-				 opts->init_path);
+	if (opts->scheme_given && !type->per_member_spans) {
+		char names[256];
+
+		return cli_error(CLI_EUSAGE, "--scheme %s: --init %s's t0 and t1 columns need a "
+				 "scheme that integrates each member on its own span (%s)",
+				 type->name, opts->init_path,
+				 picard_scheme_names_if(names, sizeof(names), picard_scheme_takes_spans));
+	}
 	return init_data_check_spans(opts->init_path, &run->init, opts->t0, opts->t1);
 }
 
@@ -265,6 +268,13 @@ static int take_share(struct run *run)
 	if (run->init.params)
 		memmove(run->init.params, run->init.params + first * np,
 			(size_t)(run->ntraj * np) * sizeof(double));
+	/* the spans follow their rows */
+	if (run->init.t0)
+		memmove(run->init.t0, run->init.t0 + first, (size_t)run->ntraj * sizeof(double));
+	if (run->init.t1)
+		memmove(run->init.t1, run->init.t1 + first, (size_t)run->ntraj * sizeof(double));
+	if (run->init.lines)
+		memmove(run->init.lines, run->init.lines + first, (size_t)run->ntraj * sizeof(long));
 	return 0;
 }
 
@@ -384,7 +394,8 @@ static int create_solver(struct run *run)
 	/* --check without --tol judges each checked member against its error
 	 * estimate in units of the iteration tolerance (promise.h), which only
 	 * the settled grid knows: the solver again, with the estimate */
-	if (!err && run->opts.check && !run->opts.tol_given && !run->model->events) {
+	if (!err && run->opts.check && !run->opts.tol_given && !run->model->events &&
+	    !run->opts.spans) {
 		const picard_grid *g = picard_solver_grid(run->solver);
 
 		solver_opts.estimate_error = true;
@@ -719,9 +730,8 @@ static void add_stats(picard_stats *total, const picard_stats *b, long before, l
 static int set_batch_spans(const struct run *run)
 {
 	const struct init_data *init = &run->init;
-	const long first = run->batch_first;
-	int err = picard_solver_set_spans(run->solver, run->ntraj, init->t0 ? init->t0 + first : NULL,
-					  init->t1 ? init->t1 + first : NULL);
+	int err = picard_solver_set_spans(run->solver, run->ntraj, run_batch_span(run, init->t0),
+					  run_batch_span(run, init->t1));
 
 	if (!err)
 		return 0;
@@ -1054,8 +1064,8 @@ static struct run_results batch_results(const struct run *run)
 		.x_final = run->x_final, .status = run->status,
 		.fail_window = run->fail_window, .fail_time = run->fail_time, .times = run->save.times,
 		.ntimes = run->save.ntimes, .saved = run->save.states,
-		.span_t0 = run->init.t0 ? run->init.t0 + run->batch_first : NULL,
-		.span_t1 = run->init.t1 ? run->init.t1 + run->batch_first : NULL,
+		.span_t0 = run_batch_span(run, run->init.t0),
+		.span_t1 = run_batch_span(run, run->init.t1),
 		.span_grid = run->init.t0 || run->init.t1,
 		.err = errors ? run->err : NULL, .err_est = errors ? run->err_est : NULL,
 	};

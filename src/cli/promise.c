@@ -46,6 +46,9 @@ struct solved {
 	const double *x0, *params;       /* as solved (params may be NULL) */
 	const double *x_final;           /* n*dim */
 	const picard_record *check;      /* window ends kept, or NULL */
+	const double *span_t0, *span_t1; /* n each: the members' own spans
+					    (--init's t0, t1), or NULL: the
+					    grid's */
 	picard_traj_status *status;      /* n, updated */
 	double *err, *err_est;           /* n, written */
 	unsigned char *ref_failed;       /* n, written */
@@ -103,6 +106,7 @@ static int check_recorded(const struct run *run, struct solved *s, picard_check_
 		.first = run->shard.first + run->batch_first,
 		.events = picard_solver_event_log(s->solver), .status = s->status,
 		.fail_times = picard_solver_fail_times(s->solver),
+		.span_t0 = s->span_t0, .span_t1 = s->span_t1,
 	};
 	int err;
 
@@ -135,15 +139,24 @@ static int check_recorded(const struct run *run, struct solved *s, picard_check_
 	return err ? cli_library_error(err) : 0;
 }
 
-/* check_final() of a model with events: the reference locates them;
- * the member's events against its (a difference in number, index or end
- * is +Inf), and its final state against the reference's at t1, or for a
- * member a terminal event stopped, at the reference's own terminal event
- * (its state after it: the same state). */
-static void check_final_events(const struct run *run, struct solved *s, long i,
-			       const picard_tolerance *tol)
+/* Member i's span in s: its own, else the grid's. */
+static void member_span(const struct solved *s, long i, double *t0, double *t1)
 {
 	const picard_grid *g = picard_solver_grid(s->solver);
+
+	*t0 = s->span_t0 ? s->span_t0[i] : g->t0;
+	*t1 = s->span_t1 ? s->span_t1[i] : g->t1;
+}
+
+/* check_final() of a model with events: the reference locates them on
+ * the member's span [t0, t1]; the member's events against its (a
+ * difference in number, index or end is +Inf), and its final state
+ * against the reference's at t1, or for a member a terminal event
+ * stopped, at the reference's own terminal event (its state after it:
+ * the same state). */
+static void check_final_events(const struct run *run, struct solved *s, long i, double t0,
+			       double t1, const picard_tolerance *tol)
+{
 	const picard_event_log *log = picard_solver_event_log(s->solver);
 	const int n = run->model->dim, np = run->model->nparams;
 	double ref[n];
@@ -152,7 +165,7 @@ static void check_final_events(const struct run *run, struct solved *s, long i,
 
 	if (ref_events_alloc(&ev, log->capacity, n) ||
 	    picard_reference_events(run->model, s->params ? s->params + i * np : NULL,
-				    s->x0 + i * n, g->t0, g->t1, &g->t1, 1,
+				    s->x0 + i * n, t0, t1, &t1, 1,
 				    picard_check_ref_tol(tol), i, ref, &ev)) {
 		s->ref_failed[i] = 1;
 		ref_events_free(&ev);
@@ -171,23 +184,23 @@ static void check_final_events(const struct run *run, struct solved *s, long i,
 }
 
 /* A trajectory that nothing else vouches for: its final state against
- * rk8pd at t1 (a model with events: check_final_events()). */
+ * rk8pd at its t1 (a model with events: check_final_events()). */
 static void check_final(const struct run *run, struct solved *s, long i)
 {
 	const picard_grid *g = picard_solver_grid(s->solver);
 	const picard_tolerance tol = run_tolerance(&run->opts, g);
 	const int n = run->model->dim, np = run->model->nparams;
-	double ref[n];
+	double ref[n], t0, t1;
 
+	member_span(s, i, &t0, &t1);
 	if (s->x0 == run->x0) /* the run's own: the member's row */
 		members_at_hand(run, i);
 	if (run->model->events) {
-		check_final_events(run, s, i, &tol);
+		check_final_events(run, s, i, t0, t1, &tol);
 		return;
 	}
 	if (picard_reference_tol(run->model, s->params ? s->params + i * np : NULL,
-				 s->x0 + i * n, g->t0, &g->t1, 1, picard_check_ref_tol(&tol), i,
-				 ref)) {
+				 s->x0 + i * n, t0, &t1, 1, picard_check_ref_tol(&tol), i, ref)) {
 		s->ref_failed[i] = 1;
 		return;
 	}
@@ -277,6 +290,7 @@ struct part {
 	long n;                        /* members */
 	long *members;                 /* their indices in the run */
 	double *x0, *params;           /* their inputs */
+	double *span_t0, *span_t1;     /* their own spans, or NULL (the run's) */
 	double *x_final;               /* results */
 	picard_traj_status *status;
 	long *fail_window;
@@ -292,6 +306,8 @@ static void part_free(struct part *p)
 	free(p->members);
 	free(p->x0);
 	free(p->params);
+	free(p->span_t0);
+	free(p->span_t1);
 	free(p->x_final);
 	free(p->status);
 	free(p->fail_window);
@@ -323,7 +339,7 @@ static int part_make(const struct run *run, struct part *p,
 		     bool (*wanted)(const struct run *, long))
 {
 	const int n = run->model->dim, np = run->model->nparams;
-
+	const double *t0 = run_batch_span(run, run->init.t0), *t1 = run_batch_span(run, run->init.t1);
 	long count = 0;
 
 	memset(p, 0, sizeof(*p));
@@ -336,13 +352,16 @@ static int part_make(const struct run *run, struct part *p,
 	p->members = malloc(p->n * sizeof(long));
 	p->x0 = malloc(p->n * n * sizeof(double));
 	p->params = run->params ? malloc(p->n * np * sizeof(double) + 1) : NULL;
+	p->span_t0 = t0 ? malloc(p->n * sizeof(double)) : NULL;
+	p->span_t1 = t1 ? malloc(p->n * sizeof(double)) : NULL;
 	p->x_final = malloc(p->n * n * sizeof(double));
 	p->status = malloc(p->n * sizeof(*p->status));
 	p->fail_window = malloc(p->n * sizeof(long));
 	p->err = malloc(p->n * sizeof(double));
 	p->err_est = malloc(p->n * sizeof(double));
 	p->ref_failed = malloc(p->n);
-	if (!p->members || !p->x0 || (run->params && !p->params) || !p->x_final || !p->status ||
+	if (!p->members || !p->x0 || (run->params && !p->params) || (t0 && !p->span_t0) ||
+	    (t1 && !p->span_t1) || !p->x_final || !p->status ||
 	    !p->fail_window || !p->err || !p->err_est || !p->ref_failed)
 		return cli_error(PICARD_ENOMEM, "%ld trajectories to solve again", p->n);
 	for (long i = 0, j = 0; i < run->ntraj; i++) {
@@ -353,6 +372,10 @@ static int part_make(const struct run *run, struct part *p,
 		memcpy(p->x0 + j * n, run->x0 + i * n, n * sizeof(double));
 		if (run->params)
 			memcpy(p->params + j * np, run->params + i * np, np * sizeof(double));
+		if (t0)
+			p->span_t0[j] = t0[i];
+		if (t1)
+			p->span_t1[j] = t1[i];
 		j++;
 	}
 	return 0;
@@ -405,6 +428,8 @@ static int part_solve(const struct run *run, struct part *p, const picard_option
 	size_t size;
 
 	err = picard_solver_create(&p->solver, run->model, o, p->n);
+	if (!err) /* the members' own spans, as the run's solver has them */
+		err = picard_solver_set_spans(p->solver, p->n, p->span_t0, p->span_t1);
 	if (err)
 		return cli_library_error(err);
 	if (run->save.states) {
@@ -432,7 +457,8 @@ static int part_solve(const struct run *run, struct part *p, const picard_option
 	s = (struct solved){
 		.solver = p->solver, .n = p->n, .x0 = p->x0, .params = p->params,
 		.x_final = p->x_final, .check = p->check.states ? &p->check : NULL,
-		.status = p->status, .err = p->err, .err_est = p->err_est,
+		.span_t0 = p->span_t0, .span_t1 = p->span_t1, .status = p->status, .err = p->err,
+		.err_est = p->err_est,
 		.ref_failed = p->ref_failed,
 	};
 	return judge(run, &s, &res);
@@ -565,8 +591,14 @@ static void print_check(const struct run *run, const picard_check_result *res, l
 	       res->checked_traj ? res->points / res->checked_traj : 0, picard_check_ref_tol(&tol));
 	if (run->opts.tol_given)
 		printf(", at most %.3g x the tolerance", res->scaled_error);
-	printf("; worst trajectory %ld at t=%g", res->worst_traj, res->worst_window >= 0 ?
-	       window_end(run->grid, res->worst_window) : run->grid->t0);
+	if (run->init.t0 || run->init.t1) /* its window of its own span */
+		printf("; worst trajectory %ld at the end of its window %ld", res->worst_traj,
+		       res->worst_window);
+	else
+		printf("; worst trajectory %ld at t=%g", res->worst_traj, res->worst_window >= 0 ?
+		       window_end(run->grid, res->worst_window) : run->grid->t0);
+	if (res->outside_span)
+		printf("; %ld states recorded outside their members' spans", res->outside_span);
 	if (res->ref_failed)
 		printf("; %ld reference%s failed", res->ref_failed, res->ref_failed == 1 ? "" : "s");
 	if (run->model->events)
@@ -651,7 +683,9 @@ int promise_keep(struct run *run)
 	struct solved s = {
 		.solver = run->solver, .n = run->ntraj, .x0 = run->x0, .params = run->params,
 		.x_final = run->x_final, .check = run->check.states ? &run->check : NULL,
-		.status = run->status, .err = run->err, .err_est = run->err_est,
+		.span_t0 = run_batch_span(run, run->init.t0),
+		.span_t1 = run_batch_span(run, run->init.t1), .status = run->status,
+		.err = run->err, .err_est = run->err_est,
 		.ref_failed = run->ref_failed, .ref_detail = run->tally.ref_failed,
 		.ref_detail_len = sizeof(run->tally.ref_failed),
 	};
@@ -725,6 +759,9 @@ static int report_check(const struct run *run)
 	if (run->checked.nonfinite || isnan(run->checked.error))
 		return cli_error(CLI_EXIT_FAILED, "check: %ld compared states are not finite",
 				 run->checked.nonfinite);
+	if (run->checked.outside_span)
+		return cli_error(CLI_EXIT_FAILED, "check: %ld states recorded outside their members' "
+				 "spans, where a solve writes none", run->checked.outside_span);
 	return counts[1] ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 }
 

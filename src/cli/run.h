@@ -131,4 +131,11 @@ struct run {
 					   linear solve, and why), or "" */
 };
 
+/* The batch's members' own span ends, of run->init's t0 or t1 column
+ * (ends), or NULL where --init has none: the grid's. */
+static inline const double *run_batch_span(const struct run *run, const double *ends)
+{
+	return ends ? ends + run->batch_first : NULL;
+}
+
 #endif

@@ -532,6 +532,7 @@ static int quick_search(struct run_options *opts, const struct tuning_key *tk, l
 	int err, n;
 
 	request.settled = scheme_settled(opts, &request.scheme);
+	request.spans = opts->spans;
 	n = candidates_list(opts->model, &request, list);
 	search = (struct candidate_search){
 		.model = opts->model,
@@ -616,8 +617,9 @@ int tuning_for_run(struct run_options *opts, long ntraj, const double *x0,
 	err = picard_tune_cache_path(path, sizeof(path));
 	if (!err)
 		err = picard_tune_cache_load(&tk.key, &point);
-	if (!err && scheme_settled(opts, &scheme) && point.scheme != scheme)
-		err = PICARD_ENOTFOUND; /* the cached entry is the other scheme's */
+	if (!err && ((scheme_settled(opts, &scheme) && point.scheme != scheme) ||
+		     (opts->spans && !picard_scheme_of(point.scheme)->per_member_spans)))
+		err = PICARD_ENOTFOUND; /* the cached entry is another scheme's */
 	if (!err) {
 		snprintf(source, sizeof(source), "the tuning cache (%s)", path);
 		apply_point(opts, &point, source);

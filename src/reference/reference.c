@@ -513,7 +513,9 @@ struct check_worst {
 	double rel_error;  /* max over points of the relative error */
 	double scaled;     /* max over points of the scaled error */
 	long window;       /* window where error is reached */
+	long points;       /* recorded states compared */
 	long nonfinite;    /* non-finite recorded states */
+	long outside_span; /* states written outside the member's span */
 	int err;           /* 0 or the reference's error code */
 	char detail[256];  /* picard_error_detail() of err, from its thread */
 	struct event_compare ev; /* a model with events: its events' */
@@ -552,14 +554,32 @@ static void check_point(const double *x, const double *ref, int n, long window,
 	worst->scaled = fmax(worst->scaled, picard_scaled_error(tol, x, ref, n));
 }
 
+/* A recorded state at a time outside its member's own span, where the
+ * solve writes none (NaN): a state written there is the solve's defect,
+ * with no reference to compare it with; counted, its error infinite. */
+static void check_outside(const double *x, int n, long window, struct check_worst *worst)
+{
+	for (int k = 0; k < n; k++)
+		if (!isnan(x[k])) {
+			worst->outside_span++;
+			if (INFINITY > worst->error) {
+				worst->error = INFINITY;
+				worst->window = window;
+			}
+			worst->rel_error = worst->scaled = INFINITY;
+			return;
+		}
+}
+
 /* What every checked trajectory shares. */
 struct check_job {
 	const picard_model *model;   /* the model */
 	const picard_grid *grid;     /* the solve's grid */
-	const picard_record *record; /* recorded window ends */
+	const picard_record *record; /* recorded window ends or times */
 	long slots, nrec;            /* record slots, records kept */
 	const double *x0, *params;   /* as given to picard_solve */
-	const double *times;         /* nrec recorded window-end times */
+	const double *span_t0, *span_t1; /* the members' own spans, or NULL:
+					    the grid's */
 	picard_tolerance tol;        /* scale of the scaled errors */
 	double ref_tol;              /* rk8pd's rtol = atol */
 	bool keep_going;             /* a failed reference fails one slot */
@@ -572,17 +592,72 @@ struct check_job {
 	const double *fail_times;
 };
 
+/* One checked member: its span, the times of all the record's rows, and
+ * the rows within its span, [lo, hi), the rows compared. */
+struct member_rows {
+	long traj;
+	double t0, t1;
+	const double *times;
+	long lo, hi;
+};
+
+/* Member traj's rows (times: nrec scratch). Its span: its own, else the
+ * grid's. A record of times keeps the given times, those within [t0, t1]
+ * compared; window ends lie on its own span, record r at the end of
+ * window (r+1)*every - 1, t0 + (r+1)*every times a window of
+ * (t1 - t0) / windows as rk_run_spanning has it (the grid's (m-1) h on
+ * the grid's span), all compared. */
+static struct member_rows member_rows(const struct check_job *job, long traj, double *times)
+{
+	const picard_grid *g = job->grid;
+	const bool own = job->span_t0 || job->span_t1;
+	struct member_rows m = {
+		.traj = traj, .t0 = job->span_t0 ? job->span_t0[traj] : g->t0,
+		.t1 = job->span_t1 ? job->span_t1[traj] : g->t1, .times = job->record->times,
+		.lo = 0, .hi = job->nrec,
+	};
+
+	if (!m.times) {
+		for (long r = 0; r < job->nrec; r++) {
+			const double windows = (double)((r + 1) * job->record->every);
+
+			times[r] = m.t0 + (own ? windows * ((m.t1 - m.t0) / (double)g->windows) :
+					   windows * (g->m - 1) * g->h);
+		}
+		m.times = times;
+		return m;
+	}
+	while (m.lo < m.hi && m.times[m.lo] < m.t0)
+		m.lo++;
+	while (m.hi > m.lo && m.times[m.hi - 1] > m.t1)
+		m.hi--;
+	return m;
+}
+
+/* Slot s's recorded state at row r, and the place a message gives it:
+ * the row of a record of times, else its window. */
+static const double *row_state(const struct check_job *job, long s, long r)
+{
+	return job->record->states + (r * job->slots + s) * job->model->dim;
+}
+
+static long row_place(const struct check_job *job, long r)
+{
+	return job->record->times ? r : (r + 1) * job->record->every - 1;
+}
+
 /* A model with events: slot s's reference locates them
- * (picard_reference_events()); the states are compared at the record
- * times up to where the member or its reference stopped, whichever is
- * sooner (past it one has NaN: how far apart they stopped is the
- * terminal event's time error, or a different end), and with the log the
- * events too. A failed reference keeps its detail in worst. */
-static void check_events_trajectory(const struct check_job *job, long s, double *ref,
+ * (picard_reference_events()) on the member's span; the states are
+ * compared at its rows up to where the member or its reference stopped,
+ * whichever is sooner (past it one has NaN: how far apart they stopped
+ * is the terminal event's time error, or a different end), and with the
+ * log the events too. A failed reference keeps its detail in worst. */
+static void check_events_trajectory(const struct check_job *job, long s,
+				    const struct member_rows *m, double *ref,
 				    struct check_worst *worst)
 {
 	const int n = job->model->dim, np = job->model->nparams;
-	const long traj = s * job->record->traj_stride;
+	const long traj = m->traj;
 	const picard_traj_status status = job->status ? job->status[traj] : PICARD_TRAJ_OK;
 	struct ref_events rev;
 	double stop;
@@ -590,8 +665,9 @@ static void check_events_trajectory(const struct check_job *job, long s, double 
 
 	if (!err)
 		err = picard_reference_events(job->model, job->params ? job->params + traj * np : NULL,
-				      job->x0 + traj * n, job->grid->t0, job->grid->t1, job->times,
-				      job->nrec, job->ref_tol, job->first + traj, ref, &rev);
+					      job->x0 + traj * n, m->t0, m->t1, m->times + m->lo,
+					      m->hi - m->lo, job->ref_tol, job->first + traj, ref,
+					      &rev);
 	if (err) {
 		worst->err = err;
 		snprintf(worst->detail, sizeof(worst->detail), "%s", picard_error_detail());
@@ -600,10 +676,9 @@ static void check_events_trajectory(const struct check_job *job, long s, double 
 	stop = fmin(rev.t_stop, job->fail_times ? picard_event_stop(status,
 								    job->fail_times[2 * traj]) :
 			 INFINITY);
-	for (long r = 0; r < job->nrec && job->times[r] <= stop; r++)
-		check_point(job->record->states + (r * job->slots + s) * n, ref + r * n, n,
-			    job->record->times ? r : (r + 1) * job->record->every - 1, &job->tol,
-			    worst);
+	for (long r = m->lo; r < m->hi && m->times[r] <= stop; r++)
+		check_point(row_state(job, s, r), ref + (r - m->lo) * n, n, row_place(job, r),
+			    &job->tol, worst);
 	if (job->events) {
 		picard_events_compare(job->model, &rev, job->events, traj, status, &job->tol,
 				      job->first + traj, &worst->ev);
@@ -617,51 +692,40 @@ out:
 	ref_events_free(&rev);
 }
 
-/* Reference for slot s (trajectory s * traj_stride) at every recorded
- * window end, compared point by point. ref: nrec*dim scratch. A failure
- * keeps its detail in worst: it is raised in this (worker) thread, whose
- * picard_error_detail() the caller's thread cannot see. */
-static void check_trajectory(const struct check_job *job, long s, double *ref,
+/* Reference for slot s (trajectory s * traj_stride) from its own t0 at
+ * each of its rows within its span, compared point by point; its rows
+ * outside its span must hold no state (check_outside()). ref: nrec*dim
+ * scratch, times: nrec. A failure keeps its detail in worst: it is raised
+ * in this (worker) thread, whose picard_error_detail() the caller's
+ * thread cannot see. */
+static void check_trajectory(const struct check_job *job, long s, double *ref, double *times,
 			     struct check_worst *worst)
 {
 	const int n = job->model->dim, np = job->model->nparams;
-	const long every = job->record->every;
-	const long traj = s * job->record->traj_stride;
-	const double *params = job->params ? job->params + traj * np : NULL;
+	const struct member_rows m = member_rows(job, s * job->record->traj_stride, times);
+	const double *params = job->params ? job->params + m.traj * np : NULL;
 	int err;
 
-	*worst = (struct check_worst){ .error = -1, .window = -1 };
+	*worst = (struct check_worst){ .error = -1, .window = -1, .points = m.hi - m.lo };
+	for (long r = 0; r < job->nrec; r++)
+		if (r < m.lo || r >= m.hi)
+			check_outside(row_state(job, s, r), n, row_place(job, r), worst);
 	if (job->model->events) {
-		check_events_trajectory(job, s, ref, worst);
+		check_events_trajectory(job, s, &m, ref, worst);
 		return;
 	}
-	err = picard_reference_tol(job->model, params, job->x0 + traj * n,
-				   job->grid->t0, job->times, job->nrec,
-				   job->ref_tol, job->first + traj, ref);
+	err = picard_reference_tol(job->model, params, job->x0 + m.traj * n, m.t0,
+				   m.times + m.lo, m.hi - m.lo, job->ref_tol, job->first + m.traj,
+				   ref);
 	if (err) {
 		worst->err = err;
 		snprintf(worst->detail, sizeof(worst->detail), "%s",
 			 picard_error_detail());
 		return;
 	}
-	for (long r = 0; r < job->nrec; r++)
-		check_point(job->record->states + (r * job->slots + s) * n,
-			    ref + r * n, n, job->record->times ? r : (r + 1) * every - 1,
+	for (long r = m.lo; r < m.hi; r++)
+		check_point(row_state(job, s, r), ref + (r - m.lo) * n, n, row_place(job, r),
 			    &job->tol, worst);
-}
-
-/* Times of the record's rows: its times, or for window ends, record r is
- * window (r+1)*every - 1, which ends at t0 + (r+1)*every*(m-1)*h
- * (picard_grid). */
-static double *record_times(const picard_grid *grid, const picard_record *record,
-			    long nrec)
-{
-	double *times = malloc((nrec ? nrec : 1) * sizeof(*times));
-
-	for (long r = 0; times && r < nrec; r++)
-		times[r] = record->times ? record->times[r] :
-			   grid->t0 + (double)((r + 1) * record->every) * (grid->m - 1) * grid->h;
-	return times;
 }
 
 static int check_args(const picard_model *model, const picard_grid *grid,
@@ -693,6 +757,21 @@ static int check_tol(const picard_tolerance *tol)
 	    !isfinite(tol->rtol))
 		return picard_fail(PICARD_EINVAL, "check: tolerance atol %g, rtol %g",
 				   tol->atol, tol->rtol);
+	return PICARD_OK;
+}
+
+/* The members' own spans, where given: each finite with t1 > t0, as
+ * picard_solver_set_spans() has them. */
+static int check_spans(const picard_check_options *o, const picard_grid *g, long ntraj)
+{
+	for (long i = 0; (o->span_t0 || o->span_t1) && i < ntraj; i++) {
+		const double a = o->span_t0 ? o->span_t0[i] : g->t0;
+		const double b = o->span_t1 ? o->span_t1[i] : g->t1;
+
+		if (!(isfinite(a) && isfinite(b) && b > a))
+			return picard_fail(PICARD_EINVAL, "check: the span of member %ld, [%g, %g]: "
+					   "need finite t0 < t1", i, a, b);
+	}
 	return PICARD_OK;
 }
 
@@ -754,6 +833,7 @@ void picard_check_merge(picard_check_result *t, const picard_check_result *p, lo
 
 	t->points += p->points;
 	t->nonfinite += p->nonfinite;
+	t->outside_span += p->outside_span;
 	t->ref_failed += p->ref_failed;
 	if (t->first_ref_failed < 0 && p->first_ref_failed >= 0)
 		t->first_ref_failed = first + p->first_ref_failed;
@@ -837,10 +917,11 @@ static int check_reduce(const struct check_job *job,
 		result->rel_error = fmax(result->rel_error, w->rel_error);
 		result->scaled_error = fmax(result->scaled_error, w->scaled);
 		result->nonfinite += w->nonfinite;
+		result->outside_span += w->outside_span;
+		result->points += w->points;
 		check_fold_events(&w->ev, s * job->record->traj_stride, result);
 	}
 	result->checked_traj = job->slots - result->ref_failed;
-	result->points = result->checked_traj * job->nrec;
 	result->error = result->checked_traj ? error : NAN;
 	if (!result->checked_traj)
 		result->scaled_error = NAN;
@@ -855,11 +936,12 @@ static void check_slots(const struct check_job *job, struct check_worst *per_slo
 	{
 		/* Each thread its own scratch; the reference its own driver. */
 		double *ref = malloc(job->nrec * job->model->dim * sizeof(*ref));
+		double *times = malloc((job->nrec ? job->nrec : 1) * sizeof(*times));
 
 #pragma omp for schedule(dynamic, 1)
 		for (long s = 0; s < job->slots; s++) {
-			if (ref) {
-				check_trajectory(job, s, ref, &per_slot[s]);
+			if (ref && times) {
+				check_trajectory(job, s, ref, times, &per_slot[s]);
 			} else {
 				per_slot[s].err = PICARD_ENOMEM;
 				snprintf(per_slot[s].detail, sizeof(per_slot[s].detail),
@@ -867,6 +949,7 @@ static void check_slots(const struct check_job *job, struct check_worst *per_slo
 			}
 		}
 		free(ref);
+		free(times);
 	}
 }
 
@@ -877,24 +960,17 @@ static int check_run(struct check_job *job, long ntraj, double *traj_error,
 		     picard_check_result *result)
 {
 	struct check_worst *per_slot;
-	double *times;
 	int err;
 
 	job->slots = picard_record_slots(ntraj, job->record->traj_stride);
 	job->nrec = picard_record_rows(job->grid, job->record);
-	times = record_times(job->grid, job->record, job->nrec);
 	per_slot = malloc(job->slots * sizeof(*per_slot));
-	if (!times || !per_slot) {
-		err = picard_fail(PICARD_ENOMEM, "check: %ld trajectories, %ld records",
-				  job->slots, job->nrec);
-		goto out;
-	}
-	job->times = times;
+	if (!per_slot)
+		return picard_fail(PICARD_ENOMEM, "check: %ld trajectories, %ld records",
+				   job->slots, job->nrec);
 	check_slots(job, per_slot);
 	err = check_reduce(job, per_slot, traj_error, result);
-out:
 	free(per_slot);
-	free(times);
 	return err;
 }
 
@@ -930,6 +1006,8 @@ int picard_check_each(const picard_model *model, const picard_grid *grid,
 		err = picard_fail(PICARD_EINVAL, "check: missing options");
 	if (!err)
 		err = check_tol(&options->tol);
+	if (!err)
+		err = check_spans(options, grid, ntraj);
 	if (err)
 		return err;
 	job.tol = options->tol;
@@ -939,6 +1017,8 @@ int picard_check_each(const picard_model *model, const picard_grid *grid,
 	job.events = options->events;
 	job.status = options->status;
 	job.fail_times = options->fail_times;
+	job.span_t0 = options->span_t0;
+	job.span_t1 = options->span_t1;
 	if (model->events && (!job.events || !job.status || !job.fail_times))
 		return picard_fail(PICARD_EINVAL, "check: model %s has events: the options need the "
 				   "solve's event log, statuses and fail times", model->name);

@@ -181,6 +181,9 @@ const char *picard_scheme_names(char *buf, size_t len);
 /* The same for the schemes keep(scheme) is true of (NULL: every one). */
 const char *picard_scheme_names_if(char *buf, size_t len,
 				   bool (*keep)(const picard_scheme_type *scheme));
+/* Whether it integrates each member on its own span (per_member_spans):
+ * a keep for picard_scheme_names_if. */
+bool picard_scheme_takes_spans(const picard_scheme_type *scheme);
 
 #ifdef __cplusplus
 }

@@ -68,6 +68,11 @@ const char *picard_scheme_names_if(char *buf, size_t len,
 	return buf;
 }
 
+bool picard_scheme_takes_spans(const picard_scheme_type *scheme)
+{
+	return scheme->per_member_spans;
+}
+
 const char *picard_scheme_names(char *buf, size_t len)
 {
 	return picard_scheme_names_if(buf, len, NULL);

@@ -495,11 +495,6 @@ static double span_end(const double *given, long i, double grid_end)
 	return given ? given[i] : grid_end;
 }
 
-static bool takes_spans(const picard_scheme_type *scheme)
-{
-	return scheme->per_member_spans;
-}
-
 int picard_solver_set_spans(picard_solver *s, long count, const double *t0, const double *t1)
 {
 	const picard_scheme_type *type;
@@ -517,7 +512,7 @@ int picard_solver_set_spans(picard_solver *s, long count, const double *t0, cons
 	if (!type->per_member_spans)
 		return picard_fail(PICARD_EINVAL, "per-member spans: the %s scheme integrates on "
 				   "one span for all (%s take spans of their own)", type->name,
-				   picard_scheme_names_if(names, sizeof(names), takes_spans));
+				   picard_scheme_names_if(names, sizeof(names), picard_scheme_takes_spans));
 	if (s->companion.after)
 		return picard_fail(PICARD_EINVAL, "per-member spans: not with the error estimate "
 				   "(its companion solves on the grid's span)");

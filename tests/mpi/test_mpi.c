@@ -222,6 +222,30 @@ Test(mpi, three_ranks_read_their_rows_of_an_init_file)
 	expect_same_run(3, args, "csv");
 }
 
+/* --init's t0 and t1 columns under mpirun: each rank's members on their
+ * own spans (the spans follow the rows a rank takes, in batches too), the
+ * rows outside a span marked, and the check on each member's span: the
+ * bytes and the check line of one process. */
+Test(mpi, three_ranks_solve_their_rows_on_their_own_spans)
+{
+	char text[64 * 80] = "x1,x2,t0,t1\n";
+	size_t used = strlen(text);
+	char args[512];
+
+	require_mpi();
+	for (int i = 0; i < 41; i++)
+		used += snprintf(text + used, sizeof(text) - used, "%.17g %.17g %.17g %.17g\n",
+				 1 + 0.01 * i, 0.5 - 0.02 * i, -0.25 * i, 3 + 0.4 * i);
+	write_file(in_workdir("spans.csv").s, text, used);
+	snprintf(args, sizeof(args), "oscillator --backend cpu --precision double --scheme dp8 "
+		 "--iter-rtol 1e-9 --init %s --save-every 2 --check", in_workdir("spans.csv").s);
+	expect_same_run(3, args, "csv");
+	snprintf(args, sizeof(args), "oscillator --backend cpu --precision double --scheme dp8 "
+		 "--iter-rtol 1e-9 --init %s --save-every 2 --check --batch 5",
+		 in_workdir("spans.csv").s);
+	expect_same_run(3, args, "npy");
+}
+
 /* Nothing named name or name.* left in the work directory. */
 static void expect_no_file(const char *name)
 {

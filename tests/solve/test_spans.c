@@ -308,6 +308,79 @@ Test(spans, record_times_outside_a_members_span_are_not_written)
 	cr_expect_gt(written, 10, "rows inside the spans were compared");
 }
 
+/* picard_check_each given the spans: each member's reference from its
+ * own t0, its window ends on its own span, a record's rows within its
+ * span compared and those outside required NaN; a check can fail: the
+ * same record checked on the grid's span, one state moved inside a span,
+ * one written outside it. */
+Test(spans, check_compares_each_member_on_its_own_span)
+{
+	const picard_model *model = forced_model();
+	const double times[] = {-30, -2, 0.5, 1.0005, 3, 6.5, 29, 50, 101};
+	enum { NT = sizeof(times) / sizeof(times[0]) };
+	double x0[NSPANS], x_final[NSPANS], saved[NT * NSPANS], ends[2 * NSPANS];
+	double traj_error[NSPANS];
+	picard_traj_status status[NSPANS];
+	picard_record recs[2] = {
+		{.every = 0, .traj_stride = 1, .states = saved, .times = times, .ntimes = NT},
+		{.every = 1, .traj_stride = 1, .states = ends},
+	};
+	picard_check_options copts = {
+		.tol = {.atol = 1e-7, .rtol = 1e-7}, .traj_error = traj_error,
+		.span_t0 = span_t0, .span_t1 = span_t1,
+	};
+	picard_options o = scheme_options(PICARD_SCHEME_DP8, false, 1e-11, 0);
+	picard_check_result res;
+	long inside = 0;
+
+	o.t0 = 0;
+	o.t1 = 10;
+	o.h = 5; /* two windows of each member's own span */
+	starts(model, x0);
+	picard_solver *s = solve_spans(model, o, x0, x_final, status, recs, 2);
+	const picard_grid *g = picard_solver_grid(s);
+
+	for (int i = 0; i < NSPANS; i++)
+		for (int r = 0; r < NT; r++)
+			inside += times[r] >= span_t0[i] && times[r] <= span_t1[i];
+	for (int r = 0; r < 2; r++) {
+		cr_assert_eq(picard_check_each(model, g, NSPANS, x0, NULL, &recs[r], &copts, &res), 0,
+			     "record %d: %s", r, picard_error_detail());
+		cr_expect_leq(res.scaled_error, 1, "record %d: %.3g x the tolerance", r,
+			      res.scaled_error);
+		cr_expect_eq(res.outside_span, 0);
+		cr_expect_eq(res.nonfinite, 0);
+		cr_expect_eq(res.points, r ? 2 * NSPANS : inside, "record %d: %ld points", r,
+			     res.points);
+	}
+	/* on the grid's span: the members that start elsewhere are far off,
+	 * and the rows written past [0, 10] are states outside it */
+	copts.span_t0 = copts.span_t1 = NULL;
+	cr_assert_eq(picard_check_each(model, g, NSPANS, x0, NULL, &recs[1], &copts, &res), 0);
+	cr_expect_gt(res.scaled_error, 1e3, "the grid's span: %.3g", res.scaled_error);
+	cr_assert_eq(picard_check_each(model, g, NSPANS, x0, NULL, &recs[0], &copts, &res), 0);
+	cr_expect_gt(res.outside_span, 0);
+	cr_expect(isinf(res.scaled_error));
+	copts.span_t0 = span_t0;
+	copts.span_t1 = span_t1;
+
+	/* member 1 (on [2.5, 7]) off by 1e-5 at t = 3; member 3 (on [1,
+	 * 1.001]) given a state at t = 3 */
+	saved[4 * NSPANS + 1] += 1e-5;
+	saved[4 * NSPANS + 3] = 0.5;
+	cr_assert_eq(picard_check_each(model, g, NSPANS, x0, NULL, &recs[0], &copts, &res), 0);
+	cr_expect_eq(res.outside_span, 1);
+	cr_expect(isinf(traj_error[3]), "member 3: %g", traj_error[3]);
+	cr_expect_gt(traj_error[1], 10, "member 1: %g", traj_error[1]);
+	cr_expect_leq(traj_error[0], 1, "member 0: %g", traj_error[0]);
+	/* a member's window end moved */
+	ends[NSPANS + 2] *= 1 + 1e-5;
+	cr_assert_eq(picard_check_each(model, g, NSPANS, x0, NULL, &recs[1], &copts, &res), 0);
+	cr_expect_gt(traj_error[2], 10, "member 2's window end: %g", traj_error[2]);
+	cr_expect_eq(res.worst_traj, 2);
+	picard_solver_free(s);
+}
+
 Test(spans, refusals_name_the_member_and_the_schemes)
 {
 	const picard_model *model = test_model("oscillator");
@@ -441,7 +514,8 @@ Test(spans, init_columns_refused_with_a_reason)
 		{"oscillator --backend cpu --scheme dp5 --init %s", "bad.csv:4: t1 = 2 is not after t0 = 2"},
 		{"oscillator --backend cpu --scheme dp5 --t0 4 --init %s", "good.csv:2: t1 = 3 is not after t0 = 4"},
 		{"oscillator --backend cpu --init %s", "dp5, dp8, vern9"},
-		{"oscillator --backend cpu --scheme dp5 --check --init %s", "--check or --tol"},
+		{"oscillator --backend cpu --scheme lobatto --tol 1e-6 --init %s",
+		 "--scheme lobatto: --init"},
 	};
 	char line[512];
 
@@ -455,4 +529,130 @@ Test(spans, init_columns_refused_with_a_reason)
 		cr_expect(strstr(r.err, cases[c][1]), "'%s': %s", line, r.err);
 		free_run(&r);
 	}
+}
+
+/* oscillator's members on their own spans, one twice the grid's [0, 20]
+ * long; header t0 t1 after the state. */
+static const char oscillator_spans[] = "x1 x2 t0 t1\n"
+				       "1 0 0 10\n"
+				       "0.5 1 -3 4\n"
+				       "1 2 2.5 2.501\n"
+				       "-1 0.5 -10 30\n";
+static const double osc_x0[4][2] = {{1, 0}, {0.5, 1}, {1, 2}, {-1, 0.5}};
+static const double osc_t0[4] = {0, -3, 2.5, -10}, osc_t1[4] = {10, 4, 2.501, 30};
+
+/* --out's final states (traj,status,x1,x2,...) against oscillator's closed
+ * form at each member's own t1: the largest |x - exact|. */
+static double worst_final_oscillator(const char *path)
+{
+	const picard_model *model = test_model("oscillator");
+	char *csv = slurp(path, NULL), *row = strchr(csv, '\n') + 1;
+	double worst = 0;
+
+	for (int i = 0; i < 4; i++) {
+		long traj;
+		char status[32];
+		double x[2], ref[2];
+
+		cr_assert_eq(sscanf(row, "%ld,%31[^,],%lf,%lf", &traj, status, &x[0], &x[1]), 4,
+			     "row: %s", row);
+		cr_expect_str_eq(status, "ok", "member %d", i);
+		model->exact(osc_t1[i], osc_t0[i], osc_x0[i], model->param_defaults, ref);
+		worst = fmax(worst, fmax(fabs(x[0] - ref[0]), fabs(x[1] - ref[1])));
+		row = strchr(row, '\n') + 1;
+	}
+	free(csv);
+	return worst;
+}
+
+/* --check and --tol with --init's spans: the check passes on each
+ * member's span, and --tol searches the schemes that take spans alone and
+ * meets the tolerance against the closed form at each member's t1. */
+Test(spans, check_and_tol_on_init_spans)
+{
+	const struct path init = in_workdir("osc.csv"), out = in_workdir("osc_out.csv");
+	char line[512], ran[32] = "";
+	const char *at;
+
+	write_file(init.s, oscillator_spans, strlen(oscillator_spans));
+	snprintf(line, sizeof(line), "oscillator --backend cpu --precision double --scheme vern9 "
+		 "--iter-rtol 1e-10 --init %s --check --out %s", init.s, out.s);
+	struct cli_run r = run_program_line("picard-run", line);
+	cr_assert_eq(r.status, 0, "exit %d: %s\n%s", r.status, r.err, r.out);
+	cr_expect(strstr(r.out, "over 4 trajectories"), "%s", r.out);
+	cr_expect(strstr(r.out, "[PASS]"), "%s", r.out);
+	cr_expect_leq(worst_final_oscillator(out.s), 1e-8);
+	free_run(&r);
+
+	snprintf(line, sizeof(line), "oscillator --backend cpu --precision double --tol 1e-8 "
+		 "--init %s --out %s", init.s, out.s);
+	r = run_program_line("picard-run", line);
+	cr_assert_eq(r.status, 0, "exit %d: %s\n%s", r.status, r.err, r.out);
+	cr_expect(strstr(r.out, "met by 4 of 4 trajectories"), "%s", r.out);
+	at = strstr(r.out, "schemes      ");
+	cr_assert(at && sscanf(at + 13, "%31s ran", ran) == 1, "%s", r.out);
+	cr_expect(picard_scheme_named(ran) && picard_scheme_named(ran)->per_member_spans,
+		  "%s ran: not a scheme that takes spans", ran);
+	/* the search's list: the schemes that take spans, nothing else */
+	cr_expect(!strstr(at, "lobatto") && !strstr(at, "trapezoid"), "%.300s", at);
+	/* |x - x_ref| <= 1e-8, x_ref rk8pd's at 1e-13 */
+	cr_expect_leq(worst_final_oscillator(out.s), 1.01e-8);
+	free_run(&r);
+}
+
+/* bouncing_ball under --check with --init's spans: the check passes,
+ * comparing every bounce, and the event log's bounce times are the
+ * closed form's on each member's span (t_1 = t0 + (v0 + V) / g, t_{n+1} =
+ * t_n + 2 e^n V / g). */
+Test(spans, check_of_events_on_init_spans)
+{
+	const picard_model *model = test_model("bouncing_ball");
+	const struct path init = in_workdir("balls.csv"), log = in_workdir("balls_log.csv");
+	const char text[] = "y v t0 t1\n1 0 0 4\n2 1 1 3\n0.5 0 -2 1\n1.5 0 0.5 2\n";
+	const double y0[4] = {1, 2, 0.5, 1.5}, v0[4] = {0, 1, 0, 0};
+	const double t0[4] = {0, 1, -2, 0.5}, t1[4] = {4, 3, 1, 2};
+	const double g = model->param_defaults[0], e = model->param_defaults[1];
+	char line[512], expect[64];
+	int bounces = 0, seen[4] = {0};
+	double worst = 0;
+
+	write_file(init.s, text, strlen(text));
+	snprintf(line, sizeof(line), "bouncing_ball --backend cpu --iter-rtol 1e-10 --init %s "
+		 "--check --events %s", init.s, log.s);
+	struct cli_run r = run_program_line("picard-run", line);
+	cr_assert_eq(r.status, 0, "exit %d: %s\n%s", r.status, r.err, r.out);
+	cr_expect(strstr(r.out, "[PASS]"), "%s", r.out);
+	char *csv = slurp(log.s, NULL), *row = strchr(csv, '\n') + 1;
+
+	for (int i = 0; i < 4; i++) {
+		const double V = sqrt(v0[i] * v0[i] + 2 * g * y0[i]);
+		double t = t0[i] + (v0[i] + V) / g;
+
+		for (int n = 0; t <= t1[i]; n++) {
+			bounces++;
+			t += 2 * pow(e, n + 1) * V / g;
+		}
+	}
+	for (; *row; row = strchr(row, '\n') + 1) {
+		long member;
+		int index;
+		double t;
+
+		cr_assert_eq(sscanf(row, "%ld,%d,bounce,%lf", &member, &index, &t), 3, "%s", row);
+		cr_assert(member >= 0 && member < 4);
+		const double V = sqrt(v0[member] * v0[member] + 2 * g * y0[member]);
+		double ref = t0[member] + (v0[member] + V) / g;
+
+		for (int n = 0; n < seen[member]; n++)
+			ref += 2 * pow(e, n + 1) * V / g;
+		seen[member]++;
+		worst = fmax(worst, fabs(t - ref));
+	}
+	cr_expect_eq(seen[0] + seen[1] + seen[2] + seen[3], bounces, "the log: %d bounces, the "
+		     "closed form %d", seen[0] + seen[1] + seen[2] + seen[3], bounces);
+	cr_expect_leq(worst, 1e-8, "bounce times off by %.3g", worst);
+	snprintf(expect, sizeof(expect), "events: %d compared", bounces);
+	cr_expect(strstr(r.out, expect), "no '%s': %s", expect, r.out);
+	free(csv);
+	free_run(&r);
 }

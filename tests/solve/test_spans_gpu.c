@@ -251,3 +251,28 @@ Test(spans_gpu, stiff_schemes_on_each_members_span_in_both_layouts, .timeout = 6
 			side_free(cpu);
 		}
 }
+
+/* picard-run on the GPU with --init's spans under --check and --tol:
+ * bouncing_ball's members checked, events and states, against the GSL
+ * reference on each member's own span (the check runs on the host; the
+ * members' spans reach the kernels through the same --init columns). */
+Test(spans_gpu, check_and_tol_on_init_spans, .timeout = 600)
+{
+	const struct path init = in_workdir("balls.csv");
+	const char text[] = "y v t0 t1\n1 0 0 4\n2 1 1 3\n0.5 0 -2 1\n1.5 0 0.5 2\n";
+	const char *const runs[] = {"--iter-rtol 1e-10 --check", "--tol 1e-8"};
+	char line[512];
+
+	require_gpu();
+	write_file(init.s, text, strlen(text));
+	for (int c = 0; c < 2; c++) {
+		snprintf(line, sizeof(line), "bouncing_ball --backend cuda --precision double "
+			 "--init %s %s", init.s, runs[c]);
+		struct cli_run r = run_program_line("picard-run", line);
+
+		cr_expect_eq(r.status, 0, "'%s': exit %d: %s\n%s", line, r.status, r.err, r.out);
+		cr_expect(strstr(r.out, "[PASS]"), "'%s': %s", line, r.out);
+		cr_expect(strstr(r.out, "events: 15 compared"), "'%s': %s", line, r.out);
+		free_run(&r);
+	}
+}

@@ -9,8 +9,11 @@
 
 /* ---- shared by the programs ------------------------------------------------ */
 
-bool cli_scheme_suits(const picard_model *model, const picard_scheme_type *type)
+bool cli_scheme_suits(const picard_model *model, bool spans, const picard_scheme_type *type)
 {
+	/* members on their own spans: the schemes that take them */
+	if (spans && !type->per_member_spans)
+		return false;
 	if (type->takes_linsolve != (model->op != NULL))
 		return false;
 	/* a model with events: the schemes that locate them on every backend
@@ -40,7 +43,7 @@ void cli_default_scheme_precision(const picard_model *model, bool scheme_given,
 	if (scheme_given || !(model->stiff || model->op))
 		return;
 	for (int i = 0; picard_scheme_list[i]; i++)
-		if (cli_scheme_suits(model, picard_scheme_list[i])) {
+		if (cli_scheme_suits(model, false, picard_scheme_list[i])) {
 			*scheme = picard_scheme_list[i]->id;
 			break;
 		}
