@@ -882,7 +882,7 @@ static void print_summary(const struct run *run)
 	} else if (type->lobatto_grid) {
 		printf("%-12s %s m=%d K%s%d window=%.6g (mean h=%.6g)", "grid", type->name, grid->m,
 		       grid->adaptive ? "<=" : "=", grid->K, grid->window, grid->h);
-		if (type->takes_block)
+		if (type->takes_block || grid->block > 1)
 			printf(" block=%d", grid->block);
 		if (run->opts.window_given &&
 		    fabs(grid->window - run->opts.window) > 1e-12 * run->opts.window)
@@ -918,7 +918,9 @@ static void print_summary(const struct run *run)
 		printf("%-12s %s%s, %d trajector%s per block", "layout", picard_layout_name(grid->layout),
 		       run->opts.layout == PICARD_LAYOUT_AUTO ? " (auto)" : "", grid->traj_per_block,
 		       grid->traj_per_block == 1 ? "y" : "ies");
-		if (grid->layout == PICARD_LAYOUT_WARP)
+		if (grid->block > 1)
+			printf(", %d windows in flight (a group of lanes each)", grid->block);
+		else if (grid->layout == PICARD_LAYOUT_WARP)
 			printf(", %s scan", picard_scan_name(grid->scan));
 		printf("\n");
 	}

@@ -42,6 +42,7 @@
 #include "imex_kernel.cuh"
 #include "lobatto_kernel.cuh"
 #include "lobatto_thread_kernel.cuh"
+#include "lobatto_time_kernel.cuh"
 #include "newton_kernel.cuh"
 #include "paper_kernel.cuh"
 #include "rk_kernel.cuh"

@@ -41,6 +41,10 @@ typedef struct picard_scheme_type {
 	int (*collocation)(int m, struct picard_lobatto *lob);
 	bool takes_block;        /* it iterates a block of windows together
 				    (options.block) */
+	bool windows_in_flight;  /* options.block > 1 sweeps that many windows
+				    at once, each from its predecessor's end,
+				    parallel in time (lobatto_time_kernel.cuh);
+				    0 or 1: one window after the other */
 	bool double_only;        /* it runs in double alone: the programs'
 				    precision when none is given */
 	bool solves_stiff;       /* implicit and L-stable: a stiff model's

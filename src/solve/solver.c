@@ -191,9 +191,10 @@ static int resolve_options(const picard_model *model, const picard_options *in,
 	}
 	if (!isfinite(out->t0) || !isfinite(out->t1) || out->t1 <= out->t0)
 		return picard_fail(PICARD_EINVAL, "time span [%g, %g]: need finite t0 < t1", out->t0, out->t1);
-	if (out->block && !scheme->takes_block)
+	if (out->block && !scheme->takes_block && !scheme->windows_in_flight)
 		return picard_fail(PICARD_EINVAL, "block = %d: the %s scheme solves one window after "
-				   "the other (block is the newton scheme's)", out->block, scheme->name);
+				   "the other (block is the newton schemes' and lobatto's)", out->block,
+				   scheme->name);
 	if (out->block < 0)
 		return picard_fail(PICARD_EINVAL, "block = %d: at least one window", out->block);
 	if (!scheme->takes_linsolve && (out->linsolve || out->precond || out->linsolve_rtol ||

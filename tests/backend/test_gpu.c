@@ -1491,6 +1491,66 @@ Test(gpu, lobatto_ensemble_sizes, .timeout = 120)
 		}
 }
 
+/* Windows in flight (options.block, lobatto_time_kernel.cuh): the
+ * kernel's steps are the CPU backend's (cpu_lobatto.inc,
+ * lobatto_time_trajectory), so both records and the final states agree
+ * within the bound lobatto_ensemble_sizes uses, and two GPU solves are
+ * bitwise equal; lotka (float and double) and kepler (double), m = 8 (G =
+ * 8: 24 idle lanes a warp) and 13 (G = 16), 3 and 8 windows in flight,
+ * ensembles of 1 and 97 (a block each), and the sweeps counted alike. */
+Test(gpu, lobatto_windows_in_flight_match_the_cpu, .timeout = 240)
+{
+	static const struct { const char *model; int m, block; long ntraj; } cases[] = {
+		{ "lotka", 8, 3, 97 }, { "lotka", 13, 8, 1 }, { "kepler", 8, 8, 97 },
+		{ "kepler", 13, 3, 1 },
+	};
+
+	require_gpu();
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		for (int p = PICARD_FLOAT; p <= PICARD_DOUBLE; p++) {
+			const picard_model *model = picard_model_find(cases[c].model);
+			const long ntraj = cases[c].ntraj;
+			double *x0, *params;
+			struct solve_out gpu, again, cpu;
+			picard_options opt;
+			double window, diff;
+			const double bound = (p == PICARD_DOUBLE ? TOL_DOUBLE + 4e-12 : TOL_FLOAT) * 10;
+
+			cr_assert_not_null(model);
+			if (p == PICARD_FLOAT && strcmp(cases[c].model, "kepler") == 0)
+				continue; /* float kepler amplifies rounding past the bound
+					     (compare_lobatto's MAX_STATE_BOUND) */
+			make_ensemble(model, ntraj, 700 + c, &x0, &params);
+			window = strcmp(cases[c].model, "kepler") == 0 ? 0.1 : 0.5;
+			opt = lobatto_options(model, cases[c].m, 0, 60, false, window, p,
+					      PICARD_BACKEND_CUDA);
+			opt.block = cases[c].block;
+			solve(model, &opt, ntraj, x0, params, &gpu);
+			solve(model, &opt, ntraj, x0, params, &again);
+			opt.backend = PICARD_BACKEND_CPU;
+			solve(model, &opt, ntraj, x0, params, &cpu);
+			check_all_ok(&gpu, "lobatto windows in flight, GPU");
+			check_all_ok(&cpu, "lobatto windows in flight, CPU");
+			cr_assert_eq(gpu.grid.block, cases[c].block);
+			cr_assert(memcmp(gpu.x_final, again.x_final,
+					 ntraj * model->dim * sizeof(double)) == 0,
+				  "%s: two GPU solves differ", cases[c].model);
+			diff = compare_rows(&gpu, &cpu, bound, gpu.grid.windows, cases[c].model);
+			cr_log_info("%s lobatto m=%d, %d windows in flight, %s, %ld members: GPU vs "
+				    "CPU %.2e; sweeps %.2f and %.2f a window", cases[c].model,
+				    cases[c].m, cases[c].block, precision_name(p), ntraj, diff,
+				    gpu.stats.sweeps_mean, cpu.stats.sweeps_mean);
+			cr_assert(fabs(gpu.stats.sweeps_mean - cpu.stats.sweeps_mean) <=
+				  0.02 * cpu.stats.sweeps_mean, "sweeps %.3f on the GPU, %.3f on the CPU",
+				  gpu.stats.sweeps_mean, cpu.stats.sweeps_mean);
+			solve_out_free(&gpu);
+			solve_out_free(&again);
+			solve_out_free(&cpu);
+			free(x0);
+			free(params);
+		}
+}
+
 /* Statuses on both backends: growth past the bound (decay with lambda < 0
  * on every other trajectory) is DIVERGED in the same window; K_max too
  * small is NOT_CONVERGED from window 0 on every trajectory. */

@@ -743,3 +743,141 @@ Test(lobatto, every_model_matches_gsl, .timeout = 120)
 	}
 	cr_assert_gt(ran, 0, "no model ran");
 }
+
+/* ---- windows in flight (options.block > 1, lobatto_time_kernel.cuh) ------ */
+
+/* P windows swept at once converge to the same collocation solution as one
+ * window after the other: every window end of kepler's 100 periods (e =
+ * 0.5, m = 8, H = 0.1, iterations to 1e-15) within 3e-9 of the sequential
+ * solve's, the orbit back at x0 within 3e-9 (measured 7.8e-11, 3.1e-10
+ * and 1.0e-9 for 2, 5 and 16 in flight, 7.6e-11 one after the other: a
+ * front converges a sweep or two after its start settled, so its
+ * iteration error is nearer the tolerance), and the chain of steps
+ * shorter: the sweeps counted are every window's, so the work grows with P
+ * while the steps (sweeps over P) fall. */
+Test(lobatto, windows_in_flight_match_one_after_the_other, .timeout = 120)
+{
+	const picard_model *kepler = test_model("kepler");
+	const picard_options opt = { .m = 8, .window = 0.1, .iter_rtol = 1e-15,
+				     .precision = PICARD_DOUBLE };
+	const int blocks[] = { 2, 5, 16 };
+	struct run one;
+
+	run_lobatto(&one, kepler, opt, 2, NULL, NULL);
+	cr_assert_eq(one.err, 0, "%s", picard_strerror(one.err));
+	for (size_t b = 0; b < sizeof(blocks) / sizeof(blocks[0]); b++) {
+		picard_options in_flight = opt;
+		struct run run;
+		double apart = 0, error = 0;
+
+		in_flight.block = blocks[b];
+		run_lobatto(&run, kepler, in_flight, 2, NULL, NULL);
+		cr_assert_eq(run.err, 0, "block %d: %s", blocks[b], picard_strerror(run.err));
+		cr_assert_eq(run.grid.block, blocks[b]);
+		for (long i = 0; i < run.grid.windows * 2 * kepler->dim; i++)
+			apart = fmax(apart, fabs(run.ends[i] - one.ends[i]));
+		for (int k = 0; k < kepler->dim; k++)
+			error = fmax(error, fabs(run.x_final[k] - kepler->x0[k]));
+		cr_log_info("kepler, %d windows in flight: window ends %.2e from one after the "
+			    "other, %.2e from x0; %.2f sweeps a window (one after the other %.2f)",
+			    blocks[b], apart, error, run.stats.sweeps_mean, one.stats.sweeps_mean);
+		cr_assert_lt(apart, 3e-9, "block %d: %.3e apart", blocks[b], apart);
+		cr_assert_lt(error, 3e-9, "block %d: %.3e from x0", blocks[b], error);
+		/* steps = sweeps / P (all but the last P-1 windows' steps are
+		 * full): fewer than one after the other's sweeps */
+		cr_assert_lt(run.stats.sweeps_mean / blocks[b], one.stats.sweeps_mean,
+			     "block %d: %.2f sweeps a window", blocks[b], run.stats.sweeps_mean);
+		run_free(&run);
+	}
+	run_free(&one);
+}
+
+/* Float and dense output: lotka's window ends and its states at times
+ * inside windows (the front's collocation polynomial) as one after the
+ * other gives them, to what float's iteration tolerance leaves. */
+Test(lobatto, windows_in_flight_float_and_dense_output)
+{
+	const picard_model *lotka = test_model("lotka");
+	const double times[] = { 0.3, 2.5, 7.75, 14.0 };
+	double got[2][4 * 2];
+
+	for (int b = 0; b < 2; b++) {
+		picard_options opt = { .scheme = PICARD_SCHEME_LOBATTO, .backend = PICARD_BACKEND_CPU,
+				       .m = 6, .window = 0.5, .t0 = 0, .t1 = 15,
+				       .precision = PICARD_FLOAT, .block = b ? 6 : 0 };
+		picard_solver *solver = test_solver(lotka, &opt, 1);
+		picard_record rec = { .times = times, .ntimes = 4, .traj_stride = 1,
+				      .states = got[b] };
+		double x_final[2];
+		picard_traj_status status;
+		long fail_window;
+
+		cr_assert_eq(picard_solve(solver, lotka->x0, NULL, x_final, &status, &fail_window,
+					  &rec, 1, NULL), 0, "%s", picard_error_detail());
+		cr_assert_eq(status, PICARD_TRAJ_OK);
+		picard_solver_free(solver);
+	}
+	for (int e = 0; e < 4 * 2; e++)
+		cr_assert(fabs(got[1][e] - got[0][e]) <= 1e-4 * fabs(got[0][e]),
+			  "state %d: %.9g in flight, %.9g one after the other", e, got[1][e],
+			  got[0][e]);
+}
+
+/* Failures as one after the other reports them: riccati's blow-up in the
+ * window around t = 1 (x0 = 1) beside a member that stays OK, and K_max too
+ * small: NOT_CONVERGED from window 0. */
+Test(lobatto, windows_in_flight_statuses)
+{
+	const picard_model *riccati = test_model("riccati");
+	const double x0[2] = { 1, 0.1 };
+	struct run run;
+
+	run_lobatto(&run, riccati, (picard_options){ .m = 6, .window = 0.05, .block = 4,
+						     .precision = PICARD_DOUBLE }, 2, x0, NULL);
+	cr_assert_eq(run.err, PICARD_EFAILED, "got %s", picard_strerror(run.err));
+	cr_assert(run.status[0] == PICARD_TRAJ_NONFINITE || run.status[0] == PICARD_TRAJ_DIVERGED,
+		  "status %d", run.status[0]);
+	cr_assert(run.fail_window[0] >= 18 && run.fail_window[0] <= 19, "failed in window %ld",
+		  run.fail_window[0]);
+	cr_assert_eq(run.status[1], PICARD_TRAJ_OK);
+	run_free(&run);
+
+	run_lobatto(&run, test_model("lotka"), (picard_options){ .m = 8, .window = 1, .K_max = 3,
+						 .block = 3, .precision = PICARD_DOUBLE },
+		    1, NULL, NULL);
+	cr_assert_eq(run.status[0], PICARD_TRAJ_NOT_CONVERGED, "status %d", run.status[0]);
+	cr_assert_eq(run.fail_window[0], 0);
+	cr_assert_eq(run.stats.sweeps_max, 3);
+	run_free(&run);
+}
+
+/* What windows in flight refuse, each naming why. */
+Test(lobatto, windows_in_flight_refused)
+{
+	const picard_model *lotka = test_model("lotka");
+	const picard_options bad[] = {
+		{ .scheme = PICARD_SCHEME_LOBATTO, .block = 17 },
+		{ .scheme = PICARD_SCHEME_LOBATTO, .block = 4, .layout = PICARD_LAYOUT_THREAD },
+		{ .scheme = PICARD_SCHEME_LOBATTO, .block = -1 },
+	};
+
+	for (size_t c = 0; c < sizeof(bad) / sizeof(bad[0]); c++) {
+		picard_options opt = bad[c];
+		picard_solver *solver = NULL;
+
+		opt.backend = PICARD_BACKEND_CPU;
+		cr_assert_eq(picard_solver_create(&solver, lotka, &opt, 1), PICARD_EINVAL,
+			     "case %zu", c);
+		cr_assert(strstr(picard_error_detail(), "block"), "case %zu: %s", c,
+			  picard_error_detail());
+	}
+	{
+		picard_options opt = { .scheme = PICARD_SCHEME_LOBATTO, .block = 4,
+				       .backend = PICARD_BACKEND_CPU };
+		picard_solver *solver = NULL;
+
+		cr_assert_eq(picard_solver_create(&solver, test_model("bouncing_ball"), &opt, 1),
+			     PICARD_EINVAL);
+		cr_assert(strstr(picard_error_detail(), "events"), "%s", picard_error_detail());
+	}
+}

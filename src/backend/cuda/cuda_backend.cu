@@ -58,6 +58,7 @@ static void launch_shape(const picard_grid *grid, picard_launch *L)
 	L->layout = grid->layout;
 	L->group = cuda_scheme(grid)->group(grid);
 	L->traj_per_block = grid->traj_per_block;
+	L->block = grid->block;
 	L->scan = grid->scan;
 	L->m = grid->m;
 	L->adaptive = grid->adaptive;

@@ -42,6 +42,9 @@ struct picard_launch {
 	int group;           /* warp layout and lobatto: lanes per trajectory,
 				m rounded up to a power of two */
 	int traj_per_block;  /* warp and thread layouts: trajectories per block */
+	int block;           /* windows a trajectory sweeps at once (lobatto's
+				lobatto_time_kernel.cuh: grid.block > 1), else
+				the grid's block or 0 */
 	int scan;            /* warp layout: picard_scan, never AUTO */
 	long ntraj;          /* trajectories of this chunk */
 	long traj_offset;    /* global index of the chunk's first trajectory */

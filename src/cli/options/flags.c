@@ -507,7 +507,7 @@ static const struct cli_flag flags[] = {
 	{"--warm-start", NULL, set_warm_start, "start each window from the previous one's increments, not a constant"},
 	{"--h", "H", set_h, "trapezoid: node spacing, > 0; shrunk so whole windows end at t1 (default: the model's, else 0.06; or tuned with --tol)"},
 	{"--window", "H", set_window, "lobatto, newton, newton-radau: window length, > 0; shrunk so whole windows end at t1 (default span/200)"},
-	{"--block", "N", set_block, "newton, newton-radau: windows iterated together, >= 1 (default 512)"},
+	{"--block", "N", set_block, "newton, newton-radau: windows iterated together, >= 1 (default 512); lobatto: windows swept at once, parallel in time, 1..16 (default 1: one after the other)"},
 	{"--linsolve", "S", set_linsolve, "imex schemes: the linear solver of (I - gamma h A) y = r: thomas, checkerboard, pcr (tridiagonal: a 1D stencil; 2D by Peaceman-Rachford ADI), cusparse (the CUDA backend's), cg (symmetric A), bicgstab (default: thomas for a stencil, cg for a symmetric CSR operator, bicgstab otherwise)"},
 	{"--precond", "P", set_precond, "imex schemes, cg and bicgstab: none, jacobi or neumann (default jacobi)"},
 	{"--linsolve-rtol", "R", set_linsolve_rtol, "imex schemes, iterative solves (Krylov, ADI): stop at |r - M y| <= R |r| (default 1e-10)"},

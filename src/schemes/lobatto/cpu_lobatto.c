@@ -79,6 +79,10 @@ static size_t scratch_len(const struct picard_job *job)
 	const int n = job->model->dim;
 	const size_t m = job->grid->m;
 
+	const size_t P = job->grid->block;
+
+	if (P > 1) /* windows in flight: lobatto_time_trajectory's */
+		return 2 * P * m * n + 5 * P * n + 3 * (size_t)n + job->model->nparams;
 	/* and with events, the tables of a window cut short (m * m) */
 	return 3 * m * n + 3 * (size_t)n + job->model->nparams + (job->model->events ? m * m : 0);
 }
@@ -86,13 +90,17 @@ static size_t scratch_len(const struct picard_job *job)
 static picard_traj_status trajectory_float(const struct picard_job *job, const void *tables,
 					   long traj, void *scratch, long *fail_window)
 {
-	return lobatto_trajectory_float(job, tables, traj, scratch, fail_window);
+	return job->grid->block > 1 ?
+		lobatto_time_trajectory_float(job, tables, traj, scratch, fail_window) :
+		lobatto_trajectory_float(job, tables, traj, scratch, fail_window);
 }
 
 static picard_traj_status trajectory_double(const struct picard_job *job, const void *tables,
 					    long traj, void *scratch, long *fail_window)
 {
-	return lobatto_trajectory_double(job, tables, traj, scratch, fail_window);
+	return job->grid->block > 1 ?
+		lobatto_time_trajectory_double(job, tables, traj, scratch, fail_window) :
+		lobatto_trajectory_double(job, tables, traj, scratch, fail_window);
 }
 
 const struct picard_cpu_scheme picard_cpu_lobatto = {

@@ -59,7 +59,7 @@ static int lobatto_block_threads(long ntraj, int groups_per_warp, int sm_count,
 static void lobatto_layout(picard_grid *grid, const picard_options_layout *asked, int dim,
 			   long ntraj, int sms)
 {
-	picard_layout layout = asked->layout;
+	picard_layout layout = grid->block > 1 ? PICARD_LAYOUT_WARP : asked->layout;
 
 	if (layout == PICARD_LAYOUT_AUTO)
 		layout = grid->m <= PICARD_LOBATTO_THREAD_MAX_M &&
@@ -73,12 +73,12 @@ static void lobatto_layout(picard_grid *grid, const picard_options_layout *asked
 			       PICARD_CUDA_THREAD_BLOCK;
 }
 
-/* The group layout's instance of G = L->group lanes; the thread layout's
- * of the bound MAXM (8 or 16) >= m. */
+/* The group layout's instance of G = L->group lanes (with windows in
+ * flight, grid->block > 1, the time kernel's); the thread layout's of the
+ * bound MAXM (8 or 16) >= m. */
 static int lobatto_instance(const picard_grid *grid, const struct picard_launch *L,
 			    const char *model, const char *real, char *buf, size_t len)
 {
-	(void)grid;
 	if (L->layout == PICARD_LAYOUT_THREAD) {
 		if (L->m > PICARD_LOBATTO_THREAD_MAX_M)
 			return picard_fail(PICARD_EINVAL, "lobatto thread layout: m = %d, at most %d",
@@ -89,8 +89,8 @@ static int lobatto_instance(const picard_grid *grid, const struct picard_launch 
 	}
 	if (L->group < 2 || L->group > 32 || (L->group & (L->group - 1)))
 		return picard_fail(PICARD_EINVAL, "lobatto: %d lanes per trajectory", L->group);
-	snprintf(buf, len, "picard_lobatto_kernel<%s, %s, %d, %s>", model, real, L->group,
-		 picard_cuda_flag(L->dense));
+	snprintf(buf, len, "picard_lobatto_%skernel<%s, %s, %d, %s>",
+		 grid->block > 1 ? "time_" : "", model, real, L->group, picard_cuda_flag(L->dense));
 	return PICARD_OK;
 }
 
@@ -128,7 +128,16 @@ int picard_cuda_lobatto_upload(struct picard_cuda_solver *cuda, struct picard_cu
 	const int G = picard_cuda_group_lanes(m); /* lanes per trajectory, m >= 2 */
 	int err;
 
-	if (cuda->grid.layout == PICARD_LAYOUT_WARP) {
+	if (cuda->grid.block > 1) { /* a block per trajectory, a group per window in flight */
+		if (kernel_threads < 2 * G)
+			return picard_fail(PICARD_EBLOCK, "lobatto with windows in flight: the kernel "
+					   "of this model allows %d threads per block", kernel_threads);
+		if (cuda->grid.block > kernel_threads / G)
+			cuda->grid.block = kernel_threads / G;
+		state->groups_per_warp = 32 / G;
+		state->block_threads = (cuda->grid.block * G + 31) / 32 * 32;
+		cuda->grid.traj_per_block = 1;
+	} else if (cuda->grid.layout == PICARD_LAYOUT_WARP) {
 		state->groups_per_warp = lobatto_groups_per_warp(ntraj, G, sm_count);
 		state->block_threads = lobatto_block_threads(ntraj, state->groups_per_warp,
 							     sm_count, kernel_threads);
@@ -227,12 +236,20 @@ static void release(void *own)
 	free(own);
 }
 
+/* With windows in flight: their ends and sums, [2][P][n] each, and the
+ * front's verdicts (lobatto_time_kernel.cuh); else none. */
+static size_t shared_bytes(const picard_grid *grid, int dim, size_t real_size)
+{
+	return grid->block > 1 ? 4 * (size_t)grid->block * dim * real_size + 2 * sizeof(int) : 0;
+}
+
 const struct picard_cuda_scheme picard_cuda_lobatto = {
 	.layout = lobatto_layout,
 	.instance = lobatto_instance,
 	.group = picard_cuda_lobatto_group,
 	.threads_per_traj = lobatto_threads_per_traj,
 	.block_threads = lobatto_launch_threads,
+	.shared_bytes = shared_bytes,
 	.upload = upload,
 	.fill_launch = fill_launch,
 	.upload_dense = upload_dense,

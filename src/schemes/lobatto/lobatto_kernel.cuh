@@ -91,6 +91,106 @@ __device__ inline void load_lobatto_tables(const picard_launch &L, int G, real *
 	__syncthreads();
 }
 
+/* One sweep of a group over its window from x_w (+ lo) at node j's time
+ * tj: f_j = f(t_j, x_j), then x_j = x_w + (lo + sum_l A_jl f_l) for j > 0
+ * (x_0 = x_w), window_sum = that sum. Measured: whether every change of
+ * the group was within the tolerance (its vote), *plain this lane's
+ * largest plain change; else true. */
+template <class Model, typename real, int G>
+__device__ inline bool lobatto_group_sweep(const picard_launch &L, const real *A_t, real tj, int j,
+					   int m, unsigned mask, bool measured, const real *params,
+					   const real *xw, const real *xw_lo, real *x, real *f,
+					   real *window_sum, float *plain)
+{
+	constexpr int n = Model::dim;
+	const bool node = j < m;
+	real acc[n];
+	bool within = true;
+
+	if (node)
+		Model::rhs(tj, x, params, f);
+#pragma unroll
+	for (int k = 0; k < n; k++) {
+		if (!node)
+			f[k] = 0;
+		acc[k] = xw_lo[k];
+	}
+	/* sum_l A_jl f_l, f_l from lane l, over all G lanes: A and f are
+	 * zero past m, and a loop with no bound known only at run time has
+	 * no branch between its shuffles (with one, the compiler checked the
+	 * group's convergence before each: MATCH.ANY, REDUX, VOTE and a
+	 * branch per node, in an Nsight Compute profile on an H200,
+	 * 2026-11-23) */
+#pragma unroll
+	for (int l = 0; l < G; l++) {
+		const real a = A_t[l * G + j];
+#pragma unroll
+		for (int k = 0; k < n; k++)
+			acc[k] = picard_fma(a, __shfl_sync(mask, f[k], l, G), acc[k]);
+	}
+#pragma unroll
+	for (int k = 0; k < n; k++) {
+		const real x_new = j > 0 && node ? xw[k] + acc[k] : xw[k];
+
+		if (measured && j > 0 && node) {
+			within &= picard_change_within(x_new, x[k], (real)L.iter_atol,
+						       (real)L.iter_rtol);
+			*plain = fmaxf(*plain, (float)fabs(x_new - x[k]));
+		}
+		x[k] = x_new;
+		window_sum[k] = acc[k];
+	}
+	return measured ? __all_sync(mask, within) : true;
+}
+
+/* Window w's output from a group that has converged it: the records'
+ * window ends (xw, its end, in every lane) and, with dense output, the
+ * collocation polynomial at the records' times in it, x_w + sum_l b_l f_l
+ * with the solve's weights b_l = (H/2) int_{-1}^{tau} L_l
+ * (picard_lobatto_dense_weights) from lane l and the last sweep's f_l;
+ * x_w is node 0's state, lane 0's x. Lane j of the group holds node j
+ * (mask: the group's lanes). */
+template <int n, typename real, int G, bool dense>
+__device__ inline void lobatto_group_output(const picard_launch &L, long w, long traj, int m,
+					    int j, unsigned mask, const real *xw, const real *x,
+					    const real *f)
+{
+	const bool node = j < m;
+
+#pragma unroll
+	for (int k = 0; k < n; k++)
+		if (k % G == j)
+			for (int r = 0; r < L.nrecords; r++)
+				record_window_end(L.records[r], w, L.traj_offset + traj, k, n, xw[k]);
+	auto store = [&](const picard_device_record &rec, long row, double) {
+		const real b = node ? ((const real *)rec.weights)[row * m + j] : (real)0;
+		real acc[n];
+
+#pragma unroll
+		for (int k = 0; k < n; k++)
+			acc[k] = 0;
+		/* l outside: one b_l live at a time; all G lanes, b and f
+		 * are zero past m (as in the mat-vec) */
+#pragma unroll
+		for (int l = 0; l < G; l++) {
+			const real b_l = __shfl_sync(mask, b, l, G);
+
+#pragma unroll
+			for (int k = 0; k < n; k++)
+				acc[k] = picard_fma(b_l, __shfl_sync(mask, f[k], l, G), acc[k]);
+		}
+#pragma unroll
+		for (int k = 0; k < n; k++) {
+			const real start = __shfl_sync(mask, x[k], 0, G);
+
+			if (k % G == j)
+				record_store(rec, row, L.traj_offset + traj, k, n, start + acc[k]);
+		}
+	};
+	if (dense)
+		record_dense(L, true, w, L.traj_offset + traj, store);
+}
+
 /* ---- kernel ---------------------------------------------------------------- */
 
 template <class Model, typename real, int G, bool dense>
@@ -163,47 +263,14 @@ picard_lobatto_kernel(const picard_launch L)
 
 		for (i = 0; i < L.K && verdict == PICARD_SWEEP_GO_ON; i++) {
 			const bool measured = picard_sweep_measured(i, L.K, L.adaptive);
-			real acc[n];
-			bool within = true;
 			float plain = 0;
+			const bool within = lobatto_group_sweep<Model, real, G>(
+				L, A_t, tj, j, m, mask, measured, params, xw, xw_lo, x, f, window_sum,
+				&plain);
 
-			if (node)
-				Model::rhs(tj, x, params, f);
-#pragma unroll
-			for (int k = 0; k < n; k++) {
-				if (!node)
-					f[k] = 0;
-				acc[k] = xw_lo[k];
-			}
-			/* sum_l A_jl f_l, f_l from lane l, over all G lanes: A and
-			 * f are zero past m, and a loop with no bound known only
-			 * at run time has no branch between its shuffles (with
-			 * one, the compiler checked the group's convergence
-			 * before each: MATCH.ANY, REDUX, VOTE and a branch per
-			 * node, in an Nsight Compute profile on an H200, 2026-11-23) */
-#pragma unroll
-			for (int l = 0; l < G; l++) {
-				const real a = A_t[l * G + j];
-#pragma unroll
-				for (int k = 0; k < n; k++)
-					acc[k] = picard_fma(a, __shfl_sync(mask, f[k], l, G), acc[k]);
-			}
-#pragma unroll
-			for (int k = 0; k < n; k++) {
-				const real x_new = j > 0 && node ? xw[k] + acc[k] : xw[k];
-
-				if (measured && j > 0 && node) {
-					within &= picard_change_within(x_new, x[k], (real)L.iter_atol,
-								       (real)L.iter_rtol);
-					plain = fmaxf(plain, (float)fabs(x_new - x[k]));
-				}
-				x[k] = x_new;
-				window_sum[k] = acc[k];
-			}
 			if (!measured)
 				continue;
-			/* the group's vote; the plain change only for a fixed K */
-			within = __all_sync(mask, within);
+			/* the plain change only for a fixed K */
 			if (!L.adaptive)
 				plain = group_max<G>(mask, plain);
 			verdict = picard_sweep_verdict(i, L.K, L.adaptive, within, plain, prev_plain);
@@ -225,44 +292,7 @@ picard_lobatto_kernel(const picard_launch L)
 			else if (fabs(xw[k]) > L.bound)
 				failed |= PICARD_FAIL_DIVERGED;
 		}
-#pragma unroll
-		for (int k = 0; k < n; k++)
-			if (k % G == j)
-				for (int r = 0; r < L.nrecords; r++)
-					record_window_end(L.records[r], w, L.traj_offset + traj, k, n, xw[k]);
-		/* dense output: the collocation polynomial, x_w + sum_l b_l f_l
-		 * with the solve's weights b_l = (H/2) int_{-1}^{tau} L_l
-		 * (picard_lobatto_dense_weights) from lane l and the last
-		 * sweep's f_l; x_w is node 0's state, lane 0's */
-		auto store = [&](const picard_device_record &rec, long row, double) {
-			const real b = node ? ((const real *)rec.weights)[row * m + j] : (real)0;
-			real acc[n];
-
-#pragma unroll
-			for (int k = 0; k < n; k++)
-				acc[k] = 0;
-			/* l outside: one b_l live at a time; all G lanes, b and f
-			 * are zero past m (as in the mat-vec) */
-#pragma unroll
-			for (int l = 0; l < G; l++) {
-				const real b_l = __shfl_sync(mask, b, l, G);
-
-#pragma unroll
-				for (int k = 0; k < n; k++)
-					acc[k] = picard_fma(b_l, __shfl_sync(mask, f[k], l, G),
-							    acc[k]);
-			}
-#pragma unroll
-			for (int k = 0; k < n; k++) {
-				const real start = __shfl_sync(mask, x[k], 0, G);
-
-				if (k % G == j)
-					record_store(rec, row, L.traj_offset + traj, k, n,
-						     start + acc[k]);
-			}
-		};
-		if (dense)
-			record_dense(L, true, w, L.traj_offset + traj, store);
+		lobatto_group_output<n, real, G, dense>(L, w, traj, m, j, mask, xw, x, f);
 		if (failed)
 			break;
 	}

@@ -10,6 +10,10 @@
 #include "scheme.h"
 
 #define DEFAULT_M 8
+/* Windows in flight at most: a group of lanes each in a block of at most 512
+ * threads (lobatto_time_kernel.cuh's bound, which keeps a thread's
+ * registers for kepler in double unspilled). */
+#define PICARD_LOBATTO_MAX_IN_FLIGHT 16
 /* adaptive sweeps by default, and a window from the span: 200 windows; a
  * model whose dynamics are faster than that needs options.window (the
  * iteration then reports NOT_CONVERGED windows) */
@@ -55,7 +59,13 @@ double picard_lobatto_grid_length(const picard_grid *g)
 
 static int resolve(const picard_model *model, picard_options *o)
 {
-	(void)model;
+	if (o->block > PICARD_LOBATTO_MAX_IN_FLIGHT)
+		return picard_fail(PICARD_EINVAL, "block = %d: the lobatto scheme sweeps 1..%d windows "
+				   "at once", o->block, PICARD_LOBATTO_MAX_IN_FLIGHT);
+	if (o->block > 1 && model->events)
+		return picard_fail(PICARD_EINVAL, "block = %d: model %s has events, which the lobatto "
+				   "scheme locates one window after the other (block 1)", o->block,
+				   model->name);
 	if (!o->m)
 		o->m = DEFAULT_M;
 	if (!o->K && !o->K_max)
@@ -88,6 +98,10 @@ static int check_layout(const picard_options *o)
 				   "per trajectory, shaped by the ensemble) or the thread layout (traj_per_block "
 				   "threads per block): no layout %s, scan or trajectories per block of the warp "
 				   "layout to choose", picard_layout_name(o->layout));
+	if (o->block > 1 && o->layout == PICARD_LAYOUT_THREAD)
+		return picard_fail(PICARD_EINVAL, "block = %d: the lobatto scheme sweeps windows at "
+				   "once in a block per trajectory, a warp per window; not in the "
+				   "thread layout", o->block);
 	return PICARD_OK;
 }
 
@@ -159,12 +173,14 @@ const picard_scheme_type picard_scheme_lobatto = {
 		   "sweeps (Lobatto IIIA once converged)",
 	.options = "--m (2..32, default 8), --window (default span/200), --K-max (default 40) "
 		   "or --K, --iter-rtol/--iter-atol (default 1e-6 float, 1e-12 double), "
-		   "--warm-start, --layout warp|thread",
+		   "--warm-start, --layout warp|thread, --block (windows swept at once, "
+		   "parallel in time: 1..16, default 1)",
 	.order_name = "2m-2",
 	.length_name = "window",
 	.max_m = PICARD_LOBATTO_MAX_M,
 	.estimate_factor = ESTIMATE_FACTOR,
 	.lobatto_grid = true,
+	.windows_in_flight = true,
 	/* the CPU backend's windows locate them (cpu_lobatto.inc); the
 	 * kernels do not yet */
 	.locates_events = true,

@@ -1,0 +1,184 @@
+/* lobatto_time_kernel.cuh - the lobatto scheme parallel in time: a block
+ * per trajectory, its P = L.block windows in flight at once, a group of G
+ * lanes each (as the lobatto kernel's, 32/G to a warp).
+ *
+ * The group layout (lobatto_kernel.cuh) solves one window after the other:
+ * K sweeps of window w, then window w+1 from w's end. A few trajectories
+ * (kepler's 64 orbits) leave the GPU idle, and the time is the chain of
+ * every window's sweeps. Here the P windows after the last converged one
+ * sweep together, each from its predecessor's end of the step before (the
+ * front, the oldest, from the converged end): window w+1 is already near
+ * its fixed point when w converges, and converges a sweep or two later
+ * (a pipeline over time, as waveform relaxation's). The chain is then
+ * about two sweeps a window, not K; the price is P windows' work a step.
+ *
+ * A step: every window sweeps (lobatto_group_sweep) from its start; the
+ * lane of node m-1 publishes the window's end and its sum in shared
+ * memory, double-buffered by the step's parity so one barrier a step
+ * suffices; the front's warp publishes its verdict. After the barrier,
+ * when the front has converged (or run out of its K sweeps as the front),
+ * every thread advances its copy of the converged start by the front's sum
+ * (hi + lo, as the group layout does), the front's warp writes the
+ * window's output and becomes the last window in flight, from the end of
+ * the one before it; the next front starts over from its start if its
+ * iterate went non-finite on the way. The verdicts and the failure tests
+ * read the same shared values in every thread, so the block's loop stays
+ * uniform.
+ *
+ * Sweeps count every window's (the work); sweeps_max the most sweeps a
+ * window took as the front. src/schemes/lobatto/cpu_lobatto.inc runs the
+ * same steps on the host (lobatto_time_trajectory).
+ */
+#ifndef PICARD_LOBATTO_TIME_KERNEL_CUH
+#define PICARD_LOBATTO_TIME_KERNEL_CUH
+
+#include "lobatto_kernel.cuh"
+
+template <class Model, typename real, int G, bool dense>
+__global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_launch L)
+{
+	constexpr int n = Model::dim;
+	__shared__ real A_t[G * G];  /* (H/2) S, [l][j] */
+	__shared__ real X_t[G * G];  /* the extrapolation (unused here) */
+	__shared__ double offset[G]; /* t_j - t_w */
+	extern __shared__ __align__(16) unsigned char time_shared[];
+
+	load_lobatto_tables(L, G, A_t, X_t, offset);
+	/* 32/G windows a warp (the lobatto kernel's groups); the block's
+	 * threads past P groups (P G < 32) only keep the barriers */
+	const int P = L.block, slot = threadIdx.x / G, j = threadIdx.x % G;
+	const long traj = blockIdx.x;
+	const int m = L.m;
+	/* [2][P][n] each: the windows' ends and sums, by the step's parity */
+	real *ends = (real *)time_shared, *sums = ends + 2 * P * n;
+	int *verdicts = (int *)(sums + 2 * P * n); /* [2]: the front's */
+	const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << ((threadIdx.x % 32) & ~(G - 1));
+	const bool lane = slot < P; /* of a window's group; the others wait */
+
+	real params[Model::nparams > 0 ? Model::nparams : 1];
+#pragma unroll
+	for (int q = 0; q < Model::nparams; q++)
+		params[q] = ((const real *)L.params)[q * L.ntraj + traj];
+	real front[n], front_lo[n]; /* the converged start (every thread's copy) */
+	real x[n], f[n], window_sum[n], zero[n];
+#pragma unroll
+	for (int k = 0; k < n; k++) {
+		front[k] = x[k] = ((const real *)L.x0)[k * L.ntraj + traj];
+		front_lo[k] = zero[k] = 0;
+		f[k] = window_sum[k] = 0;
+	}
+	for (int e = threadIdx.x; e < P * n; e += blockDim.x)
+		ends[P * n + e] = front[e % n]; /* step -1's: every window from x0 */
+	__syncthreads();
+
+	long sweeps = 0, unconverged_window = -1, w_front = 0;
+	int sweeps_max = 0, failed = 0, front_sweeps = 0;
+	float prev_plain = INFINITY;
+	for (long step = 0; w_front < L.windows; step++) {
+		const int now = (int)(step & 1), before = now ^ 1;
+		const int front_slot = (int)(w_front % P);
+		const long w = w_front + (slot - front_slot + P) % P;
+		const bool is_front = w == w_front, active = w < L.windows;
+		const int pred = (slot + P - 1) % P; /* (slots past P: unused) */
+		real start[n];
+
+#pragma unroll
+		for (int k = 0; k < n; k++) {
+			start[k] = is_front ? front[k] : ends[(before * P + pred) * n + k];
+			if (j == 0) /* node 0 is the start, as it now stands */
+				x[k] = start[k];
+		}
+		if (active && lane) {
+			const bool measured = is_front &&
+					      picard_sweep_measured(front_sweeps, L.K, L.adaptive);
+			const real tj = (real)(L.t0 + (double)w * L.window + offset[j < m ? j : 0]);
+			float plain = 0;
+			const bool within = lobatto_group_sweep<Model, real, G>(
+				L, A_t, tj, j, m, mask, measured, params, start,
+				is_front ? front_lo : zero, x, f, window_sum, &plain);
+
+			if (j == m - 1)
+#pragma unroll
+				for (int k = 0; k < n; k++) {
+					ends[(now * P + slot) * n + k] = x[k];
+					sums[(now * P + slot) * n + k] = window_sum[k];
+				}
+			if (is_front) {
+				if (measured && !L.adaptive)
+					plain = group_max<G>(mask, plain);
+				const int verdict = measured ?
+					picard_sweep_verdict(front_sweeps, L.K, L.adaptive, within,
+							     plain, prev_plain) :
+					PICARD_SWEEP_GO_ON;
+
+				if (measured)
+					prev_plain = plain;
+				if (j == 0)
+					verdicts[now] = verdict;
+			}
+		}
+		sweeps += w_front + P <= L.windows ? P : L.windows - w_front;
+		__syncthreads();
+		const int verdict = verdicts[now];
+
+		front_sweeps++;
+		if (verdict == PICARD_SWEEP_GO_ON)
+			continue;
+		/* the front converged (or is done trying): every thread moves
+		 * the start past it */
+#pragma unroll
+		for (int k = 0; k < n; k++) {
+			if constexpr (picard_compensated<real>)
+				picard_window_advance(&front[k], &front_lo[k],
+						      sums[(now * P + front_slot) * n + k], 0);
+			else
+				front[k] = ends[(now * P + front_slot) * n + k];
+			if (!isfinite(front[k]))
+				failed |= PICARD_FAIL_NONFINITE;
+			else if (fabs(front[k]) > L.bound)
+				failed |= PICARD_FAIL_DIVERGED;
+		}
+		count_window(front_sweeps, verdict, w_front, sweeps, sweeps_max, unconverged_window);
+		sweeps -= front_sweeps; /* counted a step at a time above */
+		if (is_front && lane) {
+			lobatto_group_output<n, real, G, dense>(L, w_front, traj, m, j, mask, front, x,
+								f);
+			/* the last in flight now: from the end of the one before */
+#pragma unroll
+			for (int k = 0; k < n; k++)
+				x[k] = ends[(now * P + pred) * n + k];
+		}
+		/* the next front starts over from its start where its iterate,
+		 * swept from a start that was not yet right, went non-finite */
+		if (slot == (front_slot + 1) % P && lane) {
+			bool bad = false;
+
+#pragma unroll
+			for (int k = 0; k < n; k++)
+				bad |= !isfinite(x[k]);
+			if (__any_sync(mask, bad))
+#pragma unroll
+				for (int k = 0; k < n; k++)
+					x[k] = front[k];
+		}
+		front_sweeps = 0;
+		prev_plain = INFINITY;
+		if (failed)
+			break;
+		w_front++;
+	}
+
+	if (threadIdx.x < n)
+		((real *)L.x_final)[threadIdx.x * L.ntraj + traj] = front[threadIdx.x];
+	if (threadIdx.x == 0) {
+		L.status[traj] = failed & PICARD_FAIL_NONFINITE ? PICARD_TRAJ_NONFINITE :
+				 failed ? PICARD_TRAJ_DIVERGED :
+				 unconverged_window >= 0 ? PICARD_TRAJ_NOT_CONVERGED :
+				 PICARD_TRAJ_OK;
+		L.fail_window[traj] = failed ? w_front : unconverged_window;
+		L.sweeps[traj] = sweeps;
+		L.sweeps_max[traj] = sweeps_max;
+	}
+}
+
+#endif
