@@ -100,7 +100,7 @@ static int check_layout(const picard_options *o)
 				   "layout to choose", picard_layout_name(o->layout));
 	if (o->block > 1 && o->layout == PICARD_LAYOUT_THREAD)
 		return picard_fail(PICARD_EINVAL, "block = %d: the lobatto scheme sweeps windows at "
-				   "once in a block per trajectory, a warp per window; not in the "
+				   "once in a block per trajectory, a group of lanes per window; not in the "
 				   "thread layout", o->block);
 	return PICARD_OK;
 }
