@@ -301,15 +301,8 @@ picard_lobatto_kernel(const picard_launch L)
 	for (int k = 0; k < n; k++)
 		if (k % G == j)
 			((real *)L.x_final)[k * L.ntraj + traj] = xw[k];
-	if (j == 0) {
-		L.status[traj] = failed & PICARD_FAIL_NONFINITE ? PICARD_TRAJ_NONFINITE :
-				 failed ? PICARD_TRAJ_DIVERGED :
-				 unconverged_window >= 0 ? PICARD_TRAJ_NOT_CONVERGED :
-				 PICARD_TRAJ_OK;
-		L.fail_window[traj] = failed ? w : unconverged_window;
-		L.sweeps[traj] = sweeps;
-		L.sweeps_max[traj] = sweeps_max;
-	}
+	if (j == 0)
+		store_window_outcome(L, traj, failed, w, unconverged_window, sweeps, sweeps_max);
 }
 
 #endif

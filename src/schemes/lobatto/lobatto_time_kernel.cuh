@@ -170,15 +170,8 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 
 	if (threadIdx.x < n)
 		((real *)L.x_final)[threadIdx.x * L.ntraj + traj] = front[threadIdx.x];
-	if (threadIdx.x == 0) {
-		L.status[traj] = failed & PICARD_FAIL_NONFINITE ? PICARD_TRAJ_NONFINITE :
-				 failed ? PICARD_TRAJ_DIVERGED :
-				 unconverged_window >= 0 ? PICARD_TRAJ_NOT_CONVERGED :
-				 PICARD_TRAJ_OK;
-		L.fail_window[traj] = failed ? w_front : unconverged_window;
-		L.sweeps[traj] = sweeps;
-		L.sweeps_max[traj] = sweeps_max;
-	}
+	if (threadIdx.x == 0)
+		store_window_outcome(L, traj, failed, w_front, unconverged_window, sweeps, sweeps_max);
 }
 
 #endif

@@ -52,6 +52,21 @@ __device__ inline void count_window(int i, int verdict, long w, long &sweeps, in
 		unconverged_window = w;
 }
 
+/* A trajectory's status, failing window (w where it failed, else the
+ * first that did not converge) and sweep counts into L's per-trajectory
+ * arrays, once at the end. */
+__device__ inline void store_window_outcome(const picard_launch &L, long traj, int failed, long w,
+					    long unconverged_window, long sweeps, int sweeps_max)
+{
+	L.status[traj] = failed & PICARD_FAIL_NONFINITE ? PICARD_TRAJ_NONFINITE :
+			 failed ? PICARD_TRAJ_DIVERGED :
+			 unconverged_window >= 0 ? PICARD_TRAJ_NOT_CONVERGED :
+			 PICARD_TRAJ_OK;
+	L.fail_window[traj] = failed ? w : unconverged_window;
+	L.sweeps[traj] = sweeps;
+	L.sweeps_max[traj] = sweeps_max;
+}
+
 /* Store component k of row r of a record for a trajectory (global index)
  * it keeps. */
 template <typename real>
@@ -252,15 +267,8 @@ __global__ void picard_paper_kernel(const picard_launch L)
 
 	if (j == 0)
 		((real *)L.x_final)[k * L.ntraj + traj] = xw;
-	if (threadIdx.x == 0) {
-		L.status[traj] = failed & PICARD_FAIL_NONFINITE ? PICARD_TRAJ_NONFINITE :
-				 failed ? PICARD_TRAJ_DIVERGED :
-				 unconverged_window >= 0 ? PICARD_TRAJ_NOT_CONVERGED :
-				 PICARD_TRAJ_OK;
-		L.fail_window[traj] = failed ? w : unconverged_window;
-		L.sweeps[traj] = sweeps;
-		L.sweeps_max[traj] = sweeps_max;
-	}
+	if (threadIdx.x == 0)
+		store_window_outcome(L, traj, failed, w, unconverged_window, sweeps, sweeps_max);
 }
 
 #endif

@@ -66,13 +66,7 @@ __device__ inline void write_trajectory(const picard_launch &L, long traj,
 {
 	for (int k = 0; k < n; k++)
 		((real *)L.x_final)[k * L.ntraj + traj] = xw[k];
-	L.status[traj] = failed & PICARD_FAIL_NONFINITE ? PICARD_TRAJ_NONFINITE :
-			 failed ? PICARD_TRAJ_DIVERGED :
-			 unconverged_window >= 0 ? PICARD_TRAJ_NOT_CONVERGED :
-			 PICARD_TRAJ_OK;
-	L.fail_window[traj] = failed ? w : unconverged_window;
-	L.sweeps[traj] = sweeps;
-	L.sweeps_max[traj] = sweeps_max;
+	store_window_outcome(L, traj, failed, w, unconverged_window, sweeps, sweeps_max);
 }
 
 /* ---- kernels ------------------------------------------------------------------- */
