@@ -766,7 +766,8 @@ typedef struct picard_check_result {
 	long worst_traj;    /* trajectory where E is reached */
 	long worst_window;  /* window (0-based) at whose end E is reached;
 			       for a record of times, the row (the index of
-			       the time) */
+			       the time); -1 where E is a state after an
+			       event (a model with events) */
 	long checked_traj;  /* trajectories compared */
 	long points;        /* window-end states compared */
 	long nonfinite;     /* compared states that were NaN/Inf (E is Inf) */

@@ -591,7 +591,9 @@ static void print_check(const struct run *run, const picard_check_result *res, l
 	       res->checked_traj ? res->points / res->checked_traj : 0, picard_check_ref_tol(&tol));
 	if (run->opts.tol_given)
 		printf(", at most %.3g x the tolerance", res->scaled_error);
-	if (run->init.t0 || run->init.t1) /* its window of its own span */
+	if (res->worst_window < 0 && run->model->events)
+		printf("; worst trajectory %ld after one of its events", res->worst_traj);
+	else if (run->init.t0 || run->init.t1) /* its window of its own span */
 		printf("; worst trajectory %ld at the end of its window %ld", res->worst_traj,
 		       res->worst_window);
 	else

@@ -684,7 +684,11 @@ static void check_events_trajectory(const struct check_job *job, long s,
 				      job->first + traj, &worst->ev);
 		worst->scaled = fmax(worst->scaled, fmax(worst->ev.time_scaled,
 							 worst->ev.after_scaled));
-		worst->error = fmax(worst->error, worst->ev.after_error);
+		if (worst->ev.after_error > worst->error) { /* E at a state after an event */
+			worst->error = worst->ev.after_error;
+			worst->window = -1;
+		}
+		worst->rel_error = fmax(worst->rel_error, worst->ev.after_rel_error);
 		if (worst->ev.mismatch)
 			worst->scaled = INFINITY;
 	}

@@ -527,7 +527,14 @@ void picard_events_compare(const picard_model *model, const struct ref_events *r
 			tol ? tol->atol : 0, tol ? tol->rtol : 0, absolute, t, t_ref));
 		c->after_scaled = fmax(c->after_scaled, picard_scaled_error(
 			tol, log->after + at * n, ref->after + (size_t)j * n, n));
-		c->after_error = fmax(c->after_error, picard_scaled_error(
-			NULL, log->after + at * n, ref->after + (size_t)j * n, n));
+		const double after = picard_scaled_error(NULL, log->after + at * n,
+							 ref->after + (size_t)j * n, n);
+		double scale = 0;
+
+		for (int k = 0; k < n; k++)
+			scale = fmax(scale, fabs(ref->after[(size_t)j * n + k]));
+		c->after_error = fmax(c->after_error, after);
+		c->after_rel_error = fmax(c->after_rel_error, scale > 0 ? after / scale :
+					  after == 0 ? 0 : INFINITY);
 	}
 }

@@ -58,6 +58,7 @@ struct event_compare {
 	double after_scaled; /* the largest scaled error of the states after
 				the events */
 	double after_error;  /* and the largest |x - x_ref| of them */
+	double after_rel_error; /* and of max_k |x - x_ref| / max_k |x_ref| */
 	bool mismatch;       /* the count, an index or the end differ */
 	char detail[200];    /* the first difference, "member 12: 19
 				events, the reference 20" */

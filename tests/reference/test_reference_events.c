@@ -132,11 +132,12 @@ Test(reference_events, faulty_members_end_as_the_engine_ends_them)
 /* ---- the check of a solve's events --------------------------------------- */
 
 /* ntraj members of model (x0, params rows) solved under o (CPU, double,
- * a record at every 0.25 of its span), then picard_check_each under
- * rtol = atol = tol into res and traj_error. */
-static int check_solve(const char *name, picard_options o, long ntraj, const double *x0,
-		       const double *params, double tol, picard_check_result *res,
-		       double *traj_error)
+ * a record at every 1/16 of its span, or, with o.h the span, its window
+ * end alone: window_end), then picard_check_each under rtol = atol
+ * = tol into res and traj_error. */
+static int check_solve_record(const char *name, picard_options o, long ntraj, const double *x0,
+			      const double *params, double tol, bool window_end,
+			      picard_check_result *res, double *traj_error)
 {
 	const picard_model *model = test_model(name);
 	enum { NREC = 16 };
@@ -148,6 +149,8 @@ static int check_solve(const char *name, picard_options o, long ntraj, const dou
 
 	for (int r = 0; r < NREC; r++)
 		times[r] = model->t0 + (model->t1 - model->t0) * (r + 1) / NREC;
+	if (window_end)
+		rec = (picard_record){.every = 1, .traj_stride = 1, .states = states};
 	o.backend = PICARD_BACKEND_CPU;
 	o.precision = PICARD_DOUBLE;
 	o.event_log = CAP;
@@ -165,6 +168,13 @@ static int check_solve(const char *name, picard_options o, long ntraj, const dou
 	free(states);
 	free(status);
 	return err;
+}
+
+static int check_solve(const char *name, picard_options o, long ntraj, const double *x0,
+		       const double *params, double tol, picard_check_result *res,
+		       double *traj_error)
+{
+	return check_solve_record(name, o, ntraj, x0, params, tol, false, res, traj_error);
 }
 
 Test(reference_events, the_check_passes_a_solve_that_locates_its_events)
@@ -202,6 +212,26 @@ Test(reference_events, the_check_passes_members_a_terminal_event_stopped)
 	cr_expect_eq(res.nonfinite, 0, "the rows past the stop are not compared");
 	cr_expect_leq(res.scaled_error, 1, "scaled error %.3g", res.scaled_error);
 	cr_expect_lt(res.event_error, 1e-8, "event times within %.3g", res.event_error);
+}
+
+/* Members a terminal event stopped before their only recorded time (the
+ * span's end, as picard-run's check records it): E is a state after an
+ * event, with its relative error, and no window (-1). */
+Test(reference_events, e_after_a_terminal_event_has_its_relative_error)
+{
+	picard_check_result res;
+	double err[3];
+	picard_options o = {.scheme = PICARD_SCHEME_DP5, .iter_rtol = 1e-5, .iter_atol = 1e-5,
+			    .h = 10};
+
+	cr_assert_eq(check_solve_record("threshold", o, 3, thr_x0, NULL, 1e-5, true, &res, err),
+		     0, "%s", picard_error_detail());
+	cr_expect_eq(res.event_mismatch, 0, "%s", res.event_detail);
+	cr_expect_gt(res.error, 0, "dp5 at 1e-5 is not exact");
+	cr_expect_eq(res.worst_window, -1, "E in window %ld", res.worst_window);
+	cr_expect_gt(res.rel_error, 0, "E = %.3g, rel %.3g", res.error, res.rel_error);
+	cr_expect_leq(res.rel_error, 10 * res.error, "rel %.3g for E %.3g (|x| ~ 0.1 to 1)",
+		      res.rel_error, res.error);
 }
 
 Test(reference_events, the_check_fails_a_solve_too_coarse)
