@@ -1,9 +1,11 @@
 /* event_cases.c - the events tests' cases (event_cases.h). */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "event_cases.h"
+#include "support.h"
 
 int bounce_times(double y0, double v0, double g, double e, double t1, double *t, int max)
 {
@@ -54,6 +56,33 @@ void expect_bounces(const picard_solver *s, const picard_traj_status *status, do
 			cr_expect_eq(after[0], 0, "the bounce puts the ball on the floor");
 			cr_expect_eq(after[1], -ball_p[i][1] * before[1]);
 		}
+	}
+}
+
+void expect_ball_bounces(picard_scheme scheme, const char *name, double rtol)
+{
+	const picard_model *model = test_model("bouncing_ball");
+	double x_final[2 * BALLS];
+	picard_traj_status status[BALLS];
+
+	for (int fixed = 0; fixed < 2; fixed++) {
+		picard_options o = {.scheme = scheme, .event_log = 64};
+		double worst = 0;
+		char what[64];
+
+		if (fixed) {
+			o.K = 50;
+			o.h = 0.5;
+		} else {
+			o.iter_rtol = rtol;
+			o.iter_atol = rtol;
+		}
+		picard_solver *s = event_solve_cpu(model, o, BALLS, &ball_x0[0][0], &ball_p[0][0],
+						   x_final, status, 0);
+		snprintf(what, sizeof(what), "%s %s", name, fixed ? "fixed" : "adaptive");
+		expect_bounces(s, status, 1e-10, what, &worst);
+		cr_log_info("bouncing_ball %s: largest bounce time error %.3g", what, worst);
+		picard_solver_free(s);
 	}
 }
 

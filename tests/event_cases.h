@@ -28,6 +28,11 @@ extern const double ball_p[BALLS][2];
 void expect_bounces(const picard_solver *s, const picard_traj_status *status, double tol,
 		    const char *what, double *worst);
 
+/* bouncing_ball's BALLS members under scheme (named name) on the CPU,
+ * adaptive at rtol = atol = rtol and in fixed steps (K = 50 over output
+ * intervals of 0.5), every bounce within 1e-10 of the closed form. */
+void expect_ball_bounces(picard_scheme scheme, const char *name, double rtol);
+
 /* A model file, event_faults: a bouncing ball whose parameter mode
  * breaks it (1: an event function never finite, 2: a jump to NaN), its
  * limit 30 events and minimum spacing 1e-3; at most EVENT_FAULTS_MAX

@@ -45,31 +45,8 @@ static const char *name_of(picard_scheme id)
  * 1e-10), 5.2e-14 fixed; held to 1e-10, as the explicit pairs. */
 Test(events_stiff, bounce_times_match_the_closed_form)
 {
-	const picard_model *model = test_model("bouncing_ball");
-	double x_final[2 * BALLS];
-	picard_traj_status status[BALLS];
-
 	for (int c = 0; c < NSTIFF; c++)
-		for (int fixed = 0; fixed < 2; fixed++) {
-			picard_options o = {.scheme = stiff_schemes[c], .event_log = 64};
-			double worst = 0;
-			char what[64];
-
-			if (fixed) {
-				o.K = 50;
-				o.h = 0.5;
-			} else {
-				o.iter_rtol = 1e-10;
-				o.iter_atol = 1e-10;
-			}
-			picard_solver *s = event_solve_cpu(model, o, BALLS, &ball_x0[0][0],
-							   &ball_p[0][0], x_final, status, 0);
-			snprintf(what, sizeof(what), "%s %s", name_of(stiff_schemes[c]),
-				 fixed ? "fixed" : "adaptive");
-			expect_bounces(s, status, 1e-10, what, &worst);
-			cr_log_info("bouncing_ball %s: largest bounce time error %.3g", what, worst);
-			picard_solver_free(s);
-		}
+		expect_ball_bounces(stiff_schemes[c], name_of(stiff_schemes[c]), 1e-10);
 }
 
 /* threshold: x' = -k x, marker m (record), level c (terminate), as in
