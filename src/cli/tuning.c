@@ -322,6 +322,9 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 			return;
 		}
 		opts->warm_start = true;
+		/* the tuned windows in flight (parallel in time) */
+		if (type->windows_in_flight && !opts->block && p->block > 1)
+			opts->block = p->block;
 		/* the tuned thread layout where it applies to the m in use */
 		if (!opts->layout_given && p->layout == PICARD_LAYOUT_THREAD &&
 		    opts->m <= PICARD_LOBATTO_THREAD_MAX_M) {
@@ -329,10 +332,13 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 			opts->traj_per_block = opts->traj_per_block ? opts->traj_per_block :
 					       p->traj_per_block;
 		}
-		printf("%-12s lobatto m=%d window=%.6g iter-rtol=%.2g K<=%d, warm start%s%s, from %s\n",
-		       "parameters", opts->m, opts->window, opts->iter_rtol, opts->K_max,
+		printf("%-12s lobatto m=%d window=%.6g iter-rtol=%.2g K<=%d, warm start%s%s", "parameters",
+		       opts->m, opts->window, opts->iter_rtol, opts->K_max,
 		       p->layout != PICARD_LAYOUT_AUTO ? ", layout=" : "",
-		       p->layout != PICARD_LAYOUT_AUTO ? picard_layout_name(p->layout) : "", source);
+		       p->layout != PICARD_LAYOUT_AUTO ? picard_layout_name(p->layout) : "");
+		if (opts->block > 1)
+			printf(", %d windows in flight", opts->block);
+		printf(", from %s\n", source);
 		return;
 	}
 	/* the trapezoid's grid: the paper's scheme, or an imex scheme on it */

@@ -61,6 +61,10 @@
 				   time is this times the time to beat: the
 				   sample's evaluations per trajectory
 				   predict the ensemble's, not exactly */
+#define TUNE_IN_FLIGHT_MAX_TRAJ 4096 /* windows in flight are searched
+				   on the GPU up to this many trajectories:
+				   beyond, the ensemble alone fills the
+				   device and they only add work */
 #define CALIBRATE_STEPS 256     /* a cost is timed on this many node
 				   intervals over the span: a solve's
 				   fixed overhead is a small part of it */
@@ -83,7 +87,7 @@
  * so that picard-run --tol found no configuration to meet the tolerance,
  * then ran the closest, which every member met. */
 #define CALIBRATE_ADAPTIVE_RTOL 1e-6
-#define KNOWN_COSTS (PICARD_TUNE_MAX_M * 4) /* (m, layout) pairs of a search */
+#define KNOWN_COSTS (PICARD_TUNE_MAX_M * 4) /* (m, layout, block) of a search */
 #define TUNE_ENSEMBLE_RETRIES 4 /* a point whose ensemble failed where its */
 #define TUNE_ENSEMBLE_SHRINK 0.8 /* sample passed: h shrunk this often, so */
 /* A point replaces the fastest so far only when it is predicted this much
@@ -111,10 +115,12 @@ struct tuner {
 	double m_error;              /* the smallest E at the m searched now */
 	long m_points;               /* and the points measured there */
 	/* the costs asked for in this search (seconds per evaluation at m
-	 * under layout; NaN: could not be timed), whether timed or read */
+	 * under layout, block windows in flight; NaN: could not be timed),
+	 * whether timed or read */
 	struct {
 		int m;
 		picard_layout layout;
+		int block;
 		double seconds_per_eval;
 	} known[KNOWN_COSTS];
 	int nknown;                  /* entries of known */
@@ -374,8 +380,10 @@ static int time_layout(struct tuner *t, const picard_tune_point *p, picard_layou
 	int err;
 
 	/* the block its error was measured with (p->K is the grid's K_max
-	 * there, no block candidate) */
-	if (picard_scheme_of(t->opt.scheme)->takes_block)
+	 * there, no block candidate): newton's windows iterated together,
+	 * lobatto's windows in flight */
+	if (picard_scheme_of(t->opt.scheme)->takes_block ||
+	    picard_scheme_of(t->opt.scheme)->windows_in_flight)
 		o.block = p->block;
 	o.layout = layout;
 	*seconds = 0;
@@ -408,14 +416,24 @@ static int time_layout(struct tuner *t, const picard_tune_point *p, picard_layou
 	return err;
 }
 
-/* Whether the search runs m nodes of its scheme under layout: the layout
- * can, and in the quick search on the CUDA backend its kernel is quick to
- * compile (picard_scheme_type.quick_compiles). */
-static bool layout_fits(const struct tuner *t, picard_layout layout, int m)
+/* p's windows in flight, or 1: one window after the other. */
+static int in_flight(const struct tuner *t, const picard_tune_point *p)
+{
+	return picard_scheme_of(t->opt.scheme)->windows_in_flight && p->block > 1 ? p->block : 1;
+}
+
+/* Whether the search runs m nodes of its scheme under layout, block
+ * windows in flight (0 or 1: one after the other): the layout can (windows
+ * in flight take a block per trajectory, not the thread layout), and in
+ * the quick search on the CUDA backend its kernel is quick to compile
+ * (picard_scheme_type.quick_compiles). */
+static bool layout_fits(const struct tuner *t, picard_layout layout, int m, int block)
 {
 	const picard_scheme_type *scheme = picard_scheme_of(t->opt.scheme);
 	const int max_m = scheme->layout_max_m(layout);
 
+	if (scheme->windows_in_flight && block > 1 && layout == PICARD_LAYOUT_THREAD)
+		return false;
 	return (!max_m || m <= max_m) &&
 	       picard_tune_compiles(&t->opt, t->backend, layout, m, t->model->dim);
 }
@@ -432,7 +450,8 @@ static bool layout_fits(const struct tuner *t, picard_layout layout, int m)
  * (the solution blows up on so coarse a grid), up to CALIBRATE_TRIES
  * grids each 4 times finer; a per-thread scheme then its adaptive steps
  * at CALIBRATE_ADAPTIVE_RTOL. NaN when none could be timed. */
-static int time_cost(struct tuner *t, int m, picard_layout layout, double *seconds_per_eval)
+static int time_cost(struct tuner *t, int m, int block, picard_layout layout,
+		     double *seconds_per_eval)
 {
 	const double span = t->opt.t1 - t->opt.t0;
 	const double h_min = span / ((m - 1) * (double)t->opt.max_windows);
@@ -441,7 +460,7 @@ static int time_cost(struct tuner *t, int m, picard_layout layout, double *secon
 			   t->opt.ntraj;
 	picard_tune_point q = {.scheme = t->opt.scheme, .m = m, .K = 1,
 			       .h = fmin(span / (m - 1), span / CALIBRATE_STEPS),
-			       .iter_rtol = point_rtol(t, 1)};
+			       .iter_rtol = point_rtol(t, 1), .block = block};
 	double *times = calloc(t->opt.repeats, sizeof(double));
 	double seconds = 0, evals = 0;
 	long timed = t->opt.ntraj;
@@ -482,10 +501,13 @@ static int time_cost(struct tuner *t, int m, picard_layout layout, double *secon
 	return err;
 }
 
-/* What one right-hand side evaluation costs the scheme at p's m under
- * layout on this device (NaN: it could not be timed): asked once in a
- * search, read from the cache under cost_key, else timed (time_cost) and
- * stored there. PICARD_EBLOCK/ESHMEM when the layout cannot run p. */
+/* What one right-hand side evaluation costs the scheme at p's m (and its
+ * windows in flight) under layout on this device (NaN: it could not be
+ * timed): asked once in a search, read from the cache under cost_key,
+ * else timed (time_cost) and stored there. PICARD_EBLOCK/ESHMEM when the
+ * layout cannot run p. Windows in flight make every window of a step
+ * count its evaluations, and a step's time is shared by them: a cost of
+ * their own. */
 static int eval_cost(struct tuner *t, const picard_tune_point *p, picard_layout layout,
 		     double *seconds_per_eval)
 {
@@ -493,19 +515,20 @@ static int eval_cost(struct tuner *t, const picard_tune_point *p, picard_layout 
 	struct tune_cost cost = {
 		.model = key ? key->model : NULL, .precision = t->opt.precision,
 		.device = key ? key->device : NULL, .ntraj = t->opt.ntraj,
-		.scheme = t->opt.scheme, .m = p->m, .layout = layout,
+		.scheme = t->opt.scheme, .m = p->m, .layout = layout, .block = in_flight(t, p),
 	};
 	int err = PICARD_ENOTFOUND;
 
 	for (int i = 0; i < t->nknown; i++)
-		if (t->known[i].m == p->m && t->known[i].layout == layout) {
+		if (t->known[i].m == p->m && t->known[i].layout == layout &&
+		    t->known[i].block == cost.block) {
 			*seconds_per_eval = t->known[i].seconds_per_eval;
 			return PICARD_OK;
 		}
 	if (key)
 		err = tune_cost_load(&cost);
 	if (err) {
-		err = time_cost(t, p->m, layout, &cost.seconds_per_eval);
+		err = time_cost(t, p->m, cost.block, layout, &cost.seconds_per_eval);
 		if (err)
 			return err;
 		t->result->costs_timed++;
@@ -517,6 +540,7 @@ static int eval_cost(struct tuner *t, const picard_tune_point *p, picard_layout 
 	if (t->nknown < KNOWN_COSTS) {
 		t->known[t->nknown].m = p->m;
 		t->known[t->nknown].layout = layout;
+		t->known[t->nknown].block = cost.block;
 		t->known[t->nknown++].seconds_per_eval = cost.seconds_per_eval;
 	}
 	*seconds_per_eval = cost.seconds_per_eval;
@@ -556,7 +580,7 @@ static int time_point(struct tuner *t, picard_tune_point *p)
 		double seconds, evals, seconds_per_eval;
 		int per_block = 0;
 
-		if (!layout_fits(t, layouts[l], p->m))
+		if (!layout_fits(t, layouts[l], p->m, in_flight(t, p)))
 			continue;
 		err = time_layout(t, p, layouts[l], t->opt.ntraj, 0, NULL, &seconds, &evals,
 				  &per_block);
@@ -635,7 +659,7 @@ static int too_slow(struct tuner *t, const picard_tune_point *p, bool *slow)
 		double seconds_per_eval;
 		int err;
 
-		if (!layout_fits(t, layouts[l], p->m))
+		if (!layout_fits(t, layouts[l], p->m, in_flight(t, p)))
 			continue;
 		err = eval_cost(t, p, layouts[l], &seconds_per_eval);
 		if (err == PICARD_EBLOCK || err == PICARD_ESHMEM)
@@ -738,6 +762,17 @@ static int search_h(struct tuner *t, int m, int K, picard_tune_point *best)
 	return PICARD_OK;
 }
 
+/* Whether the search tries the K-th candidate at m: windows in flight only
+ * on the GPU and for an ensemble too small to fill it, where the CPU or a
+ * full device would spend their work in vain. */
+static bool searches_candidate(const struct tuner *t, int m, int K)
+{
+	const picard_options o = point_options(t, m, K, 1, point_rtol(t, K));
+
+	return !(picard_scheme_of(t->opt.scheme)->windows_in_flight && o.block > 1) ||
+	       (t->backend == PICARD_BACKEND_CUDA && t->opt.ntraj <= TUNE_IN_FLIGHT_MAX_TRAJ);
+}
+
 /* Evaluate every K for one m; the fastest into result->per_m[slot]. */
 static int tune_m(struct tuner *t, int m, int slot)
 {
@@ -754,6 +789,8 @@ static int tune_m(struct tuner *t, int m, int slot)
 	for (int K = 1; K <= kmax; K++) {
 		picard_tune_point p;
 
+		if (!searches_candidate(t, m, K))
+			continue;
 		err = search_h(t, m, K, &p);
 		if (err == PICARD_EBLOCK || err == PICARD_ESHMEM)
 			return PICARD_OK; /* this m does not fit the device */
@@ -1149,13 +1186,15 @@ static int search_kernels(const struct tuner *t, struct name_list *kernels)
 
 	for (int i = 0; !err && i < t->opt.nms; i++)
 		for (int K = 1; !err && K <= kmax; K++)
-			for (int l = -1; !err && l < nlayouts; l++) {
+			for (int l = -1; !err && searches_candidate(t, t->opt.ms[i], K) &&
+					 l < nlayouts; l++) {
 				const int m = t->opt.ms[i];
 				picard_options o = point_options(t, m, K, span / (m - 1),
 								 point_rtol(t, K));
 				char name[256];
 
-				if (!layout_fits(t, l < 0 ? PICARD_LAYOUT_AUTO : layouts[l], m))
+				if (!layout_fits(t, l < 0 ? PICARD_LAYOUT_AUTO : layouts[l], m,
+						 o.block))
 					continue;
 				o.layout = l < 0 ? PICARD_LAYOUT_AUTO : layouts[l];
 				if (picard_solver_kernel_name(t->model, &o,

@@ -20,12 +20,13 @@
  * older picard's) reads as layout auto, 0 trajectories per block.
  * scheme=lobatto and iter_rtol came with issue 7 (a lobatto point: K is
  * its K_max, h its mean spacing); without them an entry is the trapezoid's.
- * block came with issue 17: a newton point's windows iterated together.
+ * block came with issue 17: a newton point's windows iterated together;
+ * on a lobatto point (issue 40) its windows in flight.
  * (one line in the file).
  *
  * A line with seconds_per_eval (issue 34) is not a configuration but what
  * one right-hand side evaluation cost a scheme at m nodes under a layout
- * (src/tune/tune_cost.h), for a model, precision, ensemble size class and
+ * (and block=P: lobatto's P windows in flight; src/tune/tune_cost.h), for a model, precision, ensemble size class and
  * device, for example
  *
  *   model=lotka precision=double traj=1024 device="CPU" build=3d7f3fb
@@ -90,9 +91,11 @@ static const char cache_header[] =
 	"#                                            of the timed solve (absent: auto)\n"
 	"#   scheme iter_rtol block                   the scheme (absent: trapezoid), its\n"
 	"#                                            window tolerance, newton's block\n"
+	"#                                            or lobatto's windows in flight\n"
 	"#   date                                     when it was stored (UTC)\n"
 	"# A line with seconds_per_eval holds what one right-hand side evaluation\n"
-	"# cost scheme at m nodes under layout (model precision traj device build):\n"
+	"# cost scheme at m nodes under layout, with block windows in flight\n"
+	"# (model precision traj device build):\n"
 	"# the search predicts a configuration's time as its evaluations times it.\n"
 	"# Values with blanks are quoted (\\\" and \\\\ escaped). Entries of another build\n"
 	"# are ignored. picard-tune rewrites this file (comments are not kept);\n"
@@ -486,6 +489,12 @@ static bool read_cost(const struct cache_field *fields, int n, struct cache_entr
 	    !(c->seconds_per_eval > 0))
 		return false;
 	c->m = (int)m;
+	/* lobatto's windows in flight (absent: one window after the other) */
+	const char *block = field(fields, n, "block");
+	long in_flight = 1;
+	if (block && !read_integer(block, 1, INT_MAX, &in_flight))
+		return false;
+	c->block = (int)in_flight;
 	return true;
 }
 
@@ -495,7 +504,7 @@ static bool same_cost(const struct tune_cost *a, const struct tune_cost *b)
 	return strcmp(a->model, b->model) == 0 && a->precision == b->precision &&
 	       picard_tune_class(a->ntraj) == picard_tune_class(b->ntraj) &&
 	       strcmp(a->device, b->device) == 0 && a->scheme == b->scheme && a->m == b->m &&
-	       a->layout == b->layout;
+	       a->layout == b->layout && (a->block > 1 ? a->block : 1) == (b->block > 1 ? b->block : 1);
 }
 
 /* What the text of one line is; an entry's fields go to e. */
@@ -699,6 +708,8 @@ static void write_cost(FILE *f, const struct tune_cost *c)
 	write_text(f, "build", picard_build_id(), false);
 	fprintf(f, " scheme=%s m=%d layout=%s", picard_scheme_of(c->scheme)->name, c->m,
 		picard_layout_name(c->layout));
+	if (c->block > 1)
+		fprintf(f, " block=%d", c->block);
 	write_real(f, "seconds_per_eval", c->seconds_per_eval);
 	write_date(f);
 }

@@ -1,6 +1,7 @@
 /* tune_cost.h - the tuner's cost model (issue 34): a configuration's
  * predicted solve time is its counted right-hand side evaluations times
- * what one evaluation costs its scheme at its m under its layout, on this
+ * what one evaluation costs its scheme at its m under its layout (and its
+ * windows in flight), on this
  * device, for the model, precision and ensemble size. That cost is timed
  * once and kept in the tuning cache beside the configurations (src/
  * tune/tune_cache.c), so the same search on the same machine predicts the same
@@ -21,6 +22,8 @@ struct tune_cost {
 	picard_scheme scheme;       /* the scheme */
 	int m;                      /* its nodes per window */
 	picard_layout layout;       /* its CUDA layout (AUTO on the CPU) */
+	int block;                  /* its windows in flight (lobatto), 1: one
+				       window after the other */
 	double seconds_per_eval;    /* a solve's seconds over its right-hand
 				       side evaluations, all trajectories */
 };
