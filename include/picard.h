@@ -600,6 +600,11 @@ typedef struct picard_stats {
 				   comparison (wall clock), 0 without one */
 	char device[128];       /* "NVIDIA H100 80GB HBM3" or "CPU (N threads)" */
 	picard_backend backend; /* the backend that ran (never AUTO) */
+	long launches;          /* kernels the solve launched (0 on the CPU):
+				   one a chunk where a scheme iterates on the
+				   device, more where it returns to the host
+				   between windows or iterations */
+	long host_waits;        /* times the host waited for the device */
 } picard_stats;
 
 typedef struct picard_solver picard_solver;

@@ -723,6 +723,8 @@ static void add_stats(picard_stats *total, const picard_stats *b, long before, l
 		total->sweeps_max = b->sweeps_max;
 	total->rhs_evals += b->rhs_evals;
 	total->chunks += b->chunks;
+	total->launches += b->launches;
+	total->host_waits += b->host_waits;
 }
 
 /* The batch's members' own spans (--init's t0 and t1 columns), or none:
@@ -939,6 +941,9 @@ static void print_summary(const struct run *run)
 		       steps / run->stats.solve_seconds);
 	printf("%-12s %.3g per window (max %d), %.3g right-hand side evaluations\n", "sweeps",
 	       run->stats.sweeps_mean, run->stats.sweeps_max, run->stats.rhs_evals);
+	if (run->stats.backend == PICARD_BACKEND_CUDA)
+		printf("%-12s %ld kernel launches, %ld host waits on the device\n", "launches",
+		       run->stats.launches, run->stats.host_waits);
 	if (run->opts.verbose && run->stats.chunks > 1)
 		printf("%-12s %ld launches: the ensemble did not fit device memory at once\n",
 		       "chunks", run->stats.chunks);

@@ -13,6 +13,7 @@
 #include "ensemble_range.h"
 #include "errors.h"
 #include "philox.h"
+#include "device_counts.h"
 
 /* cuRAND's Philox lays a generation of more than 2^18 doubles out by its
  * size: value i of a generation from 0 is then not value i - k of one
@@ -80,7 +81,7 @@ static int device_uniforms(double *u, size_t count, unsigned long long offset,
 			st = curandGenerateUniformDouble(gen, dev, n);
 		if (st != CURAND_STATUS_SUCCESS)
 			err = picard_fail(PICARD_ECUDA, "cuRAND device: status %d", st);
-		else if (cudaMemcpy(u + done, dev, n * sizeof(double), cudaMemcpyDeviceToHost) !=
+		else if (picard_memcpy(u + done, dev, n * sizeof(double), cudaMemcpyDeviceToHost) !=
 			 cudaSuccess)
 			err = picard_fail(PICARD_ECUDA, "ensemble: copy from device failed");
 	}

@@ -14,6 +14,7 @@
 #include "tolerance.h"
 #include "launch.h"
 #include "lobatto.h"
+#include "device_counts.h"
 #include "model_impl.h"
 #include "scheme.h"
 #include "solver.h"
@@ -876,8 +877,10 @@ static int solve(picard_solver *s, const picard_solver *inputs_of,
 		.inputs_of = inputs_of ? inputs_of->cuda : NULL,
 		.outcomes_on_device = outcomes_on_device, .single_pass = s->companion.after != NULL,
 	};
+	const struct picard_device_counts before = picard_device_counts_now();
 	err = s->backend == PICARD_BACKEND_CUDA ? picard_cuda_solve(s->cuda, &job, &seconds) :
 						  picard_cpu_solve(&job, &seconds);
+	const struct picard_device_counts after = picard_device_counts_now();
 	if (err)
 		goto out;
 	failed = totals.failed;
@@ -908,6 +911,8 @@ out:
 		stats->estimate_seconds = estimate_seconds;
 		stats->failed = failed;
 		stats->chunks = s->cuda ? picard_cuda_chunks(s->cuda, count) : 1;
+		stats->launches = after.launches - before.launches;
+		stats->host_waits = after.host_waits - before.host_waits;
 		stats->backend = s->backend;
 		snprintf(stats->device, sizeof(stats->device), "%s", s->device);
 	}

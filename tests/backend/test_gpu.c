@@ -2261,3 +2261,54 @@ Test(gpu, newton_failure_like_cpu)
 	cr_expect_eq(gpu.status[1], PICARD_TRAJ_OK);
 	solve_out_free(&cpu), solve_out_free(&gpu);
 }
+
+/* Issue 40: a lobatto solve iterates on the device, so its kernel launches
+ * and the host's waits on the device are as many for 400 windows as for
+ * 50 (one launch a chunk), where a scheme that went back to the host
+ * between windows would count them by the window. The CPU backend counts
+ * none; the counts are the solve's own, not the process's. */
+Test(gpu, launches_do_not_grow_with_windows, .timeout = 120)
+{
+	const picard_model *kepler = picard_model_find("kepler");
+	const long ntraj = 64;
+	picard_stats stats[3];
+	double *x0, *params, *x_final;
+	const double windows[] = {50, 400};
+
+	require_gpu();
+	cr_assert_not_null(kepler);
+	make_ensemble(kepler, ntraj, 41, &x0, &params);
+	x_final = malloc(ntraj * kepler->dim * sizeof(double));
+	cr_assert_not_null(x_final);
+	for (int c = 0; c < 3; c++) {
+		picard_options opt = lobatto_options(kepler, 12, 0, 60, true, 0.0625,
+						     PICARD_DOUBLE, c < 2 ? PICARD_BACKEND_CUDA :
+									    PICARD_BACKEND_CPU);
+		picard_solver *s = NULL;
+		int err;
+
+		opt.t1 = opt.t0 + windows[c % 2] * opt.window;
+		err = picard_solver_create(&s, kepler, &opt, ntraj);
+		cr_assert_eq(err, 0, "%s", picard_error_detail());
+		/* a first solve loads what the second finds ready */
+		err = picard_solve(s, x0, params, x_final, NULL, NULL, NULL, 0, &stats[c]);
+		cr_assert_eq(err, 0, "%s", picard_error_detail());
+		err = picard_solve(s, x0, params, x_final, NULL, NULL, NULL, 0, &stats[c]);
+		cr_assert_eq(err, 0, "%s", picard_error_detail());
+		cr_assert_eq(picard_solver_grid(s)->windows, (long)windows[c % 2]);
+		cr_log_info("kepler lobatto, %ld windows, %s: %ld launches, %ld host waits",
+			    picard_solver_grid(s)->windows, c < 2 ? "GPU" : "CPU",
+			    stats[c].launches, stats[c].host_waits);
+		picard_solver_free(s);
+	}
+	cr_expect_geq(stats[0].launches, 1);
+	cr_expect_eq(stats[1].launches, stats[0].launches, "%ld launches for 400 windows, %ld for 50",
+		     stats[1].launches, stats[0].launches);
+	cr_expect_eq(stats[1].host_waits, stats[0].host_waits, "%ld waits for 400 windows, %ld for 50",
+		     stats[1].host_waits, stats[0].host_waits);
+	cr_expect_eq(stats[2].launches, 0);
+	cr_expect_eq(stats[2].host_waits, 0);
+	free(x0);
+	free(params);
+	free(x_final);
+}

@@ -19,6 +19,7 @@
 #include "jit.h"
 #include "model_impl.h"
 #include "scheme.h"
+#include "device_counts.h"
 
 extern "C" bool picard_cuda_available(void)
 {
@@ -310,7 +311,7 @@ extern "C" int picard_cuda_upload_grown(void **dev, size_t *size, const void *ho
 		CUDA_TRY(cudaMalloc(dev, bytes), what);
 		*size = bytes;
 	}
-	CUDA_TRY(cudaMemcpy(*dev, host, bytes, cudaMemcpyHostToDevice), what);
+	CUDA_TRY(picard_memcpy(*dev, host, bytes, cudaMemcpyHostToDevice), what);
 out:
 	return err;
 }
@@ -481,6 +482,7 @@ static cudaError_t launch_kernel(const struct picard_cuda_solver *cuda, const pi
 			      scheme->shared_bytes(&cuda->grid, cuda->model->dim, cuda->real_size) : 0;
 	void *args[] = { (void *)L };
 
+	picard_count_launch();
 	return cudaLaunchKernel(picard_cuda_kernel_of(cuda, L), dim3((unsigned)blocks),
 				dim3((unsigned)launch_block_threads(cuda, L)), args, shared,
 				(cudaStream_t)L->stream);
@@ -501,9 +503,9 @@ static int upload_inputs(const struct picard_cuda_solver *cuda, const struct pic
 	if (!err && job->span_t0) {
 		const size_t bytes = (size_t)count * sizeof(double);
 
-		if (cudaMemcpy((void *)L->span_t0, job->span_t0 + offset, bytes,
+		if (picard_memcpy((void *)L->span_t0, job->span_t0 + offset, bytes,
 			       cudaMemcpyHostToDevice) != cudaSuccess ||
-		    cudaMemcpy((void *)L->span_t1, job->span_t1 + offset, bytes,
+		    picard_memcpy((void *)L->span_t1, job->span_t1 + offset, bytes,
 			       cudaMemcpyHostToDevice) != cudaSuccess)
 			err = picard_fail(PICARD_ECUDA, "copying the members' spans to the device");
 	}
@@ -550,7 +552,7 @@ static int solve_chunk(struct picard_cuda_solver *cuda, const struct picard_job 
 		CUDA_TRY(launch_kernel(cuda, L), "kernel launch");
 	}
 	CUDA_TRY(cudaEventRecord(cuda->stop, 0), "cudaEventRecord");
-	CUDA_TRY(cudaEventSynchronize(cuda->stop), "kernel execution");
+	CUDA_TRY(picard_event_wait(cuda->stop), "kernel execution");
 	CUDA_TRY(cudaEventElapsedTime(&ms, cuda->start, cuda->stop), "cudaEventElapsedTime");
 	*seconds += ms * 1e-3;
 	err = download_chunk(cuda, job, L, offset, count);
@@ -626,7 +628,7 @@ static int finish_part(struct picard_cuda_solver *cuda, int h, double *seconds)
 	float ms = 0;
 	int err = PICARD_OK;
 
-	CUDA_TRY(cudaEventSynchronize(cuda->pipe_stop[h]), "kernel execution");
+	CUDA_TRY(picard_event_wait(cuda->pipe_stop[h]), "kernel execution");
 	CUDA_TRY(cudaEventElapsedTime(&ms, cuda->pipe_start[h], cuda->pipe_stop[h]),
 		 "cudaEventElapsedTime");
 	*seconds += ms * 1e-3;
@@ -665,7 +667,7 @@ static int solve_pipelined(struct picard_cuda_solver *cuda, const struct picard_
 			err = download_chunk(cuda, job, last, last->traj_offset, last->ntraj);
 	}
 	if (err) /* no kernel left running on buffers the caller may free */
-		cudaStreamSynchronize(cuda->pipe);
+		picard_stream_wait(cuda->pipe);
 	return err;
 }
 

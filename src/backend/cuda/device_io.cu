@@ -16,6 +16,7 @@
 #include "errors.h"
 #include "philox.h"
 #include "scaled_error.h"
+#include "device_counts.h"
 
 #define PIECE_BYTES ((size_t)8 << 20)
 #define TOTALS_THREADS 256
@@ -104,13 +105,13 @@ static int download_pieces(long npieces, Enqueue enqueue, Convert convert, const
 				e = cudaEventRecord(io.copied[k & 1], 0);
 		}
 		if (e == cudaSuccess && k > 0) {
-			e = cudaEventSynchronize(io.copied[(k - 1) & 1]);
+			e = picard_event_wait(io.copied[(k - 1) & 1]);
 			if (e == cudaSuccess)
 				convert(k - 1, io.pinned[(k - 1) & 1]);
 		}
 	}
 	if (e != cudaSuccess) {
-		cudaDeviceSynchronize(); /* nothing left writing the buffers */
+		picard_device_wait(); /* nothing left writing the buffers */
 		err = picard_cuda_fail(e, what);
 	}
 	give();
@@ -130,7 +131,7 @@ static int upload_pieces(long npieces, Fill fill, Enqueue enqueue, const char *w
 		return err;
 	for (long k = 0; k < npieces && e == cudaSuccess; k++) {
 		if (k >= 2)
-			e = cudaEventSynchronize(io.copied[k & 1]);
+			e = picard_event_wait(io.copied[k & 1]);
 		if (e == cudaSuccess) {
 			fill(k, io.pinned[k & 1]);
 			e = enqueue(k, io.pinned[k & 1]);
@@ -139,9 +140,9 @@ static int upload_pieces(long npieces, Fill fill, Enqueue enqueue, const char *w
 			e = cudaEventRecord(io.copied[k & 1], 0);
 	}
 	for (int b = 0; b < 2 && e == cudaSuccess; b++)
-		e = cudaEventSynchronize(io.copied[b]);
+		e = picard_event_wait(io.copied[b]);
 	if (e != cudaSuccess) {
-		cudaDeviceSynchronize();
+		picard_device_wait();
 		err = picard_cuda_fail(e, what);
 	}
 	give();
@@ -307,7 +308,7 @@ static cudaError_t row_to_device(const double *row, size_t len)
 		if (e == cudaSuccess)
 			io.row_bytes = bytes;
 	}
-	return e == cudaSuccess ? cudaMemcpy(io.row, row, bytes, cudaMemcpyHostToDevice) : e;
+	return e == cudaSuccess ? picard_memcpy(io.row, row, bytes, cudaMemcpyHostToDevice) : e;
 }
 
 extern "C" int picard_io_broadcast_row(const double *row, int width, long count,
@@ -321,10 +322,10 @@ extern "C" int picard_io_broadcast_row(const double *row, int width, long count,
 	e = row_to_device(row, width);
 	if (e == cudaSuccess) {
 		if (real_size == sizeof(double))
-			broadcast_kernel<<<grid_blocks(width * count), TOTALS_THREADS>>>(
+			broadcast_kernel<<<picard_counted(grid_blocks(width * count)), TOTALS_THREADS>>>(
 				io.row, width, count, (double *)dev);
 		else
-			broadcast_kernel<<<grid_blocks(width * count), TOTALS_THREADS>>>(
+			broadcast_kernel<<<picard_counted(grid_blocks(width * count)), TOTALS_THREADS>>>(
 				io.row, width, count, (float *)dev);
 		e = cudaGetLastError();
 	}
@@ -384,12 +385,12 @@ extern "C" int picard_io_draw(const struct picard_draw *draw, int n, int np, lon
 		const unsigned blocks = grid_blocks(count * (n + (own ? np : 0)));
 
 		if (real_size == sizeof(double))
-			draw_kernel<<<blocks, TOTALS_THREADS>>>(io.row, n, np, draw->spread,
+			draw_kernel<<<picard_counted(blocks), TOTALS_THREADS>>>(io.row, n, np, draw->spread,
 							       draw->seed, first, count,
 							       (double *)x0,
 							       own ? (double *)params : NULL);
 		else
-			draw_kernel<<<blocks, TOTALS_THREADS>>>(io.row, n, np, draw->spread,
+			draw_kernel<<<picard_counted(blocks), TOTALS_THREADS>>>(io.row, n, np, draw->spread,
 							       draw->seed, first, count, (float *)x0,
 							       own ? (float *)params : NULL);
 		e = cudaGetLastError();
@@ -454,12 +455,12 @@ extern "C" int picard_io_totals(const int *status, const long *fail_window,
 		return err;
 	e = cudaMemsetAsync(io.totals, 0, sizeof(*io.totals), 0);
 	if (e == cudaSuccess) {
-		totals_kernel<<<grid_blocks(count), TOTALS_THREADS>>>(
+		totals_kernel<<<picard_counted(grid_blocks(count)), TOTALS_THREADS>>>(
 			status, fail_window, fail_time, sweeps, sweeps_max, count, windows, io.totals);
 		e = cudaGetLastError();
 	}
 	if (e == cudaSuccess)
-		e = cudaMemcpy(&t, io.totals, sizeof(t), cudaMemcpyDeviceToHost);
+		e = picard_memcpy(&t, io.totals, sizeof(t), cudaMemcpyDeviceToHost);
 	give();
 	if (e != cudaSuccess)
 		return picard_cuda_fail(e, "the members' totals");
@@ -502,11 +503,11 @@ extern "C" int picard_io_final_errors(const void *x, size_t x_size, const int *x
 	if (e != cudaSuccess)
 		return picard_cuda_fail(e, "device memory for the error estimates");
 	if (x_size == sizeof(double))
-		final_errors_kernel<<<grid_blocks(count), TOTALS_THREADS>>>(
+		final_errors_kernel<<<picard_counted(grid_blocks(count)), TOTALS_THREADS>>>(
 			(const double *)x, x_status, ref, ref_status, n, count, atol, rtol, absolute,
 			dev);
 	else
-		final_errors_kernel<<<grid_blocks(count), TOTALS_THREADS>>>(
+		final_errors_kernel<<<picard_counted(grid_blocks(count)), TOTALS_THREADS>>>(
 			(const float *)x, x_status, ref, ref_status, n, count, atol, rtol, absolute,
 			dev);
 	e = cudaGetLastError();

@@ -41,6 +41,7 @@
 #include "linsolve/sparse.h"
 #include "paper_kernel.cuh" /* the records' helpers */
 #include "tridiag/tridiag.h"
+#include "device_counts.h"
 
 #define BLOCK 128
 
@@ -805,7 +806,7 @@ static int krylov_values(struct imex_gpu *g, const struct picard_launch *L)
 		err = picard_fail(PICARD_ENOMEM, "imex: host memory for the members' matrices");
 		goto out;
 	}
-	if (np && (e = cudaMemcpy(soa, L->params, N * np * sizeof(double),
+	if (np && (e = picard_memcpy(soa, L->params, N * np * sizeof(double),
 				  cudaMemcpyDeviceToHost)) != cudaSuccess) {
 		err = picard_cuda_fail(e, "imex: the members' parameters");
 		goto out;
@@ -836,7 +837,7 @@ static int krylov_values(struct imex_gpu *g, const struct picard_launch *L)
 	for (long i = N; i < chunk && !err; i++)
 		for (long k = 0; k < nnz; k++)
 			val[k * chunk + i] = val[k * chunk];
-	if (!err && (e = cudaMemcpy(g->kry_val, val, (size_t)nnz * chunk * sizeof(double),
+	if (!err && (e = picard_memcpy(g->kry_val, val, (size_t)nnz * chunk * sizeof(double),
 				    cudaMemcpyHostToDevice)) != cudaSuccess)
 		err = picard_cuda_fail(e, "imex: the members' matrices");
 out:
@@ -853,7 +854,7 @@ static int krylov_solve(struct imex_gpu *g, const struct imex_stage_args *S, cud
 	cudaError_t e;
 	int kerr;
 
-	imex_krylov_guess_kernel<<<blocks_of(N * g->n), BLOCK, 0, stream>>>(*S, g->kry_x);
+	imex_krylov_guess_kernel<<<picard_counted(blocks_of(N * g->n)), BLOCK, 0, stream>>>(*S, g->kry_x);
 	kerr = krylov_solver_solve(g->krylov, g->kry_val, g->kry_b, g->kry_x, g->kstatus, g->kiters, NULL,
 				   stream);
 	if (kerr)
@@ -863,10 +864,10 @@ static int krylov_solve(struct imex_gpu *g, const struct imex_stage_args *S, cud
 			    stream);
 	if (e != cudaSuccess)
 		return picard_cuda_fail(e, "imex: Krylov statuses");
-	imex_krylov_status_kernel<<<blocks_of(N), BLOCK, 0, stream>>>(N, g->kstatus_dev, S->j, S->q,
+	imex_krylov_status_kernel<<<picard_counted(blocks_of(N)), BLOCK, 0, stream>>>(N, g->kstatus_dev, S->j, S->q,
 								       g->ctl);
 	/* the host array is the copy's source until the stream gets there */
-	e = cudaStreamSynchronize(stream);
+	e = picard_stream_wait(stream);
 	return e == cudaSuccess ? PICARD_OK : picard_cuda_fail(e, "imex: Krylov statuses");
 }
 
@@ -971,7 +972,7 @@ static int solve_lines(struct imex_gpu *g, int l, long N, int j, int q, cudaStre
 		return picard_fail(PICARD_ECUDA, "--linsolve %s cannot solve %ld lines of %d rows%s",
 				   g->lin.tridiag->name, b.batch, b.n,
 				   err == TRIDIAG_ELIBRARY ? ": its library failed" : "");
-	imex_line_status_kernel<<<blocks_of(b.batch), BLOCK, 0, stream>>>(b.batch, N, g->tstatus,
+	imex_line_status_kernel<<<picard_counted(blocks_of(b.batch)), BLOCK, 0, stream>>>(b.batch, N, g->tstatus,
 									   g->nlines == 2, j, q,
 									   g->ctl);
 	return PICARD_OK;
@@ -984,7 +985,7 @@ static int read_count(struct imex_gpu *g, cudaStream_t stream, int *host)
 	cudaError_t e = cudaMemcpyAsync(host, g->count, sizeof(int), cudaMemcpyDeviceToHost, stream);
 
 	if (e == cudaSuccess)
-		e = cudaStreamSynchronize(stream);
+		e = picard_stream_wait(stream);
 	if (e == cudaSuccess)
 		e = cudaGetLastError();
 	return e == cudaSuccess ? PICARD_OK : picard_cuda_fail(e, "imex: a kernel");
@@ -1012,30 +1013,30 @@ static int adi_solve(struct imex_gpu *g, const struct imex_stage_args *S, long N
 					g->ky_len, g->lin.tridiag->layout, g->ctl};
 	int left = 1, err = PICARD_OK;
 
-	imex_adi_begin_kernel<<<blocks_of(N * n), BLOCK, 0, stream>>>(*S, g->u);
+	imex_adi_begin_kernel<<<picard_counted(blocks_of(N * n)), BLOCK, 0, stream>>>(*S, g->u);
 	for (int it = 0; !err; it++) {
-		imex_adi_residual_kernel<<<blocks_of(N * n), BLOCK, 0, stream>>>(A, g->r, g->u);
+		imex_adi_residual_kernel<<<picard_counted(blocks_of(N * n)), BLOCK, 0, stream>>>(A, g->r, g->u);
 		err = zero_count(g, stream);
 		if (err)
 			break;
-		imex_adi_check_kernel<<<blocks_of(N), BLOCK, 0, stream>>>(N, S->j, S->q, g->lin.maxit,
+		imex_adi_check_kernel<<<picard_counted(blocks_of(N)), BLOCK, 0, stream>>>(N, S->j, S->q, g->lin.maxit,
 									 g->lin.rtol, g->ctl,
 									 g->count);
 		err = read_count(g, stream, &left);
 		if (err || left == 0)
 			break;
-		imex_adi_x_kernel<<<blocks_of(N * n), BLOCK, 0, stream>>>(A, g->r, g->u, g->rhs,
+		imex_adi_x_kernel<<<picard_counted(blocks_of(N * n)), BLOCK, 0, stream>>>(A, g->r, g->u, g->rhs,
 									   g->line[0].diag, xs);
 		err = solve_lines(g, 0, N, S->j, S->q, stream);
 		if (err)
 			break;
-		imex_adi_y_kernel<<<blocks_of(N * n), BLOCK, 0, stream>>>(A, g->r, g->x, xs, g->rhs,
+		imex_adi_y_kernel<<<picard_counted(blocks_of(N * n)), BLOCK, 0, stream>>>(A, g->r, g->x, xs, g->rhs,
 									   g->line[1].diag, ys);
 		err = solve_lines(g, 1, N, S->j, S->q, stream);
 		if (err)
 			break;
-		imex_adi_take_kernel<<<blocks_of(N * n), BLOCK, 0, stream>>>(A, g->x, ys, g->u);
-		imex_adi_advance_kernel<<<blocks_of(N), BLOCK, 0, stream>>>(N, g->ctl);
+		imex_adi_take_kernel<<<picard_counted(blocks_of(N * n)), BLOCK, 0, stream>>>(A, g->x, ys, g->u);
+		imex_adi_advance_kernel<<<picard_counted(blocks_of(N)), BLOCK, 0, stream>>>(N, g->ctl);
 	}
 	return err;
 }
@@ -1045,6 +1046,7 @@ static int launch_model(const void *kernel, const struct picard_imex_launch *M, 
 			long threads, cudaStream_t stream)
 {
 	void *args[] = {(void *)M, &phase};
+	picard_count_launch();
 	cudaError_t e = cudaLaunchKernel(kernel, dim3(blocks_of(threads)), dim3(BLOCK), args, 0,
 					 stream);
 
@@ -1073,12 +1075,12 @@ static int sweep(struct imex_gpu *g, const void *kernel, const struct picard_ime
 				g->krylov ? TRIDIAG_INTERLEAVED : g->lin.tridiag->layout,
 				g->krylov ? g->chunk : N, g->ctl};
 
-			imex_rhs_kernel<<<blocks_of(N * n), BLOCK, 0, stream>>>(S);
+			imex_rhs_kernel<<<picard_counted(blocks_of(N * n)), BLOCK, 0, stream>>>(S);
 			err = g->krylov ? krylov_solve(g, &S, stream) :
 			      g->nlines == 1 ? solve_lines(g, 0, N, j, q, stream) :
 					       adi_solve(g, &S, N, stream);
 			if (!err)
-				imex_store_kernel<<<blocks_of(N * n), BLOCK, 0, stream>>>(
+				imex_store_kernel<<<picard_counted(blocks_of(N * n)), BLOCK, 0, stream>>>(
 					S, g->krylov ? g->kry_x : g->nlines == 1 ? g->x : NULL, g->u,
 					L->iter_atol, L->iter_rtol);
 		}
@@ -1086,7 +1088,7 @@ static int sweep(struct imex_gpu *g, const void *kernel, const struct picard_ime
 		err = zero_count(g, stream);
 	if (err)
 		return err;
-	imex_verdict_kernel<<<blocks_of(N), BLOCK, 0, stream>>>(N, i, L->K, L->adaptive, w, g->ctl,
+	imex_verdict_kernel<<<picard_counted(blocks_of(N)), BLOCK, 0, stream>>>(N, i, L->K, L->adaptive, w, g->ctl,
 								 g->count);
 	return read_count(g, stream, left);
 }
@@ -1102,7 +1104,7 @@ static int first_failure(struct imex_gpu *g, long N, struct imex_gpu_failure *fi
 	first->message[0] = '\0';
 	if (!ctl)
 		return picard_fail(PICARD_ENOMEM, "imex: host memory");
-	e = cudaMemcpy(ctl, g->ctl, N * sizeof(*ctl), cudaMemcpyDeviceToHost);
+	e = picard_memcpy(ctl, g->ctl, N * sizeof(*ctl), cudaMemcpyDeviceToHost);
 	for (long i = 0; e == cudaSuccess && i < N; i++) {
 		const struct imex_member *c = &ctl[i];
 
@@ -1164,7 +1166,7 @@ extern "C" int imex_gpu_run(struct imex_gpu *g, const void *kernel, const struct
 	M.kx_len = g->kx_len;
 	M.ky_len = g->ky_len;
 
-	imex_start_kernel<<<blocks_of(N * n), BLOCK, 0, stream>>>(N, (int)n, (const double *)L->x0,
+	imex_start_kernel<<<picard_counted(blocks_of(N * n)), BLOCK, 0, stream>>>(N, (int)n, (const double *)L->x0,
 								   g->y, g->ctl);
 	if (g->krylov) {
 		err = krylov_values(g, L);
@@ -1173,7 +1175,7 @@ extern "C" int imex_gpu_run(struct imex_gpu *g, const void *kernel, const struct
 		xl.systems = lines_batch(g, 0, N).batch;
 		yl.systems = lines_batch(g, 1, N).batch;
 		if (!err)
-			imex_lines_kernel<<<blocks_of(N), BLOCK, 0, stream>>>(
+			imex_lines_kernel<<<picard_counted(blocks_of(N)), BLOCK, 0, stream>>>(
 				N, op->nx, g->nlines == 2 ? op->ny : 1, g->tab.gamma * L->h, op->dx,
 				op->dy, g->kx, g->ky, g->kx_len, g->ky_len, g->lin.tridiag->layout, xl,
 				yl, g->ctl);
@@ -1193,21 +1195,21 @@ extern "C" int imex_gpu_run(struct imex_gpu *g, const void *kernel, const struct
 		int left = 1;
 
 		M.t_window = picard_window_start(false, L->t0, L->m, L->h, 0, w);
-		imex_window_kernel<<<blocks_of((long)steps * s * N * n), BLOCK, 0, stream>>>(
+		imex_window_kernel<<<picard_counted(blocks_of((long)steps * s * N * n)), BLOCK, 0, stream>>>(
 			N, (int)n, steps * s, w, L->warm_start, g->y, g->y_prev, g->Y, g->ctl);
 		for (int i = 0; i < L->K && left > 0 && !err; i++)
 			err = sweep(g, kernel, &M, L, w, i, &left);
 		E.w = w;
-		imex_window_end_kernel<<<blocks_of(N), BLOCK, 0, stream>>>(E);
+		imex_window_end_kernel<<<picard_counted(blocks_of(N)), BLOCK, 0, stream>>>(E);
 	}
 	if (err)
 		return err;
-	imex_finish_kernel<<<blocks_of(N), BLOCK, 0, stream>>>(N, (int)n, g->y, g->ctl,
+	imex_finish_kernel<<<picard_counted(blocks_of(N)), BLOCK, 0, stream>>>(N, (int)n, g->y, g->ctl,
 								(double *)L->x_final, L->status,
 								L->fail_window, L->sweeps, L->sweeps_max);
 	e = cudaGetLastError();
 	if (e == cudaSuccess)
-		e = cudaStreamSynchronize(stream);
+		e = picard_stream_wait(stream);
 	if (e != cudaSuccess)
 		return picard_cuda_fail(e, "imex: a kernel");
 	return first_failure(g, N, first);

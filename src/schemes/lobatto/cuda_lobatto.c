@@ -10,6 +10,7 @@
 #include "errors.h"
 #include "lobatto.h"
 #include "scheme.h"
+#include "device_counts.h"
 
 /* The lobatto scheme's layouts, H100 2026-11-23, lotka float m = 6, 15
  * windows, iter_rtol 1e-6, bench-picard, median solve time (us):
@@ -157,7 +158,7 @@ int picard_cuda_lobatto_upload(struct picard_cuda_solver *cuda, struct picard_cu
 			      host, host + (size_t)G * G * cuda->real_size,
 			      (double *)(host + 2 * (size_t)G * G * cuda->real_size));
 	CUDA_TRY(cudaMalloc(&state->tables, bytes), "device memory for the lobatto tables");
-	CUDA_TRY(cudaMemcpy(state->tables, host, bytes, cudaMemcpyHostToDevice),
+	CUDA_TRY(picard_memcpy(state->tables, host, bytes, cudaMemcpyHostToDevice),
 		 "copy the lobatto tables");
 out:
 	free(lob);

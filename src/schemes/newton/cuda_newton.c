@@ -10,6 +10,7 @@
 #include "errors.h"
 #include "newton_rules.h"
 #include "scheme.h"
+#include "device_counts.h"
 
 /* Its state: the lobatto window's tables and the workspace. */
 struct cuda_newton {
@@ -179,7 +180,7 @@ static void newton_profile_phase(struct newton_profile *prof, int phase, cudaStr
 	cudaEventRecord(prof->mark[after], stream);
 	if (!after)
 		return;
-	cudaEventSynchronize(prof->mark[1]);
+	picard_event_wait(prof->mark[1]);
 	cudaEventElapsedTime(&ms, prof->mark[0], prof->mark[1]);
 	prof->ms[phase - 1] += ms;
 	prof->launches[phase - 1]++;
@@ -206,6 +207,7 @@ static int newton_run(struct picard_cuda_solver *cuda, const struct picard_launc
 	for (int i = 0; prof.on && i < 2; i++)
 		CUDA_TRY(cudaEventCreate(&prof.mark[i]), "cudaEventCreate");
 	CUDA_TRY(cudaMemsetAsync(ws->ndone, 0, sizeof(int), stream), "cudaMemset");
+	picard_count_launch();
 	CUDA_TRY(cudaLaunchKernel(kernel, picard_cuda_dim((unsigned)((L->ntraj + 127) / 128)),
 				  picard_cuda_dim(128), args, 0, stream), "newton: start");
 	for (double it = 0; done < L->ntraj; it += NEWTON_POLL) {
@@ -214,6 +216,7 @@ static int newton_run(struct picard_cuda_solver *cuda, const struct picard_launc
 		for (int i = 0; i < NEWTON_POLL; i++) {
 			phase = 1;
 			newton_profile_phase(&prof, phase, stream, false);
+			picard_count_launch();
 			CUDA_TRY(cudaLaunchKernel(kernel,
 						  picard_cuda_dim((unsigned)(L->ntraj * per_traj)),
 						  picard_cuda_dim(32 * ws->linearise_warps), args,
@@ -221,6 +224,7 @@ static int newton_run(struct picard_cuda_solver *cuda, const struct picard_launc
 			newton_profile_phase(&prof, phase, stream, true);
 			phase = 2;
 			newton_profile_phase(&prof, phase, stream, false);
+			picard_count_launch();
 			CUDA_TRY(cudaLaunchKernel(kernel, picard_cuda_dim((unsigned)L->ntraj),
 						  picard_cuda_dim((unsigned)ws->step_threads), args,
 						  shared, stream),
@@ -229,7 +233,7 @@ static int newton_run(struct picard_cuda_solver *cuda, const struct picard_launc
 		}
 		CUDA_TRY(cudaMemcpyAsync(&done, ws->ndone, sizeof(int), cudaMemcpyDeviceToHost, stream),
 			 "newton: progress");
-		CUDA_TRY(cudaStreamSynchronize(stream), "newton: progress");
+		CUDA_TRY(picard_stream_wait(stream), "newton: progress");
 	}
 	if (prof.on)
 		fprintf(stderr, "newton profile: %ld iterations launched (%d between looks), "

@@ -9,6 +9,7 @@
 #include "cuda_libs.h"
 
 #include "krylov/krylov.h"
+#include "device_counts.h"
 
 struct krylov_cusparse_spmv {
 	cusparseHandle_t handle;
@@ -83,13 +84,13 @@ extern "C" int krylov_cusparse_spmv_create(const struct krylov_pattern *pattern,
 		}
 	start[rows] = (int)pos;
 	if ((err = cudaMalloc(&a->row_start, sizeof(int) * (n + 1))) ||
-	    (err = cudaMemcpy(a->row_start, pattern->row_start, sizeof(int) * (n + 1),
+	    (err = picard_memcpy(a->row_start, pattern->row_start, sizeof(int) * (n + 1),
 			      cudaMemcpyHostToDevice)) ||
 	    (err = cudaMalloc(&a->big_start, sizeof(int) * (rows + 1))) ||
-	    (err = cudaMemcpy(a->big_start, start, sizeof(int) * (rows + 1),
+	    (err = picard_memcpy(a->big_start, start, sizeof(int) * (rows + 1),
 			      cudaMemcpyHostToDevice)) ||
 	    (err = cudaMalloc(&a->big_col, sizeof(int) * (total ? total : 1))) ||
-	    (err = cudaMemcpy(a->big_col, col, sizeof(int) * total, cudaMemcpyHostToDevice)) ||
+	    (err = picard_memcpy(a->big_col, col, sizeof(int) * total, cudaMemcpyHostToDevice)) ||
 	    (err = cudaMalloc(&a->big_val, sizeof(double) * (total ? total : 1))) ||
 	    (err = cudaMemset(a->big_val, 0, sizeof(double) * total)))
 		goto fail;
@@ -133,7 +134,7 @@ extern "C" int krylov_cusparse_spmv_set_values(struct krylov_cusparse_spmv *a, c
 	if (a->batch == 1)
 		return cudaMemcpyAsync(a->big_val, val, sizeof(double) * a->values,
 				       cudaMemcpyDeviceToDevice, stream);
-	krylov_gather_kernel<<<(rows + 255) / 256, 256, 0, stream>>>(a->row_start, a->big_start, val,
+	krylov_gather_kernel<<<picard_counted((rows + 255) / 256), 256, 0, stream>>>(a->row_start, a->big_start, val,
 								     a->big_val, a->n, a->batch);
 	return cudaGetLastError();
 }
@@ -229,10 +230,10 @@ extern "C" int krylov_cusparse_cg_create(const struct krylov_pattern *pattern,
 	cg->values = krylov_pattern_values(pattern);
 	vector = sizeof(double) * n;
 	if ((err = cudaMalloc(&cg->row_start, sizeof(int) * (n + 1))) ||
-	    (err = cudaMemcpy(cg->row_start, pattern->row_start, sizeof(int) * (n + 1),
+	    (err = picard_memcpy(cg->row_start, pattern->row_start, sizeof(int) * (n + 1),
 			      cudaMemcpyHostToDevice)) ||
 	    (err = cudaMalloc(&cg->col, sizeof(int) * (cg->values ? cg->values : 1))) ||
-	    (err = cudaMemcpy(cg->col, pattern->col, sizeof(int) * cg->values,
+	    (err = picard_memcpy(cg->col, pattern->col, sizeof(int) * cg->values,
 			      cudaMemcpyHostToDevice)) ||
 	    (err = cudaMalloc(&cg->r, vector)) || (err = cudaMalloc(&cg->p, vector)) ||
 	    (err = cudaMalloc(&cg->ap, vector)))
@@ -271,7 +272,7 @@ extern "C" int krylov_cusparse_cg_solve(struct krylov_cusparse_cg *cg, const dou
 				       (void *)val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
 				       CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
 	/* r = b - A x */
-	if ((err = cudaMemcpy(cg->r, b, sizeof(double) * n, cudaMemcpyDeviceToDevice)) ||
+	if ((err = picard_memcpy(cg->r, b, sizeof(double) * n, cudaMemcpyDeviceToDevice)) ||
 	    (err = cusparse_multiply(cg->sparse, matrix, n, -1.0, x, 1.0, cg->r, &cg->buffer,
 				     &cg->buffer_bytes)))
 		goto fail;
@@ -299,7 +300,7 @@ extern "C" int krylov_cusparse_cg_solve(struct krylov_cusparse_cg *cg, const dou
 		CUBLAS_TRY(cublasDdot(cg->blas, n, cg->r, 1, cg->r, 1, &r1));
 		k++;
 	}
-	err = cudaDeviceSynchronize();
+	err = picard_device_wait();
 fail:
 	if (matrix)
 		cusparseDestroySpMat(matrix);

@@ -18,6 +18,7 @@
 #define PICARD_KRYLOV_REDUCE_CUH
 
 #include "krylov/solver.h"
+#include "device_counts.h"
 
 #define KRYLOV_REDUCE_THREADS 256
 
@@ -123,7 +124,7 @@ int krylov_reduce(const krylov_solver *s, Body body, cudaStream_t stream)
 	dim3 block(s->plan.bx, KRYLOV_REDUCE_THREADS / s->plan.bx);
 	dim3 grid((s->batch + s->plan.bx - 1) / s->plan.bx, s->plan.chunks);
 
-	krylov_reduce_kernel<NV, OP, Body><<<grid, block, 0, stream>>>(s->n, s->batch, body,
+	krylov_reduce_kernel<NV, OP, Body><<<picard_counted(grid), block, 0, stream>>>(s->n, s->batch, body,
 								       s->partial, s->ticket);
 	return cudaGetLastError();
 }
@@ -136,7 +137,7 @@ int krylov_each(const krylov_solver *s, Body body, cudaStream_t stream)
 	long items = (long)s->n * s->batch;
 	long blocks = (items + KRYLOV_EACH_THREADS - 1) / KRYLOV_EACH_THREADS;
 
-	krylov_each_kernel<Body><<<blocks, KRYLOV_EACH_THREADS, 0, stream>>>(items, s->batch, body);
+	krylov_each_kernel<Body><<<picard_counted(blocks), KRYLOV_EACH_THREADS, 0, stream>>>(items, s->batch, body);
 	return cudaGetLastError();
 }
 

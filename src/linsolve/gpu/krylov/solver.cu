@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "krylov/reduce.cuh"
+#include "device_counts.h"
 
 extern "C" const struct krylov_method *const krylov_methods[] = {
 	&krylov_cg,
@@ -169,7 +170,7 @@ static int all_done(struct krylov_solver *s, cudaStream_t stream, bool *done)
 				  cudaMemcpyDeviceToHost, stream);
 
 	if (!err)
-		err = cudaStreamSynchronize(stream);
+		err = picard_stream_wait(stream);
 	*done = !err && *s->host_running == 0;
 	return err;
 }
@@ -379,5 +380,5 @@ extern "C" int krylov_solver_solve(struct krylov_solver *s, const double *val, c
 	    (err = copy_back(iters, s->st.iters, ints, stream)) ||
 	    (err = copy_back(residual, s->st.residual, sizeof(double) * s->batch, stream)))
 		return err;
-	return cudaStreamSynchronize(stream);
+	return picard_stream_wait(stream);
 }

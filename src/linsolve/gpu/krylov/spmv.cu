@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "krylov/solver.h"
+#include "device_counts.h"
 
 const char *krylov_strerror(int code)
 {
@@ -56,7 +57,7 @@ static void launch_thread(const krylov_dpattern &p, int block, const double *val
 	long items = (long)p.n * p.batch, per_block = (long)R * block;
 
 	krylov_spmv_thread_kernel<R>
-		<<<(items + per_block - 1) / per_block, block, 0, stream>>>(p, val, x, y, items);
+		<<<picard_counted((items + per_block - 1) / per_block), block, 0, stream>>>(p, val, x, y, items);
 }
 
 template <int T>
@@ -66,7 +67,7 @@ static void launch_group(const krylov_dpattern &p, int block, const double *val,
 	long items = (long)p.n * p.batch, per_block = block / T;
 
 	krylov_spmv_group_kernel<T>
-		<<<(items + per_block - 1) / per_block, block, 0, stream>>>(p, val, x, y, items);
+		<<<picard_counted((items + per_block - 1) / per_block), block, 0, stream>>>(p, val, x, y, items);
 }
 
 extern "C" int krylov_spmv_apply_with(const struct krylov_spmv *spmv,
@@ -193,7 +194,7 @@ static int upload(void **device, const void *host, size_t bytes)
 	int err = cudaMalloc(device, bytes ? bytes : 1);
 
 	if (err == cudaSuccess && bytes)
-		err = cudaMemcpy(*device, host, bytes, cudaMemcpyHostToDevice);
+		err = picard_memcpy(*device, host, bytes, cudaMemcpyHostToDevice);
 	return err;
 }
 
@@ -382,7 +383,7 @@ static int time_candidate(struct krylov_spmv *spmv, int c, const double *val, co
 	for (int r = 0; r < TUNE_WARMUPS + TUNE_REPEATS; r++) {
 		if ((err = cudaEventRecord(start, stream)) ||
 		    (err = krylov_spmv_apply_with(spmv, &candidates[c], val, x, y, stream)) ||
-		    (err = cudaEventRecord(stop, stream)) || (err = cudaEventSynchronize(stop)))
+		    (err = cudaEventRecord(stop, stream)) || (err = picard_event_wait(stop)))
 			return err;
 		if (r >= TUNE_WARMUPS &&
 		    (err = cudaEventElapsedTime(&times[r - TUNE_WARMUPS], start, stop)))
@@ -460,7 +461,7 @@ static int interleave(const double *in, double *out, long count, int batch, int 
 
 	if (!in || !out || count < 1 || batch < 1)
 		return KRYLOV_EBADINPUT;
-	krylov_interleave_kernel<<<(items + 255) / 256, 256, 0, stream>>>(in, out, count, batch,
+	krylov_interleave_kernel<<<picard_counted((items + 255) / 256), 256, 0, stream>>>(in, out, count, batch,
 									forward);
 	return cudaGetLastError();
 }

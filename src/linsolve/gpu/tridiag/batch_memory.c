@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include "tridiag/batch_memory.h"
+#include "device_counts.h"
 
 int tridiag_host_alloc(struct tridiag_batch *batch, struct tridiag_host_arrays *arrays)
 {
@@ -47,7 +48,7 @@ int tridiag_device_copy(const struct tridiag_batch *host, struct tridiag_batch *
 	if (err == cudaSuccess)
 		err = cudaMalloc((void **)&status, host->batch * sizeof(int));
 	for (int k = 0; k < 4 && err == cudaSuccess; k++)
-		err = cudaMemcpy(to[k], from[k], bytes, cudaMemcpyHostToDevice);
+		err = picard_memcpy(to[k], from[k], bytes, cudaMemcpyHostToDevice);
 	*device = *host;
 	device->lower = to[0];
 	device->diag = to[1];

@@ -1,6 +1,7 @@
 /* checkerboard.cu - launchers of the checkerboard Thomas solvers, the
  * workspace in global memory and in shared memory (checkerboard.cuh). */
 #include "tridiag/checkerboard.cuh"
+#include "device_counts.h"
 
 #define GLOBAL_BLOCK 128
 /* Shared memory a block of the shared variant may take: two blocks fit an
@@ -81,12 +82,12 @@ static int checkerboard_solve(const struct tridiag_batch *batch, double *work, c
 		return err;
 	long blocks = (parts + block - 1) / block;
 	checkerboard_reduce_kernel<SHARED>
-		<<<blocks, block, reduce_bytes, stream>>>(*batch, split, upper_mod, rhs_v, ends);
+		<<<picard_counted(blocks), block, reduce_bytes, stream>>>(*batch, split, upper_mod, rhs_v, ends);
 	if (split.count > 1)
-		checkerboard_interface_kernel<<<(batch->batch + GLOBAL_BLOCK - 1) / GLOBAL_BLOCK,
+		checkerboard_interface_kernel<<<picard_counted((batch->batch + GLOBAL_BLOCK - 1) / GLOBAL_BLOCK),
 						GLOBAL_BLOCK, 0, stream>>>(*batch, split, ends,
 									   interface_upper);
-	checkerboard_solve_kernel<SHARED><<<blocks, block, solve_bytes, stream>>>(*batch, split, upper_mod);
+	checkerboard_solve_kernel<SHARED><<<picard_counted(blocks), block, solve_bytes, stream>>>(*batch, split, upper_mod);
 	return cudaGetLastError();
 }
 

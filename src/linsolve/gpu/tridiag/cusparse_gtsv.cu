@@ -8,6 +8,7 @@
 #include "cuda_libs.h"
 
 #include "tridiag/rows.cuh"
+#include "device_counts.h"
 
 #define STATUS_BLOCK 128
 
@@ -74,7 +75,7 @@ static int cusparse_solve(const struct tridiag_batch *batch, double *work, cudaS
 				       batch->x, (int)batch->batch, batch->n,
 				       buffer) != CUSPARSE_STATUS_SUCCESS)
 		return TRIDIAG_ELIBRARY;
-	tridiag_finite_status_kernel<<<(batch->batch + STATUS_BLOCK - 1) / STATUS_BLOCK, STATUS_BLOCK,
+	tridiag_finite_status_kernel<<<picard_counted((batch->batch + STATUS_BLOCK - 1) / STATUS_BLOCK), STATUS_BLOCK,
 				       0, stream>>>(*batch);
 	return cudaGetLastError();
 }

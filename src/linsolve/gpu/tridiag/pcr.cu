@@ -1,5 +1,6 @@
 /* pcr.cu - launcher of the shared-memory PCR solver (pcr.cuh). */
 #include "tridiag/pcr.cuh"
+#include "device_counts.h"
 
 #define PCR_MAX_N (PCR_BLOCK_MAX * PCR_ROWS_PER_THREAD)
 
@@ -32,7 +33,7 @@ static int pcr_solve(const struct tridiag_batch *batch, double *work, cudaStream
 			return err;
 		shared_set = true;
 	}
-	tridiag_pcr_kernel<<<batch->batch, block, bytes, stream>>>(*batch);
+	tridiag_pcr_kernel<<<picard_counted(batch->batch), block, bytes, stream>>>(*batch);
 	return cudaGetLastError();
 }
 

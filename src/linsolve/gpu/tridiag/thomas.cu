@@ -1,5 +1,6 @@
 /* thomas.cu - launcher of the one-thread-per-system Thomas solver. */
 #include "tridiag/thomas.cuh"
+#include "device_counts.h"
 
 #define THOMAS_BLOCK 128
 
@@ -12,7 +13,7 @@ static int thomas_solve(const struct tridiag_batch *batch, double *work, cudaStr
 {
 	long blocks = (batch->batch + THOMAS_BLOCK - 1) / THOMAS_BLOCK;
 
-	tridiag_thomas_kernel<<<blocks, THOMAS_BLOCK, 0, stream>>>(*batch, work);
+	tridiag_thomas_kernel<<<picard_counted(blocks), THOMAS_BLOCK, 0, stream>>>(*batch, work);
 	return cudaGetLastError();
 }
 
