@@ -54,6 +54,9 @@
  * solution is fast; the measured error then halves the step as needed). */
 #define GAUSS_PILOT_TOL 1e-8
 #define GAUSS_PILOT_STRETCH 4
+/* The pilot's first steps, left out: its controller starts from a tiny
+ * step (1e-6 of the span) and grows it. */
+#define GAUSS_PILOT_RAMP 16
 #define NODES 8              /* step ends of the dense output's Hermite */
 /* The dense output's error at half the step is taken as the measured one
  * at the step over 2^16 (the Hermite's h^16 law) times this. */
@@ -378,7 +381,8 @@ static double gauss_difference(const struct gauss_traj *coarse, const struct gau
 }
 
 /* The first run's steps: GAUSS_PILOT_STRETCH times rk8pd's smallest
- * step at GAUSS_PILOT_TOL (its last, cut short to land on t1, left out). */
+ * step at GAUSS_PILOT_TOL (its first GAUSS_PILOT_RAMP and its last, cut
+ * short to land on t1, left out). */
 static long gauss_first_steps(const picard_model *model, const double *params,
 			      const double *x0, double t0, double t1)
 {
@@ -388,7 +392,8 @@ static long gauss_first_steps(const picard_model *model, const double *params,
 	if (picard_reference_steps(model, params, x0, t0, t1, GAUSS_PILOT_TOL, -1, &times,
 				   &nsteps) == PICARD_OK) {
 		for (long i = 0; i + 1 < nsteps; i++) {
-			smallest = fmin(smallest, times[i] - prev);
+			if (i >= GAUSS_PILOT_RAMP || nsteps <= 2 * GAUSS_PILOT_RAMP)
+				smallest = fmin(smallest, times[i] - prev);
 			prev = times[i];
 		}
 		if (smallest > 0)
