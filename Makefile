@@ -52,11 +52,14 @@ MODEL_CXXFLAGS = $(MODEL_CODEGEN) -g -Wall -Wextra $(INC) -MMD -MP
 # RPATH (not RUNPATH) so a carried lib/ also serves its libraries' own needs.
 LDFLAGS  += -fopenmp -L$(CUDA_HOME)/lib64 \
 	    -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/lib:$$ORIGIN/../$(LIBDIR):$(CUDA_HOME)/lib64'
-LIB_LDLIBS := -lgsl -lgslcblas -lcurand -lnvrtc -lcudart_static -lstdc++ -lm -ldl -lpthread -lrt
+# libquadmath: the binary128 judge (src/reference/gauss_reference.c) and
+# the models' rhs in binary128 (src/model/quad.h).
+LIB_LDLIBS := -lgsl -lgslcblas -lcurand -lnvrtc -lcudart_static -lquadmath -lstdc++ -lm -ldl \
+	      -lpthread -lrt
 # The programs link the shared library; bench/ and the fuzz targets the
 # static one with LIB_LDLIBS (bench-rk has kernels of its own: one CUDA
 # runtime per process).
-LDLIBS   += -L$(LIBDIR) -lpicard -lgsl -lgslcblas -lm -lpthread -ldl
+LDLIBS   += -L$(LIBDIR) -lpicard -lgsl -lgslcblas -lquadmath -lm -lpthread -ldl
 
 # SANITIZE=address,undefined builds everything with those sanitizers (gcc;
 # nvcc passes them to its host compiler): what make test-asan does, adding
@@ -97,7 +100,8 @@ EMBED_HEADERS := $(call by_name,$(wildcard src/model/*.cuh src/schemes/*.cuh src
 		 $(call by_name,src/backend/backend.h src/common/compensated.h \
 		   src/schemes/convergence.h src/backend/cpu/cpu_records.h src/schemes/dense_output.h \
 		   src/schemes/event_rules.h \
-		   src/backend/cuda/launch.h src/model/model_impl.h src/schemes/newton/newton_rules.h \
+		   src/backend/cuda/launch.h src/model/model_impl.h src/model/quad.h \
+		   src/schemes/newton/newton_rules.h \
 		   src/common/portable.h src/schemes/window_plausible.h)
 RTC_STUBS    := $(wildcard src/model/rtc/*.h)
 # Programs: src/cli/picard_NAME.c holds the main of bin/picard-NAME; the

@@ -803,6 +803,13 @@ typedef struct picard_check_result {
 	long first_event_mismatch; /* the first such trajectory, or -1 */
 	char event_detail[200]; /* its difference in words: "member 12: 19
 			       events, the reference 20" */
+	/* Who judged: GSL's rk8pd (msbdf where stiff), unless a trajectory's
+	 * measured rk8pd error was not below what the check needs; then
+	 * Gauss-Legendre collocation of order 16 in binary128 (gauss16)
+	 * judged it, as far as the model has a binary128 rhs. */
+	long judged_gauss;  /* trajectories gauss16 judged */
+	double judge_error; /* the largest own error of the references that
+			       judged, as measured (0: not measured) */
 } picard_check_result;
 
 /* Compare a record of a solve (every-th window ends of grid, or its

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "gauss_reference.h"
 #include "members.h"
 #include "progress.h"
 #include "promise.h"
@@ -589,6 +590,12 @@ static void print_check(const struct run *run, const picard_check_result *res, l
 	       "max |x - x_ref|, x_ref GSL's at rtol = atol = %g", "check", res->error,
 	       res->rel_error, res->checked_traj,
 	       res->checked_traj ? res->points / res->checked_traj : 0, picard_check_ref_tol(&tol));
+	if (res->judged_gauss)
+		printf("; judged by " GAUSS_JUDGE_NAME " (Gauss-Legendre collocation, order 16) on "
+		       "%ld of them, rk8pd's own error measured above what the check needs; the "
+		       "judges' own error at most %.2g", res->judged_gauss, res->judge_error);
+	else if (res->judge_error > 0)
+		printf("; judged by rk8pd, its own error measured at most %.2g", res->judge_error);
 	if (run->opts.tol_given)
 		printf(", at most %.3g x the tolerance", res->scaled_error);
 	if (res->worst_window < 0 && run->model->events)

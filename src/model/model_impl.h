@@ -17,6 +17,11 @@ typedef void picard_rhs_double(double t, const double *x, const double *p,
 			       double *dxdt);
 typedef void picard_rhs_float(float t, const float *x, const float *p,
 			      float *dxdt);
+/* f in binary128 on the host, for the Gauss-Legendre judge
+ * (src/reference/gauss_reference.c): t, x[dim], p[nparams] and dxdt[dim]
+ * are __float128, passed as void so that every compiler that reads this
+ * header (nvcc, NVRTC) sees the same struct. */
+typedef void picard_rhs_quad(const void *t, const void *x, const void *p, void *dxdt);
 typedef void picard_jacobian_double(double t, const double *x, const double *p,
 				    double *J);
 
@@ -55,6 +60,8 @@ struct picard_model_impl {
 	 * always the latter (kernels/jacobian.cuh) */
 	picard_jacobian_double *jacobian[2];
 	int declares_jacobian; /* [0] is the model's own */
+	picard_rhs_quad *rhs_quad; /* f in binary128, or NULL where the host
+				      compiler has no __float128 */
 };
 
 /* The host integrations of Runge-Kutta slot (its tableau's struct

@@ -274,6 +274,7 @@ static int build_host_side(const char *path, const char *text, const char *name,
 	argv[argc++] = (char *)path;
 	argv[argc++] = "-o";
 	argv[argc++] = tmp;
+	argv[argc++] = "-lquadmath"; /* the rhs in binary128 (quad.h) */
 	argv[argc] = NULL;
 	/* a whole model file takes the host compiler seconds */
 	phase = picard_progress_begin("compiling %s%s%s for the host (%s)", base ? base + 1 : path,

@@ -52,6 +52,11 @@
 #if !defined(__CUDACC_RTC__)
 #include "rk_host.h"
 #endif
+/* binary128 for the Gauss-Legendre judge: the system C++ compiler only */
+#if !defined(__CUDACC__) && defined(__SIZEOF_FLOAT128__)
+#define PICARD_HAS_QUAD 1
+#include "quad.h"
+#endif
 
 namespace picard {
 
@@ -498,6 +503,19 @@ void host_rhs(real t, const real *x, const real *p, real *dxdt)
 	Model::rhs(t, x, p, dxdt);
 }
 
+/* f in binary128 (quad.h), behind model_impl.h's opaque pointers. */
+#if defined(PICARD_HAS_QUAD)
+template <class Model>
+void host_rhs_quad(const void *t, const void *x, const void *p, void *dxdt)
+{
+	Model::rhs(*(const hp::quad *)t, (const hp::quad *)x, (const hp::quad *)p,
+		   (hp::quad *)dxdt);
+}
+#define PICARD_HOST_RHS_QUAD(name) picard::host_rhs_quad<name>
+#else
+#define PICARD_HOST_RHS_QUAD(name) nullptr
+#endif
+
 /* The Jacobian on the host in double: the model's own or by automatic
  * differentiation (jacobian.cuh), and the latter alone. */
 template <class Model>
@@ -779,6 +797,7 @@ struct operator_of<Model, true> {
 		picard_path_of_##name,                                         \
 		{ picard::host_jacobian<name>, picard::host_jacobian_ad<name> }, \
 		picard::has_jacobian<name>::value,                             \
+		PICARD_HOST_RHS_QUAD(name),                                    \
 	};                                                                     \
 	extern "C" __attribute__((visibility("default")))                      \
 	const picard_model picard_model_##name = {                             \

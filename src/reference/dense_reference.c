@@ -26,6 +26,7 @@
 
 #include "dense_reference.h"
 #include "errors.h"
+#include "gauss_reference.h"
 #include "reference.h"
 
 /* Longest interval: span / 512, the uniform grid this reference began as;
@@ -86,6 +87,11 @@ void dense_reference_eval(const struct dense_reference *ref, long traj,
 {
 	const int n = ref->model->dim;
 	const struct dense_traj *g = &ref->traj[traj];
+
+	if (g->gauss) {
+		gauss_traj_eval(g->gauss, t, x);
+		return;
+	}
 	const long i = dense_interval(g, t);
 	const double dt = g->t[i + 1] - g->t[i];
 
@@ -98,6 +104,9 @@ static void dense_traj_free(struct dense_traj *g)
 	free(g->t);
 	free(g->x);
 	free(g->f);
+	if (g->gauss)
+		gauss_traj_free(g->gauss);
+	free(g->gauss);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -316,6 +325,24 @@ static double first_tol(double target)
 	return fmin(REF_TOL, fmax(10 * REF_TOL_FLOOR, DENSE_REF_SHARE * target));
 }
 
+/* rk8pd's error stayed above the target: gauss16 serves g where its own
+ * measured error is smaller (a failure of it leaves rk8pd's grid). */
+static void dense_gauss(const struct dense_job *job, struct dense_traj *g)
+{
+	struct gauss_traj *q = malloc(sizeof(*q));
+
+	if (q && gauss_reference_build(q, job->model, job->params, job->x0, job->t0, job->t1,
+				       job->target, job->label) == PICARD_OK &&
+	    q->own_error < g->interp_error) {
+		g->gauss = q;
+		g->interp_error = q->own_error;
+		return;
+	}
+	if (q)
+		gauss_traj_free(q);
+	free(q);
+}
+
 /* One trajectory's grid: refined for the Hermite error, rk8pd tightened
  * for its own, each to half the target. */
 static int dense_one(const struct dense_job *job, struct dense_traj *g)
@@ -337,6 +364,8 @@ static int dense_one(const struct dense_job *job, struct dense_traj *g)
 			err = refine_at(job, tol, g);
 	}
 	g->interp_error = g->hermite_error + g->rk8pd_error;
+	if (!err && !(g->interp_error <= job->target) && gauss_available(job->model))
+		dense_gauss(job, g);
 	return err;
 }
 
@@ -391,6 +420,7 @@ static void dense_totals(struct dense_reference *ref)
 		const struct dense_traj *g = &ref->traj[i];
 
 		ref->npoints += g->npoints;
+		ref->gauss_traj += g->gauss != NULL;
 		ref->interp_error = fmax(ref->interp_error, g->interp_error);
 		ref->ref_tol = i ? fmin(ref->ref_tol, g->ref_tol) : g->ref_tol;
 	}
@@ -437,6 +467,7 @@ void dense_reference_keep(struct dense_reference *ref, const char *drop)
 	}
 	ref->ntraj = kept;
 	ref->npoints = 0;
+	ref->gauss_traj = 0;
 	ref->interp_error = 0;
 	dense_totals(ref);
 }

@@ -20,6 +20,10 @@ struct dense_traj {
 	double interp_error; /* the sum: a bound on the dense reference's
 				error at any time */
 	double ref_tol;      /* rk8pd's rtol = atol it settled on */
+	/* where rk8pd's measured error stayed above the target: gauss16 in
+	 * binary128 (gauss_reference.h), which then serves the states and
+	 * whose own error interp_error is; else NULL */
+	struct gauss_traj *gauss;
 };
 
 /* The dense references of ntraj trajectories, each on its own grid. */
@@ -34,10 +38,12 @@ struct dense_reference {
 				      plus rk8pd's own, as measured): the
 				      floor of any E measured against it */
 	double ref_tol;            /* the tightest rk8pd rtol = atol taken */
+	long gauss_traj;           /* trajectories gauss16 serves */
 };
 
 /* Integrate ntraj trajectories (x0, params: rows; params may be NULL) over
- * [t0, t1] with GSL rk8pd, refining each trajectory's grid where the
+ * [t0, t1] with GSL rk8pd (or, where its error stays above the target,
+ * gauss16 in binary128 when the model has its rhs in it), refining each trajectory's grid where the
  * measured interpolation error is above half the target and tightening
  * rk8pd, down to REF_TOL_FLOOR, while its own measured error is above the
  * other half (or until the grid reaches its size limit, or rk8pd the

@@ -67,6 +67,7 @@
 
 #include "backend.h"
 #include "errors.h"
+#include "gauss_reference.h"
 #include "reference.h"
 #include "reference_events.h"
 #include "reference_run.h"
@@ -504,8 +505,12 @@ int picard_reference_steps(const picard_model *model, const double *params,
  * 1e-12 reference is 3e-10 off, measured on the H100 machine's CPU,
  * 2026-11-24, where a 1e-9 check and an independent judge disagreed) ... */
 #define CHECK_TIGHT_TOL 1e-6
-/* ... and rk8pd is asked for this fraction of it, as far as double goes. */
+/* ... and rk8pd is asked for this fraction of it, as far as double goes.
+ * Its error is then measured (against rk8pd 10 times looser: a bound for
+ * the tighter run); where it is above CHECK_JUDGE_SHARE of that part,
+ * gauss16 in binary128 judges the trajectory instead, to that share. */
 #define CHECK_REF_SHARE 1e-5
+#define CHECK_JUDGE_SHARE 1e-2
 
 /* The worst point of one trajectory (or of all of them). */
 struct check_worst {
@@ -518,6 +523,8 @@ struct check_worst {
 	long outside_span; /* states written outside the member's span */
 	int err;           /* 0 or the reference's error code */
 	char detail[256];  /* picard_error_detail() of err, from its thread */
+	bool gauss;        /* gauss16 judged it */
+	double judge_error; /* its judge's measured own error, 0: unmeasured */
 	struct event_compare ev; /* a model with events: its events' */
 };
 
@@ -582,6 +589,8 @@ struct check_job {
 					    the grid's */
 	picard_tolerance tol;        /* scale of the scaled errors */
 	double ref_tol;              /* rk8pd's rtol = atol */
+	double judge_need;           /* the judge's error needed, 0: not
+					measured (rk8pd judges) */
 	bool keep_going;             /* a failed reference fails one slot */
 	long first;                  /* x0's first trajectory, as messages
 					count it */
@@ -696,6 +705,49 @@ out:
 	ref_events_free(&rev);
 }
 
+/* The reference of member m at its rows into ref: rk8pd; under a tight
+ * check (judge_need) its error measured against rk8pd 10 times looser,
+ * and where that is above judge_need, gauss16 in binary128 instead, but
+ * for a stiff member (fixed-point stages do not converge on one) or one
+ * gauss16 fails on: rk8pd judges it then, its measured error said. */
+static int check_judge(const struct check_job *job, const struct member_rows *m,
+		       const double *params, double *ref, struct check_worst *worst)
+{
+	const int n = job->model->dim;
+	const long rows = m->hi - m->lo, label = job->first + m->traj;
+	const double *x0 = job->x0 + m->traj * n;
+	double *looser, own = 0, gauss_own;
+	bool stiff = false;
+	int err = picard_reference_tol_stiff(job->model, params, x0, m->t0, m->times + m->lo,
+					     rows, job->ref_tol, label, ref, &stiff);
+
+	if (err || !(job->judge_need > 0) || rows < 1)
+		return err;
+	looser = malloc(rows * n * sizeof(double));
+	if (!looser)
+		return picard_fail(PICARD_ENOMEM, "check: %ld reference states", rows);
+	err = picard_reference_tol(job->model, params, x0, m->t0, m->times + m->lo, rows,
+				   10 * job->ref_tol, label, looser);
+	for (long i = 0; !err && i < rows * n; i++)
+		own = fmax(own, fabs(looser[i] - ref[i]));
+	free(looser);
+	if (err)
+		return err;
+	worst->judge_error = own;
+	if (own <= job->judge_need || stiff || !gauss_available(job->model))
+		return PICARD_OK;
+	if (gauss_reference_times(job->model, params, x0, m->t0, m->times + m->lo, rows,
+				  job->judge_need, label, ref, &gauss_own) == PICARD_OK &&
+	    gauss_own < own) {
+		worst->gauss = true;
+		worst->judge_error = gauss_own;
+		return PICARD_OK;
+	}
+	/* rk8pd's states again: a failed or worse gauss16 may have written */
+	return picard_reference_tol(job->model, params, x0, m->t0, m->times + m->lo, rows,
+				    job->ref_tol, label, ref);
+}
+
 /* Reference for slot s (trajectory s * traj_stride) from its own t0 at
  * each of its rows within its span, compared point by point; its rows
  * outside its span must hold no state (check_outside()). ref: nrec*dim
@@ -718,9 +770,7 @@ static void check_trajectory(const struct check_job *job, long s, double *ref, d
 		check_events_trajectory(job, s, &m, ref, worst);
 		return;
 	}
-	err = picard_reference_tol(job->model, params, job->x0 + m.traj * n, m.t0,
-				   m.times + m.lo, m.hi - m.lo, job->ref_tol, job->first + m.traj,
-				   ref);
+	err = check_judge(job, &m, params, ref, worst);
 	if (err) {
 		worst->err = err;
 		snprintf(worst->detail, sizeof(worst->detail), "%s",
@@ -795,6 +845,20 @@ double picard_check_ref_tol(const picard_tolerance *tol)
 	return fmin(REF_TOL, fmax(REF_TOL_FLOOR, CHECK_REF_SHARE * smallest));
 }
 
+/* The judge's error a check under tol needs, where rk8pd's is to be
+ * measured: CHECK_JUDGE_SHARE of tol's smallest part below
+ * CHECK_TIGHT_TOL; else 0 (rk8pd at picard_check_ref_tol() judges). */
+static double check_judge_need(const picard_tolerance *tol)
+{
+	double smallest = INFINITY;
+
+	if (tol->atol > 0)
+		smallest = tol->atol;
+	if (tol->rtol > 0)
+		smallest = fmin(smallest, tol->rtol);
+	return smallest < CHECK_TIGHT_TOL ? CHECK_JUDGE_SHARE * smallest : 0;
+}
+
 /* A slot whose reference failed under keep_going: NaN, counted, and the
  * first of them (slot order: the smallest trajectory) remembered. */
 static void check_ref_failed(const struct check_job *job, long s,
@@ -839,6 +903,8 @@ void picard_check_merge(picard_check_result *t, const picard_check_result *p, lo
 	t->nonfinite += p->nonfinite;
 	t->outside_span += p->outside_span;
 	t->ref_failed += p->ref_failed;
+	t->judged_gauss += p->judged_gauss;
+	t->judge_error = fmax(t->judge_error, p->judge_error);
 	if (t->first_ref_failed < 0 && p->first_ref_failed >= 0)
 		t->first_ref_failed = first + p->first_ref_failed;
 	if (p->checked_traj <= 0)
@@ -923,6 +989,8 @@ static int check_reduce(const struct check_job *job,
 		result->nonfinite += w->nonfinite;
 		result->outside_span += w->outside_span;
 		result->points += w->points;
+		result->judged_gauss += w->gauss;
+		result->judge_error = fmax(result->judge_error, w->judge_error);
 		check_fold_events(&w->ev, s * job->record->traj_stride, result);
 	}
 	result->checked_traj = job->slots - result->ref_failed;
@@ -1016,6 +1084,7 @@ int picard_check_each(const picard_model *model, const picard_grid *grid,
 		return err;
 	job.tol = options->tol;
 	job.ref_tol = picard_check_ref_tol(&options->tol);
+	job.judge_need = check_judge_need(&options->tol);
 	job.keep_going = options->keep_going;
 	job.first = options->first;
 	job.events = options->events;
