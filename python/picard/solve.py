@@ -8,9 +8,9 @@ import threading
 import numpy as np
 
 from . import _ffi
-from .arrays import as_rows, as_times, broadcast_rows, check_values
+from .arrays import as_rows, as_times, broadcast_rows
 from .ensemble import ensemble
-from .errors import InvalidArgument, check as check_code, raise_for, refuse
+from .errors import check as check_code, raise_for, refuse
 from .model import as_model
 from .result import Result
 
