@@ -1,4 +1,6 @@
 """Models: the registry, a model file, and a model from a string."""
+import os
+
 import numpy as np
 import pytest
 
@@ -76,3 +78,15 @@ def test_source_that_does_not_compile():
 def test_source_name_refused():
     with pytest.raises(picard.InvalidArgument, match="^name:"):
         picard.Model.from_source("not a name", GROWTH)
+
+
+def test_library_not_found_says_how(tmp_path):
+    import subprocess
+    import sys
+    from conftest import ROOT
+    env = dict(os.environ, PICARD_LIB=str(tmp_path / "libpicard.so"),
+               PYTHONPATH=os.path.join(ROOT, "python"))
+    run = subprocess.run([sys.executable, "-c", "import picard"], env=env,
+                         capture_output=True, text=True)
+    assert run.returncode != 0
+    assert "libpicard.so not found" in run.stderr and "PICARD_LIB" in run.stderr
