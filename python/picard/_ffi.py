@@ -63,9 +63,11 @@ class grid(Structure):
     ]
 
 
+# Array arguments of the calls made per solve are void pointers, given an
+# array's address (ndarray.ctypes.data): cheaper than data_as per call.
 class record(Structure):
-    _fields_ = [("every", c_long), ("traj_stride", c_int), ("states", c_double_p),
-                ("times", c_double_p), ("ntimes", c_long)]
+    _fields_ = [("every", c_long), ("traj_stride", c_int), ("states", c_void_p),
+                ("times", c_void_p), ("ntimes", c_long)]
 
 
 class stats(Structure):
@@ -172,8 +174,8 @@ solver_create = _sig("picard_solver_create", c_int, POINTER(solver_p), model_p,
 solver_free = _sig("picard_solver_free", None, solver_p)
 solver_grid = _sig("picard_solver_grid", POINTER(grid), solver_p)
 record_size = _sig("picard_record_size", c_size_t, solver_p, POINTER(record))
-solve = _sig("picard_solve", c_int, solver_p, c_double_p, c_double_p, c_double_p,
-             c_int_p, c_long_p, POINTER(record), c_int, POINTER(stats))
+solve = _sig("picard_solve", c_int, solver_p, c_void_p, c_void_p, c_void_p, c_void_p,
+             c_void_p, POINTER(record), c_int, POINTER(stats))
 solver_set_spans = _sig("picard_solver_set_spans", c_int, solver_p, c_long, c_double_p,
                         c_double_p)
 solver_error_estimates = _sig("picard_solver_error_estimates", c_double_p, solver_p)

@@ -231,7 +231,7 @@ def _run(model, solver, x, p, t0, t1, save_at, check, scale, scheme_name):
         rec.every = 1
     else:
         times = as_times(save_at, t0, t1)
-        rec.times = times.ctypes.data_as(_dp)
+        rec.times = times.ctypes.data
         rec.ntimes = times.size
     rows = times.size - (1 if save_at is None else 0)
     # the record's rows after a first row that holds x0 (t = t0), when the
@@ -240,16 +240,15 @@ def _run(model, solver, x, p, t0, t1, save_at, check, scale, scheme_name):
     states = np.empty((rows + first, n, dim))
     if first:
         states[0] = x
-    rec.states = states[first:].ctypes.data_as(_dp)
+    rec.states = states[first:].ctypes.data
     if _ffi.record_size(solver, ctypes.byref(rec)) != rows * n * dim:
         raise RuntimeError("picard: record size mismatch (the bindings and the library "
                            "disagree)")
     x_final = np.empty((n, dim))
     status = np.empty(n, dtype=np.intc)
     stats = _ffi.stats()
-    p_ptr = p.ctypes.data_as(_dp) if p is not None else None
-    code = _ffi.solve(solver, x.ctypes.data_as(_dp), p_ptr, x_final.ctypes.data_as(_dp),
-                      status.ctypes.data_as(_ffi.c_int_p), None, ctypes.byref(rec), 1,
+    code = _ffi.solve(solver, x.ctypes.data, p.ctypes.data if p is not None else None,
+                      x_final.ctypes.data, status.ctypes.data, None, ctypes.byref(rec), 1,
                       ctypes.byref(stats))
     if code < 0 and code != _ffi.EFAILED:
         raise_for(code, "solving %d members of %s" % (n, model.name))
@@ -293,7 +292,7 @@ _STATUS_NAMES = np.array([_ffi.traj_status_name(i).decode() for i in range(32)])
 
 
 def _status_names(status):
-    return _STATUS_NAMES[np.clip(status, 0, len(_STATUS_NAMES) - 1)]
+    return _STATUS_NAMES.take(status, mode="clip")
 
 
 def _stats_dict(stats, grid):
