@@ -1,6 +1,7 @@
 """solve.py - picard.solve: an ensemble's start states, parameters and span
 in, its states on a grid of times out, through picard_solver_create and
 picard_solve (include/picard.h)."""
+import atexit
 import ctypes
 import math
 import threading
@@ -57,7 +58,7 @@ def _take_solver(model, opts, n):
             return key, free.pop()
     solver = _ffi.solver_p()
     check_code(_ffi.solver_create(ctypes.byref(solver), model._ptr, ctypes.byref(opts), n),
-               "creating a solver for %d members of %s" % (n, model.name))
+               "creating a solver for %d member%s of %s" % (n, "s"[:n != 1], model.name))
     return key, solver
 
 
@@ -71,6 +72,7 @@ def _give_back(key, solver):
         _cache.setdefault(key, []).append(solver)
 
 
+@atexit.register
 def clear_cache():
     """Free the solvers kept between solves (their host and device memory)."""
     with _cache_lock:
@@ -136,7 +138,8 @@ def _set_options(opts, options):
 
 
 def _states_and_params(model, x0, params, precision, seed):
-    """x0 (N, n) and params (N, p) or None, broadcast against each other."""
+    """x0 (N, n) and params (N, p) or None, one row of either broadcast
+    against the other's rows."""
     p = None
     if params is not None:
         p, _ = as_rows(params, "params", model.nparams, "parameters", precision)
@@ -144,12 +147,11 @@ def _states_and_params(model, x0, params, precision, seed):
         if x0 < 1:
             refuse("x0", "an ensemble size must be >= 1, not %d" % x0)
         x, _ = ensemble(model, int(x0), seed=1 if seed is None else seed)
-        one = False
     else:
         if seed is not None:
             refuse("seed", "draws an ensemble: give x0 as its size N (an int), or draw one "
                    "with picard.ensemble(model, N, seed=...)")
-        x, one = as_rows(x0, "x0", model.dim, "components", precision)
+        x, _ = as_rows(x0, "x0", model.dim, "components", precision)
     n = max(x.shape[0], p.shape[0] if p is not None else 1)
     if p is not None and 1 < x.shape[0] != p.shape[0] > 1:
         refuse("params", "%d rows, but x0 has %d (one row of either is broadcast)"
@@ -157,7 +159,7 @@ def _states_and_params(model, x0, params, precision, seed):
     x = broadcast_rows(x, n, "x0")
     if p is not None:
         p = broadcast_rows(p, n, "params")
-    return x, p, one and n == 1
+    return x, p
 
 
 # ---- the solve ------------------------------------------------------------------
@@ -197,14 +199,14 @@ def solve(model, x0, t_span, params=None, *, tol=None, rtol=None, atol=None, sch
     backend_id = _choice(backend, "backend", _ffi.BACKENDS)
     t0, t1 = _span(t_span)
     tol, rtol, atol = (_positive(v, a) for v, a in ((tol, "tol"), (rtol, "rtol"), (atol, "atol")))
-    x, p, _ = _states_and_params(model, x0, params, precision, seed)
+    x, p = _states_and_params(model, x0, params, precision, seed)
     n = x.shape[0]
 
     opts = _ffi.options(scheme=scheme_id, precision=precision_id, backend=backend_id,
                         t0=t0, t1=t1)
     _set_options(opts, options)
     if rtol is not None or atol is not None or tol is not None:
-        opts.iter_rtol = rtol if rtol is not None else (tol / 10 if tol else atol)
+        opts.iter_rtol = rtol if rtol is not None else (tol / 10 if tol else 0.0)
         opts.iter_atol = atol if atol is not None else (tol / 10 if tol else 0.0)
     scale = _ffi.tolerance(atol=tol or 0.0, rtol=(rtol or 0.0) if tol else 0.0)
     if tol is not None:
@@ -251,7 +253,7 @@ def _run(model, solver, x, p, t0, t1, save_at, check, scale, scheme_name):
                       x_final.ctypes.data, status.ctypes.data, None, ctypes.byref(rec), 1,
                       ctypes.byref(stats))
     if code < 0 and code != _ffi.EFAILED:
-        raise_for(code, "solving %d members of %s" % (n, model.name))
+        raise_for(code, "solving %d member%s of %s" % (n, "s"[:n != 1], model.name))
 
     t_fail = np.ctypeslib.as_array(_ffi.solver_fail_times(solver), (n, 2))[:, 0].copy()
     err_est = None
@@ -261,11 +263,10 @@ def _run(model, solver, x, p, t0, t1, save_at, check, scale, scheme_name):
     err = None
     if check:
         err = _check(model, solver, grid, x, p, rec, status, scale)
-    tol_given = scale.atol > 0
-    if tol_given:
-        over = (status == 0) & (((err if err is not None else err_est) > 1) |
-                                np.isnan(err if err is not None else err_est))
-        status[over] = _ffi.TRAJ_TOL_EXCEEDED
+    if scale.atol > 0:  # tol given: the checked error, else the estimate
+        judged = err if err is not None else err_est
+        # NaN (no reference, no estimate) is left as the status says
+        status[(status == 0) & (judged > 1)] = _ffi.TRAJ_TOL_EXCEEDED
     return Result(times, states.transpose(1, 0, 2), x_final, _status_names(status), t_fail,
                   err, err_est, scheme_name, _stats_dict(stats, grid))
 
