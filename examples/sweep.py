@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """sweep.py - a parameter sweep from Python: the Rossler system's
 bifurcation diagram in c (x' = -y - z, y' = x + a y, z' = b + z (x - c),
 a = b = 0.2), one ensemble member per value of c, solved at once.
