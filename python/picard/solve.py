@@ -9,7 +9,7 @@ import threading
 import numpy as np
 
 from . import _ffi
-from .arrays import as_rows, as_times, broadcast_rows
+from .arrays import as_float_array, as_rows, as_times, broadcast_rows, check_values
 from .ensemble import ensemble
 from .errors import check as check_code, raise_for, refuse
 from .model import as_model
@@ -85,15 +85,31 @@ def clear_cache():
 # ---- arguments ---------------------------------------------------------------
 
 def _span(t_span):
+    """(t0, t1, None) for a pair, or the grid's (min t0, max t1) and the
+    (N, 2) array of each member's own span."""
+    if isinstance(t_span, np.ndarray) and t_span.ndim == 2 or \
+            isinstance(t_span, (list, tuple)) and len(t_span) and \
+            isinstance(t_span[0], (list, tuple, np.ndarray)):
+        spans = as_float_array(t_span, "t_span")
+        if spans.ndim != 2 or spans.shape[1] != 2 or spans.shape[0] == 0:
+            refuse("t_span", "per-member spans are rows (t0, t1): shape (N, 2), not %s"
+                   % (spans.shape,))
+        check_values(spans, "t_span", "double")
+        bad = np.flatnonzero(spans[:, 1] <= spans[:, 0])
+        if bad.size:
+            i = bad[0]
+            refuse("t_span", "row %d: t1 = %g is not after t0 = %g" % (i, spans[i, 1],
+                                                                       spans[i, 0]))
+        return float(spans[:, 0].min()), float(spans[:, 1].max()), spans
     try:
         t0, t1 = (float(t) for t in t_span)
     except (TypeError, ValueError):
-        refuse("t_span", "a pair (t0, t1) of numbers, not %r" % (t_span,))
+        refuse("t_span", "a pair (t0, t1) of numbers, or (N, 2) rows, not %r" % (t_span,))
     if not (math.isfinite(t0) and math.isfinite(t1)):
         refuse("t_span", "(%g, %g): both ends must be finite" % (t0, t1))
     if not t1 > t0:
         refuse("t_span", "(%g, %g): t1 must be after t0" % (t0, t1))
-    return t0, t1
+    return t0, t1, None
 
 
 def _positive(value, argument):
@@ -172,7 +188,9 @@ def solve(model, x0, t_span, params=None, *, tol=None, rtol=None, atol=None, sch
     model      a picard.Model or a registered model's name
     x0         (N, n) start states, (n,) one member, or an int N: N members
                spread 10% around the model's start (seed: the draw's seed, 1)
-    t_span     (t0, t1)
+    t_span     (t0, t1), or (N, 2): each member's own span (the per-thread
+               schemes; times of save_at outside a member's span are NaN
+               for it; without save_at, t is (N, T), each member's own)
     params     (N, p) parameters per member, (p,) shared, or None: defaults
     rtol, atol the scheme's local tolerances (picard_options.iter_rtol,
                iter_atol): per step for the adaptive schemes, as solve_ivp;
@@ -197,10 +215,16 @@ def solve(model, x0, t_span, params=None, *, tol=None, rtol=None, atol=None, sch
     scheme_id = _choice(scheme_name, "scheme", _ffi.SCHEMES)
     precision_id = _choice(precision, "precision", _ffi.PRECISIONS)
     backend_id = _choice(backend, "backend", _ffi.BACKENDS)
-    t0, t1 = _span(t_span)
+    t0, t1, spans = _span(t_span)
     tol, rtol, atol = (_positive(v, a) for v, a in ((tol, "tol"), (rtol, "rtol"), (atol, "atol")))
     x, p = _states_and_params(model, x0, params, precision, seed)
     n = x.shape[0]
+    if spans is not None:
+        spans = broadcast_rows(spans, n, "t_span")
+        if spans.shape[0] > x.shape[0]:  # more spans than rows: x0 and params broadcast
+            n = spans.shape[0]
+            x = broadcast_rows(x, n, "x0")
+            p = broadcast_rows(p, n, "params") if p is not None else None
 
     opts = _ffi.options(scheme=scheme_id, precision=precision_id, backend=backend_id,
                         t0=t0, t1=t1)
@@ -218,24 +242,38 @@ def solve(model, x0, t_span, params=None, *, tol=None, rtol=None, atol=None, sch
 
     key, solver = _take_solver(model, opts, n)
     try:
-        return _run(model, solver, x, p, t0, t1, save_at, check, scale, scheme_name)
+        if spans is not None:
+            check_code(_ffi.solver_set_spans(solver, n, _col(spans, 0), _col(spans, 1)),
+                       "t_span")
+        return _run(model, solver, x, p, t0, t1, spans, save_at, check, scale, scheme_name)
     finally:
+        if spans is not None:
+            _ffi.solver_set_spans(solver, n, None, None)
         _give_back(key, solver)
 
 
-def _run(model, solver, x, p, t0, t1, save_at, check, scale, scheme_name):
+def _col(spans, k):
+    return np.ascontiguousarray(spans[:, k]).ctypes.data_as(_dp)
+
+
+def _run(model, solver, x, p, t0, t1, spans, save_at, check, scale, scheme_name):
     n, dim = x.shape
     grid = _ffi.solver_grid(solver).contents
     rec = _ffi.record(traj_stride=1)
     if save_at is None:
-        times = t0 + grid.window * np.arange(0, grid.windows + 1)
-        times[-1] = t1
         rec.every = 1
+        if spans is None:
+            times = t0 + grid.window * np.arange(0, grid.windows + 1)
+            times[-1] = t1
+        else:  # each member's own window ends
+            steps = np.arange(0, grid.windows + 1) / grid.windows
+            times = spans[:, :1] + (spans[:, 1:] - spans[:, :1]) * steps
+            times[:, -1] = spans[:, 1]
     else:
         times = as_times(save_at, t0, t1)
         rec.times = times.ctypes.data
         rec.ntimes = times.size
-    rows = times.size - (1 if save_at is None else 0)
+    rows = times.shape[-1] - (1 if save_at is None else 0)
     # the record's rows after a first row that holds x0 (t = t0), when the
     # times are window ends: one buffer, no copy to prepend it
     first = 1 if save_at is None else 0
@@ -262,7 +300,7 @@ def _run(model, solver, x, p, t0, t1, save_at, check, scale, scheme_name):
         err_est = np.ctypeslib.as_array(est, (n,)).copy()
     err = None
     if check:
-        err = _check(model, solver, grid, x, p, rec, status, scale)
+        err = _check(model, solver, grid, x, p, spans, rec, status, scale)
     if scale.atol > 0:  # tol given: the checked error, else the estimate
         judged = err if err is not None else err_est
         # NaN (no reference, no estimate) is left as the status says
@@ -271,11 +309,14 @@ def _run(model, solver, x, p, t0, t1, save_at, check, scale, scheme_name):
                   err, err_est, scheme_name, _stats_dict(stats, grid))
 
 
-def _check(model, solver, grid, x, p, rec, status, scale):
+def _check(model, solver, grid, x, p, spans, rec, status, scale):
     """Each member's error against picard_reference, scaled under scale."""
     n = x.shape[0]
     err = np.empty(n)
     copts = _ffi.check_options(tol=scale, traj_error=err.ctypes.data_as(_dp), keep_going=True)
+    if spans is not None:
+        t0s, t1s = np.ascontiguousarray(spans[:, 0]), np.ascontiguousarray(spans[:, 1])
+        copts.span_t0, copts.span_t1 = t0s.ctypes.data_as(_dp), t1s.ctypes.data_as(_dp)
     if model.has_events:
         copts.events = _ffi.solver_event_log(solver)
         copts.status = status.ctypes.data_as(_ffi.c_int_p)

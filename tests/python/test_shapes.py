@@ -83,3 +83,25 @@ def test_sizes(n):
                      rtol=1e-10, atol=1e-12)
     assert r.x.shape == (n, 1, 1)
     assert np.allclose(r.x, np.exp(-0.5), rtol=1e-8)
+
+
+def test_per_member_spans():
+    spans = np.array([[0.0, 1.0], [-3.0, 4.0], [2.5, 2.75]])
+    x0 = np.array([[1.0, 0.0], [1.0, 0.0], [0.5, 1.0]])
+    r = picard.solve("oscillator", x0, spans, backend="cpu", rtol=1e-10, atol=1e-10,
+                     check=True)
+    assert r.t.shape == (3, 2) and np.array_equal(r.t, spans)
+    dt = spans[:, 1] - spans[:, 0]
+    c, s = np.cos(dt), np.sin(dt)
+    want = np.column_stack([x0[:, 0] * c + x0[:, 1] * s, -x0[:, 0] * s + x0[:, 1] * c])
+    assert np.abs(r.x_final - want).max() < 1e-8
+    assert np.array_equal(r.x[:, -1], r.x_final) and (r.err < 1e-8).all()
+    # absolute times: NaN for a member outside its span, never extrapolated
+    r = picard.solve("oscillator", x0, spans, backend="cpu", save_at=[0.5, 3.0])
+    assert np.isnan(r.x[0, 1]).all() and np.isnan(r.x[2, 0]).all()
+    assert np.isfinite(r.x[1]).all()
+    # a window scheme takes no spans: the library says so
+    with pytest.raises(picard.InvalidArgument):
+        picard.solve("oscillator", x0, spans, backend="cpu", scheme="trapezoid")
+    with pytest.raises(picard.InvalidArgument, match="^t_span: row 1"):
+        picard.solve("oscillator", x0, [[0, 1], [2, 2], [0, 1]], backend="cpu")
