@@ -1,7 +1,9 @@
 # picard - build, test and device bundle.
 #
 #   make              library, picard-run, the test binary
-#   make test         Criterion suite (GPU tests skip without a device)
+#   make test         Criterion suite (GPU tests skip without a device), then
+#                     the Python package's (pytest tests/python)
+#   make python       libpicard.so and the Python package over it (python/)
 #   make gpu-bundle   bin/ + lib/ folder to carry to a GPU machine
 #   make gpu-carry    the bundle as .xfer/bin.tar.xz, small enough to carry
 #   make test-asan    the suite built with ASan + UBSan (build-asan/, bin-asan/)
@@ -23,6 +25,9 @@ CUDA_ARCH ?= 90
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
 CC        ?= gcc
 CXX       ?= g++
+# Debian's Python, whose python3-numpy and python3-pytest the deps step
+# installs (a python3 earlier on PATH, pyenv's, would not see them)
+PYTHON    ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
 
 BUILD := build
 BIN   := bin
@@ -144,7 +149,7 @@ MPI_PLUGIN   := $(LIBDIR)/libpicard_mpirun.so
 MPI_PROGS    := $(BIN)/mpi-api-check
 MPI_TARGETS  := $(if $(MPI_FOUND),$(MPI_LIB) $(MPI_SHLIB) $(MPI_PLUGIN) $(MPI_PROGS))
 
-.PHONY: all test test-asan fuzz fuzz-cc gpu-bundle gpu-carry deps clean bench bench-check install mpi-status
+.PHONY: all test test-asan python fuzz fuzz-cc gpu-bundle gpu-carry deps clean bench bench-check install mpi-status
 all: deps mpi-status $(PROGRAMS:%=$(BIN)/%) $(BIN)/picard-tests $(LIB) $(MPI_TARGETS)
 
 mpi-status:
@@ -156,7 +161,7 @@ endif
 
 # ---- system packages: install as root, else say what to run ----------------
 deps:
-	@CUDA_HOME=$(CUDA_HOME) src/mk/ensure-deps.sh
+	@CUDA_HOME=$(CUDA_HOME) PYTHON=$(PYTHON) src/mk/ensure-deps.sh
 
 # ---- generated registry -----------------------------------------------------
 # Rewritten only when the model list changes, so adding a file rebuilds it.
@@ -371,10 +376,21 @@ plots:
 chem-models: deps
 	@tools/mechanisms/generate.sh models
 
+# ---- Python -------------------------------------------------------------------
+# python/picard, ctypes over libpicard.so: nothing to compile. It records
+# where the library is (python/picard/_libdir.txt), so that a pip install of
+# python/ finds it from anywhere (python/README.md).
+.PHONY: python
+python: deps $(SHLIB)
+	@echo '$(abspath $(LIBDIR))' > python/picard/_libdir.txt
+	@echo "  PYTHON  python/picard over $(SHLIB) (install: $(PYTHON) -m pip install --no-build-isolation ./python)"
+
 # ---- tests ------------------------------------------------------------------
-# The CLI tests find picard-run beside the test binary.
-test: all
+# The CLI tests find picard-run beside the test binary; the Python tests
+# (tests/python, pytest) the source tree's package and library.
+test: all python
 	$(BIN)/picard-tests $(TEST_ARGS)
+	$(PYTHON) -m pytest -q tests/python $(PYTEST_ARGS)
 
 # ---- sanitizers ---------------------------------------------------------------
 # The whole suite built with AddressSanitizer and UndefinedBehaviorSanitizer

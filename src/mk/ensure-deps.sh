@@ -11,8 +11,13 @@ fi
 need=""
 [ -f /usr/include/gsl/gsl_odeiv2.h ] || need="$need libgsl-dev"
 [ -f /usr/include/criterion/criterion.h ] || need="$need libcriterion-dev"
-# the chemistry converter (tools/mech2picard), which make test runs
+# the chemistry converter (tools/mech2picard), which make test runs, and
+# the Python package and its tests (python/, tests/python), under Debian's
+# python3 (the Makefile's PYTHON)
+py=${PYTHON:-python3}
 python3 -c 'import yaml' 2>/dev/null || need="$need python3-yaml"
+$py -c 'import numpy' 2>/dev/null || need="$need python3-numpy"
+$py -c 'import pytest' 2>/dev/null || need="$need python3-pytest"
 # make plots asks for gnuplot too (ensure-deps.sh plots)
 [ "$1" = plots ] && ! command -v gnuplot >/dev/null && need="$need gnuplot-nox"
 [ -z "$need" ] && exit 0

@@ -1,0 +1,26 @@
+"""picard: ensembles of ODE initial-value problems on the GPU or the CPU,
+numpy in and numpy out, over libpicard.so (include/picard.h).
+
+    import picard
+    r = picard.solve("lotka", x0, (0, 10), params, rtol=1e-8)
+    r.t, r.x, r.status
+
+python/README.md has the rest."""
+from . import _ffi
+from .ensemble import ensemble
+from .errors import CompileError, Error, InvalidArgument, ModelNotFound, NoDevice
+from .model import Model, models
+from .result import Result
+from .solve import auto_scheme, clear_cache, schemes, solve
+
+__version__ = _ffi.version().decode()
+
+
+def cuda_available():
+    """Whether a usable CUDA device is there (backend "auto" then uses it)."""
+    return bool(_ffi.cuda_available())
+
+
+__all__ = ["Model", "Result", "Error", "InvalidArgument", "ModelNotFound", "CompileError",
+           "NoDevice", "solve", "schemes", "models", "ensemble", "auto_scheme",
+           "clear_cache", "cuda_available", "__version__"]
