@@ -76,6 +76,7 @@ class stats(Structure):
         ("sweeps_mean", c_double), ("sweeps_max", c_int), ("rhs_evals", c_double),
         ("chunks", c_long), ("estimate_seconds", c_double),
         ("device", c_char * 128), ("backend", c_int),
+        ("launches", c_long), ("host_waits", c_long),
     ]
 
 
@@ -88,6 +89,7 @@ class check_result(Structure):
         ("event_error", c_double), ("event_scaled_error", c_double),
         ("worst_event_traj", c_long), ("event_mismatch", c_long),
         ("first_event_mismatch", c_long), ("event_detail", c_char * 200),
+        ("judged_gauss", c_long), ("judge_error", c_double),
     ]
 
 

@@ -344,6 +344,7 @@ def _stats_dict(stats, grid):
         "solve_seconds": stats.solve_seconds, "failed": stats.failed,
         "rhs_evals": stats.rhs_evals, "sweeps_mean": stats.sweeps_mean,
         "sweeps_max": stats.sweeps_max, "chunks": stats.chunks,
+        "launches": stats.launches, "host_waits": stats.host_waits,
         "estimate_seconds": stats.estimate_seconds,
         "m": grid.m, "K": grid.K, "adaptive": bool(grid.adaptive), "h": grid.h,
         "window": grid.window, "windows": grid.windows,
