@@ -275,7 +275,8 @@ int picard_mpi_solve(MPI_Comm comm, picard_solver *solver, long count, const dou
 
 /* The fields of a check result that add up, and those that are maxima. */
 enum {
-	CHECK_TRAJ, CHECK_POINTS, CHECK_NONFINITE, CHECK_REF_FAILED, CHECK_OUTSIDE, CHECK_COUNTS
+	CHECK_TRAJ, CHECK_POINTS, CHECK_NONFINITE, CHECK_REF_FAILED, CHECK_OUTSIDE, CHECK_JUDGED,
+	CHECK_COUNTS
 };
 /* A rank's row of maxima and places (global), to pick from. */
 #define CHECK_ROW 11
@@ -283,7 +284,8 @@ enum {
 int picard_mpi_check_reduce(MPI_Comm comm, long first, picard_check_result *res)
 {
 	const long mine[CHECK_COUNTS] = {res->checked_traj, res->points, res->nonfinite,
-					 res->ref_failed, res->outside_span};
+					 res->ref_failed, res->outside_span, res->judged_gauss};
+	const double judge_error = res->judge_error;
 	long sums[CHECK_COUNTS];
 	/* E, its place (global), the relative and scaled maxima, the first
 	 * failed reference (global), the events' (a model with events; the
@@ -326,6 +328,10 @@ int picard_mpi_check_reduce(MPI_Comm comm, long first, picard_check_result *res)
 	res->nonfinite = sums[CHECK_NONFINITE];
 	res->ref_failed = sums[CHECK_REF_FAILED];
 	res->outside_span = sums[CHECK_OUTSIDE];
+	/* who judged: the members gauss16 judged, and the judges' largest
+	 * own error, over the job */
+	res->judged_gauss = sums[CHECK_JUDGED];
+	MPI_Allreduce(&judge_error, &res->judge_error, 1, MPI_DOUBLE, MPI_MAX, comm);
 	/* the mismatches: counted over the job, this rank's first in words */
 	MPI_Allreduce(&mismatch, &res->event_mismatch, 1, MPI_LONG, MPI_SUM, comm);
 	res->first_event_mismatch = mismatch ? first + first_mismatch : -1;
