@@ -14,6 +14,9 @@
 #            100 (--spread 0: its own ensemble) at 1e-8 and 1e-10
 #   orbit-fine, kepler-fine   lobatto at finer windows (1e-9 .. 1e-10),
 #            one window after the other and 8 or 16 in flight
+#   front    after the front's two-sweep test (picard_front_within): lobatto
+#            in flight and one window after the other on the same grids,
+#            with dp8 and vern9, on the orbit and on the 64 orbits
 #   launches kernel launches and host waits of one solve, by scheme
 #   tests    the lobatto and tuner GPU tests with PICARD_REQUIRE_GPU=1
 # Every orbit returns to its start after whole periods, so the error is
@@ -93,10 +96,31 @@ fine() {
 	done
 }
 
+# the same grids one window after the other and 8 in flight (into CSV)
+front() {
+	csv=$1 starts=$2 t1=$3
+	echo "method,setting,first_ms,median_ms,min_ms,error" > "$out/$csv"
+	row "$csv" "$starts" "$t1" dp8 --scheme dp8 --iter-rtol 1e-15 --iter-atol 1e-15
+	for r in 1e-14 1e-15; do
+		row "$csv" "$starts" "$t1" vern9 --scheme vern9 --iter-rtol $r --iter-atol $r
+	done
+	L="--scheme lobatto --K-max 60 --iter-rtol 1e-15"
+	for c in "--m 16 --window 0.70757" "--m 16 --window 0.5" "--m 24 --window 0.9" \
+		 "--m 24 --window 0.7" "--m 32 --window 1.6" "--m 32 --window 1.0"; do
+		row "$csv" "$starts" "$t1" lobatto-sequential $L $c --warm-start
+		row "$csv" "$starts" "$t1" lobatto-in-flight $L $c --block 8
+	done
+	row "$csv" "$starts" "$t1" lobatto-in-flight $L --m 16 --window 0.5 --block 16
+}
+
 for part in "$@"; do
 	case $part in
 	orbit-fine)
 		fine orbit-fine.csv "$out/orbit1.csv" "${ORBIT_T1:-6283.185307179586}"
+		;;
+	front)
+		front orbit-front.csv "$out/orbit1.csv" "${ORBIT_T1:-6283.185307179586}"
+		front kepler-front.csv "$init" "${KEPLER_T1:-628.3185307179586}"
 		;;
 	kepler-fine)
 		fine kepler-fine.csv "$init" "${KEPLER_T1:-628.3185307179586}"

@@ -31,7 +31,8 @@ def as_float_array(value, argument):
 def check_values(array, argument, precision):
     """Refuse NaN or infinite entries, and (precision "float") entries
     past float's largest value, naming the first."""
-    if array.size == 0:
+    if array.size == 0 or np.isfinite(array).all() and (
+            precision != "float" or np.abs(array).max() <= FLOAT_MAX):
         return
     bad = ~np.isfinite(array)
     if bad.any():

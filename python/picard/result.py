@@ -1,6 +1,12 @@
 """result.py - what picard.solve returns."""
 import numpy as np
 
+from . import _ffi
+
+# every status's name, by its code (picard_traj_status_name)
+_STATUS_NAMES = np.array([_ffi.traj_status_name(i).decode() for i in range(32)])
+_OK_CODES = (0, 10)  # PICARD_TRAJ_OK, PICARD_TRAJ_EVENT (a terminal event: done)
+
 
 class Result:
     """The outcome of picard.solve.
@@ -11,8 +17,9 @@ class Result:
              failure, and .status says why
     x_final  (N, n) each member's last state: at t1, at its terminal event,
              or where it failed
-    status   (N,) per member: "ok", "nonfinite", "diverged", "not-converged",
+    status   (N,) per member, a string: "ok", "nonfinite", "diverged", "not-converged",
              "tol-exceeded", "step-underflow", "max-steps", "event", ...
+    status_code (N,) the same as the library's codes (picard_traj_status)
     t_fail   (N,) where a member stopped (its failing step, or terminal
              event); NaN for one that went on to t1
     err      (N,) with check=True: each member's error against the GSL
@@ -24,11 +31,12 @@ class Result:
              h, window, windows, adaptive, iter_rtol, iter_atol), ...
     """
 
-    def __init__(self, t, x, x_final, status, t_fail, err, err_est, scheme, stats):
+    def __init__(self, t, x, x_final, status_code, t_fail, err, err_est, scheme, stats):
         self.t = t
         self.x = x
         self.x_final = x_final
-        self.status = status
+        self.status_code = status_code
+        self._status = None
         self.t_fail = t_fail
         self.err = err
         self.err_est = err_est
@@ -36,9 +44,18 @@ class Result:
         self.stats = stats
 
     @property
+    def status(self):
+        """(N,) each member's status by name, made on first use: a sweep
+        that reads only .ok does not pay for N strings."""
+        if self._status is None:
+            self._status = _STATUS_NAMES.take(self.status_code, mode="clip")
+        return self._status
+
+    @property
     def ok(self):
         """(N,) bool: the members whose status is "ok" or "event"."""
-        return np.isin(self.status, ("ok", "event"))
+        code = self.status_code
+        return (code == _OK_CODES[0]) | (code == _OK_CODES[1])
 
     @property
     def success(self):

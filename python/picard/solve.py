@@ -305,7 +305,7 @@ def _run(model, solver, x, p, t0, t1, spans, save_at, check, scale, scheme_name)
         judged = err if err is not None else err_est
         # NaN (no reference, no estimate) is left as the status says
         status[(status == 0) & (judged > 1)] = _ffi.TRAJ_TOL_EXCEEDED
-    return Result(times, states.transpose(1, 0, 2), x_final, _status_names(status), t_fail,
+    return Result(times, states.transpose(1, 0, 2), x_final, status, t_fail,
                   err, err_est, scheme_name, _stats_dict(stats, grid))
 
 
@@ -327,14 +327,6 @@ def _check(model, solver, grid, x, p, spans, rec, status, scale):
                                ctypes.byref(rec), ctypes.byref(copts), ctypes.byref(result)),
                "checking %s against the reference" % model.name)
     return err
-
-
-# every status's name, by its code (picard_traj_status_name)
-_STATUS_NAMES = np.array([_ffi.traj_status_name(i).decode() for i in range(32)])
-
-
-def _status_names(status):
-    return _STATUS_NAMES.take(status, mode="clip")
 
 
 def _stats_dict(stats, grid):

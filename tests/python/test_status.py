@@ -11,6 +11,7 @@ def test_diverged_member_is_named():
                      save_at=np.linspace(0, 1, 11))
     assert list(r.status) == ["ok", "diverged", "ok"]
     assert not r.success and list(r.ok) == [True, False, True]
+    assert [picard._ffi.traj_status_name(c).decode() for c in r.status_code] == list(r.status)
     assert np.isfinite(r.x[[0, 2]]).all()
     assert 0 < r.t_fail[1] < 1 and np.isnan(r.t_fail[[0, 2]]).all()
     after = r.t > r.t_fail[1]
