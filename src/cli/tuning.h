@@ -1,8 +1,9 @@
 /* tuning.h - what picard-tune and picard-run share about the tolerance
- * search (picard_tune) and its cache: the key, built one way for both so
- * that picard-run finds what picard-tune stored; the progress of a search
- * (a CSV row per point, one updating line on a terminal); the report when
- * no configuration meets E*; and picard-run --tol's choice of m, K, h.
+ * search (picard_tune) and its cache: the progress of a search (a CSV row
+ * per point, one updating line on a terminal); the report when no
+ * configuration meets E*; and what picard-run --tol says of the choice
+ * picard_choose makes (include/picard_choose.h). The cache key is
+ * src/tune/tune_key.h's.
  */
 #ifndef PICARD_CLI_TUNING_H
 #define PICARD_CLI_TUNING_H
@@ -82,15 +83,15 @@ struct tuning_command {
 void tuning_print_command(const char *program, const struct tuning_command *command);
 
 /* picard-run --tol: when not all of --m, --K, --h were given, set the
- * others from the tuning cache entry for this ensemble, or else from a
- * quick search's decision kept for the same command (decision_cache.h),
- * or else from a quick search on the run's own ensemble (x0, params: ntraj
- * rows as the run will solve them, params NULL for the defaults; at most
- * 1024 costed, its extremes and evenly spaced rows sampled; its decision
- * kept, not a tuning cache entry), and say which on stdout. ensemble_id: "default" when the ensemble is picard-tune's
- * (spread 0.1 around the model's start, seed 1, no parameter spread),
- * else picard_ensemble_id() of x0 and params. Returns 0, or an error
- * already reported (PICARD_ENOTFOUND when no configuration met --tol). */
+ * others as picard_choose() chooses them (the tuning cache entry for this
+ * ensemble, else a quick search's decision kept for the same command,
+ * else a quick search on the run's own ensemble: x0, params, ntraj rows
+ * as the run will solve them, params NULL for the defaults), and say
+ * which on stdout, with its progress on stderr. ensemble_id: "default"
+ * when the ensemble is picard-tune's (spread 0.1 around the model's start,
+ * seed 1, no parameter spread), else picard_ensemble_id() of x0 and
+ * params. Returns 0, or an error already reported (PICARD_ENOTFOUND when
+ * no configuration met --tol). */
 int tuning_for_run(struct run_options *opts, long ntraj, const double *x0,
 		   const double *params, const char *ensemble_id);
 

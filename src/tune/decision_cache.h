@@ -23,7 +23,7 @@ struct quick_decision {
 	picard_tune_point point; /* the point applied */
 	bool closest;            /* none met the tolerance on every sampled
 				    member: point is the closest, each member
-				    judged (tuning.c, run_closest) */
+				    judged */
 	char search[600];        /* how the search was made, its own words
 				    ("4 trajectories sampled, dp5: 16 points,
 				    1.7 s") */
