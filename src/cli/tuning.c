@@ -431,13 +431,14 @@ int tuning_for_run(struct run_options *opts, long ntraj, const double *x0,
 {
 	struct tuning_progress progress;
 	picard_choose_request request = choose_request(opts, ntraj, x0, params, ensemble_id);
-	picard_choose_report *report = malloc(sizeof(*report));
+	picard_choose_report *report;
 	picard_options chosen;
 	char source[5600];
 	int err;
 
 	if (!opts->tol_given)
 		return 0;
+	report = malloc(sizeof(*report)); /* a search's outcome: large */
 	if (!report)
 		return cli_library_error(picard_fail(PICARD_ENOMEM, "no memory for the tuning report"));
 	tuning_progress_init(&progress, NULL);
