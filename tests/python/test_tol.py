@@ -42,6 +42,16 @@ def test_tol_meets_the_closed_form(cache):
     assert (r.err <= 1).all()
 
 
+def test_tol_damaged_decision_is_warned_of_and_searched_again(cache):
+    first = picard.solve("decay", 8, (0, 10), tol=1e-6, backend="cpu")
+    with open(first.stats["chosen_where"], "w") as f:
+        f.write("not a decision\n")
+    with pytest.warns(RuntimeWarning, match="ignoring the quick search decision.*not a "
+                      "decision file"):
+        again = picard.solve("decay", 8, (0, 10), tol=1e-6, backend="cpu")
+    assert again.stats["chosen_by"] == "search" and again.scheme == first.scheme
+
+
 def test_tol_keeps_the_options_given(cache):
     r = picard.solve("oscillator", 16, (0, 10), tol=1e-4, backend="cpu", scheme="trapezoid",
                      m=4)
