@@ -270,7 +270,9 @@ def solve(model, x0, t_span, params=None, *, tol=None, rtol=None, atol=None, sch
             scheme_fixed=scheme != "auto", layout_fixed="layout" in options, fixed=opts)
         opts, chosen = choose(model, request, precision)
         scheme_name = _SCHEME_NAMES[opts.scheme]
-        opts.estimate_error = True
+        # an estimate besides the check, as picard-run's: none with events
+        # or per-member spans (its companion solves on the grid's span)
+        opts.estimate_error = spans is None and not model.has_events
         opts.error_scale = scale
         check = True  # every member against the reference: err is the checked error
 

@@ -42,6 +42,14 @@ def test_tol_meets_the_closed_form(cache):
     assert (r.err <= 1).all()
 
 
+def test_tol_on_per_member_spans_meets_the_closed_form(cache):
+    spans = np.array([[0.0, 5.0], [0.0, 10.0], [1.0, 8.0]])
+    r = picard.solve("decay", np.ones((3, 1)), spans, [[0.5]], tol=1e-6, backend="cpu")
+    exact = np.exp(-0.5 * (spans[:, 1] - spans[:, 0]))
+    assert np.abs(r.x_final[:, 0] - exact).max() <= 1e-6, r.scheme
+    assert r.err_est is None and (r.err <= 1).all()
+
+
 def test_tol_damaged_decision_is_warned_of_and_searched_again(cache):
     first = picard.solve("decay", 8, (0, 10), tol=1e-6, backend="cpu")
     with open(first.stats["chosen_where"], "w") as f:
