@@ -18,7 +18,8 @@ class Result:
     err      (N,) with check=True or tol: each member's error against the
              reference at t (scaled by tol where given, else absolute), else None
     err_est  (N,) with tol: each member's estimated error scaled by tol (a
-             companion solve on a finer grid), else None
+             companion solve on a finer grid), else None; None too with
+             per-member spans or events
     scheme   the scheme that ran ("dp5", "trapezoid", ...; with tol, the
              chosen one)
     stats    dict: device, backend, solve_seconds, rhs_evals, the grid (m, K,
