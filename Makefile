@@ -692,7 +692,8 @@ kernels: all
 			$(BIN)/picard-run $$m --precompile || exit 1; \
 	done
 
-# make install PREFIX=DIR [DESTDIR=STAGE]: include/picard.h, lib/libpicard.so
+# make install PREFIX=DIR [DESTDIR=STAGE]: include/picard.h and picard_choose.h,
+# lib/libpicard.so
 # and .a, lib/pkgconfig/picard.pc and bin/picard-* (which find the library
 # through RPATH $ORIGIN/../lib); a C program then builds with
 # gcc prog.c $(pkg-config --cflags --libs picard) (examples/ensemble.c).
@@ -702,7 +703,7 @@ install: all
 	@echo "  INSTALL $(DESTDIR)$(PREFIX)"
 	$(Q)install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/bin
-	$(Q)install -m 644 include/picard.h $(DESTDIR)$(PREFIX)/include/
+	$(Q)install -m 644 include/picard.h include/picard_choose.h $(DESTDIR)$(PREFIX)/include/
 	$(Q)install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	$(Q)install -m 755 $(SHLIB) $(DESTDIR)$(PREFIX)/lib/
 	$(Q)install -m 755 $(PROGRAMS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/

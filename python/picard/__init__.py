@@ -8,7 +8,8 @@ numpy in and numpy out, over libpicard.so (include/picard.h).
 python/README.md has the rest."""
 from . import _ffi
 from .ensemble import ensemble
-from .errors import CompileError, Error, InvalidArgument, ModelNotFound, NoDevice
+from .errors import (CompileError, Error, InvalidArgument, ModelNotFound, NoDevice,
+                     ToleranceNotReached)
 from .model import Model, models
 from .result import Result
 from .solve import auto_scheme, clear_cache, schemes, solve
@@ -22,5 +23,5 @@ def cuda_available():
 
 
 __all__ = ["Model", "Result", "Error", "InvalidArgument", "ModelNotFound", "CompileError",
-           "NoDevice", "solve", "schemes", "models", "ensemble", "auto_scheme",
+           "NoDevice", "ToleranceNotReached", "solve", "schemes", "models", "ensemble", "auto_scheme",
            "clear_cache", "cuda_available", "__version__"]

@@ -1,5 +1,5 @@
 """_ffi.py - the ctypes bindings of libpicard.so: the structs of
-include/picard.h field by field, and the functions' signatures. Everything
+include/picard.h and include/picard_choose.h field by field, and the functions' signatures. Everything
 else in the package goes through this file; tests/python/test_abi.py checks
 its struct layouts against a C compiler's.
 
@@ -101,6 +101,58 @@ class check_options(Structure):
     ]
 
 
+class tune_point(Structure):
+    _fields_ = [
+        ("scheme", c_int), ("m", c_int), ("K", c_int), ("h", c_double),
+        ("iter_rtol", c_double), ("windows", c_long), ("error", c_double),
+        ("scaled_error", c_double), ("seconds", c_double), ("rhs_evals", c_double),
+        ("meets", c_bool), ("sample_meeting", c_long), ("layout", c_int),
+        ("traj_per_block", c_int), ("block", c_int),
+    ]
+
+
+TUNE_MAX_M = 16
+
+
+class tune_result(Structure):
+    _fields_ = [
+        ("best", tune_point), ("nm", c_int), ("per_m", tune_point * TUNE_MAX_M),
+        ("best_error", c_double), ("refused_error", c_double), ("refused_by", c_char_p),
+        ("reference_error", c_double), ("points", c_long), ("sample_dropped", c_long),
+        ("sample_stiff", c_long), ("sample_unverified", c_long), ("costs_timed", c_long),
+        ("costs_not_kept", c_long), ("closest", tune_point), ("stopped", c_bool),
+    ]
+
+
+# include/picard_choose.h
+choose_warning_fn = ctypes.CFUNCTYPE(None, c_char_p, c_void_p)
+
+
+class choose_request(Structure):
+    _fields_ = [
+        ("x0", c_void_p), ("params", c_void_p), ("ntraj", c_long),
+        ("ensemble_id", c_char_p), ("spread", c_double), ("seed", c_ulonglong),
+        ("precision", c_int), ("backend", c_int), ("t0", c_double), ("t1", c_double),
+        ("spans", c_bool), ("tol", c_double), ("rtol", c_double),
+        ("scheme_fixed", c_bool), ("layout_fixed", c_bool), ("fixed", options),
+        ("on_point", c_void_p), ("on_candidate", c_void_p), ("on_skipped", c_void_p),
+        ("on_warning", choose_warning_fn), ("on_search", c_void_p), ("ctx", c_void_p),
+    ]
+
+
+class choose_report(Structure):
+    _fields_ = [
+        ("source", c_int), ("point", tune_point), ("closest", c_bool),
+        ("where", c_char * 4200), ("search", c_char * 600), ("date", c_char * 32),
+        ("result", tune_result), ("names", c_char * 256), ("times", c_char * 512),
+        ("costed_traj", c_long), ("settled", c_bool),
+    ]
+
+
+CHOICE_SOURCES = {0: "given", 1: "cache", 2: "decision", 3: "search"}
+ENOTFOUND = -11
+
+
 # picard_scheme and picard_traj_status, as include/picard.h numbers them;
 # the scheme names are the library's (picard_scheme_names, checked by the
 # tests), which include/picard.h does not export by value.
@@ -191,6 +243,8 @@ check_each = _sig("picard_check_each", c_int, model_p, POINTER(grid), c_long, c_
 tolerance_check = _sig("picard_tolerance_check", c_int, POINTER(tolerance), c_int,
                        c_double_p, c_long)
 cuda_available = _sig("picard_cuda_available", c_bool)
+choose = _sig("picard_choose", c_int, model_p, POINTER(choose_request), POINTER(options),
+              POINTER(choose_report))
 # not in include/picard.h (src/schemes/scheme.h): None where the library
 # does not export it
 scheme_names = (_sig("picard_scheme_names", c_char_p, ctypes.c_char_p, c_size_t)

@@ -31,7 +31,13 @@ class NoDevice(Error):
     """backend="cuda" without a usable CUDA device (PICARD_ENODEV)."""
 
 
-_BY_CODE = {-1: InvalidArgument, -14: InvalidArgument, -2: ModelNotFound,
+class ToleranceNotReached(Error):
+    """solve(tol=E): no configuration tried comes close to E on the
+    ensemble (PICARD_ENOTFOUND); the message says the best E reached and
+    what may limit it."""
+
+
+_BY_CODE = {-11: ToleranceNotReached, -1: InvalidArgument, -14: InvalidArgument, -2: ModelNotFound,
             -12: CompileError, -3: NoDevice}
 
 

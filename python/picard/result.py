@@ -22,13 +22,17 @@ class Result:
     status_code (N,) the same as the library's codes (picard_traj_status)
     t_fail   (N,) where a member stopped (its failing step, or terminal
              event); NaN for one that went on to t1
-    err      (N,) with check=True: each member's error against the GSL
+    err      (N,) with check=True or tol: each member's error against the
              reference at t (scaled by tol where given, else absolute), else None
     err_est  (N,) with tol: each member's estimated error scaled by tol (a
-             companion solve on a finer grid), else None
-    scheme   the scheme that ran ("dp5", "trapezoid", ...)
+             companion solve on a finer grid), else None; None too with
+             per-member spans or events
+    scheme   the scheme that ran ("dp5", "trapezoid", ...; with tol, the
+             chosen one)
     stats    dict: device, backend, solve_seconds, rhs_evals, the grid (m, K,
-             h, window, windows, adaptive, iter_rtol, iter_atol), ...
+             h, window, windows, adaptive, iter_rtol, iter_atol), ...; with
+             tol the choice: chosen_by, chosen_where, chosen_search,
+             chosen_closest, predicted_error
     """
 
     def __init__(self, t, x, x_final, status_code, t_fail, err, err_est, scheme, stats):

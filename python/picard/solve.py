@@ -10,12 +10,14 @@ import numpy as np
 
 from . import _ffi
 from .arrays import as_float_array, as_rows, as_times, broadcast_rows, check_values
+from .choose import choose
 from .ensemble import ensemble
 from .errors import check as check_code, raise_for, refuse
 from .model import as_model
 from .result import Result
 
 _dp = _ffi.c_double_p
+_SCHEME_NAMES = {v: k for k, v in _ffi.SCHEMES.items()}
 
 
 def schemes():
@@ -192,20 +194,38 @@ def solve(model, x0, t_span, params=None, *, tol=None, rtol=None, atol=None, sch
                schemes; times of save_at outside a member's span are NaN
                for it; without save_at, t is (N, T), each member's own)
     params     (N, p) parameters per member, (p,) shared, or None: defaults
-    rtol, atol the scheme's local tolerances (picard_options.iter_rtol,
-               iter_atol): per step for the adaptive schemes, as solve_ivp;
-               per window's iteration for the Picard schemes
-    tol        an error bound E on each member's states (atol tol, rtol the
-               relative part where given): the local tolerances default to
-               tol / 10, each member's error is estimated (err_est) and a
-               member above it reads "tol-exceeded"
-    scheme     "auto" (see auto_scheme) or one of picard.schemes()
+    rtol, atol without tol: the scheme's local tolerances
+               (picard_options.iter_rtol, iter_atol): per step for the
+               adaptive schemes, as solve_ivp; per window's iteration for
+               the Picard schemes
+    tol        an error bound E on each member's states, as picard-run
+               --tol E: the fastest configuration (scheme, m, K, h or
+               window, block) predicted to meet it on this ensemble is
+               chosen (picard_choose: the tuning cache's entry, else a
+               quick search's decision kept for the same call, else a quick
+               search on the ensemble itself, its decision then kept), the
+               ensemble solved with it and every member checked against the
+               reference (err; GSL rk8pd, or the binary128 gauss16 judge
+               below 1e-6): a member above E reads "tol-exceeded". rtol is
+               then E's relative part (|x - x_ref| <= tol + rtol |x_ref|),
+               atol the scheme's local absolute tolerance. With a named
+               scheme, the settings in **options are kept as given (as
+               picard-run's --m, --K, --h) and the others chosen. Raises
+               picard.ToleranceNotReached (a picard.Error) when nothing
+               came close. stats then says what was chosen and whence:
+               chosen_by ("cache", "decision", "search"; "given" when the
+               options fix the whole grid), chosen_where (the file),
+               chosen_search (how the search was made), chosen_closest
+               (nothing met E on every sampled member: the closest ran),
+               predicted_error (E on the sample)
+    scheme     "auto" (see auto_scheme; with tol: any that suits the model)
+               or one of picard.schemes()
     backend    "auto" (CUDA when a device is there), "cuda" or "cpu"
     precision  "double" or "float"
     save_at    times to keep states at (dense output); default: t0 and the
                end of each window
-    check      compare each member with GSL's reference at t: err, and with
-               tol, "tol-exceeded" for a member above it
+    check      compare each member with GSL's reference at t: err (always
+               with tol)
     **options  the scheme's own settings, picard_options' fields: m, K,
                K_max, h, window, block, warm_start, bound, layout
     Returns a picard.Result. Library errors raise picard.Error; a member's
@@ -229,23 +249,42 @@ def solve(model, x0, t_span, params=None, *, tol=None, rtol=None, atol=None, sch
     opts = _ffi.options(scheme=scheme_id, precision=precision_id, backend=backend_id,
                         t0=t0, t1=t1)
     _set_options(opts, options)
-    if rtol is not None or atol is not None or tol is not None:
-        opts.iter_rtol = rtol if rtol is not None else (tol / 10 if tol else 0.0)
-        opts.iter_atol = atol if atol is not None else (tol / 10 if tol else 0.0)
+    if atol is not None:
+        opts.iter_atol = atol
+    if rtol is not None and tol is None:
+        opts.iter_rtol = rtol
     scale = _ffi.tolerance(atol=tol or 0.0, rtol=(rtol or 0.0) if tol else 0.0)
+    chosen = None
     if tol is not None:
-        opts.estimate_error = True
-        opts.error_scale = scale
         check_code(_ffi.tolerance_check(ctypes.byref(scale), precision_id,
                                         x.ctypes.data_as(_dp), n),
                    "tol")
+        # picard-run's own draw (--traj N): its tuning-cache entries serve it
+        drawn_plain = isinstance(x0, (int, np.integer)) and seed in (None, 1) and \
+            params is None
+        request = _ffi.choose_request(
+            x0=x.ctypes.data, params=p.ctypes.data if p is not None else None, ntraj=n,
+            ensemble_id=b"default" if drawn_plain else None, spread=0.1,
+            seed=1 if seed is None else seed, precision=precision_id, backend=backend_id,
+            t0=t0, t1=t1, spans=spans is not None, tol=tol, rtol=rtol or 0.0,
+            scheme_fixed=scheme != "auto", layout_fixed="layout" in options, fixed=opts)
+        opts, chosen = choose(model, request, precision)
+        scheme_name = _SCHEME_NAMES[opts.scheme]
+        # an estimate besides the check, as picard-run's: none with events
+        # or per-member spans (its companion solves on the grid's span)
+        opts.estimate_error = spans is None and not model.has_events
+        opts.error_scale = scale
+        check = True  # every member against the reference: err is the checked error
 
     key, solver = _take_solver(model, opts, n)
     try:
         if spans is not None:
             check_code(_ffi.solver_set_spans(solver, n, _col(spans, 0), _col(spans, 1)),
                        "t_span")
-        return _run(model, solver, x, p, t0, t1, spans, save_at, check, scale, scheme_name)
+        result = _run(model, solver, x, p, t0, t1, spans, save_at, check, scale, scheme_name)
+        if chosen:
+            result.stats.update(chosen)
+        return result
     finally:
         if spans is not None:
             _ffi.solver_set_spans(solver, n, None, None)

@@ -405,7 +405,7 @@ static void make_search(struct tune_run *run)
 	memcpy(request.wide_ms, opts->ms, sizeof(request.wide_ms));
 	run->nlist = candidates_list(opts->model, &request, run->list);
 	run->search = (struct candidate_search){
-		.model = opts->model, .budget = opts->budget,
+		.model = opts->model, .budget = opts->budget, .on_skipped = tuning_on_skipped,
 		.tune = {
 			.tol = opts->tol, .rtol = opts->rtol, .precision = opts->precision,
 			.backend = run->key.backend, .t0 = opts->t0, .t1 = opts->t1,

@@ -10,62 +10,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "candidates.h"
-#include "content_hash.h"
-#include "decision_cache.h"
 #include "diag.h"
-#include "model_impl.h"
+#include "errors.h"
 #include "parse.h"
+#include "picard_choose.h"
 #include "progress.h"
 #include "scheme.h"
 #include "tuning.h"
-
-#define QUICK_SAMPLE 32        /* picard-run's quick search: trajectories measured */
-#define QUICK_REPEATS 3       /* timed solves per candidate, median */
-
-/* ---- the key ------------------------------------------------------------------ */
-
-int tuning_key_init(struct tuning_key *tk, const picard_model *model,
-		    picard_precision precision, picard_backend backend,
-		    double tol, double rtol, double t0, double t1,
-		    const char *ensemble, long ntraj)
-{
-	int err = 0;
-
-	memset(tk, 0, sizeof(*tk));
-	if (backend == PICARD_BACKEND_AUTO)
-		backend = picard_cuda_available() ? PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU;
-	tk->backend = backend;
-	if (backend == PICARD_BACKEND_CUDA)
-		err = picard_cuda_device_name(tk->device, sizeof(tk->device));
-	else
-		snprintf(tk->device, sizeof(tk->device), "CPU");
-	snprintf(tk->ensemble, sizeof(tk->ensemble), "%s", ensemble ? ensemble : "default");
-	/* an edited copy of a registered model's file must not take that
-	 * model's entries: a file's name carries its text's hash */
-	if (picard_model_find(model->name) == model || !model->impl->source)
-		snprintf(tk->model, sizeof(tk->model), "%s", model->name);
-	else
-		snprintf(tk->model, sizeof(tk->model), "%s+%016llx", model->name,
-			 (unsigned long long)picard_hash(PICARD_HASH_SEED, model->impl->source,
-							 strlen(model->impl->source)));
-	tk->key = (picard_tune_key){
-		.model = tk->model, .precision = precision, .tol = tol, .rtol = rtol,
-		.t0 = t0, .t1 = t1, .device = tk->device, .ensemble = tk->ensemble,
-		.ntraj = ntraj,
-	};
-	return err;
-}
-
-const char *tuning_precision_name(picard_precision precision)
-{
-	return precision == PICARD_DOUBLE ? "double" : "float";
-}
-
-const char *tuning_backend_name(picard_backend backend)
-{
-	return backend == PICARD_BACKEND_CUDA ? "cuda" : "cpu";
-}
 
 /* ---- progress ------------------------------------------------------------------- */
 
@@ -256,82 +207,31 @@ int tuning_report_not_found(const picard_tune_result *result, double tol,
 
 /* ---- picard-run --tol ----------------------------------------------------------------- */
 
-/* Take m, K, h from p where they were not given; print where they come
- * from, and which were given. */
-static void apply_point(struct run_options *opts, const picard_tune_point *p,
-			const char *source)
+/* The parameters line of a chosen point p, applied to opts: the values in
+ * use, where they come from, and which were given. */
+static void print_parameters(const struct run_options *opts, const picard_tune_point *p,
+			     const char *source)
 {
+	const picard_scheme_type *type = picard_scheme_of(p->scheme);
 	char given[32] = "";
 	size_t used = 0;
 
-	opts->tuned = true;
-	/* the search bounds its grids itself (its window count, its K
-	 * candidates); the work limit guards a grid typed by hand, and would
-	 * count an adaptive point's K_max cap, not the sweeps it runs
-	 * (lobatto's closest kepler point: 16384 windows x K_max 60, about 3
-	 * sweeps each, was refused) */
-	if (opts->max_work == 0)
-		opts->max_work = HUGE_VAL;
-	const picard_scheme_type *type = picard_scheme_of(p->scheme);
-
 	if (type->tableau) {
-		/* a per-thread Runge-Kutta pair: fixed steps of h, as many
-		 * per output interval (--h, else the span) as cover it; or
-		 * adaptive at its local tolerance (iter_rtol) over windows of h */
-		opts->scheme = p->scheme;
-		opts->m = 2;
-		if (!opts->h_given)
-			opts->h = p->h;
-		if (p->iter_rtol > 0) {
-			opts->K = 0;
-			opts->K_max = opts->K_max ? opts->K_max : p->K;
-			if (!opts->iter_rtol)
-				opts->iter_rtol = p->iter_rtol;
+		if (p->iter_rtol > 0)
 			printf("%-12s %s adaptive, local tolerance %.2g, output every %.6g, from %s\n",
 			       "parameters", type->name, opts->iter_rtol, opts->h, source);
-		} else {
-			if (!opts->h_given)
-				opts->h = opts->t1 - opts->t0;
-			if (!opts->K_given)
-				opts->K = picard_rk_steps(opts->h, p->h);
+		else
 			printf("%-12s %s fixed step h=%.6g, %d per output interval, from %s\n",
 			       "parameters", type->name, opts->h / opts->K, opts->K, source);
-		}
+		return;
+	}
+	if (type->lobatto_grid && type->takes_block) {
+		printf("%-12s %s m=%d window=%.6g iter-rtol=%.2g K<=%d block=%d, from %s\n",
+		       "parameters", type->name, opts->m, opts->window, opts->iter_rtol,
+		       opts->K_max, opts->block, source);
 		return;
 	}
 	if (type->lobatto_grid) {
-		/* m, window, tolerance: lobatto's adaptive sweeps from a warm
-		 * start, or newton's iterations over its tuned block */
-		opts->scheme = p->scheme;
-		if (!opts->m_given)
-			opts->m = p->m;
-		if (!opts->window_given)
-			opts->window = (opts->m - 1) * p->h;
-		if (!opts->K_given) {
-			opts->K = 0;
-			opts->K_max = opts->K_max ? opts->K_max : p->K;
-		}
-		if (!opts->iter_rtol)
-			opts->iter_rtol = p->iter_rtol;
-		if (type->takes_block) {
-			if (!opts->block)
-				opts->block = p->block;
-			printf("%-12s %s m=%d window=%.6g iter-rtol=%.2g K<=%d block=%d, from %s\n",
-			       "parameters", type->name, opts->m, opts->window, opts->iter_rtol,
-			       opts->K_max, opts->block, source);
-			return;
-		}
-		opts->warm_start = true;
-		/* the tuned windows in flight (parallel in time) */
-		if (type->windows_in_flight && !opts->block && p->block > 1)
-			opts->block = p->block;
-		/* the tuned thread layout where it applies to the m in use */
-		if (!opts->layout_given && p->layout == PICARD_LAYOUT_THREAD &&
-		    opts->m <= PICARD_LOBATTO_THREAD_MAX_M) {
-			opts->layout = p->layout;
-			opts->traj_per_block = opts->traj_per_block ? opts->traj_per_block :
-					       p->traj_per_block;
-		}
 		printf("%-12s lobatto m=%d window=%.6g iter-rtol=%.2g K<=%d, warm start%s%s", "parameters",
 		       opts->m, opts->window, opts->iter_rtol, opts->K_max,
 		       p->layout != PICARD_LAYOUT_AUTO ? ", layout=" : "",
@@ -341,28 +241,12 @@ static void apply_point(struct run_options *opts, const picard_tune_point *p,
 		printf(", from %s\n", source);
 		return;
 	}
-	/* the trapezoid's grid: the paper's scheme, or an imex scheme on it */
-	opts->scheme = type->takes_linsolve ? p->scheme : PICARD_SCHEME_TRAPEZOID;
-
-	if (!opts->m_given)
-		opts->m = p->m;
-	else
+	if (opts->m_given)
 		used += snprintf(given + used, sizeof(given) - used, "%s--m", used ? ", " : "");
-	if (!opts->K_given)
-		opts->K = p->K;
-	else
+	if (opts->K_given)
 		used += snprintf(given + used, sizeof(given) - used, "%s--K", used ? ", " : "");
-	if (!opts->h_given)
-		opts->h = p->h;
-	else
+	if (opts->h_given)
 		snprintf(given + used, sizeof(given) - used, "%s--h", used ? ", " : "");
-	/* the tuned layout only where it applies to the m in use */
-	if (!opts->layout_given && p->layout != PICARD_LAYOUT_AUTO &&
-	    (p->layout == PICARD_LAYOUT_PAPER || opts->m <= PICARD_LAYOUT_MAX_M)) {
-		opts->layout = p->layout;
-		opts->traj_per_block = opts->traj_per_block ? opts->traj_per_block :
-				       p->layout == PICARD_LAYOUT_PAPER ? 0 : p->traj_per_block;
-	}
 	printf("%-12s %s%sm=%d K=%d h=%.6g", "parameters", type->takes_linsolve ? type->name : "",
 	       type->takes_linsolve ? " " : "", opts->m, opts->K, opts->h);
 	if (p->layout != PICARD_LAYOUT_AUTO)
@@ -437,207 +321,142 @@ static void print_full_search(const struct run_options *opts)
 	putchar('\n');
 }
 
-/* The scheme a run's flags settle: --scheme, or --h, which only the
- * trapezoid has (--window already needs --scheme lobatto); false when
- * both remain. A search free to pick lobatto would drop the given h. */
-static bool scheme_settled(const struct run_options *opts, picard_scheme *scheme)
+/* picard_choose's warnings, as picard-run's. */
+static void on_warning(const char *text, void *ctx)
 {
-	if (opts->scheme_given)
-		*scheme = opts->scheme;
-	else if (opts->h_given)
-		*scheme = PICARD_SCHEME_TRAPEZOID;
-	else
-		return false;
-	return true;
+	(void)ctx;
+	cli_warning("%s", text);
 }
 
-/* What the search left out of its sample, as ", ..." (or ""), into buf. */
-static const char *sample_left_out(const picard_tune_result *result, char *buf, size_t size)
+/* The quick search starts: its candidates counted for the progress bar. */
+static void on_search(int candidates, void *ctx)
 {
-	int used = 0;
-
-	buf[0] = 0;
-	if (result->sample_dropped)
-		used = snprintf(buf, size, ", %ld whose reference blows up left out",
-				result->sample_dropped);
-	if (result->sample_unverified && used >= 0 && (size_t)used < size)
-		snprintf(buf + used, size - used, ", %ld whose reference's own error is not below "
-			 "E* left out (judged by their estimates)", result->sample_unverified);
-	return buf;
+	((struct tuning_progress *)ctx)->candidates = candidates;
 }
 
-/* Keep the decision d of the quick search for key, so that the same
- * command repeated takes it (decision_cache.h); what to say of it:
- * where it is kept, or why not (the next run searches again). */
-static const char *keep_decision(const char *key, const struct quick_decision *d)
+/* What picard-run says of its choice: the parameters line, and for a
+ * search the schemes that ran, the costs and the full search's command;
+ * the closest point, that each member is judged. */
+static void print_choice(const struct run_options *opts, const picard_choose_report *r,
+			 const char *source)
 {
-	static char said[4300];
-	char path[4200];
-
-	if (decision_store(key, d) == 0 && decision_path(key, path, sizeof(path)) == 0) {
-		snprintf(said, sizeof(said), "kept in %s", path);
-		return said;
+	if (r->closest)
+		printf("%-12s quick search (%s): no configuration meets the tolerance on every "
+		       "sampled member; the closest (%ld meet it, %.3g x tol at worst) runs and "
+		       "each member is judged\n", "search", r->source == PICARD_CHOICE_DECISION ?
+		       "its decision reused" : r->names, r->point.sample_meeting,
+		       r->point.scaled_error);
+	print_parameters(opts, &r->point, source);
+	if (r->closest || r->source == PICARD_CHOICE_CACHE)
+		return;
+	if (r->source == PICARD_CHOICE_SEARCH) {
+		if (!r->settled)
+			printf("%-12s %s ran; each scheme's least predicted time on %ld trajectories: "
+			       "%s\n", "schemes", picard_scheme_of(r->point.scheme)->name,
+			       r->costed_traj, r->times);
+		tuning_print_costs(&r->result);
 	}
-	cli_warning("the quick search's decision not kept: %s", picard_error_detail());
-	return "not kept";
-}
-
-/* No configuration met the tolerance on every sampled member, yet some
- * came close: the members that can meet it are still solved. The closest
- * point (the smallest scaled error on the sample) runs, each member is
- * judged on its own (promise.h: those that miss are tol-exceeded, named,
- * and the exit is 1), and none is solved again: the search already found
- * no finer grid that helps. searched: the schemes, or where the decision
- * was reused from. */
-static void run_closest(struct run_options *opts, const picard_tune_point *closest,
-			const char *searched, const char *source)
-{
-	printf("%-12s quick search (%s): no configuration meets the tolerance on every sampled "
-	       "member; the closest (%ld meet it, %.3g x tol at worst) runs and each member is "
-	       "judged\n", "search", searched, closest->sample_meeting, closest->scaled_error);
-	apply_point(opts, closest, source);
-	opts->tuned_closest = true;
-}
-
-/* A decision kept by an earlier run of the same command: applied as the
- * search left it, said so, with where it was kept and how it was made. */
-static int reuse_decision(struct run_options *opts, const char *key,
-			  const struct quick_decision *d)
-{
-	char path[4200], source[5000];
-	int err = decision_path(key, path, sizeof(path));
-
-	if (err)
-		return cli_library_error(err);
-	snprintf(source, sizeof(source), "%sa quick search's decision reused from %s (stored %s; "
-		 "that search: %s)", d->closest ? "the closest point of " : "", path, d->date,
-		 d->search);
-	if (d->closest) {
-		run_closest(opts, &d->point, "its decision reused", source);
-		return 0;
-	}
-	apply_point(opts, &d->point, source);
 	print_full_search(opts);
-	return 0;
 }
 
-/* The quick search of picard-run: small sample, grid and ensemble, down
- * the candidate list picard-tune also goes through (candidates.h). A
- * run's --spread 0 cannot be passed as 0 (picard_tune reads it as its
- * default): DBL_MIN makes every 1 + S (2u - 1) round to 1, the same
- * states. */
-static int quick_search(struct run_options *opts, const struct tuning_key *tk, long ntraj,
-			const double *x0, const double *params, const char *key)
+/* What picard_choose may not change: the run's flags, as fixed options. */
+static picard_choose_request choose_request(const struct run_options *opts, long ntraj,
+					    const double *x0, const double *params,
+					    const char *ensemble_id)
 {
-	static struct candidate_search search; /* its table of rows is large */
-	struct candidate_request request = {.settled = false};
-	struct candidate list[CANDIDATES_MAX];
-	struct tuning_progress progress;
-	struct quick_decision decision = {.closest = false};
-	char source[5600], left_out[160];
-	int err, n;
-
-	request.settled = scheme_settled(opts, &request.scheme);
-	request.spans = opts->spans;
-	n = candidates_list(opts->model, &request, list);
-	search = (struct candidate_search){
-		.model = opts->model,
-		.tune = {
-			.tol = opts->tol, .rtol = opts->rtol, .precision = opts->precision,
-			.backend = tk->backend, .t0 = opts->t0, .t1 = opts->t1,
-			.ntraj = candidates_costed_traj(tk->backend, ntraj),
-			.sample = QUICK_SAMPLE, .spread = opts->spread > 0 ? opts->spread : DBL_MIN,
-			.seed = opts->seed, .repeats = QUICK_REPEATS,
-			.on_point = tuning_on_point, .on_candidate = tuning_on_candidate,
-			.ctx = &progress, .cost_key = &tk->key,
-			/* the run's own ensemble: its extremes are in the sample */
-			.x0 = x0, .params = params, .nstates = ntraj,
+	return (picard_choose_request){
+		.x0 = x0, .params = params, .ntraj = ntraj, .ensemble_id = ensemble_id,
+		.spread = opts->spread, .seed = opts->seed,
+		.precision = opts->precision, .backend = opts->backend,
+		.t0 = opts->t0, .t1 = opts->t1, .spans = opts->spans,
+		.tol = opts->tol, .rtol = opts->rtol,
+		.scheme_fixed = opts->scheme_given, .layout_fixed = opts->layout_given,
+		.fixed = {
+			.scheme = opts->scheme, .m = opts->m_given ? opts->m : 0,
+			.K = opts->K_given ? opts->K : 0, .h = opts->h_given ? opts->h : 0,
+			.window = opts->window_given ? opts->window : 0, .K_max = opts->K_max,
+			.iter_rtol = opts->iter_rtol, .block = opts->block,
+			.warm_start = opts->warm_start, .layout = opts->layout,
+			.traj_per_block = opts->traj_per_block, .max_work = opts->max_work,
 		},
+		.on_point = tuning_on_point, .on_candidate = tuning_on_candidate,
+		.on_skipped = tuning_on_skipped, .on_warning = on_warning,
+		.on_search = on_search,
 	};
-	const int phase = picard_progress_begin("quick search for a grid that meets the "
-						"tolerance");
-	tuning_progress_init(&progress, NULL);
-	progress.candidates = candidates_count(list, n);
-	err = candidates_search(&search, list, n);
-	tuning_progress_done(&progress);
-	picard_progress_end(phase);
-	const picard_tune_result *result = &search.result;
-	if (err == PICARD_ENOTFOUND && isfinite(search.closest.scaled_error) &&
-	    result->reference_error < opts->tol) {
-		decision = (struct quick_decision){.point = search.closest, .closest = true};
-		snprintf(decision.search, sizeof(decision.search), "%s: %ld points, %.3g s%s",
-			 search.names, result->points, search.seconds,
-			 sample_left_out(result, left_out, sizeof(left_out)));
-		snprintf(source, sizeof(source), "the closest point of a quick search on this "
-			 "ensemble (%s; %s)", decision.search, keep_decision(key, &decision));
-		run_closest(opts, &search.closest, search.names, source);
-		return 0;
-	}
-	if (err == PICARD_ENOTFOUND)
-		return tuning_report_not_found(result, opts->tol, opts->precision, true);
-	if (err)
-		return cli_library_error(err);
-	decision.point = result->best;
-	snprintf(decision.search, sizeof(decision.search), "%ld trajector%s sampled%s, %s%s: "
-		 "%ld points, %.3g s", ntraj < QUICK_SAMPLE ? ntraj : QUICK_SAMPLE,
-		 ntraj == 1 ? "y" : "ies", sample_left_out(result, left_out, sizeof(left_out)),
-		 search.names, !request.settled ? ", the least predicted time by 10%" : "",
-		 result->points, search.seconds);
-	snprintf(source, sizeof(source), "a quick search on this ensemble (%s; %s)",
-		 decision.search, keep_decision(key, &decision));
-	apply_point(opts, &result->best, source);
-	if (!request.settled)
-		printf("%-12s %s ran; each scheme's least predicted time on %ld trajectories: %s\n",
-		       "schemes", picard_scheme_of(result->best.scheme)->name, search.tune.ntraj,
-		       search.times);
-	tuning_print_costs(result);
-	print_full_search(opts);
-	return 0;
+}
+
+/* The chosen options into the run's: what picard_choose_apply sets. */
+static void take_chosen(struct run_options *opts, const picard_options *chosen, bool closest)
+{
+	opts->tuned = true;
+	opts->tuned_closest = closest;
+	opts->scheme = chosen->scheme;
+	opts->m = chosen->m;
+	opts->K = chosen->K;
+	opts->K_max = chosen->K_max;
+	if (chosen->h > 0)
+		opts->h = chosen->h;
+	if (chosen->window > 0)
+		opts->window = chosen->window;
+	opts->iter_rtol = chosen->iter_rtol;
+	opts->block = chosen->block;
+	opts->warm_start = chosen->warm_start;
+	opts->layout = chosen->layout;
+	opts->traj_per_block = chosen->traj_per_block;
+	opts->max_work = chosen->max_work;
+}
+
+/* Where the chosen point came from, in the parameters line's words. */
+static void describe_source(const picard_choose_report *r, char *source, size_t len)
+{
+	char kept[4300];
+
+	if (r->source == PICARD_CHOICE_SEARCH)
+		snprintf(kept, sizeof(kept), r->where[0] ? "kept in %s" : "not kept", r->where);
+	if (r->source == PICARD_CHOICE_CACHE)
+		snprintf(source, len, "the tuning cache (%s)", r->where);
+	else if (r->source == PICARD_CHOICE_DECISION)
+		snprintf(source, len, "%sa quick search's decision reused from %s (stored %s; "
+			 "that search: %s)", r->closest ? "the closest point of " : "", r->where,
+			 r->date, r->search);
+	else if (r->closest)
+		snprintf(source, len, "the closest point of a quick search on this ensemble (%s; "
+			 "%s)", r->search, kept);
+	else
+		snprintf(source, len, "a quick search on this ensemble (%s; %s)", r->search, kept);
 }
 
 int tuning_for_run(struct run_options *opts, long ntraj, const double *x0,
 		   const double *params, const char *ensemble_id)
 {
-	struct tuning_key tk;
-	struct quick_decision decision;
-	picard_tune_point point;
-	picard_scheme scheme;
-	char path[4096], source[4200], key[DECISION_KEY_MAX];
+	struct tuning_progress progress;
+	picard_choose_request request = choose_request(opts, ntraj, x0, params, ensemble_id);
+	picard_choose_report *report;
+	picard_options chosen;
+	char source[5600];
 	int err;
 
-	/* given grids win; lobatto's is m and the window, a per-thread
-	 * pair's its fixed steps (--steps, over --h or the span) */
-	if (!opts->tol_given || (opts->m_given && opts->K_given && opts->h_given) ||
-	    (opts->scheme_given && picard_scheme_of(opts->scheme)->lobatto_grid && opts->m_given &&
-	     opts->window_given) ||
-	    (opts->scheme_given && picard_scheme_of(opts->scheme)->tableau && opts->K_given))
+	if (!opts->tol_given)
 		return 0;
-	err = tuning_key_init(&tk, opts->model, opts->precision, opts->backend,
-			      opts->tol, opts->rtol, opts->t0, opts->t1, ensemble_id, ntraj);
-	if (err) {
+	report = malloc(sizeof(*report)); /* a search's outcome: large */
+	if (!report)
+		return cli_library_error(picard_fail(PICARD_ENOMEM, "no memory for the tuning report"));
+	tuning_progress_init(&progress, NULL);
+	request.ctx = &progress;
+	fflush(stdout);
+	err = picard_choose(opts->model, &request, &chosen, report);
+	tuning_progress_done(&progress);
+	if (err == PICARD_ENOTFOUND) {
+		err = tuning_report_not_found(&report->result, opts->tol, opts->precision, true);
+	} else if (err) {
 		cli_library_error(err);
 		if (err == PICARD_ENODEV)
 			cli_hint("--backend cpu runs on the host");
-		return err;
+	} else if (report->source != PICARD_CHOICE_GIVEN) {
+		take_chosen(opts, &chosen, report->closest);
+		describe_source(report, source, sizeof(source));
+		print_choice(opts, report, source);
 	}
-	err = picard_tune_cache_path(path, sizeof(path));
-	if (!err)
-		err = picard_tune_cache_load(&tk.key, &point);
-	if (!err && ((scheme_settled(opts, &scheme) && point.scheme != scheme) ||
-		     (opts->spans && !picard_scheme_of(point.scheme)->per_member_spans)))
-		err = PICARD_ENOTFOUND; /* the cached entry is another scheme's */
-	if (!err) {
-		snprintf(source, sizeof(source), "the tuning cache (%s)", path);
-		apply_point(opts, &point, source);
-		return 0;
-	}
-	if (err != PICARD_ENOTFOUND)
-		cli_warning("tuning cache not read: %s: %s", picard_strerror(err),
-			    picard_error_detail());
-	/* the same command's quick search decided before: its decision */
-	decision_key(key, opts, &tk, ntraj);
-	if (decision_load(key, &decision) == 0)
-		return reuse_decision(opts, key, &decision);
-	fflush(stdout);
-	return quick_search(opts, &tk, ntraj, x0, params, key);
+	free(report);
+	return err;
 }

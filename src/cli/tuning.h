@@ -1,8 +1,9 @@
 /* tuning.h - what picard-tune and picard-run share about the tolerance
- * search (picard_tune) and its cache: the key, built one way for both so
- * that picard-run finds what picard-tune stored; the progress of a search
- * (a CSV row per point, one updating line on a terminal); the report when
- * no configuration meets E*; and picard-run --tol's choice of m, K, h.
+ * search (picard_tune) and its cache: the progress of a search (a CSV row
+ * per point, one updating line on a terminal); the report when no
+ * configuration meets E*; and what picard-run --tol says of the choice
+ * picard_choose makes (include/picard_choose.h). The cache key is
+ * src/tune/tune_key.h's.
  */
 #ifndef PICARD_CLI_TUNING_H
 #define PICARD_CLI_TUNING_H
@@ -13,33 +14,7 @@
 
 #include "options.h"
 #include "picard.h"
-
-/* A tuning-cache key with the storage its strings point into. Holds
- * pointers into itself: fill it in place, do not copy it. */
-struct tuning_key {
-	picard_tune_key key;     /* the key; key.device points to device,
-				    key.ensemble to ensemble, key.model to model */
-	char model[160];         /* the model's name; a file loaded at run time
-				    adds a hash of its text (NAME+HASH) */
-	char device[128];        /* the device's name, see tuning_key_init() */
-	char ensemble[32];       /* "default" or picard_ensemble_id()'s */
-	picard_backend backend;  /* the backend that runs (never AUTO) */
-};
-
-/* The key of model, precision, tol and span [t0, t1] on backend (AUTO:
- * CUDA when a device is present, as picard_solver_create() decides). The
- * device is named as picard_stats.device names it on CUDA (the device's
- * name), and "CPU" on the CPU backend, without the thread count: which (m,
- * K, h) meets E* does not depend on the threads, and a key that changed
- * with OMP_NUM_THREADS would lose the entry for a run on another thread
- * count. rtol is the relative part of the tolerance (0: absolute);
- * ensemble names the ensemble tuned on (NULL: "default", picard-tune's),
- * ntraj its size (the key's size class).
- * Returns 0 or the library error (ENODEV: CUDA asked, none there). */
-int tuning_key_init(struct tuning_key *tk, const picard_model *model,
-		    picard_precision precision, picard_backend backend,
-		    double tol, double rtol, double t0, double t1,
-		    const char *ensemble, long ntraj);
+#include "tune_key.h"
 
 /* The ensemble's name in a tuning key, into id: "default" for picard-tune's
  * own (drawn around the model's start, parameters at their defaults, no
@@ -77,11 +52,6 @@ void tuning_on_skipped(const char *scheme, int m, const char *why, void *ctx);
 /* Blank the terminal line, if one is shown. */
 void tuning_progress_done(struct tuning_progress *progress);
 
-/* "float" or "double". */
-const char *tuning_precision_name(picard_precision precision);
-/* "cuda" or "cpu". */
-const char *tuning_backend_name(picard_backend backend);
-
 /* Report picard_tune's PICARD_ENOTFOUND: an error line with the best E
  * reached and why it may fall short, a hint; returns PICARD_ENOTFOUND. */
 int tuning_report_not_found(const picard_tune_result *result, double tol,
@@ -113,15 +83,15 @@ struct tuning_command {
 void tuning_print_command(const char *program, const struct tuning_command *command);
 
 /* picard-run --tol: when not all of --m, --K, --h were given, set the
- * others from the tuning cache entry for this ensemble, or else from a
- * quick search's decision kept for the same command (decision_cache.h),
- * or else from a quick search on the run's own ensemble (x0, params: ntraj
- * rows as the run will solve them, params NULL for the defaults; at most
- * 1024 costed, its extremes and evenly spaced rows sampled; its decision
- * kept, not a tuning cache entry), and say which on stdout. ensemble_id: "default" when the ensemble is picard-tune's
- * (spread 0.1 around the model's start, seed 1, no parameter spread),
- * else picard_ensemble_id() of x0 and params. Returns 0, or an error
- * already reported (PICARD_ENOTFOUND when no configuration met --tol). */
+ * others as picard_choose() chooses them (the tuning cache entry for this
+ * ensemble, else a quick search's decision kept for the same command,
+ * else a quick search on the run's own ensemble: x0, params, ntraj rows
+ * as the run will solve them, params NULL for the defaults), and say
+ * which on stdout, with its progress on stderr. ensemble_id: "default"
+ * when the ensemble is picard-tune's (spread 0.1 around the model's start,
+ * seed 1, no parameter spread), else picard_ensemble_id() of x0 and
+ * params. Returns 0, or an error already reported (PICARD_ENOTFOUND when
+ * no configuration met --tol). */
 int tuning_for_run(struct run_options *opts, long ntraj, const double *x0,
 		   const double *params, const char *ensemble_id);
 

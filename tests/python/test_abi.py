@@ -11,14 +11,14 @@ from conftest import ROOT
 from picard import _ffi
 
 STRUCTS = ["tolerance", "model", "options", "grid", "record", "stats", "check_result",
-           "check_options"]
+           "check_options", "tune_point", "tune_result", "choose_request", "choose_report"]
 
 
 def test_struct_layouts(tmp_path):
     cc = shutil.which(os.environ.get("CC", "gcc")) or shutil.which("cc")
     if not cc:
         pytest.skip("no C compiler")
-    lines = ["#include <stddef.h>", "#include <stdio.h>", '#include "picard.h"',
+    lines = ["#include <stddef.h>", "#include <stdio.h>", '#include "picard.h"', '#include "picard_choose.h"',
              "int main(void) {"]
     want = []
     for name in STRUCTS:

@@ -4,24 +4,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "candidates.h"
 #include "defaults.h"
 #include "scheme.h"
 
 /* ---- shared by the programs ------------------------------------------------ */
-
-bool cli_scheme_suits(const picard_model *model, bool spans, const picard_scheme_type *type)
-{
-	/* members on their own spans: the schemes that take them */
-	if (spans && !type->per_member_spans)
-		return false;
-	if (type->takes_linsolve != (model->op != NULL))
-		return false;
-	/* a model with events: the schemes that locate them on every backend
-	   (lobatto and the trapezoid, on the CPU alone, when named) */
-	if (model->events && (!type->locates_events || type->events_cpu_only))
-		return false;
-	return !model->stiff || type->solves_stiff;
-}
 
 void cli_default_scheme_precision(const picard_model *model, bool scheme_given,
 				  picard_scheme *scheme, bool precision_given,
@@ -43,7 +30,7 @@ void cli_default_scheme_precision(const picard_model *model, bool scheme_given,
 	if (scheme_given || !(model->stiff || model->op))
 		return;
 	for (int i = 0; picard_scheme_list[i]; i++)
-		if (cli_scheme_suits(model, false, picard_scheme_list[i])) {
+		if (candidates_scheme_suits(model, false, picard_scheme_list[i])) {
 			*scheme = picard_scheme_list[i]->id;
 			break;
 		}

@@ -30,15 +30,6 @@
 void cli_default_scheme_precision(const picard_model *model, bool scheme_given,
 				  picard_scheme *scheme, bool precision_given,
 				  picard_precision *precision);
-/* Whether picard-run picks type for model on its own (its default, its
- * search across schemes): for a model with an operator (a discretised
- * PDE) a scheme that solves with it, as a dense per-thread step at its
- * dimension is slow or refused there; for a stiff model one that solves
- * stiff models; for members on their own spans (spans) one that takes
- * them. */
-struct picard_scheme_type;
-bool cli_scheme_suits(const picard_model *model, bool spans,
-		      const struct picard_scheme_type *type);
 /* The time span where --t0 or --t1 was not given: the model's
  * (validate.h checks t0 < t1). */
 void cli_default_span(const picard_model *model, bool t0_given, double *t0,

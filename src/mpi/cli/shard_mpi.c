@@ -215,7 +215,7 @@ static int mpi_agree(const struct shard *shard, int err, struct output *out)
 	exit(CLI_EXIT_FAILED);
 }
 
-/* What --tol's tuning sets in the options (tuning.c's apply_point): plain
+/* What --tol's tuning sets in the options (picard_choose_apply): plain
  * values, the same on every rank. */
 struct tuned {
 	int err, scheme, m, K, K_max, layout, traj_per_block, block;

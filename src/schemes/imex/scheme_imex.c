@@ -169,7 +169,7 @@ static const picard_layout tune_layouts[] = {PICARD_LAYOUT_AUTO};
 
 /* What the two tables share: the grid, the options, the backends. L-stable
  * in A: a semi-linear model's default and picard-run's search across
- * schemes on it (src/cli/options/defaults.c, cli_scheme_suits). */
+ * schemes on it (src/tune/candidates.c, candidates_scheme_suits). */
 #define IMEX_COMMON                                                                           \
 	.options = IMEX_OPTIONS, .length_name = "h", .max_m = 0,                              \
 	.takes_linsolve = true, .solves_stiff = true, .double_only = true,                    \

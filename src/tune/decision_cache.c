@@ -21,7 +21,6 @@
 #include "cache_dir.h"
 #include "content_hash.h"
 #include "decision_cache.h"
-#include "diag.h"
 #include "errors.h"
 #include "model_impl.h"
 #include "scheme.h"
@@ -34,10 +33,12 @@
 		     "seconds=%a sample_meeting=%ld layout=%s traj_per_block=%d " \
 		     "iter_rtol=%a block=%d closest=%d"
 
-void decision_key(char *key, const struct run_options *opts, const struct tuning_key *tk,
-		  long ntraj)
+void decision_key(char *key, const picard_model *model, const picard_choose_request *request,
+		  const struct tuning_key *tk)
 {
-	const char *source = opts->model->impl ? opts->model->impl->source : NULL;
+	const picard_choose_request *r = request;
+	const picard_options *fixed = &request->fixed;
+	const char *source = model->impl ? model->impl->source : NULL;
 	const unsigned long long text = source ?
 		(unsigned long long)picard_hash(PICARD_HASH_SEED, source, strlen(source)) : 0;
 
@@ -45,12 +46,10 @@ void decision_key(char *key, const struct run_options *opts, const struct tuning
 		 "backend=%s device=\"%s\" tol=%a rtol=%a t0=%a t1=%a ensemble=%s traj=%ld "
 		 "spread=%a seed=%llu scheme=%s m=%d K=%d h=%a window=%a spans=%d",
 		 picard_build_id(), tk->model, text, tuning_precision_name(tk->key.precision),
-		 tuning_backend_name(tk->backend), tk->device, opts->tol, opts->rtol, opts->t0,
-		 opts->t1, tk->ensemble, ntraj, opts->spread, opts->seed,
-		 opts->scheme_given ? picard_scheme_of(opts->scheme)->name : "any",
-		 opts->m_given ? opts->m : 0, opts->K_given ? opts->K : 0,
-		 opts->h_given ? opts->h : 0.0, opts->window_given ? opts->window : 0.0,
-		 opts->spans);
+		 tuning_backend_name(tk->backend), tk->device, r->tol, r->rtol, r->t0, r->t1,
+		 tk->ensemble, r->ntraj, r->spread, r->seed,
+		 r->scheme_fixed ? picard_scheme_of(fixed->scheme)->name : "any", fixed->m,
+		 fixed->K, fixed->h, fixed->window, r->spans);
 }
 
 int decision_dir(char *buf, size_t len)
@@ -129,7 +128,8 @@ static bool read_point(const char *text, struct quick_decision *d)
 	return true;
 }
 
-int decision_load(const char *key, struct quick_decision *decision)
+int decision_load(const char *key, struct quick_decision *decision, char *warning,
+		  size_t warning_len)
 {
 	char path[4200], stored_key[DECISION_KEY_MAX + 8];
 	char *text = NULL;
@@ -137,6 +137,7 @@ int decision_load(const char *key, struct quick_decision *decision)
 	size_t len = 0;
 	int err = decision_path(key, path, sizeof(path));
 
+	warning[0] = '\0';
 	if (err)
 		return err;
 	if (picard_read_file(path, &text, &len) != PICARD_OK)
@@ -156,8 +157,8 @@ int decision_load(const char *key, struct quick_decision *decision)
 		why = "its point does not read";
 	free(text);
 	if (why) {
-		cli_warning("ignoring the quick search decision in %s: %s; searching again",
-			    path, why);
+		snprintf(warning, warning_len, "ignoring the quick search decision in %s: %s; "
+			 "searching again", path, why);
 		return PICARD_ENOTFOUND;
 	}
 	return err;

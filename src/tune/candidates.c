@@ -7,15 +7,28 @@
 #include <time.h>
 
 #include "candidates.h"
-#include "options/defaults.h"
 #include "scheme.h"
 #include "tune_prepare.h"
-#include "tuning.h"
 
 /* At most this many trajectories costed: on the GPU the run's own size up
  * to a million, on the CPU a sample. */
 #define COSTED_TRAJ_MAX_CUDA (1L << 20)
 #define COSTED_TRAJ_MAX_CPU 1024L
+
+bool candidates_scheme_suits(const picard_model *model, bool spans,
+			     const picard_scheme_type *type)
+{
+	/* members on their own spans: the schemes that take them */
+	if (spans && !type->per_member_spans)
+		return false;
+	if (type->takes_linsolve != (model->op != NULL))
+		return false;
+	/* a model with events: the schemes that locate them on every backend
+	   (lobatto and the trapezoid, on the CPU alone, when named) */
+	if (model->events && (!type->locates_events || type->events_cpu_only))
+		return false;
+	return !model->stiff || type->solves_stiff;
+}
 
 long candidates_costed_traj(picard_backend backend, long ntraj)
 {
@@ -79,7 +92,7 @@ int candidates_list(const picard_model *model, const struct candidate_request *r
 
 		if ((request->settled && type->id != request->scheme) ||
 		    (!request->settled && (!type->tune_point || type->tuned_when_named ||
-					   !cli_scheme_suits(model, request->spans, type))))
+					   !candidates_scheme_suits(model, request->spans, type))))
 			continue;
 		list[n] = quick_entry(type);
 		/* a scheme the command names runs whatever it compiles */
@@ -276,9 +289,9 @@ int candidates_search(struct candidate_search *search, const struct candidate *l
 
 			snprintf(search->times + used, sizeof(search->times) - used,
 				 "%s%s not searched (%s)", used ? ", " : "", list[i].type->name, why);
-			for (int j = 0; search->tune.on_candidate && j < list[i].nms; j++)
-				tuning_on_skipped(list[i].type->name, list[i].ms[j], why,
-						  search->tune.ctx);
+			for (int j = 0; search->on_skipped && j < list[i].nms; j++)
+				search->on_skipped(list[i].type->name, list[i].ms[j], why,
+						   search->tune.ctx);
 			continue;
 		}
 		/* an entry's search stops where it cannot beat the fastest

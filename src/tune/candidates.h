@@ -11,8 +11,8 @@
  * picard-tune stores is never predicted slower than the quick search's
  * pick on the same ensemble and costs.
  */
-#ifndef PICARD_CLI_CANDIDATES_H
-#define PICARD_CLI_CANDIDATES_H
+#ifndef PICARD_TUNE_CANDIDATES_H
+#define PICARD_TUNE_CANDIDATES_H
 
 #include <stdbool.h>
 
@@ -57,8 +57,17 @@ struct candidate_request {
 	int wide_kmax;               /* its K up to this (0: picard_tune's) */
 	bool spans;                  /* members on their own spans (--init's
 					t0, t1): only the schemes that take
-					them (cli_scheme_suits) */
+					them (candidates_scheme_suits) */
 };
+
+/* Whether a search across schemes (and picard-run's default) picks type
+ * for model on its own: for a model with an operator (a discretised PDE)
+ * a scheme that solves with it, as a dense per-thread step at its
+ * dimension is slow or refused there; for a stiff model one that solves
+ * stiff models; for members on their own spans (spans) one that takes
+ * them. */
+bool candidates_scheme_suits(const picard_model *model, bool spans,
+			     const struct picard_scheme_type *type);
 
 /* The list for model and request into list[CANDIDATES_MAX]; returns its
  * length (0: no scheme suits the model). */
@@ -85,6 +94,9 @@ struct candidate_search {
 					time to beat and time left are set per
 					entry */
 	double budget;               /* seconds for the whole list (0: none) */
+	/* Called for each (scheme, m) candidate not searched, and why (may
+	 * be NULL); ctx is tune.ctx, as on_candidate's. */
+	void (*on_skipped)(const char *scheme, int m, const char *why, void *ctx);
 
 	/* filled by candidates_search */
 	picard_tune_result result;   /* the winner's search, its counts the
