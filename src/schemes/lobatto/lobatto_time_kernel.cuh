@@ -16,7 +16,8 @@
  * lane of node m-1 publishes the window's end and its sum in shared
  * memory, double-buffered by the step's parity so one barrier a step
  * suffices; the front's warp publishes its verdict. After the barrier,
- * when the front has converged (or run out of its K sweeps as the front),
+ * when the front has converged (adaptive: its change within on two sweeps
+ * in a row, picard_front_within) or run out of its K sweeps as the front,
  * every thread advances its copy of the converged start by the front's sum
  * (hi + lo, as the group layout does), the front's warp writes the
  * window's output and becomes the last window in flight, from the end of
@@ -74,6 +75,7 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 	long sweeps = 0, unconverged_window = -1, w_front = 0;
 	int sweeps_max = 0, failed = 0, front_sweeps = 0;
 	float prev_plain = INFINITY;
+	bool within_before = false; /* the front's sweep before was within */
 	for (long step = 0; w_front < L.windows; step++) {
 		const int now = (int)(step & 1), before = now ^ 1;
 		const int front_slot = (int)(w_front % P);
@@ -106,13 +108,17 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 			if (is_front) {
 				if (measured && !L.adaptive)
 					plain = group_max<G>(mask, plain);
+				const bool settled = picard_front_within(front_sweeps, L.K, L.adaptive,
+									 within, within_before);
 				const int verdict = measured ?
-					picard_sweep_verdict(front_sweeps, L.K, L.adaptive, within,
+					picard_sweep_verdict(front_sweeps, L.K, L.adaptive, settled,
 							     plain, prev_plain) :
 					PICARD_SWEEP_GO_ON;
 
-				if (measured)
+				if (measured) {
 					prev_plain = plain;
+					within_before = within;
+				}
 				if (j == 0)
 					verdicts[now] = verdict;
 			}
