@@ -749,10 +749,9 @@ Test(lobatto, every_model_matches_gsl, .timeout = 120)
 /* P windows swept at once converge to the same collocation solution as one
  * window after the other: every window end of kepler's 100 periods (e =
  * 0.5, m = 8, H = 0.1, iterations to 1e-15) within 3e-9 of the sequential
- * solve's, the orbit back at x0 within 3e-9 (measured 7.8e-11, 3.1e-10
- * and 1.0e-9 for 2, 5 and 16 in flight, 7.6e-11 one after the other: a
- * front converges a sweep or two after its start settled, so its
- * iteration error is nearer the tolerance), and the chain of steps
+ * solve's, the orbit back at x0 within 3e-9 (measured 9.9e-12, 3.2e-11
+ * and 1.3e-10 for 2, 5 and 16 in flight, 7.6e-11 one after the other),
+ * and the chain of steps
  * shorter: the sweeps counted are every window's, so the work grows with P
  * while the steps (sweeps over P) fall. */
 Test(lobatto, windows_in_flight_match_one_after_the_other, .timeout = 120)
@@ -799,8 +798,8 @@ Test(lobatto, windows_in_flight_match_one_after_the_other, .timeout = 120)
  * (warm starts) for 8 and 16 in flight. The error is rounding and the
  * iterations' remainder, accumulated as the phase drifts (~9000 windows),
  * so a bias of an ulp per accepted window shows: with a front accepted
- * on one sweep within the tolerance (not two in a row,
- * picard_front_within) it was 5 and 6.5 times the sequential's. */
+ * on one sweep within the tolerance (picard_front_within asks for two in
+ * a row) it was 5 and 6.5 times the sequential's. */
 Test(lobatto, windows_in_flight_as_accurate_over_a_long_span, .timeout = 120)
 {
 	const picard_model *kepler = test_model("kepler");
