@@ -76,7 +76,9 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 	long sweeps = 0, unconverged_window = -1, w_front = 0;
 	int sweeps_max = 0, failed = 0, front_sweeps = 0;
 	float prev_plain = INFINITY;
-	bool within_before = false; /* this slot's window's sweep before was within */
+	/* this slot's window's sweep before was within (the front's and the
+	 * next front's are measured) */
+	bool within_before = false;
 	for (long step = 0; w_front < L.windows; step++) {
 		const int now = (int)(step & 1), before = now ^ 1;
 		const int front_slot = (int)(w_front % P);
@@ -92,11 +94,11 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 				x[k] = start[k];
 		}
 		if (active && lane) {
-			/* adaptive: every window's change (within_before), a
-			 * fixed K: the front's last two */
+			/* adaptive: the front's change and the next front's (its
+			 * within_before); a fixed K: the front's last two */
 			const bool measured = is_front ? picard_sweep_measured(front_sweeps, L.K,
 									       L.adaptive) :
-							 L.adaptive;
+							 L.adaptive && slot == (front_slot + 1) % P;
 			const real tj = (real)(L.t0 + (double)w * L.window + offset[j < m ? j : 0]);
 			float plain = 0;
 			const bool within = lobatto_group_sweep<Model, real, G>(
