@@ -10,7 +10,8 @@
  * the tolerance and, in the plain max norm max |dx| (weights would make
  * the comparison depend on which node holds the maximum), no smaller than
  * the one before: past the convergence boundary h* of the paper the
- * changes grow. */
+ * changes grow. With windows in flight an adaptive front stops at the
+ * second sweep in a row where it is (picard_front_within). */
 #ifndef PICARD_CONVERGENCE_H
 #define PICARD_CONVERGENCE_H
 
@@ -71,6 +72,25 @@ static inline PICARD_HOST_DEVICE bool picard_change_within(float x_new, float x_
 static inline PICARD_HOST_DEVICE bool picard_sweep_measured(int i, int K, bool adaptive)
 {
 	return adaptive || i >= K - 2;
+}
+
+/* Windows in flight (lobatto_time_kernel.cuh): whether the front's sweep
+ * counts as within for picard_sweep_verdict. Adaptive, its change and
+ * that of its window's sweep before (as the front, or behind it) must
+ * both be within. A window's iterate is swept from starts that keep
+ * moving, so one sweep's change is its start's last shift plus its own
+ * iteration's step, and the two can nearly cancel while the iterate is
+ * still off by about the tolerance; accepted so, the error has the same
+ * sign window after window and adds up over a long span, where one
+ * window after the other's does not. Two changes in a row within rule
+ * out the chance cancellation. A fixed K, or K = 1, judges the sweep
+ * alone (no verdict to delay). */
+static inline PICARD_HOST_DEVICE bool picard_front_within(int K, bool adaptive, bool within,
+							   bool within_before)
+{
+	if (!adaptive || K == 1)
+		return within;
+	return within && within_before;
 }
 
 /* Verdict after sweep i of at most K: within, every change of this sweep

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "convergence.h"
 #include "model_grid.h"
 #include "picard.h"
 
@@ -229,4 +230,20 @@ Test(convergence, stiff_vanderpol_flagged)
 		outcome_free(&out);
 	}
 	free(x0);
+}
+
+/* Windows in flight: an adaptive front counts as within only when its
+ * window's sweep before was within too; a fixed K, or K = 1, judges the
+ * sweep alone (src/schemes/convergence.h, picard_front_within). */
+Test(convergence, front_within_needs_two_in_a_row)
+{
+	for (int within = 0; within < 2; within++)
+		for (int before = 0; before < 2; before++) {
+			cr_expect_eq(picard_front_within(60, true, within, before), within && before,
+				     "adaptive, within %d, before %d", within, before);
+			cr_expect_eq(picard_front_within(6, false, within, before), within,
+				     "fixed K, within %d, before %d", within, before);
+			cr_expect_eq(picard_front_within(1, true, within, before), within,
+				     "K_max 1, within %d, before %d", within, before);
+		}
 }

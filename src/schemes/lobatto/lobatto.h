@@ -29,6 +29,10 @@ extern "C" {
 #endif
 
 #define PICARD_LOBATTO_MAX_M 32 /* one warp's lanes, one node each */
+/* Windows in flight at most: a group of lanes each in a block of at most 512
+ * threads (lobatto_time_kernel.cuh's bound, which keeps a thread's
+ * registers for kepler in double unspilled). */
+#define PICARD_LOBATTO_MAX_IN_FLIGHT 16
 
 /* The window on [-1, 1] for m nodes, all in double. */
 struct picard_lobatto {

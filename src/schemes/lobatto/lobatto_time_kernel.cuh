@@ -16,7 +16,9 @@
  * lane of node m-1 publishes the window's end and its sum in shared
  * memory, double-buffered by the step's parity so one barrier a step
  * suffices; the front's warp publishes its verdict. After the barrier,
- * when the front has converged (or run out of its K sweeps as the front),
+ * when the front has converged (adaptive: its change within on this sweep
+ * and its window's sweep before, as the front or behind it,
+ * picard_front_within) or run out of its K sweeps as the front,
  * every thread advances its copy of the converged start by the front's sum
  * (hi + lo, as the group layout does), the front's warp writes the
  * window's output and becomes the last window in flight, from the end of
@@ -74,6 +76,9 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 	long sweeps = 0, unconverged_window = -1, w_front = 0;
 	int sweeps_max = 0, failed = 0, front_sweeps = 0;
 	float prev_plain = INFINITY;
+	/* this slot's window's sweep before was within (the front's and the
+	 * next front's are measured) */
+	bool within_before = false;
 	for (long step = 0; w_front < L.windows; step++) {
 		const int now = (int)(step & 1), before = now ^ 1;
 		const int front_slot = (int)(w_front % P);
@@ -89,8 +94,11 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 				x[k] = start[k];
 		}
 		if (active && lane) {
-			const bool measured = is_front &&
-					      picard_sweep_measured(front_sweeps, L.K, L.adaptive);
+			/* adaptive: the front's change and the next front's (its
+			 * within_before); a fixed K: the front's last two */
+			const bool measured = is_front ? picard_sweep_measured(front_sweeps, L.K,
+									       L.adaptive) :
+							 L.adaptive && slot == (front_slot + 1) % P;
 			const real tj = (real)(L.t0 + (double)w * L.window + offset[j < m ? j : 0]);
 			float plain = 0;
 			const bool within = lobatto_group_sweep<Model, real, G>(
@@ -106,8 +114,10 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 			if (is_front) {
 				if (measured && !L.adaptive)
 					plain = group_max<G>(mask, plain);
+				const bool settled = picard_front_within(L.K, L.adaptive, within,
+									 within_before);
 				const int verdict = measured ?
-					picard_sweep_verdict(front_sweeps, L.K, L.adaptive, within,
+					picard_sweep_verdict(front_sweeps, L.K, L.adaptive, settled,
 							     plain, prev_plain) :
 					PICARD_SWEEP_GO_ON;
 
@@ -116,6 +126,7 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 				if (j == 0)
 					verdicts[now] = verdict;
 			}
+			within_before = measured && within;
 		}
 		sweeps += w_front + P <= L.windows ? P : L.windows - w_front;
 		__syncthreads();
@@ -147,6 +158,7 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 #pragma unroll
 			for (int k = 0; k < n; k++)
 				x[k] = ends[(now * P + pred) * n + k];
+			within_before = false;
 		}
 		/* the next front starts over from its start where its iterate,
 		 * swept from a start that was not yet right, went non-finite */
@@ -156,10 +168,12 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 #pragma unroll
 			for (int k = 0; k < n; k++)
 				bad |= !isfinite(x[k]);
-			if (__any_sync(mask, bad))
+			if (__any_sync(mask, bad)) {
 #pragma unroll
 				for (int k = 0; k < n; k++)
 					x[k] = front[k];
+				within_before = false;
+			}
 		}
 		front_sweeps = 0;
 		prev_plain = INFINITY;

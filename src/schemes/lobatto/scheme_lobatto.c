@@ -10,10 +10,6 @@
 #include "scheme.h"
 
 #define DEFAULT_M 8
-/* Windows in flight at most: a group of lanes each in a block of at most 512
- * threads (lobatto_time_kernel.cuh's bound, which keeps a thread's
- * registers for kepler in double unspilled). */
-#define PICARD_LOBATTO_MAX_IN_FLIGHT 16
 /* adaptive sweeps by default, and a window from the span: 200 windows; a
  * model whose dynamics are faster than that needs options.window (the
  * iteration then reports NOT_CONVERGED windows) */
