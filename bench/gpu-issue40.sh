@@ -17,6 +17,9 @@
 #   front    after the front's two-sweep test (picard_front_within): lobatto
 #            in flight and one window after the other on the same grids,
 #            with dp8 and vern9, on the orbit and on the 64 orbits
+#   scan     the orbit only: lobatto in flight on longer windows and more
+#            of them in flight (towards 10x DOP853 at its 2.6e-8), and on
+#            shorter ones (towards 1e-10)
 #   launches kernel launches and host waits of one solve, by scheme
 #   tests    the lobatto and tuner GPU tests with PICARD_REQUIRE_GPU=1
 # Every orbit returns to its start after whole periods, so the error is
@@ -121,6 +124,18 @@ for part in "$@"; do
 	front)
 		front orbit-front.csv "$out/orbit1.csv" "${ORBIT_T1:-6283.185307179586}"
 		front kepler-front.csv "$init" "${KEPLER_T1:-628.3185307179586}"
+		;;
+	scan)
+		csv=orbit-scan.csv
+		echo "method,setting,first_ms,median_ms,min_ms,error" > "$out/$csv"
+		L="--scheme lobatto --K-max 60 --iter-rtol 1e-15"
+		for c in "--m 32 --window 1.6 --block 16" "--m 32 --window 2.0 --block 16" \
+			 "--m 32 --window 2.0 --block 8" "--m 32 --window 2.4 --block 16" \
+			 "--m 24 --window 1.2 --block 16" "--m 16 --window 0.70757 --block 16" \
+			 "--m 32 --window 0.9 --block 8" "--m 32 --window 0.8 --block 8" \
+			 "--m 32 --window 1.0 --block 16" "--m 32 --window 1.2 --block 8"; do
+			row "$csv" "$out/orbit1.csv" "${ORBIT_T1:-6283.185307179586}" lobatto-in-flight $L $c
+		done
 		;;
 	kepler-fine)
 		fine kepler-fine.csv "$init" "${KEPLER_T1:-628.3185307179586}"

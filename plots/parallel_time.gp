@@ -3,19 +3,19 @@
 # form), for one orbit (e = 0.5) over 1000 periods and for 64 orbits
 # (e from 0.4 to 0.6) over 100 periods, every method of
 # bench/gpu-issue40.sh. gnuplot -e "dir='...'" plots/parallel_time.gp
-# (reads dir/orbit.csv and dir/kepler.csv, and their -fine.csv: method,
-# setting,first_ms,median_ms,min_ms,error)
+# (reads every dir/orbit*.csv and dir/kepler*.csv: orbit.csv, orbit-fine.csv,
+# orbit-front.csv, ...; columns method,setting,first_ms,median_ms,min_ms,error)
 set terminal pngcairo size 1200,520 font ",11"
 set output dir.'/parallel-time.png'
 set datafile separator ','
 set logscale xy
 set format x '10^{%L}'
 set xlabel 'max error at t1 against the closed form'
-set ylabel 'solve time (ms), median of 7'
+set ylabel 'solve time (ms), median of the repeats'
 set grid
 set key top right
-# each case's rows and its finer windows' (f-fine.csv, where present)
-sel(f, m) = sprintf("< cat %s/%s.csv %s/%s-fine.csv 2>/dev/null | awk -F, '$1==\"%s\" && $4 != \"\"'", dir, f, dir, f, m)
+# each case's rows, from every file of it (f.csv, f-fine.csv, ...)
+sel(f, m) = sprintf("< cat %s/%s*.csv 2>/dev/null | awk -F, '$1==\"%s\" && $4 != \"\"'", dir, f, m)
 methods = "dp8 vern9 lobatto-sequential lobatto-in-flight"
 titles = "'dp8 (DOP853), rtol 1e-11..1e-15' 'vern9, rtol 1e-11..1e-15' 'lobatto, one window after the other' 'lobatto, 8 or 16 windows in flight'"
 set multiplot layout 1,2
