@@ -8,11 +8,13 @@ kept at t = 100 only; per point the mean of x1(100).
                          [--repeats R] [--out FILE]
 
 Python's loop is what a user writes: per point a params array and one
-picard.solve. C and Python take turns, R sweeps each (the first solve of
-each excluded, where a solver is made and kernels load); the answers of
-both must agree to 1e-12 relative. CSV: each sweep's seconds, then a
-summary row per side (min, median) and the ratio python/c of the
-medians, with the device and the date."""
+picard.solve ("python"), or one Solver.solve on a picard.Solver made once
+before the turns ("python-solver", as bench_sweep.c makes one solver). C
+and the two Python sides take turns, R sweeps each (the first solve of
+each excluded, where a solver is made and kernels load); every side's
+answers must agree with C's to 1e-12 relative. CSV: each sweep's seconds,
+then a summary row per side (min, median) and the ratios python/c and
+python-solver/c of the medians, with the device and the date."""
 import argparse
 import datetime
 import os
@@ -37,6 +39,19 @@ def python_sweep(model, x0, b2s, backend):
         params[:, 4] = b2
         r = picard.solve(model, x0, (0, 100), params, scheme="dp5", rtol=1e-6, atol=1e-6,
                          backend=backend, save_at=[100.0])
+        means[i] = r.x[:, 0, 0].mean()
+        failed[i] = (~r.ok).sum()
+    return means, failed
+
+
+def solver_sweep(solver, x0, b2s):
+    """The same sweep through a prepared solver (picard.Solver), made once
+    before the timing as bench_sweep.c makes its picard_solver."""
+    params = np.tile(solver.model.param_defaults, (x0.shape[0], 1))
+    means, failed = np.empty(len(b2s)), np.empty(len(b2s), dtype=int)
+    for i, b2 in enumerate(b2s):
+        params[:, 4] = b2
+        r = solver.solve(x0, params)
         means[i] = r.x[:, 0, 0].mean()
         failed[i] = (~r.ok).sum()
     return means, failed
@@ -69,18 +84,26 @@ def main():
     if a.points == 1:
         b2s[:] = 0.01
     python_sweep(model, x0, b2s[:1], a.backend)  # the solver made, kernels loaded
+    solver = picard.Solver(model, a.ntraj, (0, 100), scheme="dp5", rtol=1e-6, atol=1e-6,
+                           backend=a.backend, save_at=[100.0])
+    solver_sweep(solver, x0, b2s[:1])
 
-    rows, seconds = [], {"c": [], "python": []}
+    sides = {"python": lambda: python_sweep(model, x0, b2s, a.backend),
+             "python-solver": lambda: solver_sweep(solver, x0, b2s)}
+    rows, seconds = [], {"c": [], "python": [], "python-solver": []}
     for r in range(a.repeats):
         s, device, c_means, c_failed = c_sweep(a.points, a.ntraj, a.backend)
         seconds["c"].append(s)
-        t = time.perf_counter()
-        means, failed = python_sweep(model, x0, b2s, a.backend)
-        seconds["python"].append(time.perf_counter() - t)
-        worst = np.max(np.abs(means - c_means) / np.abs(c_means))
-        if worst > 1e-12 or (failed != c_failed).any():
-            sys.exit("sweep.py: Python's answers differ from C's (%.3g relative)" % worst)
-        rows += ["c,%d,%.6f" % (r, s), "python,%d,%.6f" % (r, seconds["python"][-1])]
+        rows.append("c,%d,%.6f" % (r, s))
+        for side, sweep in sides.items():
+            t = time.perf_counter()
+            means, failed = sweep()
+            seconds[side].append(time.perf_counter() - t)
+            worst = np.max(np.abs(means - c_means) / np.abs(c_means))
+            if worst > 1e-12 or (failed != c_failed).any():
+                sys.exit("sweep.py: %s's answers differ from C's (%.3g relative)"
+                         % (side, worst))
+            rows.append("%s,%d,%.6f" % (side, r, seconds[side][-1]))
 
     date = datetime.date.today().isoformat()
     med = {k: statistics.median(v) for k, v in seconds.items()}
@@ -89,7 +112,9 @@ def main():
         "%s,%d,%d,%.6f,%.6f,%s,%s" % (k, a.points, a.ntraj, min(v), med[k], device, date)
         for k, v in seconds.items()] + [
         "", "ratio_python_over_c,%.4f" % (med["python"] / med["c"]),
+        "ratio_python_solver_over_c,%.4f" % (med["python-solver"] / med["c"]),
         "failed_members_total,%d" % failed.sum()]
+    solver.close()
     if a.out:
         with open(a.out, "w") as f:
             f.write("\n".join(text) + "\n")

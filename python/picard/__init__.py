@@ -5,6 +5,12 @@ numpy in and numpy out, over libpicard.so (include/picard.h).
     r = picard.solve("lotka", x0, (0, 10), params, rtol=1e-8)
     r.t, r.x, r.status
 
+A sweep of many solves of one shape makes its solver once:
+
+    with picard.Solver("lotka", N, (0, 10), rtol=1e-8, save_at=[10.0]) as s:
+        for params in sweep:
+            r = s.solve(x0, params)
+
 python/README.md has the rest."""
 from . import _ffi
 from .ensemble import ensemble
@@ -13,6 +19,7 @@ from .errors import (CompileError, Error, InvalidArgument, ModelNotFound, NoDevi
 from .model import Model, models
 from .result import Result
 from .solve import auto_scheme, clear_cache, schemes, solve
+from .solver import Solver
 
 __version__ = _ffi.version().decode()
 
@@ -23,5 +30,5 @@ def cuda_available():
 
 
 __all__ = ["Model", "Result", "Error", "InvalidArgument", "ModelNotFound", "CompileError",
-           "NoDevice", "ToleranceNotReached", "solve", "schemes", "models", "ensemble", "auto_scheme",
-           "clear_cache", "cuda_available", "__version__"]
+           "NoDevice", "ToleranceNotReached", "solve", "Solver", "schemes", "models", "ensemble",
+           "auto_scheme", "clear_cache", "cuda_available", "__version__"]

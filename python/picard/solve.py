@@ -9,12 +9,12 @@ import threading
 import numpy as np
 
 from . import _ffi
-from .arrays import as_float_array, as_rows, as_times, broadcast_rows, check_values
+from .arrays import as_float_array, as_rows, broadcast_rows, check_values
 from .choose import choose
 from .ensemble import ensemble
-from .errors import check as check_code, raise_for, refuse
+from .errors import check as check_code, refuse
 from .model import as_model
-from .result import Result
+from .run import Record, solve_into
 
 _dp = _ffi.c_double_p
 _SCHEME_NAMES = {v: k for k, v in _ffi.SCHEMES.items()}
@@ -155,6 +155,21 @@ def _set_options(opts, options):
         setattr(opts, name, value)
 
 
+def _options(model, scheme, backend, precision, t0, t1, rtol, atol, options):
+    """picard_options for one span (rtol and atol checked, or None: the
+    scheme's own) and the scheme's name ("auto" resolved)."""
+    scheme_name = auto_scheme(model) if scheme == "auto" else scheme
+    opts = _ffi.options(scheme=_choice(scheme_name, "scheme", _ffi.SCHEMES),
+                        precision=_choice(precision, "precision", _ffi.PRECISIONS),
+                        backend=_choice(backend, "backend", _ffi.BACKENDS), t0=t0, t1=t1)
+    _set_options(opts, options)
+    if atol is not None:
+        opts.iter_atol = atol
+    if rtol is not None:
+        opts.iter_rtol = rtol
+    return opts, scheme_name
+
+
 def _states_and_params(model, x0, params, precision, seed):
     """x0 (N, n) and params (N, p) or None, one row of either broadcast
     against the other's rows."""
@@ -231,12 +246,10 @@ def solve(model, x0, t_span, params=None, *, tol=None, rtol=None, atol=None, sch
     Returns a picard.Result. Library errors raise picard.Error; a member's
     failure is in Result.status."""
     model = as_model(model)
-    scheme_name = auto_scheme(model) if scheme == "auto" else scheme
-    scheme_id = _choice(scheme_name, "scheme", _ffi.SCHEMES)
-    precision_id = _choice(precision, "precision", _ffi.PRECISIONS)
-    backend_id = _choice(backend, "backend", _ffi.BACKENDS)
     t0, t1, spans = _span(t_span)
     tol, rtol, atol = (_positive(v, a) for v, a in ((tol, "tol"), (rtol, "rtol"), (atol, "atol")))
+    opts, scheme_name = _options(model, scheme, backend, precision, t0, t1,
+                                 rtol if tol is None else None, atol, options)
     x, p = _states_and_params(model, x0, params, precision, seed)
     n = x.shape[0]
     if spans is not None:
@@ -246,17 +259,10 @@ def solve(model, x0, t_span, params=None, *, tol=None, rtol=None, atol=None, sch
             x = broadcast_rows(x, n, "x0")
             p = broadcast_rows(p, n, "params") if p is not None else None
 
-    opts = _ffi.options(scheme=scheme_id, precision=precision_id, backend=backend_id,
-                        t0=t0, t1=t1)
-    _set_options(opts, options)
-    if atol is not None:
-        opts.iter_atol = atol
-    if rtol is not None and tol is None:
-        opts.iter_rtol = rtol
     scale = _ffi.tolerance(atol=tol or 0.0, rtol=(rtol or 0.0) if tol else 0.0)
     chosen = None
     if tol is not None:
-        check_code(_ffi.tolerance_check(ctypes.byref(scale), precision_id,
+        check_code(_ffi.tolerance_check(ctypes.byref(scale), opts.precision,
                                         x.ctypes.data_as(_dp), n),
                    "tol")
         # picard-run's own draw (--traj N): its tuning-cache entries serve it
@@ -265,7 +271,7 @@ def solve(model, x0, t_span, params=None, *, tol=None, rtol=None, atol=None, sch
         request = _ffi.choose_request(
             x0=x.ctypes.data, params=p.ctypes.data if p is not None else None, ntraj=n,
             ensemble_id=b"default" if drawn_plain else None, spread=0.1,
-            seed=1 if seed is None else seed, precision=precision_id, backend=backend_id,
+            seed=1 if seed is None else seed, precision=opts.precision, backend=opts.backend,
             t0=t0, t1=t1, spans=spans is not None, tol=tol, rtol=rtol or 0.0,
             scheme_fixed=scheme != "auto", layout_fixed="layout" in options, fixed=opts)
         opts, chosen = choose(model, request, precision)
@@ -296,56 +302,17 @@ def _col(spans, k):
 
 
 def _run(model, solver, x, p, t0, t1, spans, save_at, check, scale, scheme_name):
-    n, dim = x.shape
     grid = _ffi.solver_grid(solver).contents
-    rec = _ffi.record(traj_stride=1)
-    if save_at is None:
-        rec.every = 1
-        if spans is None:
-            times = t0 + grid.window * np.arange(0, grid.windows + 1)
-            times[-1] = t1
-        else:  # each member's own window ends
-            steps = np.arange(0, grid.windows + 1) / grid.windows
-            times = spans[:, :1] + (spans[:, 1:] - spans[:, :1]) * steps
-            times[:, -1] = spans[:, 1]
-    else:
-        times = as_times(save_at, t0, t1)
-        rec.times = times.ctypes.data
-        rec.ntimes = times.size
-    rows = times.shape[-1] - (1 if save_at is None else 0)
-    # the record's rows after a first row that holds x0 (t = t0), when the
-    # times are window ends: one buffer, no copy to prepend it
-    first = 1 if save_at is None else 0
-    states = np.empty((rows + first, n, dim))
-    if first:
-        states[0] = x
-    rec.states = states[first:].ctypes.data
-    if _ffi.record_size(solver, ctypes.byref(rec)) != rows * n * dim:
-        raise RuntimeError("picard: record size mismatch (the bindings and the library "
-                           "disagree)")
-    x_final = np.empty((n, dim))
-    status = np.empty(n, dtype=np.intc)
-    stats = _ffi.stats()
-    code = _ffi.solve(solver, x.ctypes.data, p.ctypes.data if p is not None else None,
-                      x_final.ctypes.data, status.ctypes.data, None, ctypes.byref(rec), 1,
-                      ctypes.byref(stats))
-    if code < 0 and code != _ffi.EFAILED:
-        raise_for(code, "solving %d member%s of %s" % (n, "s"[:n != 1], model.name))
-
-    t_fail = np.ctypeslib.as_array(_ffi.solver_fail_times(solver), (n, 2))[:, 0].copy()
-    err_est = None
-    est = _ffi.solver_error_estimates(solver)
-    if est:
-        err_est = np.ctypeslib.as_array(est, (n,)).copy()
-    err = None
+    record = Record(solver, grid, x.shape[0], x.shape[1], t0, t1, spans, save_at)
+    result = solve_into(model, solver, grid, record, x, p, scheme_name)
+    status = result.status_code
     if check:
-        err = _check(model, solver, grid, x, p, spans, rec, status, scale)
+        result.err = _check(model, solver, grid, x, p, spans, record.rec, status, scale)
     if scale.atol > 0:  # tol given: the checked error, else the estimate
-        judged = err if err is not None else err_est
+        judged = result.err if result.err is not None else result.err_est
         # NaN (no reference, no estimate) is left as the status says
         status[(status == 0) & (judged > 1)] = _ffi.TRAJ_TOL_EXCEEDED
-    return Result(times, states.transpose(1, 0, 2), x_final, status, t_fail,
-                  err, err_est, scheme_name, _stats_dict(stats, grid))
+    return result
 
 
 def _check(model, solver, grid, x, p, spans, rec, status, scale):
@@ -366,18 +333,3 @@ def _check(model, solver, grid, x, p, spans, rec, status, scale):
                                ctypes.byref(rec), ctypes.byref(copts), ctypes.byref(result)),
                "checking %s against the reference" % model.name)
     return err
-
-
-def _stats_dict(stats, grid):
-    return {
-        "device": stats.device.decode(errors="replace"),
-        "backend": _ffi.BACKEND_NAMES.get(stats.backend, "?"),
-        "solve_seconds": stats.solve_seconds, "failed": stats.failed,
-        "rhs_evals": stats.rhs_evals, "sweeps_mean": stats.sweeps_mean,
-        "sweeps_max": stats.sweeps_max, "chunks": stats.chunks,
-        "launches": stats.launches, "host_waits": stats.host_waits,
-        "estimate_seconds": stats.estimate_seconds,
-        "m": grid.m, "K": grid.K, "adaptive": bool(grid.adaptive), "h": grid.h,
-        "window": grid.window, "windows": grid.windows,
-        "iter_rtol": grid.iter_rtol, "iter_atol": grid.iter_atol,
-    }

@@ -1,0 +1,87 @@
+"""run.py - one picard_solve through a made solver: the record of the times
+kept (made once per solver and span), the call with the outputs allocated,
+and the Result. picard.solve and picard.Solver both solve through here."""
+import ctypes
+
+import numpy as np
+
+from . import _ffi
+from .arrays import as_times
+from .errors import raise_for
+from .result import Result
+
+
+class Record:
+    """The times a solve keeps states at and the picard_record that asks
+    for them; rec.states is set per solve. first is 1 when the first row
+    holds x0 (the times are t0 and the window ends), then filled from x.
+    shared: the times serve many solves (picard.Solver): a read-only copy,
+    so that no Result's t can change what the next solve keeps."""
+
+    def __init__(self, solver, grid, n, dim, t0, t1, spans, save_at, shared=False):
+        rec = _ffi.record(traj_stride=1)
+        if save_at is None:
+            rec.every = 1
+            if spans is None:
+                times = t0 + grid.window * np.arange(0, grid.windows + 1)
+                times[-1] = t1
+            else:  # each member's own window ends
+                steps = np.arange(0, grid.windows + 1) / grid.windows
+                times = spans[:, :1] + (spans[:, 1:] - spans[:, :1]) * steps
+                times[:, -1] = spans[:, 1]
+        else:
+            times = as_times(save_at, t0, t1)
+            if shared:
+                times = times.copy()
+            rec.times = times.ctypes.data
+            rec.ntimes = times.size
+        self.first = 0 if save_at is not None else 1
+        self.rows = times.shape[-1] - self.first
+        if _ffi.record_size(solver, ctypes.byref(rec)) != self.rows * n * dim:
+            raise RuntimeError("picard: record size mismatch (the bindings and the library "
+                               "disagree)")
+        if shared:
+            times.flags.writeable = False
+        self.times, self.rec = times, rec
+
+
+def solve_into(model, solver, grid, record, x, p, scheme_name):
+    """Solve x (n, dim) with p (n, nparams) or None on solver into fresh
+    outputs: the Result, err None (the caller may check)."""
+    n, dim = x.shape
+    states = np.empty((record.rows + record.first, n, dim))
+    if record.first:
+        states[0] = x
+    rec = record.rec
+    rec.states = states[record.first:].ctypes.data
+    x_final = np.empty((n, dim))
+    status = np.empty(n, dtype=np.intc)
+    stats = _ffi.stats()
+    # ctypes releases the GIL for the call
+    code = _ffi.solve(solver, x.ctypes.data, p.ctypes.data if p is not None else None,
+                      x_final.ctypes.data, status.ctypes.data, None, ctypes.byref(rec), 1,
+                      ctypes.byref(stats))
+    if code < 0 and code != _ffi.EFAILED:
+        raise_for(code, "solving %d member%s of %s" % (n, "s"[:n != 1], model.name))
+    t_fail = np.ctypeslib.as_array(_ffi.solver_fail_times(solver), (n, 2))[:, 0].copy()
+    err_est = None
+    est = _ffi.solver_error_estimates(solver)
+    if est:
+        err_est = np.ctypeslib.as_array(est, (n,)).copy()
+    return Result(record.times, states.transpose(1, 0, 2), x_final, status, t_fail,
+                  None, err_est, scheme_name, _stats_dict(stats, grid))
+
+
+def _stats_dict(stats, grid):
+    return {
+        "device": stats.device.decode(errors="replace"),
+        "backend": _ffi.BACKEND_NAMES.get(stats.backend, "?"),
+        "solve_seconds": stats.solve_seconds, "failed": stats.failed,
+        "rhs_evals": stats.rhs_evals, "sweeps_mean": stats.sweeps_mean,
+        "sweeps_max": stats.sweeps_max, "chunks": stats.chunks,
+        "launches": stats.launches, "host_waits": stats.host_waits,
+        "estimate_seconds": stats.estimate_seconds,
+        "m": grid.m, "K": grid.K, "adaptive": bool(grid.adaptive), "h": grid.h,
+        "window": grid.window, "windows": grid.windows,
+        "iter_rtol": grid.iter_rtol, "iter_atol": grid.iter_atol,
+    }
