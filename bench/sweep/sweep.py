@@ -9,12 +9,14 @@ kept at t = 100 only; per point the mean of x1(100).
 
 Python's loop is what a user writes: per point a params array and one
 picard.solve ("python"), or one Solver.solve on a picard.Solver made once
-before the turns ("python-solver", as bench_sweep.c makes one solver). C
-and the two Python sides take turns, R sweeps each (the first solve of
+before the turns ("python-solver", as bench_sweep.c makes one solver), and
+the same with reuse_outputs=True ("python-solver-reuse": every solve into
+the same arrays, as bench_sweep.c keeps its buffers). C and the Python
+sides take turns, R sweeps each (the first solve of
 each excluded, where a solver is made and kernels load); every side's
 answers must agree with C's to 1e-12 relative. CSV: each sweep's seconds,
-then a summary row per side (min, median) and the ratios python/c and
-python-solver/c of the medians, with the device and the date."""
+then a summary row per side (min, median) and each Python side's ratio
+to C of the medians, with the device and the date."""
 import argparse
 import datetime
 import os
@@ -86,11 +88,15 @@ def main():
     python_sweep(model, x0, b2s[:1], a.backend)  # the solver made, kernels loaded
     solver = picard.Solver(model, a.ntraj, (0, 100), scheme="dp5", rtol=1e-6, atol=1e-6,
                            backend=a.backend, save_at=[100.0])
+    reusing = picard.Solver(model, a.ntraj, (0, 100), scheme="dp5", rtol=1e-6, atol=1e-6,
+                            backend=a.backend, save_at=[100.0], reuse_outputs=True)
     solver_sweep(solver, x0, b2s[:1])
+    solver_sweep(reusing, x0, b2s[:1])
 
     sides = {"python": lambda: python_sweep(model, x0, b2s, a.backend),
-             "python-solver": lambda: solver_sweep(solver, x0, b2s)}
-    rows, seconds = [], {"c": [], "python": [], "python-solver": []}
+             "python-solver": lambda: solver_sweep(solver, x0, b2s),
+             "python-solver-reuse": lambda: solver_sweep(reusing, x0, b2s)}
+    rows, seconds = [], {"c": [], **{side: [] for side in sides}}
     for r in range(a.repeats):
         s, device, c_means, c_failed = c_sweep(a.points, a.ntraj, a.backend)
         seconds["c"].append(s)
@@ -111,10 +117,11 @@ def main():
         "", "side,points,ntraj,min_s,median_s,device,date"] + [
         "%s,%d,%d,%.6f,%.6f,%s,%s" % (k, a.points, a.ntraj, min(v), med[k], device, date)
         for k, v in seconds.items()] + [
-        "", "ratio_python_over_c,%.4f" % (med["python"] / med["c"]),
-        "ratio_python_solver_over_c,%.4f" % (med["python-solver"] / med["c"]),
+        ""] + ["ratio_%s_over_c,%.4f" % (side.replace("-", "_"), med[side] / med["c"])
+               for side in sides] + [
         "failed_members_total,%d" % failed.sum()]
     solver.close()
+    reusing.close()
     if a.out:
         with open(a.out, "w") as f:
             f.write("\n".join(text) + "\n")

@@ -2,6 +2,8 @@
 casts to float64 safely, finite values, values float can hold. Each refusal
 names the argument. A C-contiguous float64 array is passed on as it is, with
 no copy."""
+import math
+
 import numpy as np
 
 from .errors import refuse
@@ -31,8 +33,14 @@ def as_float_array(value, argument):
 def check_values(array, argument, precision):
     """Refuse NaN or infinite entries, and (precision "float") entries
     past float's largest value, naming the first."""
-    if array.size == 0 or np.isfinite(array).all() and (
-            precision != "float" or np.abs(array).max() <= FLOAT_MAX):
+    # a sum is finite only where every entry is (NaN and inf carry through
+    # it), in one pass and no temporary; one that overflows is looked at
+    # entry by entry below
+    if array.size == 0:
+        return
+    with np.errstate(over="ignore"):
+        total = np.add.reduce(array, axis=None)
+    if math.isfinite(total) and (precision != "float" or np.abs(array).max() <= FLOAT_MAX):
         return
     bad = ~np.isfinite(array)
     if bad.any():

@@ -45,31 +45,42 @@ class Record:
         self.times, self.rec = times, rec
 
 
-def solve_into(model, solver, grid, record, x, p, scheme_name):
-    """Solve x (n, dim) with p (n, nparams) or None on solver into fresh
-    outputs: the Result, err None (the caller may check)."""
+class Outputs:
+    """The arrays a solve writes: states (rows, n, dim), x_final (n, dim),
+    status (n,) and t_fail (n,). Fresh for each solve, or one set a
+    picard.Solver made with reuse_outputs=True writes every solve into."""
+
+    def __init__(self, record, n, dim):
+        self.states = np.empty((record.rows + record.first, n, dim))
+        self.x_final = np.empty((n, dim))
+        self.status = np.empty(n, dtype=np.intc)
+        self.t_fail = np.empty(n)
+
+
+def solve_into(model, solver, grid, record, x, p, scheme_name, outputs=None):
+    """Solve x (n, dim) with p (n, nparams) or None on solver into outputs
+    (None: fresh ones): the Result, err None (the caller may check)."""
     n, dim = x.shape
-    states = np.empty((record.rows + record.first, n, dim))
+    out = outputs or Outputs(record, n, dim)
+    states = out.states
     if record.first:
         states[0] = x
     rec = record.rec
     rec.states = states[record.first:].ctypes.data
-    x_final = np.empty((n, dim))
-    status = np.empty(n, dtype=np.intc)
     stats = _ffi.stats()
     # ctypes releases the GIL for the call
     code = _ffi.solve(solver, x.ctypes.data, p.ctypes.data if p is not None else None,
-                      x_final.ctypes.data, status.ctypes.data, None, ctypes.byref(rec), 1,
-                      ctypes.byref(stats))
+                      out.x_final.ctypes.data, out.status.ctypes.data, None,
+                      ctypes.byref(rec), 1, ctypes.byref(stats))
     if code < 0 and code != _ffi.EFAILED:
         raise_for(code, "solving %d member%s of %s" % (n, "s"[:n != 1], model.name))
-    t_fail = np.ctypeslib.as_array(_ffi.solver_fail_times(solver), (n, 2))[:, 0].copy()
+    np.copyto(out.t_fail, np.ctypeslib.as_array(_ffi.solver_fail_times(solver), (n, 2))[:, 0])
     err_est = None
     est = _ffi.solver_error_estimates(solver)
     if est:
         err_est = np.ctypeslib.as_array(est, (n,)).copy()
-    return Result(record.times, states.transpose(1, 0, 2), x_final, status, t_fail,
-                  None, err_est, scheme_name, _stats_dict(stats, grid))
+    return Result(record.times, states.transpose(1, 0, 2), out.x_final, out.status,
+                  out.t_fail, None, err_est, scheme_name, _stats_dict(stats, grid))
 
 
 def _stats_dict(stats, grid):

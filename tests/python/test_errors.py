@@ -43,6 +43,17 @@ def test_bad_params():
                                np.ones((3, 1)))
 
 
+def test_finite_entries_whose_sum_overflows_are_accepted_in_double():
+    """The finite check sums first; a sum that overflows is not a refusal
+    (the members reach the solve, where the library judges them: past the
+    bound or overflowing in a stage)."""
+    x0 = np.array([[1e308], [1e308]])
+    r = picard.solve("decay", x0, (0, 1e-3), backend="cpu", scheme="dp5", save_at=[1e-3])
+    assert set(r.status) <= {"diverged", "nonfinite"}
+    with pytest.raises(picard.InvalidArgument, match="x0: inf at index"):
+        picard.solve("decay", np.array([[1e308], [np.inf]]), (0, 1e-3), backend="cpu")
+
+
 def test_float_overflow():
     message = refused("x0", "decay", [[1e39]], (0, 1), precision="float", backend="cpu")
     assert "overflows float" in message

@@ -42,6 +42,24 @@ def test_equals_solve_bit_for_bit_for_two_params(save_at):
         assert not np.array_equal(s.solve(x0, params).x_final, first.x_final)
 
 
+def test_reuse_outputs_same_answers_in_the_same_arrays():
+    """reuse_outputs=True: the same answers as fresh arrays, each solve
+    written over the last one's (as documented: copy what you keep)."""
+    m, x0, params = lotka_ensemble(16)
+    kw = dict(rtol=1e-7, atol=1e-7, backend="cpu", save_at=TIMES)
+    with picard.Solver(m, 16, (0, 10), **kw) as fresh, \
+            picard.Solver(m, 16, (0, 10), reuse_outputs=True, **kw) as reused:
+        params[:, 4] = 0.01
+        a = reused.solve(x0, params)
+        assert_same(a, fresh.solve(x0, params))
+        kept = a.x.copy()
+        params[:, 4] = 0.014
+        b = reused.solve(x0, params)
+        assert_same(b, fresh.solve(x0, params))
+        assert np.shares_memory(a.x, b.x) and np.array_equal(a.x, b.x)
+        assert not np.array_equal(kept, b.x)
+
+
 def test_decay_closed_form():
     lam = np.array([[0.5], [1.0], [2.0], [3.0]])
     x0 = np.array([1.0, 2.0, -1.0, 0.5]).reshape(4, 1)
