@@ -436,7 +436,7 @@ FUZZ_TARGETS  := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c
 FUZZ_BINS     := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 FUZZ_CLI_OBJS := $(patsubst src/cli/%.c,$(BUILD)/fuzz/obj/cli/%.o,\
 		 src/cli/diag.c src/cli/parse.c src/cli/options.c $(wildcard src/cli/options/*.c) \
-		 src/cli/init_file.c)
+		 src/cli/init_file.c src/cli/output.c src/cli/temp_files.c)
 .SECONDARY: $(FUZZ_CLI_OBJS) $(FUZZ_TARGETS:%=$(BUILD)/fuzz/obj/fuzz_%.o)
 
 # clang with libFuzzer's runtime, or what to install.

@@ -143,7 +143,7 @@ def _set_options(opts, options):
     for name, value in options.items():
         kind = _OPTION_TYPES.get(name)
         if kind is None:
-            raise TypeError("solve() got an unexpected keyword argument %r (scheme options: "
+            raise TypeError("unexpected keyword argument %r (the scheme options: "
                             "%s)" % (name, ", ".join(_OPTION_TYPES)))
         if name == "layout":
             value = _choice(value, "layout", _LAYOUTS)
@@ -253,11 +253,11 @@ def solve(model, x0, t_span, params=None, *, tol=None, rtol=None, atol=None, sch
     x, p = _states_and_params(model, x0, params, precision, seed)
     n = x.shape[0]
     if spans is not None:
-        spans = broadcast_rows(spans, n, "t_span")
-        if spans.shape[0] > x.shape[0]:  # more spans than rows: x0 and params broadcast
+        if n == 1:  # one row of x0 and params for every span
             n = spans.shape[0]
             x = broadcast_rows(x, n, "x0")
             p = broadcast_rows(p, n, "params") if p is not None else None
+        spans = broadcast_rows(spans, n, "t_span")
 
     scale = _ffi.tolerance(atol=tol or 0.0, rtol=(rtol or 0.0) if tol else 0.0)
     chosen = None

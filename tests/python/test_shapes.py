@@ -100,6 +100,12 @@ def test_per_member_spans():
     r = picard.solve("oscillator", x0, spans, backend="cpu", save_at=[0.5, 3.0])
     assert np.isnan(r.x[0, 1]).all() and np.isnan(r.x[2, 0]).all()
     assert np.isfinite(r.x[1]).all()
+    # one row of x0 for every span: the oscillator's closed form on each
+    r = picard.solve("oscillator", x0[0], spans, backend="cpu", rtol=1e-10, atol=1e-10)
+    want = np.column_stack([np.cos(dt), -np.sin(dt)])
+    assert r.x_final.shape == (3, 2) and np.abs(r.x_final - want).max() < 1e-8
+    with pytest.raises(picard.InvalidArgument, match="^t_span: 3 rows"):
+        picard.solve("oscillator", x0[:2], spans, backend="cpu")
     # a window scheme takes no spans: the library says so
     with pytest.raises(picard.InvalidArgument):
         picard.solve("oscillator", x0, spans, backend="cpu", scheme="trapezoid")
