@@ -1,6 +1,7 @@
 """run.py - one picard_solve through a made solver: the record of the times
-kept (made once per solver and span), the call with the outputs allocated,
-and the Result. picard.solve and picard.Solver both solve through here."""
+kept (made once per solver and span), the call into fresh or reused
+outputs, and the Result. picard.solve and picard.Solver both solve
+through here."""
 import ctypes
 
 import numpy as np

@@ -39,9 +39,9 @@ class Solver:
     bit for bit. tol=, check= and per-member spans are picard.solve's only.
 
     reuse_outputs=True: every solve writes into the same arrays, as a C
-    loop keeps its buffers (no fresh arrays per call, about 50 us a call
-    at 8192 members on a GPU): a Result's x, x_final, status and t_fail
-    then hold only until the next solve. Copy what you keep.
+    loop keeps its buffers (no fresh arrays per call): a Result's x,
+    x_final, status and t_fail then hold only until the next solve. Copy
+    what you keep.
 
     A Solver holds its C solver (host memory, on the GPU device memory)
     until close() or the end of a with block. Its solves take turns under a
