@@ -33,14 +33,14 @@ def as_float_array(value, argument):
 def check_values(array, argument, precision):
     """Refuse NaN or infinite entries, and (precision "float") entries
     past float's largest value, naming the first."""
-    # a sum is finite only where every entry is (NaN and inf carry through
-    # it), in one pass and no temporary; one that overflows is looked at
-    # entry by entry below
+    # the largest and smallest entries are finite only where every entry is
+    # (NaN carries through np.maximum): two passes, no temporary, and no
+    # overflow to silence as a sum would need; they also bound |x| for float
     if array.size == 0:
         return
-    with np.errstate(over="ignore"):
-        total = np.add.reduce(array, axis=None)
-    if math.isfinite(total) and (precision != "float" or np.abs(array).max() <= FLOAT_MAX):
+    top, bottom = np.maximum.reduce(array, axis=None), np.minimum.reduce(array, axis=None)
+    if math.isfinite(top) and math.isfinite(bottom) and \
+            (precision != "float" or max(top, -bottom) <= FLOAT_MAX):
         return
     bad = ~np.isfinite(array)
     if bad.any():

@@ -5,7 +5,10 @@ from . import _ffi
 
 # every status's name, by its code (picard_traj_status_name)
 _STATUS_NAMES = np.array([_ffi.traj_status_name(i).decode() for i in range(32)])
-_OK_CODES = (0, 10)  # PICARD_TRAJ_OK, PICARD_TRAJ_EVENT (a terminal event: done)
+# whether a code is done: PICARD_TRAJ_OK and PICARD_TRAJ_EVENT (a terminal
+# event), by the code (one lookup per member, no comparisons)
+_OK_BY_CODE = np.zeros(32, dtype=bool)
+_OK_BY_CODE[[0, 10]] = True
 
 
 class Result:
@@ -36,6 +39,7 @@ class Result:
     """
 
     def __init__(self, t, x, x_final, status_code, t_fail, err, err_est, scheme, stats):
+        """stats: the dict, or a function that makes it on first use."""
         self.t = t
         self.x = x
         self.x_final = x_final
@@ -45,7 +49,7 @@ class Result:
         self.err = err
         self.err_est = err_est
         self.scheme = scheme
-        self.stats = stats
+        self._stats = stats
 
     @property
     def status(self):
@@ -56,10 +60,16 @@ class Result:
         return self._status
 
     @property
+    def stats(self):
+        """The solve's statistics (see the class), a dict made on first use."""
+        if callable(self._stats):
+            self._stats = self._stats()
+        return self._stats
+
+    @property
     def ok(self):
         """(N,) bool: the members whose status is "ok" or "event"."""
-        code = self.status_code
-        return (code == _OK_CODES[0]) | (code == _OK_CODES[1])
+        return _OK_BY_CODE.take(self.status_code, mode="clip")
 
     @property
     def success(self):

@@ -44,6 +44,12 @@ class Record:
         if shared:
             times.flags.writeable = False
         self.times, self.rec = times, rec
+        # the grid's part of a Result's stats, read while the solver lives
+        self.grid_stats = {
+            "m": grid.m, "K": grid.K, "adaptive": bool(grid.adaptive), "h": grid.h,
+            "window": grid.window, "windows": grid.windows,
+            "iter_rtol": grid.iter_rtol, "iter_atol": grid.iter_atol,
+        }
 
 
 class Outputs:
@@ -58,7 +64,7 @@ class Outputs:
         self.t_fail = np.empty(n)
 
 
-def solve_into(model, solver, grid, record, x, p, scheme_name, outputs=None):
+def solve_into(model, solver, record, x, p, scheme_name, outputs=None):
     """Solve x (n, dim) with p (n, nparams) or None on solver into outputs
     (None: fresh ones): the Result, err None (the caller may check)."""
     n, dim = x.shape
@@ -75,16 +81,24 @@ def solve_into(model, solver, grid, record, x, p, scheme_name, outputs=None):
                       ctypes.byref(rec), 1, ctypes.byref(stats))
     if code < 0 and code != _ffi.EFAILED:
         raise_for(code, "solving %d member%s of %s" % (n, "s"[:n != 1], model.name))
-    np.copyto(out.t_fail, np.ctypeslib.as_array(_ffi.solver_fail_times(solver), (n, 2))[:, 0])
+    # a member's t_fail is set where it failed or a terminal event stopped
+    # it; with no failure and no events every one is NaN, and the library's
+    # per-member pairs (n, 2) need not be read
+    if code == _ffi.EFAILED or model.has_events:
+        fail = np.ctypeslib.as_array(_ffi.solver_fail_times(solver), (n, 2))
+        np.copyto(out.t_fail, fail[:, 0])
+    else:
+        out.t_fail.fill(np.nan)
     err_est = None
     est = _ffi.solver_error_estimates(solver)
     if est:
         err_est = np.ctypeslib.as_array(est, (n,)).copy()
     return Result(record.times, states.transpose(1, 0, 2), out.x_final, out.status,
-                  out.t_fail, None, err_est, scheme_name, _stats_dict(stats, grid))
+                  out.t_fail, None, err_est, scheme_name,
+                  lambda: _stats_dict(stats, record.grid_stats))
 
 
-def _stats_dict(stats, grid):
+def _stats_dict(stats, grid_stats):
     return {
         "device": stats.device.decode(errors="replace"),
         "backend": _ffi.BACKEND_NAMES.get(stats.backend, "?"),
@@ -92,8 +106,5 @@ def _stats_dict(stats, grid):
         "rhs_evals": stats.rhs_evals, "sweeps_mean": stats.sweeps_mean,
         "sweeps_max": stats.sweeps_max, "chunks": stats.chunks,
         "launches": stats.launches, "host_waits": stats.host_waits,
-        "estimate_seconds": stats.estimate_seconds,
-        "m": grid.m, "K": grid.K, "adaptive": bool(grid.adaptive), "h": grid.h,
-        "window": grid.window, "windows": grid.windows,
-        "iter_rtol": grid.iter_rtol, "iter_atol": grid.iter_atol,
+        "estimate_seconds": stats.estimate_seconds, **grid_stats,
     }

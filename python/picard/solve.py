@@ -304,7 +304,7 @@ def _col(spans, k):
 def _run(model, solver, x, p, t0, t1, spans, save_at, check, scale, scheme_name):
     grid = _ffi.solver_grid(solver).contents
     record = Record(solver, grid, x.shape[0], x.shape[1], t0, t1, spans, save_at)
-    result = solve_into(model, solver, grid, record, x, p, scheme_name)
+    result = solve_into(model, solver, record, x, p, scheme_name)
     status = result.status_code
     if check:
         result.err = _check(model, solver, grid, x, p, spans, record.rec, status, scale)

@@ -91,7 +91,7 @@ class Solver:
             solver = self._solver
             if solver is None:
                 raise Error("picard.Solver: solve() after close(); make a new Solver")
-            return solve_into(self.model, solver, self._grid, self._record, x, p, self.scheme,
+            return solve_into(self.model, solver, self._record, x, p, self.scheme,
                               self._outputs)
 
     def _rows(self, value, argument, width, what):

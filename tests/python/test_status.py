@@ -63,3 +63,14 @@ def test_events_log_terminal_and_jumps():
     assert r.scheme == "dp8"
     assert r.status[0] == "ok"
     assert np.isfinite(r.x).all() and (r.x[0, :, 0] > -1e-6).all()  # it bounced
+
+
+def test_terminal_event_time_and_ok_with_a_solver():
+    # threshold ends a member at x = c: t = ln(x0 / c) / k; the other never
+    # reaches c before t1 = 2 and keeps t_fail NaN. The Solver's second
+    # solve reads its own event times, not the first's.
+    with picard.Solver("threshold", 2, (0, 2), backend="cpu", save_at=[2.0]) as s:
+        for k in (2.0, 3.0):
+            r = s.solve([[1.0], [1.0]], [[k, 0.5, 0.1], [0.5, 0.5, 0.1]])
+            assert list(r.status) == ["event", "ok"] and r.ok.all() and r.success
+            assert abs(r.t_fail[0] - np.log(10) / k) < 1e-6 and np.isnan(r.t_fail[1])
