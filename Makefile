@@ -343,6 +343,14 @@ $(BUILD)/bench/%.o: bench/%.c | deps
 	$(Q)$(CC) $(CFLAGS) -Isrc/cli -c $< -o $@
 
 .SECONDARY: $(foreach b,$(BENCH_PROGS),$(BUILD)/bench/$(b)/bench_$(b).o)
+# bench-sweep's sweep as a shared object too: bench/sweep/sweep.py runs C's
+# sweep and Python's in one process, taking turns
+bench: $(BIN)/bench-sweep.so
+$(BIN)/bench-sweep.so: $(BUILD)/bench/sweep/bench_sweep.o $(SHLIB)
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) -shared $< $(LDFLAGS) -L$(LIBDIR) -lpicard -o $@
+
 .SECONDEXPANSION:
 $(BIN)/bench-%: $(BUILD)/bench/%/bench_$$*.o $(CLI_COMMON) $(LIB)
 	@mkdir -p $(@D)

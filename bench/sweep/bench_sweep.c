@@ -15,7 +15,8 @@
  * Prints, as CSV: each repeat's seconds for the whole sweep (the solver's
  * creation and a first solve excluded, as sweep.py excludes them), then
  * the answers of the last repeat (point, b2, mean_x1, failed), so that
- * sweep.py can hold its own answers to them. */
+ * sweep.py can hold its own answers to them. bin/bench-sweep.so holds the
+ * same sweep for sweep.py to run in its own process (bench_sweep_new). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,91 @@ static int sweep(picard_solver *solver, const picard_model *model, long points, 
 	return 0;
 }
 
+/* A sweep made once (the solver created, its first solve done) and run
+ * as often as asked: bench_sweep_new, bench_sweep_run, bench_sweep_free.
+ * sweep.py calls them through ctypes (bin/bench-sweep.so), so that C and
+ * Python take turns in one process, on one CUDA context. */
+struct bench_sweep {
+	const picard_model *model;
+	picard_solver *solver;
+	long points, ntraj;
+	double *x0, *x1, *states, *params, *mean, t_keep;
+	long *failed;
+	picard_traj_status *status;
+	picard_record rec;
+	picard_stats stats;
+};
+
+void bench_sweep_free(struct bench_sweep *s)
+{
+	if (!s)
+		return;
+	picard_solver_free(s->solver);
+	free(s->x0), free(s->x1), free(s->states), free(s->params), free(s->mean);
+	free(s->failed), free(s->status), free(s);
+}
+
+struct bench_sweep *bench_sweep_new(long points, long ntraj, int cpu)
+{
+	struct bench_sweep *s = calloc(1, sizeof(*s));
+	const picard_model *model = picard_model_find("lotka");
+	picard_options o = {.scheme = PICARD_SCHEME_DP5, .precision = PICARD_DOUBLE,
+			    .backend = cpu ? PICARD_BACKEND_CPU : PICARD_BACKEND_CUDA,
+			    .t0 = 0, .t1 = 100, .iter_rtol = 1e-6, .iter_atol = 1e-6};
+	int err;
+
+	if (!s || !model) {
+		free(s);
+		return NULL;
+	}
+	const int n = model->dim, np = model->nparams;
+	s->model = model, s->points = points, s->ntraj = ntraj, s->t_keep = 100;
+	s->x0 = malloc(ntraj * n * sizeof(double)), s->x1 = malloc(ntraj * n * sizeof(double));
+	s->states = malloc(ntraj * n * sizeof(double));
+	s->params = malloc(ntraj * np * sizeof(double)), s->mean = malloc(points * sizeof(double));
+	s->failed = malloc(points * sizeof(long));
+	s->status = malloc(ntraj * sizeof(picard_traj_status));
+	s->rec = (picard_record){.traj_stride = 1, .states = s->states, .times = &s->t_keep,
+				 .ntimes = 1};
+	if (!s->x0 || !s->x1 || !s->states || !s->params || !s->mean || !s->failed || !s->status)
+		goto fail;
+	err = picard_ensemble_spread(n, model->x0, ntraj, 0.1, 1, PICARD_BACKEND_AUTO, s->x0);
+	if (err) {
+		die("picard_ensemble_spread", err);
+		goto fail;
+	}
+	for (long i = 0; i < ntraj; i++)
+		memcpy(s->params + i * np, model->param_defaults, np * sizeof(double));
+	err = picard_solver_create(&s->solver, model, &o, ntraj);
+	if (!err)
+		err = picard_solve(s->solver, s->x0, s->params, s->x1, s->status, NULL, &s->rec, 1,
+				   &s->stats);
+	if (err) {
+		die(s->solver ? "picard_solve" : "picard_solver_create", err);
+		goto fail;
+	}
+	return s;
+fail:
+	bench_sweep_free(s);
+	return NULL;
+}
+
+/* One sweep: its seconds (negative on failure); the answers in
+ * bench_sweep_means and bench_sweep_failed. */
+double bench_sweep_run(struct bench_sweep *s)
+{
+	double t = now_s();
+
+	if (sweep(s->solver, s->model, s->points, s->ntraj, s->x0, s->params, s->x1, s->states,
+		  s->status, &s->rec, s->mean, s->failed))
+		return -1;
+	return now_s() - t;
+}
+
+const double *bench_sweep_means(const struct bench_sweep *s) { return s->mean; }
+const long *bench_sweep_failed(const struct bench_sweep *s) { return s->failed; }
+const char *bench_sweep_device(const struct bench_sweep *s) { return s->stats.device; }
+
 int main(int argc, char **argv)
 {
 	long points = argc > 1 ? atol(argv[1]) : 1000;
@@ -79,48 +165,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bench-sweep [POINTS >= 1 [NTRAJ >= 1 [cpu|cuda [REPEATS >= 1]]]]\n");
 		return 2;
 	}
-	const picard_model *model = picard_model_find("lotka");
-	picard_options o = {.scheme = PICARD_SCHEME_DP5, .precision = PICARD_DOUBLE,
-			    .backend = strcmp(backend, "cpu") ? PICARD_BACKEND_CUDA : PICARD_BACKEND_CPU,
-			    .t0 = 0, .t1 = 100, .iter_rtol = 1e-6, .iter_atol = 1e-6};
-	if (!model)
+	struct bench_sweep *s = bench_sweep_new(points, ntraj, !strcmp(backend, "cpu"));
+	if (!s)
 		return 1;
-	const int n = model->dim, np = model->nparams;
-	double *x0 = malloc(ntraj * n * sizeof(*x0)), *x1 = malloc(ntraj * n * sizeof(*x1));
-	double *states = malloc(ntraj * n * sizeof(*states));
-	double *params = malloc(ntraj * np * sizeof(*params)), *mean = malloc(points * sizeof(*mean));
-	long *failed = malloc(points * sizeof(*failed));
-	picard_traj_status *status = malloc(ntraj * sizeof(*status));
-	double t_keep = 100;
-	picard_record rec = {.traj_stride = 1, .states = states, .times = &t_keep, .ntimes = 1};
-	picard_solver *solver;
-	picard_stats stats;
-	if (!x0 || !x1 || !states || !params || !mean || !failed || !status)
-		return 1;
-	int err = picard_ensemble_spread(n, model->x0, ntraj, 0.1, 1, PICARD_BACKEND_AUTO, x0);
-	if (err)
-		return die("picard_ensemble_spread", err);
-	for (long i = 0; i < ntraj; i++)
-		memcpy(params + i * np, model->param_defaults, np * sizeof(*params));
-
-	err = picard_solver_create(&solver, model, &o, ntraj);
-	if (err)
-		return die("picard_solver_create", err);
-	err = picard_solve(solver, x0, params, x1, status, NULL, &rec, 1, &stats);
-	if (err)
-		return die("picard_solve", err);
 	printf("side,repeat,points,ntraj,seconds,device\n");
 	for (int r = 0; r < repeats; r++) {
-		double t = now_s();
-		if (sweep(solver, model, points, ntraj, x0, params, x1, states, status, &rec,
-			  mean, failed))
+		double seconds = bench_sweep_run(s);
+		if (seconds < 0) {
+			bench_sweep_free(s);
 			return 1;
-		printf("c,%d,%ld,%ld,%.6f,%s\n", r, points, ntraj, now_s() - t, stats.device);
+		}
+		printf("c,%d,%ld,%ld,%.6f,%s\n", r, points, ntraj, seconds, s->stats.device);
 	}
 	printf("point,b2,mean_x1,failed\n");
 	for (long pt = 0; pt < points; pt++)
-		printf("%ld,%.17g,%.17g,%ld\n", pt, b2_at(pt, points), mean[pt], failed[pt]);
-	picard_solver_free(solver);
-	free(x0), free(x1), free(states), free(params), free(mean), free(failed), free(status);
+		printf("%ld,%.17g,%.17g,%ld\n", pt, b2_at(pt, points), s->mean[pt], s->failed[pt]);
+	bench_sweep_free(s);
 	return 0;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """sweep.py - a parameter sweep from Python against the same sweep in C
-(bin/bench-sweep, bench_sweep.c): lotka's b2 at POINTS values, each an
+(bench_sweep.c, run in this process from bin/bench-sweep.so): lotka's b2 at POINTS values, each an
 ensemble of NTRAJ members, dp5 at 1e-6 in double over [0, 100], the state
 kept at t = 100 only; per point the mean of x1(100).
 
@@ -12,16 +12,16 @@ picard.solve ("python"), or one Solver.solve on a picard.Solver made once
 before the turns ("python-solver", as bench_sweep.c makes one solver), and
 the same with reuse_outputs=True ("python-solver-reuse": every solve into
 the same arrays, as bench_sweep.c keeps its buffers). C and the Python
-sides take turns, R sweeps each (the first solve of
-each excluded, where a solver is made and kernels load); every side's
-answers must agree with C's to 1e-12 relative. CSV: each sweep's seconds,
-then a summary row per side (min, median) and each Python side's ratio
-to C of the medians, with the device and the date."""
+sides take turns in one process, R sweeps each (the first solve of each
+excluded, where a solver is made and kernels load); every side's answers
+must agree with C's to 1e-12 relative. CSV: each sweep's seconds, then a
+summary row per side (min, median) and each Python side's ratio to C, of
+the medians and of the minima, with the device and the date."""
 import argparse
+import ctypes
 import datetime
 import os
 import statistics
-import subprocess
 import sys
 import time
 
@@ -59,16 +59,44 @@ def solver_sweep(solver, x0, b2s):
     return means, failed
 
 
-def c_sweep(points, ntraj, backend):
-    """One run of bin/bench-sweep with one sweep: its seconds and answers."""
-    out = subprocess.run([os.path.join(ROOT, "bin", "bench-sweep"), str(points), str(ntraj),
-                          backend, "1"], capture_output=True, text=True)
-    if out.returncode:
-        sys.exit("sweep.py: bin/bench-sweep failed (make bin/bench-sweep):\n" + out.stderr)
-    lines = out.stdout.splitlines()
-    timing = lines[1].split(",")
-    answers = np.array([[float(v) for v in line.split(",")] for line in lines[3:]])
-    return float(timing[4]), timing[5], answers[:, 2], answers[:, 3].astype(int)
+class CSweep:
+    """bench_sweep.c's sweep in this process (bin/bench-sweep.so, over the
+    same libpicard.so as the package): its solver made once, as sweep.py's
+    Solvers are, and one call per sweep, so that C and Python take turns on
+    one CUDA context."""
+
+    def __init__(self, points, ntraj, backend):
+        path = os.path.join(ROOT, "bin", "bench-sweep.so")
+        if not os.path.exists(path):
+            sys.exit("sweep.py: %s is missing (make bench)" % path)
+        lib = ctypes.CDLL(path)
+        lib.bench_sweep_new.restype = ctypes.c_void_p
+        lib.bench_sweep_new.argtypes = (ctypes.c_long, ctypes.c_long, ctypes.c_int)
+        lib.bench_sweep_run.restype = ctypes.c_double
+        lib.bench_sweep_run.argtypes = (ctypes.c_void_p,)
+        lib.bench_sweep_means.restype = ctypes.POINTER(ctypes.c_double)
+        lib.bench_sweep_failed.restype = ctypes.POINTER(ctypes.c_long)
+        lib.bench_sweep_device.restype = ctypes.c_char_p
+        for f in (lib.bench_sweep_means, lib.bench_sweep_failed, lib.bench_sweep_device,
+                  lib.bench_sweep_free):
+            f.argtypes = (ctypes.c_void_p,)
+        self.lib, self.points = lib, points
+        self.sweep = lib.bench_sweep_new(points, ntraj, backend == "cpu")
+        if not self.sweep:
+            sys.exit("sweep.py: bench_sweep_new failed (its message above)")
+        self.device = lib.bench_sweep_device(self.sweep).decode()
+
+    def run(self):
+        """One sweep: its seconds (timed in C) and answers."""
+        seconds = self.lib.bench_sweep_run(self.sweep)
+        if seconds < 0:
+            sys.exit("sweep.py: the C sweep failed (its message above)")
+        means = np.ctypeslib.as_array(self.lib.bench_sweep_means(self.sweep), (self.points,))
+        failed = np.ctypeslib.as_array(self.lib.bench_sweep_failed(self.sweep), (self.points,))
+        return seconds, means.copy(), failed.copy()
+
+    def close(self):
+        self.lib.bench_sweep_free(self.sweep)
 
 
 def main():
@@ -96,9 +124,11 @@ def main():
     sides = {"python": lambda: python_sweep(model, x0, b2s, a.backend),
              "python-solver": lambda: solver_sweep(solver, x0, b2s),
              "python-solver-reuse": lambda: solver_sweep(reusing, x0, b2s)}
+    c = CSweep(a.points, a.ntraj, a.backend)
+    device = c.device
     rows, seconds = [], {"c": [], **{side: [] for side in sides}}
     for r in range(a.repeats):
-        s, device, c_means, c_failed = c_sweep(a.points, a.ntraj, a.backend)
+        s, c_means, c_failed = c.run()
         seconds["c"].append(s)
         rows.append("c,%d,%.6f" % (r, s))
         for side, sweep in sides.items():
@@ -117,11 +147,13 @@ def main():
         "", "side,points,ntraj,min_s,median_s,device,date"] + [
         "%s,%d,%d,%.6f,%.6f,%s,%s" % (k, a.points, a.ntraj, min(v), med[k], device, date)
         for k, v in seconds.items()] + [
-        ""] + ["ratio_%s_over_c,%.4f" % (side.replace("-", "_"), med[side] / med["c"])
-               for side in sides] + [
+        ""] + ["ratio_%s_over_c,%.4f,min_over_min,%.4f" % (
+            side.replace("-", "_"), med[side] / med["c"], min(seconds[side]) / min(seconds["c"]))
+            for side in sides] + [
         "failed_members_total,%d" % failed.sum()]
     solver.close()
     reusing.close()
+    c.close()
     if a.out:
         with open(a.out, "w") as f:
             f.write("\n".join(text) + "\n")
