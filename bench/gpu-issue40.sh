@@ -20,6 +20,9 @@
 #   scan     the orbit only: lobatto in flight on longer windows and more
 #            of them in flight (towards 10x DOP853 at its 2.6e-8), and on
 #            shorter ones (towards 1e-10)
+#   paper    windows in flight in the paper layout (a thread per node and
+#            component) beside the group layout, on the orbit and on the
+#            64 orbits, with dp8 and vern9 at their best
 #   launches kernel launches and host waits of one solve, by scheme
 #   tests    the lobatto and tuner GPU tests with PICARD_REQUIRE_GPU=1
 # Every orbit returns to its start after whole periods, so the error is
@@ -139,6 +142,30 @@ for part in "$@"; do
 		;;
 	kepler-fine)
 		fine kepler-fine.csv "$init" "${KEPLER_T1:-628.3185307179586}"
+		;;
+	paper)
+		L="--scheme lobatto --K-max 60 --iter-rtol 1e-15"
+		for case in orbit kepler; do
+			if [ $case = orbit ]; then
+				starts=$out/orbit1.csv t1=${ORBIT_T1:-6283.185307179586}
+			else
+				starts=$init t1=${KEPLER_T1:-628.3185307179586}
+			fi
+			csv=$case-paper.csv
+			echo "method,setting,first_ms,median_ms,min_ms,error" > "$out/$csv"
+			row "$csv" "$starts" "$t1" dp8 --scheme dp8 --iter-rtol 1e-15 --iter-atol 1e-15
+			row "$csv" "$starts" "$t1" vern9 --scheme vern9 --iter-rtol 1e-15 --iter-atol 1e-15
+			for c in "--m 16 --window 0.70757 --block 8" "--m 32 --window 1.0 --block 4" \
+				 "--m 32 --window 1.0 --block 8" "--m 16 --window 0.5 --block 8"; do
+				row "$csv" "$starts" "$t1" lobatto-in-flight $L $c
+			done
+			for c in "--m 16 --window 0.70757 --block 8" "--m 16 --window 0.5 --block 8" \
+				 "--m 8 --window 0.3 --block 16" "--m 8 --window 0.25 --block 16" \
+				 "--m 32 --window 1.0 --block 4" "--m 24 --window 0.8 --block 4" \
+				 "--m 16 --window 0.6 --block 8"; do
+				row "$csv" "$starts" "$t1" lobatto-paper $L $c --layout paper
+			done
+		done
 		;;
 	launches)
 		# kernel launches and host waits of one solve, by scheme

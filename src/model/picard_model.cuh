@@ -43,6 +43,7 @@
 #include "lobatto_kernel.cuh"
 #include "lobatto_thread_kernel.cuh"
 #include "lobatto_time_kernel.cuh"
+#include "lobatto_time_paper_kernel.cuh"
 #include "newton_kernel.cuh"
 #include "paper_kernel.cuh"
 #include "rk_kernel.cuh"

@@ -1551,6 +1551,88 @@ Test(gpu, lobatto_windows_in_flight_match_the_cpu, .timeout = 240)
 		}
 }
 
+/* Windows in flight in the paper layout (a thread per node and component,
+ * lobatto_time_paper_kernel.cuh): the same operations in the same order
+ * per component as the group layout's, so its window ends, its dense
+ * output at times inside windows, final states and sweeps equal the group
+ * layout's bit for bit, and the CPU's within the bound above; kepler with
+ * G = 8 (one warp a window) and G = 16 (two), lotka with G = 16 (one), a
+ * member and an ensemble. A window that does not fill whole warps, or
+ * windows past the kernel's threads, are refused naming the layout. */
+Test(gpu, lobatto_windows_in_flight_paper_layout, .timeout = 240)
+{
+	static const struct { const char *model; int m, block; long ntraj; } cases[] = {
+		{ "kepler", 8, 8, 33 }, { "kepler", 13, 8, 1 }, { "kepler", 16, 3, 5 },
+		{ "lotka", 13, 8, 1 }, { "lotka", 16, 4, 40 },
+	};
+
+	require_gpu();
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		const picard_model *model = picard_model_find(cases[c].model);
+		const long ntraj = cases[c].ntraj;
+		const size_t finals = ntraj * model->dim * sizeof(double);
+		double *x0, *params;
+		struct solve_out group, paper, cpu;
+		picard_options opt;
+
+		cr_assert_not_null(model);
+		make_ensemble(model, ntraj, 800 + c, &x0, &params);
+		opt = lobatto_options(model, cases[c].m, 0, 60, false,
+				      strcmp(cases[c].model, "kepler") == 0 ? 0.1 : 0.5,
+				      PICARD_DOUBLE, PICARD_BACKEND_CUDA);
+		opt.block = cases[c].block;
+		solve_timed(model, &opt, ntraj, x0, params, &group, true);
+		opt.layout = PICARD_LAYOUT_PAPER;
+		solve_timed(model, &opt, ntraj, x0, params, &paper, true);
+		opt.backend = PICARD_BACKEND_CPU;
+		solve_timed(model, &opt, ntraj, x0, params, &cpu, true);
+		check_all_ok(&paper, "lobatto windows in flight, paper layout");
+		check_all_ok(&cpu, "lobatto windows in flight, CPU");
+		cr_assert_eq(paper.grid.layout, PICARD_LAYOUT_PAPER);
+		cr_assert_eq(group.grid.layout, PICARD_LAYOUT_WARP);
+		cr_assert(memcmp(paper.x_final, group.x_final, finals) == 0,
+			  "%s m=%d: the paper layout's final states differ from the group's",
+			  cases[c].model, cases[c].m);
+		cr_assert(memcmp(paper.dense.states, group.dense.states,
+				 paper.dense_len * sizeof(double)) == 0 &&
+			  memcmp(paper.sparse.states, group.sparse.states,
+				 paper.sparse_len * sizeof(double)) == 0,
+			  "%s m=%d: the paper layout's records differ from the group's",
+			  cases[c].model, cases[c].m);
+		cr_assert_eq(paper.stats.sweeps_mean, group.stats.sweeps_mean);
+		const double diff = compare_rows(&paper, &cpu, (TOL_DOUBLE + 4e-12) * 10,
+						 paper.grid.windows, cases[c].model);
+		cr_log_info("%s m=%d, %d in flight, %ld members, paper layout: equal to the "
+			    "group's, %.2e from the CPU", cases[c].model, cases[c].m,
+			    cases[c].block, ntraj, diff);
+		solve_out_free(&group);
+		solve_out_free(&paper);
+		solve_out_free(&cpu);
+		free(x0);
+		free(params);
+	}
+
+	static const struct { const char *model; int m, block, err; } refused[] = {
+		{ "lotka", 8, 4, PICARD_EINVAL },    /* 8 nodes x 2: half a warp */
+		{ "kepler", 16, 16, PICARD_EBLOCK }, /* 16 windows of 64 threads */
+	};
+	for (size_t c = 0; c < sizeof(refused) / sizeof(refused[0]); c++) {
+		const picard_model *model = picard_model_find(refused[c].model);
+		picard_options opt = lobatto_options(model, refused[c].m, 0, 60, false, 0.1,
+						     PICARD_DOUBLE, PICARD_BACKEND_CUDA);
+		picard_solver *solver = NULL;
+
+		opt.block = refused[c].block;
+		opt.layout = PICARD_LAYOUT_PAPER;
+		cr_assert_eq(picard_solver_create(&solver, model, &opt, 4), refused[c].err,
+			     "%s m=%d block %d in the paper layout", refused[c].model,
+			     refused[c].m, refused[c].block);
+		cr_assert(strstr(picard_error_detail(), "layout paper"), "%s",
+			  picard_error_detail());
+		picard_solver_free(solver);
+	}
+}
+
 /* Statuses on both backends: growth past the bound (decay with lambda < 0
  * on every other trajectory) is DIVERGED in the same window; K_max too
  * small is NOT_CONVERGED from window 0 on every trajectory. */

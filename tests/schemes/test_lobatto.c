@@ -925,4 +925,18 @@ Test(lobatto, windows_in_flight_refused)
 			     PICARD_EINVAL);
 		cr_assert(strstr(picard_error_detail(), "events"), "%s", picard_error_detail());
 	}
+	{ /* the paper layout only with windows in flight; the CPU runs it as
+	     any other (the same steps) */
+		picard_options opt = { .scheme = PICARD_SCHEME_LOBATTO, .block = 1,
+				       .layout = PICARD_LAYOUT_PAPER, .backend = PICARD_BACKEND_CPU };
+		picard_solver *solver = NULL;
+
+		cr_assert_eq(picard_solver_create(&solver, lotka, &opt, 1), PICARD_EINVAL);
+		cr_assert(strstr(picard_error_detail(), "paper with block 1"), "%s",
+			  picard_error_detail());
+		opt.block = 4;
+		cr_assert_eq(picard_solver_create(&solver, lotka, &opt, 1), PICARD_OK, "%s",
+			     picard_error_detail());
+		picard_solver_free(solver);
+	}
 }

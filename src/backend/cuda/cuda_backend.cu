@@ -152,7 +152,7 @@ static int check_limits(const picard_model *model, picard_grid *grid,
 	if (!asked->traj_per_block && threads_each > 0 && info.max_threads / threads_each >= 1 &&
 	    grid->traj_per_block > info.max_threads / threads_each)
 		grid->traj_per_block = info.max_threads / threads_each;
-	if (threads_each == 0 && grid->layout != PICARD_LAYOUT_PAPER) {
+	if (threads_each == 0 && (grid->layout != PICARD_LAYOUT_PAPER || scheme->shared_bytes)) {
 		/* the scheme's own block (lobatto's groups): one group of at
 		 * most 32 lanes per trajectory, tables of 2 G^2 reals in
 		 * static shared memory, within every device's limits */
@@ -471,15 +471,16 @@ static int launch_block_threads(const struct picard_cuda_solver *cuda,
 
 /* Launch the solver's kernel (the job's instance with dense output or spans) over
  * L's trajectories: one block each in the paper's layout, with 2*m*n reals
- * of shared memory; traj_per_block per block in the others. */
+ * of shared memory (or the scheme's own); traj_per_block per block in the
+ * others. */
 static cudaError_t launch_kernel(const struct picard_cuda_solver *cuda, const picard_launch *L)
 {
 	const bool paper = L->layout == PICARD_LAYOUT_PAPER;
 	const long blocks = paper ? L->ntraj : (L->ntraj + L->traj_per_block - 1) / L->traj_per_block;
 	const struct picard_cuda_scheme *scheme = cuda_scheme(&cuda->grid);
-	const size_t shared = paper ? 2 * (size_t)L->m * cuda->model->dim * cuda->real_size :
-			      scheme->shared_bytes ?
-			      scheme->shared_bytes(&cuda->grid, cuda->model->dim, cuda->real_size) : 0;
+	const size_t shared = scheme->shared_bytes ?
+			      scheme->shared_bytes(&cuda->grid, cuda->model->dim, cuda->real_size) :
+			      paper ? 2 * (size_t)L->m * cuda->model->dim * cuda->real_size : 0;
 	void *args[] = { (void *)L };
 
 	picard_count_launch();

@@ -86,7 +86,10 @@ struct picard_cuda_scheme {
 	 * NULL. */
 	int (*check_model)(const picard_model *model, const picard_grid *grid, size_t real_size);
 	/* Dynamic shared memory a block of the settled layout takes, or NULL
-	 * (none, but the paper layout's 2*m*n reals). */
+	 * (none, but the paper layout's 2*m*n reals). A scheme with this hook
+	 * shapes its own block in every layout, the paper layout's too
+	 * (lobatto's windows in flight); the backend's paper rules (m*n
+	 * threads, 2*m*n reals) are for the schemes without it. */
 	size_t (*shared_bytes)(const picard_grid *grid, int dim, size_t real_size);
 	/* Its own state (cuda->own) to the device once the chunk is known,
 	 * or NULL. */

@@ -60,14 +60,19 @@ static int lobatto_block_threads(long ntraj, int groups_per_warp, int sm_count,
 static void lobatto_layout(picard_grid *grid, const picard_options_layout *asked, int dim,
 			   long ntraj, int sms)
 {
-	picard_layout layout = grid->block > 1 ? PICARD_LAYOUT_WARP : asked->layout;
+	/* windows in flight: a group per window, or the paper layout's thread
+	 * per node and component where asked */
+	picard_layout layout = grid->block <= 1 ? asked->layout :
+			       asked->layout == PICARD_LAYOUT_PAPER ? PICARD_LAYOUT_PAPER :
+			       PICARD_LAYOUT_WARP;
 
 	if (layout == PICARD_LAYOUT_AUTO)
 		layout = grid->m <= PICARD_LOBATTO_THREAD_MAX_M &&
 			 (grid->m <= 8 ? 8 : 16) * dim <= PICARD_CUDA_THREAD_MAX_STATE &&
 			 ntraj >= (long)AUTO_LOBATTO_THREAD_TRAJ_PER_SM * sms ?
 			 PICARD_LAYOUT_THREAD : PICARD_LAYOUT_WARP;
-	grid->layout = layout == PICARD_LAYOUT_THREAD ? PICARD_LAYOUT_THREAD : PICARD_LAYOUT_WARP;
+	grid->layout = layout == PICARD_LAYOUT_THREAD || layout == PICARD_LAYOUT_PAPER ? layout :
+		       PICARD_LAYOUT_WARP;
 	grid->scan = PICARD_SCAN_AUTO;
 	grid->traj_per_block = layout != PICARD_LAYOUT_THREAD ? 0 :
 			       asked->traj_per_block ? asked->traj_per_block :
@@ -91,7 +96,8 @@ static int lobatto_instance(const picard_grid *grid, const struct picard_launch 
 	if (L->group < 2 || L->group > 32 || (L->group & (L->group - 1)))
 		return picard_fail(PICARD_EINVAL, "lobatto: %d lanes per trajectory", L->group);
 	snprintf(buf, len, "picard_lobatto_%skernel<%s, %s, %d, %s>",
-		 grid->block > 1 ? "time_" : "", model, real, L->group, picard_cuda_flag(L->dense));
+		 grid->block <= 1 ? "" : L->layout == PICARD_LAYOUT_PAPER ? "time_paper_" : "time_",
+		 model, real, L->group, picard_cuda_flag(L->dense));
 	return PICARD_OK;
 }
 
@@ -101,12 +107,12 @@ int picard_cuda_lobatto_group(const picard_grid *grid)
 	return picard_cuda_group_lanes(grid->m);
 }
 
-/* The thread layout: one thread each; the group layout's block is sized
- * by picard_cuda_lobatto_upload from the ensemble. */
+/* The thread layout: one thread each; the group layout's block (and the
+ * paper layout's, windows in flight) is sized by picard_cuda_lobatto_upload. */
 static int lobatto_threads_per_traj(const picard_grid *grid, const struct picard_launch *L)
 {
 	(void)L;
-	return grid->layout == PICARD_LAYOUT_WARP ? 0 : 1;
+	return grid->layout == PICARD_LAYOUT_THREAD ? 1 : 0;
 }
 
 static int lobatto_launch_threads(const struct picard_cuda_solver *cuda,
@@ -129,7 +135,25 @@ int picard_cuda_lobatto_upload(struct picard_cuda_solver *cuda, struct picard_cu
 	const int G = picard_cuda_group_lanes(m); /* lanes per trajectory, m >= 2 */
 	int err;
 
-	if (cuda->grid.block > 1) { /* a block per trajectory, a group per window in flight */
+	if (cuda->grid.block > 1 && cuda->grid.layout == PICARD_LAYOUT_PAPER) {
+		/* a block per trajectory, a thread per node and component of
+		 * each window in flight: whole warps a window */
+		const int W = G * cuda->model->dim;
+
+		if (W % 32)
+			return picard_fail(PICARD_EINVAL, "layout paper with windows in flight: a window's "
+					   "%d nodes (m = %d rounded up) times %s's %d components, %d "
+					   "threads, must fill whole warps (a multiple of 32)", G, m,
+					   cuda->model->name, cuda->model->dim, W);
+		if (cuda->grid.block * W > kernel_threads)
+			return picard_fail(PICARD_EBLOCK, "layout paper: block = %d windows in flight of "
+					   "%d threads each, %d threads; the kernel of this model allows "
+					   "%d per block", cuda->grid.block, W, cuda->grid.block * W,
+					   kernel_threads);
+		state->groups_per_warp = 1;
+		state->block_threads = cuda->grid.block * W;
+		cuda->grid.traj_per_block = 1;
+	} else if (cuda->grid.block > 1) { /* a block per trajectory, a group per window in flight */
 		if (kernel_threads < 2 * G)
 			return picard_fail(PICARD_EBLOCK, "lobatto with windows in flight: the kernel "
 					   "of this model allows %d threads per block", kernel_threads);
@@ -238,10 +262,19 @@ static void release(void *own)
 }
 
 /* With windows in flight: their ends and sums, [2][P][n] each, and the
- * front's verdicts (lobatto_time_kernel.cuh); else none. */
+ * front's verdicts (lobatto_time_kernel.cuh); the paper layout's also the
+ * windows' states [2][P][n][G] and its warps' votes and plain changes
+ * (lobatto_time_paper_kernel.cuh); else none. */
 static size_t shared_bytes(const picard_grid *grid, int dim, size_t real_size)
 {
-	return grid->block > 1 ? 4 * (size_t)grid->block * dim * real_size + 2 * sizeof(int) : 0;
+	const size_t P = grid->block > 1 ? (size_t)grid->block : 0;
+	const size_t W = (size_t)picard_cuda_group_lanes(grid->m) * dim;
+	const size_t warps = W / 32 > 0 ? W / 32 : 1;
+
+	if (grid->layout == PICARD_LAYOUT_PAPER)
+		return (4 * P * dim + 2 * P * W) * real_size + 2 * P * warps * (sizeof(int) +
+									  sizeof(float));
+	return P ? 4 * P * dim * real_size + 2 * sizeof(int) : 0;
 }
 
 const struct picard_cuda_scheme picard_cuda_lobatto = {
