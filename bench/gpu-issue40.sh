@@ -162,7 +162,8 @@ for part in "$@"; do
 			for c in "--m 16 --window 0.70757 --block 8" "--m 16 --window 0.5 --block 8" \
 				 "--m 8 --window 0.3 --block 16" "--m 8 --window 0.25 --block 16" \
 				 "--m 32 --window 1.0 --block 4" "--m 24 --window 0.8 --block 4" \
-				 "--m 16 --window 0.6 --block 8"; do
+				 "--m 16 --window 0.6 --block 8" "--m 16 --window 0.75 --block 8" \
+				 "--m 16 --window 0.8 --block 8" "--m 16 --window 0.9 --block 8"; do
 				row "$csv" "$starts" "$t1" lobatto-paper $L $c --layout paper
 			done
 		done

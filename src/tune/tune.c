@@ -386,6 +386,12 @@ static int time_layout(struct tuner *t, const picard_tune_point *p, picard_layou
 	    picard_scheme_of(t->opt.scheme)->windows_in_flight)
 		o.block = p->block;
 	o.layout = layout;
+	/* windows in flight run the layout a solve of p runs (picard_choose
+	 * leaves it AUTO: the paper layout where its block fits), not the
+	 * group layout the search names them by */
+	if (picard_scheme_of(t->opt.scheme)->windows_in_flight && o.block > 1 &&
+	    layout == PICARD_LAYOUT_WARP)
+		o.layout = PICARD_LAYOUT_AUTO;
 	*seconds = 0;
 	*evals = 0;
 	err = picard_solver_create(&s, t->model, &o, ntraj);

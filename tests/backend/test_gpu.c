@@ -1581,8 +1581,9 @@ Test(gpu, lobatto_windows_in_flight_paper_layout, .timeout = 240)
 				      strcmp(cases[c].model, "kepler") == 0 ? 0.1 : 0.5,
 				      PICARD_DOUBLE, PICARD_BACKEND_CUDA);
 		opt.block = cases[c].block;
+		opt.layout = PICARD_LAYOUT_WARP;
 		solve_timed(model, &opt, ntraj, x0, params, &group, true);
-		opt.layout = PICARD_LAYOUT_PAPER;
+		opt.layout = PICARD_LAYOUT_AUTO; /* the paper layout where it fits */
 		solve_timed(model, &opt, ntraj, x0, params, &paper, true);
 		opt.backend = PICARD_BACKEND_CPU;
 		solve_timed(model, &opt, ntraj, x0, params, &cpu, true);
@@ -1629,6 +1630,12 @@ Test(gpu, lobatto_windows_in_flight_paper_layout, .timeout = 240)
 			     refused[c].m, refused[c].block);
 		cr_assert(strstr(picard_error_detail(), "layout paper"), "%s",
 			  picard_error_detail());
+		picard_solver_free(solver);
+		solver = NULL;
+		opt.layout = PICARD_LAYOUT_AUTO;
+		cr_assert_eq(picard_solver_create(&solver, model, &opt, 4), PICARD_OK, "%s",
+			     picard_error_detail());
+		cr_assert_eq(picard_solver_grid(solver)->layout, PICARD_LAYOUT_WARP);
 		picard_solver_free(solver);
 	}
 }

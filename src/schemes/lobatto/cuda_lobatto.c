@@ -61,10 +61,16 @@ static void lobatto_layout(picard_grid *grid, const picard_options_layout *asked
 			   long ntraj, int sms)
 {
 	/* windows in flight: a group per window, or the paper layout's thread
-	 * per node and component where asked */
+	 * per node and component, where asked, and by AUTO where its block
+	 * fits (whole warps a window, P windows within the kernel's bound):
+	 * it was the faster on every grid measured
+	 * (bench/results/h200-2026-11-29-issue40-paper/) */
+	const int W = picard_cuda_group_lanes(grid->m) * dim;
+	const bool paper_fits = W % 32 == 0 && grid->block * W <= PICARD_LOBATTO_TIME_THREADS;
 	picard_layout layout = grid->block <= 1 ? asked->layout :
-			       asked->layout == PICARD_LAYOUT_PAPER ? PICARD_LAYOUT_PAPER :
-			       PICARD_LAYOUT_WARP;
+			       asked->layout == PICARD_LAYOUT_PAPER ||
+			       (asked->layout == PICARD_LAYOUT_AUTO && paper_fits) ?
+			       PICARD_LAYOUT_PAPER : PICARD_LAYOUT_WARP;
 
 	if (layout == PICARD_LAYOUT_AUTO)
 		layout = grid->m <= PICARD_LOBATTO_THREAD_MAX_M &&

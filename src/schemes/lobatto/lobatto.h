@@ -33,6 +33,9 @@ extern "C" {
  * threads (lobatto_time_kernel.cuh's bound, which keeps a thread's
  * registers for kepler in double unspilled). */
 #define PICARD_LOBATTO_MAX_IN_FLIGHT 16
+/* Threads a block of the windows-in-flight kernels holds at most (their
+ * __launch_bounds__): the paper layout's P windows of G n threads fit. */
+#define PICARD_LOBATTO_TIME_THREADS 512
 
 /* The window on [-1, 1] for m nodes, all in double. */
 struct picard_lobatto {

@@ -75,16 +75,20 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 
 	long sweeps = 0, unconverged_window = -1, w_front = 0;
 	int sweeps_max = 0, failed = 0, front_sweeps = 0;
+	/* the front's slot, w_front mod P, kept as w_front moves (no 64-bit
+	 * division a step) */
+	int front_slot = 0;
 	float prev_plain = INFINITY;
 	/* this slot's window's sweep before was within (the front's and the
 	 * next front's are measured) */
 	bool within_before = false;
 	for (long step = 0; w_front < L.windows; step++) {
 		const int now = (int)(step & 1), before = now ^ 1;
-		const int front_slot = (int)(w_front % P);
-		const long w = w_front + (slot - front_slot + P) % P;
-		const bool is_front = w == w_front, active = w < L.windows;
-		const int pred = (slot + P - 1) % P; /* (slots past P: unused) */
+		const int next_slot = front_slot + 1 < P ? front_slot + 1 : 0;
+		const int depth = slot >= front_slot ? slot - front_slot : slot - front_slot + P;
+		const long w = w_front + depth;
+		const bool is_front = depth == 0, active = w < L.windows;
+		const int pred = slot > 0 && slot < P ? slot - 1 : P - 1; /* (slots past P: unused) */
 		real start[n];
 
 #pragma unroll
@@ -98,7 +102,7 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 			 * within_before); a fixed K: the front's last two */
 			const bool measured = is_front ? picard_sweep_measured(front_sweeps, L.K,
 									       L.adaptive) :
-							 L.adaptive && slot == (front_slot + 1) % P;
+							 L.adaptive && slot == next_slot;
 			const real tj = (real)(L.t0 + (double)w * L.window + offset[j < m ? j : 0]);
 			float plain = 0;
 			const bool within = lobatto_group_sweep<Model, real, G>(
@@ -162,7 +166,7 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 		}
 		/* the next front starts over from its start where its iterate,
 		 * swept from a start that was not yet right, went non-finite */
-		if (slot == (front_slot + 1) % P && lane) {
+		if (slot == next_slot && lane) {
 			bool bad = false;
 
 #pragma unroll
@@ -180,6 +184,7 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 		if (failed)
 			break;
 		w_front++;
+		front_slot = next_slot;
 	}
 
 	if (threadIdx.x < n)

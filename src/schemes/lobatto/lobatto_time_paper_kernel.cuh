@@ -100,18 +100,32 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_paper_kernel(const pi
 		ends[P * n + e] = front[e % n]; /* step -1's: every window from x0 */
 	__syncthreads();
 
+	/* this node's row of A (its column of A_t), in registers */
+	real a[G];
+#pragma unroll
+	for (int l = 0; l < G; l++)
+		a[l] = A_t[l * G + j];
+
 	long sweeps = 0, unconverged_window = -1, w_front = 0;
 	int sweeps_max = 0, failed = 0, front_sweeps = 0;
+	/* the front's slot, w_front mod P, kept as w_front moves (no 64-bit
+	 * division a step) */
+	int front_slot = 0;
+	/* this slot's window and its node's time, kept until the slot takes
+	 * the window P on */
+	long w_slot = -1;
+	real tj = 0;
 	float prev_plain = INFINITY;
 	/* bit s: slot s's window was within on its sweep before (the front's
 	 * and the next front's are measured); the same in every thread */
 	unsigned within_before = 0;
 	for (long step = 0; w_front < L.windows; step++) {
 		const int now = (int)(step & 1), before = now ^ 1;
-		const int front_slot = (int)(w_front % P), next_slot = (front_slot + 1) % P;
-		const long w = w_front + (slot - front_slot + P) % P;
-		const bool is_front = w == w_front, active = w < L.windows;
-		const int pred = (slot + P - 1) % P;
+		const int next_slot = front_slot + 1 < P ? front_slot + 1 : 0;
+		const int depth = slot >= front_slot ? slot - front_slot : slot - front_slot + P;
+		const long w = w_front + depth;
+		const bool is_front = depth == 0, active = w < L.windows;
+		const int pred = slot > 0 ? slot - 1 : P - 1;
 		const bool front_measured = picard_sweep_measured(front_sweeps, L.K, L.adaptive);
 		const bool next_measured = L.adaptive && w_front + 1 < L.windows;
 		const bool measured = is_front ? front_measured : L.adaptive && slot == next_slot;
@@ -126,7 +140,10 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_paper_kernel(const pi
 		if (j == 0)
 			x_own = paper_component(start, k);
 		if (active) {
-			const real tj = (real)(L.t0 + (double)w * L.window + offset[node ? j : 0]);
+			if (w != w_slot) {
+				w_slot = w;
+				tj = (real)(L.t0 + (double)w * L.window + offset[node ? j : 0]);
+			}
 			real acc = is_front ? paper_component(front_lo, k) : (real)0;
 			bool within = true;
 			float plain = 0;
@@ -137,7 +154,7 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_paper_kernel(const pi
 			/* sum_l A_jl f_l,k over all G lanes (zero past m), from l = 0 */
 #pragma unroll
 			for (int l = 0; l < G; l++)
-				acc = picard_fma(A_t[l * G + j], __shfl_sync(mask, f_own, l, G), acc);
+				acc = picard_fma(a[l], __shfl_sync(mask, f_own, l, G), acc);
 			const real start_own = paper_component(start, k);
 			const real x_new = j > 0 && node ? start_own + acc : start_own;
 
@@ -251,6 +268,7 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_paper_kernel(const pi
 		if (failed)
 			break;
 		w_front++;
+		front_slot = next_slot;
 	}
 
 	if (threadIdx.x < n)

@@ -186,7 +186,7 @@ const picard_scheme_type picard_scheme_lobatto = {
 		   "sweeps (Lobatto IIIA once converged)",
 	.options = "--m (2..32, default 8), --window (default span/200), --K-max (default 40) "
 		   "or --K, --iter-rtol/--iter-atol (default 1e-6 float, 1e-12 double), "
-		   "--warm-start, --layout warp|thread, --block (windows swept at once, "
+		   "--warm-start, --layout warp|thread (paper with --block), --block (windows swept at once, "
 		   "parallel in time: 1..16, default 1)",
 	.order_name = "2m-2",
 	.length_name = "window",
