@@ -6,7 +6,7 @@ import math
 
 from . import _ffi
 from .errors import ToleranceNotReached, raise_for
-from .progress import SearchProgress
+from .progress import SearchProgress, deferred_interrupt
 
 
 def _not_reached(report, tol, precision):
@@ -35,8 +35,9 @@ def choose(model, request, precision, progress=False):
     search.attach(request)
     chosen = _ffi.options()
     report = _ffi.choose_report()
-    code = _ffi.choose(model._ptr, ctypes.byref(request), ctypes.byref(chosen),
-                       ctypes.byref(report))
+    with deferred_interrupt():
+        code = _ffi.choose(model._ptr, ctypes.byref(request), ctypes.byref(chosen),
+                           ctypes.byref(report))
     search.raise_kept()
     if code == _ffi.ENOTFOUND:
         _not_reached(report, request.tol, precision)

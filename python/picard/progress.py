@@ -5,9 +5,13 @@ as PicardWarning. Each record's .picard holds those facts as a dict.
 
 ctypes prints and drops an exception raised inside a callback, so each
 callback here keeps the first one (a raising log filter, a warning turned
-into an error, Ctrl-C) and choose raises it once picard_choose returns."""
+into an error) and choose raises it once picard_choose returns; Ctrl-C is
+held back until then too (deferred_interrupt)."""
+import contextlib
 import logging
+import signal
 import sys
+import threading
 import time
 import warnings
 
@@ -26,6 +30,27 @@ def _point_facts(p):
     return {"scheme": _SCHEME_NAMES.get(p.scheme, str(p.scheme)), "m": p.m, "K": p.K,
             "h": p.h, "iter_rtol": p.iter_rtol, "windows": p.windows, "error": p.error,
             "scaled_error": p.scaled_error, "seconds": p.seconds, "meets": bool(p.meets)}
+
+
+@contextlib.contextmanager
+def deferred_interrupt():
+    """Ctrl-C during the block raised as KeyboardInterrupt once it ends.
+    Python's own handler raises it at the first line of Python that runs,
+    a callback's, where ctypes drops it, and picard_choose cannot be
+    stopped half way. A handler the user set is left alone, as is a
+    thread other than the main one (signals go to the main thread)."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    caught = []
+    signal.signal(signal.SIGINT, lambda _signum, _frame: caught.append(True))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if caught:
+        raise KeyboardInterrupt
 
 
 class SearchProgress:
@@ -104,7 +129,7 @@ class SearchProgress:
                 return
             try:
                 callback(*args)
-            except BaseException as e:  # noqa: B902 - raised again by raise_kept
+            except BaseException as e:  # raised again by raise_kept
                 self.error = e
         return call
 

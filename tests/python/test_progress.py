@@ -3,7 +3,10 @@ the facts picard-run --tol prints, progress=True on stderr, and its warnings
 as picard.PicardWarning. Each test has its own cache directory, so that the
 search runs (decay searches in well under a second on the CPU)."""
 import logging
+import os
 import re
+import signal
+import threading
 import warnings
 
 import numpy as np
@@ -34,9 +37,11 @@ def _events(records, event):
 def test_search_logs_its_candidates_points_and_choice(cache, caplog):
     caplog.set_level(logging.INFO, logger="picard")
     r = _search()
-    # the answer against the closed form, within tol and the sample's E
+    # the answer against the closed form: within tol, and within the E the
+    # search measured on its sample (every member here) against GSL's
+    # reference, give or take that reference's own error (it runs at 1e-12)
     worst = np.abs(r.x_final - EXACT).max()
-    assert worst <= 1e-6 and worst <= r.stats["predicted_error"] * (1 + 1e-9), r.scheme
+    assert worst <= 1e-6 and worst <= r.stats["predicted_error"] + 1e-10, r.scheme
     records = [rec for rec in caplog.records if rec.name == "picard"]
     assert records and all(rec.levelno == logging.INFO for rec in records)
 
@@ -159,3 +164,24 @@ def test_exception_in_a_log_callback_reaches_the_caller(cache, caplog):
     finally:
         logger.removeFilter(refusing)
     assert refusing.calls == 1  # the callbacks fell quiet after it
+
+
+def test_ctrl_c_during_the_search_is_raised_when_it_ends(cache, caplog):
+    """Sent from another thread as the search starts, Ctrl-C arrives while
+    picard_choose runs in C: Python's own handler would raise it at a
+    callback's first line, where ctypes drops it."""
+    def interrupt_soon(record):
+        if record.picard["event"] == "search":
+            threading.Timer(0.02, os.kill, (os.getpid(), signal.SIGINT)).start()
+        return True
+
+    caplog.set_level(logging.INFO, logger="picard")
+    logger = logging.getLogger("picard")
+    logger.addFilter(interrupt_soon)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _search()
+    finally:
+        logger.removeFilter(interrupt_soon)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert [rec for rec in caplog.records if rec.picard["event"] == "candidate"]
