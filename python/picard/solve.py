@@ -240,7 +240,8 @@ def solve(model, x0, t_span, params=None, *, tol=None, rtol=None, atol=None, sch
                cache not read, a decision not kept) are picard.PicardWarning
     progress   True: print the tol= search's progress to sys.stderr as it
                goes, for scripts and notebooks that configure no logging
-               (nothing without tol, or where nothing is searched)
+               (nothing without tol; the choice alone where nothing is
+               searched)
     scheme     "auto" (see auto_scheme; with tol: any that suits the model)
                or one of picard.schemes()
     backend    "auto" (CUDA when a device is there), "cuda" or "cpu"

@@ -93,6 +93,10 @@ def test_progress_true_prints_the_search_on_stderr(cache, capsys):
     assert logging.getLogger("picard").handlers == handlers
     _search()
     assert capsys.readouterr().err == ""
+    # nothing searched: the choice alone
+    _search(progress=True)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and "decision reused" in lines[0], lines
 
 
 def test_package_adds_no_handler_but_a_null_one():
