@@ -15,7 +15,7 @@ python/README.md has the rest."""
 from . import _ffi
 from .ensemble import ensemble
 from .errors import (CompileError, Error, InvalidArgument, ModelNotFound, NoDevice,
-                     ToleranceNotReached)
+                     PicardWarning, ToleranceNotReached)
 from .model import Model, models
 from .result import Result
 from .solve import auto_scheme, clear_cache, schemes, solve
@@ -30,5 +30,5 @@ def cuda_available():
 
 
 __all__ = ["Model", "Result", "Error", "InvalidArgument", "ModelNotFound", "CompileError",
-           "NoDevice", "ToleranceNotReached", "solve", "Solver", "schemes", "models", "ensemble",
-           "auto_scheme", "clear_cache", "cuda_available", "__version__"]
+           "NoDevice", "ToleranceNotReached", "PicardWarning", "solve", "Solver", "schemes",
+           "models", "ensemble", "auto_scheme", "clear_cache", "cuda_available", "__version__"]

@@ -124,8 +124,11 @@ class tune_result(Structure):
     ]
 
 
-# include/picard_choose.h
+# include/picard_choose.h: the request's callbacks (progress and warnings)
+choose_point_fn = ctypes.CFUNCTYPE(None, POINTER(tune_point), c_void_p)  # on_point, on_candidate
+choose_skipped_fn = ctypes.CFUNCTYPE(None, c_char_p, c_int, c_char_p, c_void_p)
 choose_warning_fn = ctypes.CFUNCTYPE(None, c_char_p, c_void_p)
+choose_search_fn = ctypes.CFUNCTYPE(None, c_int, c_void_p)
 
 
 class choose_request(Structure):
@@ -135,8 +138,9 @@ class choose_request(Structure):
         ("precision", c_int), ("backend", c_int), ("t0", c_double), ("t1", c_double),
         ("spans", c_bool), ("tol", c_double), ("rtol", c_double),
         ("scheme_fixed", c_bool), ("layout_fixed", c_bool), ("fixed", options),
-        ("on_point", c_void_p), ("on_candidate", c_void_p), ("on_skipped", c_void_p),
-        ("on_warning", choose_warning_fn), ("on_search", c_void_p), ("ctx", c_void_p),
+        ("on_point", choose_point_fn), ("on_candidate", choose_point_fn),
+        ("on_skipped", choose_skipped_fn), ("on_warning", choose_warning_fn),
+        ("on_search", choose_search_fn), ("ctx", c_void_p),
     ]
 
 

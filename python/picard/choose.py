@@ -3,10 +3,10 @@
 tuning cache, a kept decision or a quick search on the ensemble itself."""
 import ctypes
 import math
-import warnings
 
 from . import _ffi
 from .errors import ToleranceNotReached, raise_for
+from .progress import SearchProgress, deferred_interrupt
 
 
 def _not_reached(report, tol, precision):
@@ -26,21 +26,24 @@ def _not_reached(report, tol, precision):
                               "%s): %s" % (tol, schemes or "none", why), _ffi.ENOTFOUND)
 
 
-def choose(model, request, precision):
+def choose(model, request, precision, progress=False):
     """(options, info): picard_choose's options for request (a filled
-    _ffi.choose_request) and where they came from, as stats entries."""
-    def on_warning(text, _ctx):
-        warnings.warn("picard: " + text.decode(errors="replace"), RuntimeWarning, stacklevel=4)
-
-    request.on_warning = _ffi.choose_warning_fn(on_warning)  # kept alive by request
+    _ffi.choose_request) and where they came from, as stats entries. The
+    search's progress goes to the "picard" logger (progress.py), and to
+    sys.stderr too where progress."""
+    search = SearchProgress(model.name, request.tol, echo=progress)
+    search.attach(request)
     chosen = _ffi.options()
     report = _ffi.choose_report()
-    code = _ffi.choose(model._ptr, ctypes.byref(request), ctypes.byref(chosen),
-                       ctypes.byref(report))
+    with deferred_interrupt():
+        code = _ffi.choose(model._ptr, ctypes.byref(request), ctypes.byref(chosen),
+                           ctypes.byref(report))
+    search.raise_kept()
     if code == _ffi.ENOTFOUND:
         _not_reached(report, request.tol, precision)
     if code < 0:
         raise_for(code, "tol=%g: choosing a configuration for %s" % (request.tol, model.name))
+    search.chosen(report)
     point = report.point
     info = {
         "chosen_by": _ffi.CHOICE_SOURCES.get(report.source, "?"),

@@ -1,5 +1,6 @@
 """errors.py - the exceptions: the C library's error codes, each raised with
-picard_error_detail()'s message, and the arguments refused before a call."""
+picard_error_detail()'s message, and the arguments refused before a call;
+and the package's warning class."""
 from . import _ffi
 
 
@@ -35,6 +36,12 @@ class ToleranceNotReached(Error):
     """solve(tol=E): no configuration tried comes close to E on the
     ensemble (PICARD_ENOTFOUND); the message says the best E reached and
     what may limit it."""
+
+
+class PicardWarning(RuntimeWarning):
+    """What picard warns of without failing (solve(tol=E): a tuning cache
+    not read, a kept decision ignored or not kept). Filter it by class:
+    warnings.simplefilter("ignore", picard.PicardWarning)."""
 
 
 _BY_CODE = {-11: ToleranceNotReached, -1: InvalidArgument, -14: InvalidArgument, -2: ModelNotFound,

@@ -199,7 +199,7 @@ def _states_and_params(model, x0, params, precision, seed):
 
 def solve(model, x0, t_span, params=None, *, tol=None, rtol=None, atol=None, scheme="auto",
           backend="auto", precision="double", save_at=None, check=False, seed=None,
-          **options):
+          progress=False, **options):
     """Integrate an ensemble of x' = f(t, x; p) from t_span[0] to t_span[1].
 
     model      a picard.Model or a registered model's name
@@ -232,7 +232,16 @@ def solve(model, x0, t_span, params=None, *, tol=None, rtol=None, atol=None, sch
                options fix the whole grid), chosen_where (the file),
                chosen_search (how the search was made), chosen_closest
                (nothing met E on every sampled member: the closest ran),
-               predicted_error (E on the sample)
+               predicted_error (E on the sample). A search takes seconds to
+               minutes: its progress (each candidate (scheme, m), each point
+               tried, then the choice and whence) goes to the logger
+               "picard" as INFO records, seen with
+               logging.basicConfig(level=logging.INFO); its warnings (a
+               cache not read, a decision not kept) are picard.PicardWarning
+    progress   True: print the tol= search's progress to sys.stderr as it
+               goes, for scripts and notebooks that configure no logging
+               (nothing without tol; the choice alone where nothing is
+               searched)
     scheme     "auto" (see auto_scheme; with tol: any that suits the model)
                or one of picard.schemes()
     backend    "auto" (CUDA when a device is there), "cuda" or "cpu"
@@ -245,6 +254,8 @@ def solve(model, x0, t_span, params=None, *, tol=None, rtol=None, atol=None, sch
                K_max, h, window, block, warm_start, bound, layout
     Returns a picard.Result. Library errors raise picard.Error; a member's
     failure is in Result.status."""
+    if not isinstance(progress, (bool, np.bool_)):
+        refuse("progress", "True or False, not %r" % (progress,))
     model = as_model(model)
     t0, t1, spans = _span(t_span)
     tol, rtol, atol = (_positive(v, a) for v, a in ((tol, "tol"), (rtol, "rtol"), (atol, "atol")))
@@ -274,7 +285,7 @@ def solve(model, x0, t_span, params=None, *, tol=None, rtol=None, atol=None, sch
             seed=1 if seed is None else seed, precision=opts.precision, backend=opts.backend,
             t0=t0, t1=t1, spans=spans is not None, tol=tol, rtol=rtol or 0.0,
             scheme_fixed=scheme != "auto", layout_fixed="layout" in options, fixed=opts)
-        opts, chosen = choose(model, request, precision)
+        opts, chosen = choose(model, request, precision, bool(progress))
         scheme_name = _SCHEME_NAMES[opts.scheme]
         # an estimate besides the check, as picard-run's: none with events
         # or per-member spans (its companion solves on the grid's span)

@@ -18,6 +18,7 @@ _SOLVE_ONLY = {
     "tol": "picard.solve(..., tol=E) chooses a configuration per ensemble",
     "check": "picard.solve(..., check=True) compares with the reference",
     "seed": "draw the ensemble with picard.ensemble(model, N, seed=...)",
+    "progress": "picard.solve(..., tol=E, progress=True) reports tol='s search",
 }
 
 

@@ -54,7 +54,7 @@ def test_tol_damaged_decision_is_warned_of_and_searched_again(cache):
     first = picard.solve("decay", 8, (0, 10), tol=1e-6, backend="cpu")
     with open(first.stats["chosen_where"], "w") as f:
         f.write("not a decision\n")
-    with pytest.warns(RuntimeWarning, match="ignoring the quick search decision.*not a "
+    with pytest.warns(picard.PicardWarning, match="ignoring the quick search decision.*not a "
                       "decision file"):
         again = picard.solve("decay", 8, (0, 10), tol=1e-6, backend="cpu")
     assert again.stats["chosen_by"] == "search" and again.scheme == first.scheme
