@@ -368,11 +368,12 @@ static double cpu_seconds(void)
  * without repeats, or when the ensemble failed: the sample met E*, the
  * ensemble did not), the last solve's right-hand side evaluations (all
  * trajectories) into *evals; *per_block gets the layout's trajectories per
- * block. times: room for repeats. PICARD_EBLOCK/ESHMEM when the layout
- * cannot run p. */
+ * block, *ran the layout the solver settled (windows in flight: see below).
+ * times: room for repeats. PICARD_EBLOCK/ESHMEM when the layout cannot
+ * run p. */
 static int time_layout(struct tuner *t, const picard_tune_point *p, picard_layout layout,
 		       long ntraj, int repeats, double *times, double *seconds, double *evals,
-		       int *per_block)
+		       int *per_block, picard_layout *ran)
 {
 	picard_options o = point_options(t, p->m, p->K, p->h, p->iter_rtol);
 	picard_solver *s = NULL;
@@ -395,8 +396,10 @@ static int time_layout(struct tuner *t, const picard_tune_point *p, picard_layou
 	*seconds = 0;
 	*evals = 0;
 	err = picard_solver_create(&s, t->model, &o, ntraj);
-	if (!err)
+	if (!err) {
 		*per_block = picard_solver_grid(s)->traj_per_block;
+		*ran = picard_solver_grid(s)->layout;
+	}
 	for (int r = -1; !err && r < repeats; r++) {
 		const double cpu_start = cpu_seconds();
 
@@ -471,6 +474,7 @@ static int time_cost(struct tuner *t, int m, int block, picard_layout layout,
 	double seconds = 0, evals = 0;
 	long timed = t->opt.ntraj;
 	int per_block, err = PICARD_EFAILED;
+	picard_layout ran;
 
 	if (!times)
 		return picard_fail(PICARD_ENOMEM, "timings");
@@ -487,7 +491,8 @@ static int time_cost(struct tuner *t, int m, int block, picard_layout layout,
 		} else if (i) {
 			q.h /= 4;
 		}
-		err = time_layout(t, &q, layout, probe, 0, NULL, &seconds, &evals, &per_block);
+		err = time_layout(t, &q, layout, probe, 0, NULL, &seconds, &evals, &per_block,
+				  &ran);
 		evals *= (double)t->opt.ntraj / (double)probe; /* the whole ensemble's */
 		if (!err && evals > 0 && evals < CALIBRATE_EVALS && q.h > h_min && q.K == 1)
 			q.h = fmax(h_min, q.h * evals / CALIBRATE_EVALS);
@@ -496,7 +501,7 @@ static int time_cost(struct tuner *t, int m, int block, picard_layout layout,
 					   ceil(t->opt.ntraj * CALIBRATE_EVALS_CPU / evals));
 		if (!err)
 			err = time_layout(t, &q, layout, timed, t->opt.repeats, times, &seconds,
-					  &evals, &per_block);
+					  &evals, &per_block, &ran);
 	}
 	*seconds_per_eval = NAN;
 	if (err == PICARD_EFAILED)
@@ -585,11 +590,12 @@ static int time_point(struct tuner *t, picard_tune_point *p)
 	for (int l = 0; l < nlayouts; l++) {
 		double seconds, evals, seconds_per_eval;
 		int per_block = 0;
+		picard_layout ran = layouts[l];
 
 		if (!layout_fits(t, layouts[l], p->m, in_flight(t, p)))
 			continue;
 		err = time_layout(t, p, layouts[l], t->opt.ntraj, 0, NULL, &seconds, &evals,
-				  &per_block);
+				  &per_block, &ran);
 		if (!err)
 			err = eval_cost(t, p, layouts[l], &seconds_per_eval);
 		if (err == PICARD_EBLOCK || err == PICARD_ESHMEM) {
@@ -613,7 +619,9 @@ static int time_point(struct tuner *t, picard_tune_point *p)
 		if (!timed++ || seconds < p->seconds) {
 			p->seconds = seconds;
 			p->rhs_evals = evals / (double)t->opt.ntraj;
-			p->layout = cuda ? layouts[l] : PICARD_LAYOUT_AUTO;
+			/* what ran: windows in flight in the paper layout
+			 * where it fits, though costed under the group's name */
+			p->layout = cuda ? ran : PICARD_LAYOUT_AUTO;
 			/* lobatto's warp layout is shaped by the ensemble */
 			p->traj_per_block = cuda && layouts[l] != PICARD_LAYOUT_PAPER &&
 					    !(scheme->warp_block_own && layouts[l] == PICARD_LAYOUT_WARP) ?
