@@ -157,7 +157,7 @@ for part in "$@"; do
 			row "$csv" "$starts" "$t1" vern9 --scheme vern9 --iter-rtol 1e-15 --iter-atol 1e-15
 			for c in "--m 16 --window 0.70757 --block 8" "--m 32 --window 1.0 --block 4" \
 				 "--m 32 --window 1.0 --block 8" "--m 16 --window 0.5 --block 8"; do
-				row "$csv" "$starts" "$t1" lobatto-in-flight $L $c
+				row "$csv" "$starts" "$t1" lobatto-in-flight $L $c --layout warp
 			done
 			for c in "--m 16 --window 0.70757 --block 8" "--m 16 --window 0.5 --block 8" \
 				 "--m 8 --window 0.3 --block 16" "--m 8 --window 0.25 --block 16" \

@@ -259,7 +259,10 @@ typedef enum picard_backend {
  * shaped by the ensemble) and the thread layout (m <=
  * PICARD_LOBATTO_THREAD_MAX_M, traj_per_block threads per block); AUTO
  * takes the thread layout for ensembles that fill the GPU by themselves
- * (kernels/cuda_backend.cu). */
+ * (src/schemes/lobatto/cuda_lobatto.c). With windows in flight (block >
+ * 1) it has the warp layout (a group per window) and the paper layout (a
+ * thread per node and component of each window), which AUTO takes where
+ * its block fits. */
 typedef enum picard_layout {
 	PICARD_LAYOUT_AUTO = 0,   /* by m and the ensemble size, a rule measured
 				     on an H100 (kernels/cuda_backend.cu) */

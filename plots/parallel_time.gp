@@ -16,11 +16,11 @@ set grid
 set key top right
 # each case's rows, from every file of it (f.csv, f-fine.csv, ...)
 sel(f, m) = sprintf("< cat %s/%s*.csv 2>/dev/null | awk -F, '$1==\"%s\" && $4 != \"\"'", dir, f, m)
-methods = "dp8 vern9 lobatto-sequential lobatto-in-flight"
-titles = "'dp8 (DOP853), rtol 1e-11..1e-15' 'vern9, rtol 1e-11..1e-15' 'lobatto, one window after the other' 'lobatto, 8 or 16 windows in flight'"
+methods = "dp8 vern9 lobatto-sequential lobatto-in-flight lobatto-paper"
+titles = "'dp8 (DOP853), rtol 1e-11..1e-15' 'vern9, rtol 1e-11..1e-15' 'lobatto, one window after the other' 'lobatto, windows in flight, group layout' 'lobatto, windows in flight, paper layout'"
 set multiplot layout 1,2
 set title 'one orbit, e = 0.5, 1000 periods (one block)'
-plot for [i=1:4] sel('orbit', word(methods, i)) using 6:4 with points pt (i+5) ps 1.6 lw 2 title word(titles, i)
+plot for [i=1:5] sel('orbit', word(methods, i)) using 6:4 with points pt (i+5) ps 1.6 lw 2 title word(titles, i)
 set title '64 orbits, e = 0.4 .. 0.6, 100 periods'
-plot for [i=1:4] sel('kepler', word(methods, i)) using 6:4 with points pt (i+5) ps 1.6 lw 2 notitle
+plot for [i=1:5] sel('kepler', word(methods, i)) using 6:4 with points pt (i+5) ps 1.6 lw 2 notitle
 unset multiplot
