@@ -36,6 +36,29 @@
 
 #include "lobatto_kernel.cuh"
 
+/* The front converged (or is done trying): every thread moves its copy of
+ * the converged start past it, by the front's sum (hi + lo, as the group
+ * layout does) or to its end (at: the front's [n] in the step's ends and
+ * sums), and flags a start gone non-finite or past the bound. Both
+ * layouts of windows in flight. */
+template <int n, typename real>
+__device__ inline void time_front_passes(const picard_launch &L, const real *ends,
+					 const real *sums, int at, real *front, real *front_lo,
+					 int *failed)
+{
+#pragma unroll
+	for (int k = 0; k < n; k++) {
+		if constexpr (picard_compensated<real>)
+			picard_window_advance(&front[k], &front_lo[k], sums[at + k], 0);
+		else
+			front[k] = ends[at + k];
+		if (!isfinite(front[k]))
+			*failed |= PICARD_FAIL_NONFINITE;
+		else if (fabs(front[k]) > L.bound)
+			*failed |= PICARD_FAIL_DIVERGED;
+	}
+}
+
 template <class Model, typename real, int G, bool dense>
 __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_launch L)
 {
@@ -139,20 +162,8 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 		front_sweeps++;
 		if (verdict == PICARD_SWEEP_GO_ON)
 			continue;
-		/* the front converged (or is done trying): every thread moves
-		 * the start past it */
-#pragma unroll
-		for (int k = 0; k < n; k++) {
-			if constexpr (picard_compensated<real>)
-				picard_window_advance(&front[k], &front_lo[k],
-						      sums[(now * P + front_slot) * n + k], 0);
-			else
-				front[k] = ends[(now * P + front_slot) * n + k];
-			if (!isfinite(front[k]))
-				failed |= PICARD_FAIL_NONFINITE;
-			else if (fabs(front[k]) > L.bound)
-				failed |= PICARD_FAIL_DIVERGED;
-		}
+		time_front_passes<n>(L, ends, sums, (now * P + front_slot) * n, front, front_lo,
+				     &failed);
 		count_window(front_sweeps, verdict, w_front, sweeps, sweeps_max, unconverged_window);
 		sweeps -= front_sweeps; /* counted a step at a time above */
 		if (is_front && lane) {

@@ -33,7 +33,7 @@
 #ifndef PICARD_LOBATTO_TIME_PAPER_KERNEL_CUH
 #define PICARD_LOBATTO_TIME_PAPER_KERNEL_CUH
 
-#include "lobatto_kernel.cuh"
+#include "lobatto_time_kernel.cuh"
 
 /* a[k], k known only at run time, without indexing a register array (which
  * would put it in local memory): a select per component. */
@@ -219,20 +219,8 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_paper_kernel(const pi
 		front_sweeps++;
 		if (verdict == PICARD_SWEEP_GO_ON)
 			continue;
-		/* the front converged (or is done trying): every thread moves
-		 * the start past it */
-#pragma unroll
-		for (int c = 0; c < n; c++) {
-			if constexpr (picard_compensated<real>)
-				picard_window_advance(&front[c], &front_lo[c],
-						      sums[(now * P + front_slot) * n + c], 0);
-			else
-				front[c] = ends[(now * P + front_slot) * n + c];
-			if (!isfinite(front[c]))
-				failed |= PICARD_FAIL_NONFINITE;
-			else if (fabs(front[c]) > L.bound)
-				failed |= PICARD_FAIL_DIVERGED;
-		}
+		time_front_passes<n>(L, ends, sums, (now * P + front_slot) * n, front, front_lo,
+				     &failed);
 		count_window(front_sweeps, verdict, w_front, sweeps, sweeps_max, unconverged_window);
 		sweeps -= front_sweeps; /* counted a step at a time above */
 		if (is_front) {
