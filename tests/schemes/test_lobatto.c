@@ -932,7 +932,7 @@ Test(lobatto, windows_in_flight_refused)
 		picard_solver *solver = NULL;
 
 		cr_assert_eq(picard_solver_create(&solver, lotka, &opt, 1), PICARD_EINVAL);
-		cr_assert(strstr(picard_error_detail(), "paper with block 1"), "%s",
+		cr_assert(strstr(picard_error_detail(), "layout paper with block 1"), "%s",
 			  picard_error_detail());
 		opt.block = 4;
 		cr_assert_eq(picard_solver_create(&solver, lotka, &opt, 1), PICARD_OK, "%s",

@@ -129,8 +129,8 @@ Test(layout, block_over_1024_refused)
 /* The CPU backend has one algorithm: it accepts any valid layout, and its
  * grid keeps what was asked. */
 /* The lobatto scheme: the warp layout (shaped by the ensemble) or the
- * thread layout, m <= 16; no paper layout, scan, or trajectories per block
- * of its warp layout. */
+ * thread layout, m <= 16; the paper layout only with windows in flight
+ * (block > 1); no scan or trajectories per block of its warp layout. */
 Test(layout, lobatto_layouts)
 {
 	picard_options opt = { .scheme = PICARD_SCHEME_LOBATTO, .m = 8 };
@@ -138,7 +138,7 @@ Test(layout, lobatto_layouts)
 	picard_grid grid;
 
 	opt.layout = PICARD_LAYOUT_PAPER;
-	expect_refused(opt, PICARD_EINVAL, "no layout paper", "lobatto");
+	expect_refused(opt, PICARD_EINVAL, "layout paper with block 1", "windows in flight");
 	opt.layout = PICARD_LAYOUT_WARP;
 	opt.traj_per_block = 4;
 	expect_refused(opt, PICARD_EINVAL, "trajectories per block of the warp", NULL);

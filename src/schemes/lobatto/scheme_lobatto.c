@@ -98,14 +98,15 @@ static int resolve(const picard_model *model, picard_options *o)
  * (the paper layout, lobatto_time_paper_kernel.cuh). */
 static int check_layout(const picard_options *o)
 {
-	if ((o->layout == PICARD_LAYOUT_PAPER && o->block <= 1) || o->scan != PICARD_SCAN_AUTO ||
-	    (o->traj_per_block && o->layout != PICARD_LAYOUT_THREAD))
+	if (o->layout == PICARD_LAYOUT_PAPER && o->block <= 1)
+		return picard_fail(PICARD_EINVAL, "layout paper with block 1: the lobatto scheme's paper "
+				   "layout (a thread per node and component) is for windows in flight, "
+				   "block 2..%d", PICARD_LOBATTO_MAX_IN_FLIGHT);
+	if (o->scan != PICARD_SCAN_AUTO || (o->traj_per_block && o->layout != PICARD_LAYOUT_THREAD))
 		return picard_fail(PICARD_EINVAL, "the lobatto scheme runs the warp layout (a group of lanes "
 				   "per trajectory, shaped by the ensemble), the thread layout (traj_per_block "
-				   "threads per block) or, with windows in flight (block > 1), the paper layout "
-				   "(a thread per node and component): no layout %s%s, scan or trajectories per "
-				   "block of the warp layout to choose", picard_layout_name(o->layout),
-				   o->layout == PICARD_LAYOUT_PAPER ? " with block 1" : "");
+				   "threads per block) or, with windows in flight, the paper layout: no scan or "
+				   "trajectories per block of the warp layout to choose");
 	if (o->block > 1 && o->layout == PICARD_LAYOUT_THREAD)
 		return picard_fail(PICARD_EINVAL, "block = %d: the lobatto scheme sweeps windows at "
 				   "once in a block per trajectory, a group of lanes per window; not in the "
