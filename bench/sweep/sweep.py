@@ -42,7 +42,7 @@ def python_sweep(model, x0, b2s, backend):
         r = picard.solve(model, x0, (0, 100), params, scheme="dp5", rtol=1e-6, atol=1e-6,
                          backend=backend, save_at=[100.0])
         means[i] = r.x[:, 0, 0].mean()
-        failed[i] = (~r.ok).sum()
+        failed[i] = r.failed
     return means, failed
 
 
@@ -55,7 +55,7 @@ def solver_sweep(solver, x0, b2s):
         params[:, 4] = b2
         r = solver.solve(x0, params)
         means[i] = r.x[:, 0, 0].mean()
-        failed[i] = (~r.ok).sum()
+        failed[i] = r.failed
     return means, failed
 
 

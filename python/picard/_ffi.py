@@ -169,6 +169,7 @@ PRECISIONS = {"float": 0, "double": 1}
 BACKENDS = {"auto": 0, "cuda": 1, "gpu": 1, "cpu": 2}
 BACKEND_NAMES = {1: "cuda", 2: "cpu"}
 TRAJ_TOL_EXCEEDED = 4
+EINVAL = -1
 EFAILED = -8
 EACCURACY = -14
 

@@ -56,9 +56,11 @@ def check_values(array, argument, precision):
                    % (array[index], tuple(int(i) for i in index), FLOAT_MAX))
 
 
-def as_rows(value, argument, width, what, precision):
+def as_rows(value, argument, width, what, precision, values=True):
     """An (N, width) array from one row (width,) or N rows; the rows and
-    whether one row was given."""
+    whether one row was given. values=False leaves the values' check
+    (check_values) to the library's solve, which makes the same one:
+    refused_values then names the argument where it refused."""
     array = as_float_array(value, argument)
     if array.ndim == 1:
         array = array.reshape(1, -1)
@@ -71,8 +73,18 @@ def as_rows(value, argument, width, what, precision):
         refuse(argument, "shape %s: %d %s per row expected" % (array.shape, width, what))
     if array.shape[0] == 0:
         refuse(argument, "no rows: an ensemble needs at least one member")
-    check_values(array, argument, precision)
+    if values:
+        check_values(array, argument, precision)
     return array, one
+
+
+def refused_values(precision, **arrays):
+    """After the library refused a solve's inputs: refuse the first of
+    arrays (argument=array, or None) whose values check_values refuses,
+    naming it and the entry; nothing where each passes."""
+    for argument, array in arrays.items():
+        if array is not None:
+            check_values(array, argument, precision)
 
 
 def broadcast_rows(array, n, argument):

@@ -23,6 +23,9 @@ class Result:
     status   (N,) per member, a string: "ok", "nonfinite", "diverged", "not-converged",
              "tol-exceeded", "step-underflow", "max-steps", "event", ...
     status_code (N,) the same as the library's codes (picard_traj_status)
+    failed   how many members are not ok (their status neither "ok" nor
+             "event"), counted by the library: (~ok).sum() without a pass
+             over the members
     t_fail   (N,) where a member stopped (its failing step, or terminal
              event); NaN for one that went on to t1
     err      (N,) with check=True or tol: each member's error against the
@@ -38,7 +41,8 @@ class Result:
              chosen_closest, predicted_error
     """
 
-    def __init__(self, t, x, x_final, status_code, t_fail, err, err_est, scheme, stats):
+    def __init__(self, t, x, x_final, status_code, t_fail, err, err_est, scheme, failed,
+                 stats):
         """stats: the dict, or a function that makes it on first use."""
         self.t = t
         self.x = x
@@ -49,6 +53,7 @@ class Result:
         self.err = err
         self.err_est = err_est
         self.scheme = scheme
+        self.failed = failed
         self._stats = stats
 
     @property

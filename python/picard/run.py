@@ -7,7 +7,7 @@ import ctypes
 import numpy as np
 
 from . import _ffi
-from .arrays import as_times
+from .arrays import as_times, refused_values
 from .errors import raise_for
 from .result import Result
 
@@ -64,9 +64,12 @@ class Outputs:
         self.t_fail = np.empty(n)
 
 
-def solve_into(model, solver, record, x, p, scheme_name, outputs=None):
+def solve_into(model, solver, record, x, p, scheme_name, precision, outputs=None):
     """Solve x (n, dim) with p (n, nparams) or None on solver into outputs
-    (None: fresh ones): the Result, err None (the caller may check)."""
+    (None: fresh ones): the Result, err None (the caller may check). The
+    library checks that x and p are finite and that precision holds them
+    (one pass each, in C); where it refuses them, the refusal names the
+    argument and the entry as the package's own checks do."""
     n, dim = x.shape
     out = outputs or Outputs(record, n, dim)
     states = out.states
@@ -80,6 +83,8 @@ def solve_into(model, solver, record, x, p, scheme_name, outputs=None):
                       out.x_final.ctypes.data, out.status.ctypes.data, None,
                       ctypes.byref(rec), 1, ctypes.byref(stats))
     if code < 0 and code != _ffi.EFAILED:
+        if code == _ffi.EINVAL:
+            refused_values(precision, x0=x, params=p)
         raise_for(code, "solving %d member%s of %s" % (n, "s"[:n != 1], model.name))
     # a member's t_fail is set where it failed or a terminal event stopped
     # it; with no failure and no events every one is NaN, and the library's
@@ -94,7 +99,7 @@ def solve_into(model, solver, record, x, p, scheme_name, outputs=None):
     if est:
         err_est = np.ctypeslib.as_array(est, (n,)).copy()
     return Result(record.times, states.transpose(1, 0, 2), out.x_final, out.status,
-                  out.t_fail, None, err_est, scheme_name,
+                  out.t_fail, None, err_est, scheme_name, stats.failed,
                   lambda: _stats_dict(stats, record.grid_stats))
 
 

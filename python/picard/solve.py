@@ -170,12 +170,13 @@ def _options(model, scheme, backend, precision, t0, t1, rtol, atol, options):
     return opts, scheme_name
 
 
-def _states_and_params(model, x0, params, precision, seed):
+def _states_and_params(model, x0, params, precision, seed, values):
     """x0 (N, n) and params (N, p) or None, one row of either broadcast
-    against the other's rows."""
+    against the other's rows; values: their values checked here (else by
+    the solve, see solve_into)."""
     p = None
     if params is not None:
-        p, _ = as_rows(params, "params", model.nparams, "parameters", precision)
+        p, _ = as_rows(params, "params", model.nparams, "parameters", precision, values)
     if isinstance(x0, (int, np.integer)) and not isinstance(x0, bool):
         if x0 < 1:
             refuse("x0", "an ensemble size must be >= 1, not %d" % x0)
@@ -184,7 +185,7 @@ def _states_and_params(model, x0, params, precision, seed):
         if seed is not None:
             refuse("seed", "draws an ensemble: give x0 as its size N (an int), or draw one "
                    "with picard.ensemble(model, N, seed=...)")
-        x, _ = as_rows(x0, "x0", model.dim, "components", precision)
+        x, _ = as_rows(x0, "x0", model.dim, "components", precision, values)
     n = max(x.shape[0], p.shape[0] if p is not None else 1)
     if p is not None and 1 < x.shape[0] != p.shape[0] > 1:
         refuse("params", "%d rows, but x0 has %d (one row of either is broadcast)"
@@ -261,7 +262,8 @@ def solve(model, x0, t_span, params=None, *, tol=None, rtol=None, atol=None, sch
     tol, rtol, atol = (_positive(v, a) for v, a in ((tol, "tol"), (rtol, "rtol"), (atol, "atol")))
     opts, scheme_name = _options(model, scheme, backend, precision, t0, t1,
                                  rtol if tol is None else None, atol, options)
-    x, p = _states_and_params(model, x0, params, precision, seed)
+    # tol's search takes x and p before any solve: checked here first
+    x, p = _states_and_params(model, x0, params, precision, seed, values=tol is not None)
     n = x.shape[0]
     if spans is not None:
         if n == 1:  # one row of x0 and params for every span
@@ -298,7 +300,8 @@ def solve(model, x0, t_span, params=None, *, tol=None, rtol=None, atol=None, sch
         if spans is not None:
             check_code(_ffi.solver_set_spans(solver, n, _col(spans, 0), _col(spans, 1)),
                        "t_span")
-        result = _run(model, solver, x, p, t0, t1, spans, save_at, check, scale, scheme_name)
+        result = _run(model, solver, x, p, t0, t1, spans, save_at, check, scale, scheme_name,
+                      precision)
         if chosen:
             result.stats.update(chosen)
         return result
@@ -312,10 +315,10 @@ def _col(spans, k):
     return np.ascontiguousarray(spans[:, k]).ctypes.data_as(_dp)
 
 
-def _run(model, solver, x, p, t0, t1, spans, save_at, check, scale, scheme_name):
+def _run(model, solver, x, p, t0, t1, spans, save_at, check, scale, scheme_name, precision):
     grid = _ffi.solver_grid(solver).contents
     record = Record(solver, grid, x.shape[0], x.shape[1], t0, t1, spans, save_at)
-    result = solve_into(model, solver, record, x, p, scheme_name)
+    result = solve_into(model, solver, record, x, p, scheme_name, precision)
     status = result.status_code
     if check:
         result.err = _check(model, solver, grid, x, p, spans, record.rec, status, scale)
@@ -323,6 +326,7 @@ def _run(model, solver, x, p, t0, t1, spans, save_at, check, scale, scheme_name)
         judged = result.err if result.err is not None else result.err_est
         # NaN (no reference, no estimate) is left as the status says
         status[(status == 0) & (judged > 1)] = _ffi.TRAJ_TOL_EXCEEDED
+        result.failed = int(np.count_nonzero(~result.ok))
     return result
 
 

@@ -93,10 +93,10 @@ class Solver:
             if solver is None:
                 raise Error("picard.Solver: solve() after close(); make a new Solver")
             return solve_into(self.model, solver, self._record, x, p, self.scheme,
-                              self._outputs)
+                              self.precision, self._outputs)
 
     def _rows(self, value, argument, width, what):
-        array, _ = as_rows(value, argument, width, what, self.precision)
+        array, _ = as_rows(value, argument, width, what, self.precision, values=False)
         return broadcast_rows(array, self.n, argument)
 
     def close(self):

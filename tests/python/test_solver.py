@@ -99,6 +99,18 @@ def test_bad_x0_and_params_refused_naming_them(x0, params, named):
         assert s.solve(np.ones((4, 1))).success  # still usable after a refusal
 
 
+def test_values_past_float_refused_naming_them():
+    """The library checks the values (one pass, in C); the refusal still
+    names the argument and the entry, as picard.solve's own check does."""
+    with picard.Solver("decay", 2, (0, 1), backend="cpu", precision="float") as s:
+        with pytest.raises(picard.InvalidArgument, match=r"^x0: 1e\+39 at index \(1, 0\) "
+                           "overflows float"):
+            s.solve([[1.0], [1e39]])
+        with pytest.raises(picard.InvalidArgument, match=r"^params: -inf at index \(0, 0\)"):
+            s.solve([[1.0], [1.0]], [[-np.inf], [1.0]])
+        assert s.solve([[1.0], [3e38]]).x_final[1, 0] > 1e38  # float holds it
+
+
 @pytest.mark.parametrize("args, kwargs, named", [
     ((0, (0, 1)), {}, "n"),
     ((2.5, (0, 1)), {}, "n"),

@@ -16,7 +16,8 @@ def test_diverged_member_is_named():
     assert 0 < r.t_fail[1] < 1 and np.isnan(r.t_fail[[0, 2]]).all()
     after = r.t > r.t_fail[1]
     assert np.isnan(r.x[1, after]).all() and np.isfinite(r.x[1, ~after]).all()
-    assert r.stats["failed"] == 1
+    assert r.stats["failed"] == 1 and r.failed == 1
+
 
 
 def test_max_steps():
@@ -44,6 +45,7 @@ def test_check_against_reference():
     marked = picard.solve("oscillator", x0, (0, 5), backend="cpu", scheme="trapezoid",
                           m=8, K=2, h=0.1, check=True, tol=1e-6)
     assert list(marked.status) == ["tol-exceeded"] * 2 and (marked.err > 1).all()
+    assert marked.failed == 2 and loose.failed == 0  # the library counted none failed
 
 
 def test_tol_estimates_each_member(tmp_path, monkeypatch):
@@ -55,6 +57,7 @@ def test_tol_estimates_each_member(tmp_path, monkeypatch):
     coarse = picard.solve("oscillator", x0, (0, 5), backend="cpu", scheme="trapezoid",
                           m=8, K=2, h=0.1, tol=1e-6)
     assert (coarse.err_est > 1).all() and list(coarse.status) == ["tol-exceeded"] * 2
+    assert coarse.failed == 2
 
 
 def test_events_log_terminal_and_jumps():
@@ -73,4 +76,5 @@ def test_terminal_event_time_and_ok_with_a_solver():
         for k in (2.0, 3.0):
             r = s.solve([[1.0], [1.0]], [[k, 0.5, 0.1], [0.5, 0.5, 0.1]])
             assert list(r.status) == ["event", "ok"] and r.ok.all() and r.success
+            assert r.failed == 0  # a terminal event is no failure
             assert abs(r.t_fail[0] - np.log(10) / k) < 1e-6 and np.isnan(r.t_fail[1])
