@@ -74,8 +74,9 @@ __device__ inline float group_max(unsigned mask, float v)
 }
 
 /* Copy the tables of a launch (picard_launch.lobatto_tables: A^T and E^T
- * with rows of G, the node offsets) into the block's shared arrays; the
- * block synchronises. */
+ * with rows of G, the node offsets) into the block's shared arrays (E^T
+ * not where X_t is NULL: a kernel that never extrapolates); the block
+ * synchronises. */
 template <typename real>
 __device__ inline void load_lobatto_tables(const picard_launch &L, int G, real *A_t, real *X_t,
 					   double *offset)
@@ -84,7 +85,8 @@ __device__ inline void load_lobatto_tables(const picard_launch &L, int G, real *
 
 	for (int e = threadIdx.x; e < G * G; e += blockDim.x) {
 		A_t[e] = tables[e];
-		X_t[e] = tables[G * G + e];
+		if (X_t)
+			X_t[e] = tables[G * G + e];
 	}
 	for (int e = threadIdx.x; e < G; e += blockDim.x)
 		offset[e] = ((const double *)(tables + 2 * G * G))[e];

@@ -59,16 +59,63 @@ __device__ inline void time_front_passes(const picard_launch &L, const real *end
 	}
 }
 
+/* A trajectory's parameters and start, every thread's copies: the
+ * converged start front (+ front_lo) and the node's iterate x, from x0. */
+template <class Model, typename real>
+__device__ inline void time_load_member(const picard_launch &L, long traj, real *params,
+					real *front, real *front_lo, real *x)
+{
+#pragma unroll
+	for (int q = 0; q < Model::nparams; q++)
+		params[q] = ((const real *)L.params)[q * L.ntraj + traj];
+#pragma unroll
+	for (int k = 0; k < Model::dim; k++) {
+		front[k] = x[k] = ((const real *)L.x0)[k * L.ntraj + traj];
+		front_lo[k] = 0;
+	}
+}
+
+/* The next front's iterate, swept from a start that was not yet right,
+ * went non-finite at some lane of mask (every node of its window): it
+ * starts over from the new front's start. Whether it did. */
+template <int n, typename real>
+__device__ inline bool time_restart_if_nonfinite(unsigned mask, const real *front, real *x)
+{
+	bool bad = false;
+
+#pragma unroll
+	for (int k = 0; k < n; k++)
+		bad |= !isfinite(x[k]);
+	if (!__any_sync(mask, bad))
+		return false;
+#pragma unroll
+	for (int k = 0; k < n; k++)
+		x[k] = front[k];
+	return true;
+}
+
+/* After the last window: the converged start as x_final, and the
+ * trajectory's outcome. */
+template <int n, typename real>
+__device__ inline void time_store_member(const picard_launch &L, long traj, const real *front,
+					 int failed, long w_front, long unconverged_window,
+					 long sweeps, int sweeps_max)
+{
+	if (threadIdx.x < n)
+		((real *)L.x_final)[threadIdx.x * L.ntraj + traj] = front[threadIdx.x];
+	if (threadIdx.x == 0)
+		store_window_outcome(L, traj, failed, w_front, unconverged_window, sweeps, sweeps_max);
+}
+
 template <class Model, typename real, int G, bool dense>
 __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_launch L)
 {
 	constexpr int n = Model::dim;
 	__shared__ real A_t[G * G];  /* (H/2) S, [l][j] */
-	__shared__ real X_t[G * G];  /* the extrapolation (unused here) */
 	__shared__ double offset[G]; /* t_j - t_w */
 	extern __shared__ __align__(16) unsigned char time_shared[];
 
-	load_lobatto_tables(L, G, A_t, X_t, offset);
+	load_lobatto_tables(L, G, A_t, (real *)nullptr, offset);
 	/* 32/G windows a warp (the lobatto kernel's groups); the block's
 	 * threads past P groups (P G < 32) only keep the barriers */
 	const int P = L.block, slot = threadIdx.x / G, j = threadIdx.x % G;
@@ -81,17 +128,12 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 	const bool lane = slot < P; /* of a window's group; the others wait */
 
 	real params[Model::nparams > 0 ? Model::nparams : 1];
-#pragma unroll
-	for (int q = 0; q < Model::nparams; q++)
-		params[q] = ((const real *)L.params)[q * L.ntraj + traj];
 	real front[n], front_lo[n]; /* the converged start (every thread's copy) */
 	real x[n], f[n], window_sum[n], zero[n];
+	time_load_member<Model>(L, traj, params, front, front_lo, x);
 #pragma unroll
-	for (int k = 0; k < n; k++) {
-		front[k] = x[k] = ((const real *)L.x0)[k * L.ntraj + traj];
-		front_lo[k] = zero[k] = 0;
-		f[k] = window_sum[k] = 0;
-	}
+	for (int k = 0; k < n; k++)
+		zero[k] = f[k] = window_sum[k] = 0;
 	for (int e = threadIdx.x; e < P * n; e += blockDim.x)
 		ends[P * n + e] = front[e % n]; /* step -1's: every window from x0 */
 	__syncthreads();
@@ -177,19 +219,8 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 		}
 		/* the next front starts over from its start where its iterate,
 		 * swept from a start that was not yet right, went non-finite */
-		if (slot == next_slot && lane) {
-			bool bad = false;
-
-#pragma unroll
-			for (int k = 0; k < n; k++)
-				bad |= !isfinite(x[k]);
-			if (__any_sync(mask, bad)) {
-#pragma unroll
-				for (int k = 0; k < n; k++)
-					x[k] = front[k];
-				within_before = false;
-			}
-		}
+		if (slot == next_slot && lane && time_restart_if_nonfinite<n>(mask, front, x))
+			within_before = false;
 		front_sweeps = 0;
 		prev_plain = INFINITY;
 		if (failed)
@@ -198,10 +229,7 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 		front_slot = next_slot;
 	}
 
-	if (threadIdx.x < n)
-		((real *)L.x_final)[threadIdx.x * L.ntraj + traj] = front[threadIdx.x];
-	if (threadIdx.x == 0)
-		store_window_outcome(L, traj, failed, w_front, unconverged_window, sweeps, sweeps_max);
+	time_store_member<n>(L, traj, front, failed, w_front, unconverged_window, sweeps, sweeps_max);
 }
 
 #endif

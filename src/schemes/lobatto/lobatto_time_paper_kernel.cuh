@@ -63,11 +63,10 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_paper_kernel(const pi
 {
 	constexpr int n = Model::dim, W = G * n, warps = W / 32 > 0 ? W / 32 : 1;
 	__shared__ real A_t[G * G];  /* (H/2) S, [l][j] */
-	__shared__ real X_t[G * G];  /* the extrapolation (unused here) */
 	__shared__ double offset[G]; /* t_j - t_w */
 	extern __shared__ __align__(16) unsigned char time_shared[];
 
-	load_lobatto_tables(L, G, A_t, X_t, offset);
+	load_lobatto_tables(L, G, A_t, (real *)nullptr, offset);
 	const int P = L.block, slot = threadIdx.x / W, r = threadIdx.x % W;
 	const int k = r / G, j = r % G, warp_in_window = r / 32;
 	const long traj = blockIdx.x;
@@ -83,19 +82,13 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_paper_kernel(const pi
 	const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << ((threadIdx.x % 32) & ~(G - 1));
 
 	real params[Model::nparams > 0 ? Model::nparams : 1];
-#pragma unroll
-	for (int q = 0; q < Model::nparams; q++)
-		params[q] = ((const real *)L.params)[q * L.ntraj + traj];
 	real front[n], front_lo[n]; /* the converged start (every thread's copy) */
 	real x[n], f[n];            /* this node's state and slope */
-	real x_own;                 /* this thread's component of x */
+	time_load_member<Model>(L, traj, params, front, front_lo, x);
 #pragma unroll
-	for (int c = 0; c < n; c++) {
-		front[c] = x[c] = ((const real *)L.x0)[c * L.ntraj + traj];
-		front_lo[c] = 0;
+	for (int c = 0; c < n; c++)
 		f[c] = 0;
-	}
-	x_own = paper_component(x, k);
+	real x_own = paper_component(x, k); /* this thread's component of x */
 	for (int e = threadIdx.x; e < P * n; e += blockDim.x)
 		ends[P * n + e] = front[e % n]; /* step -1's: every window from x0 */
 	__syncthreads();
@@ -191,22 +184,21 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_paper_kernel(const pi
 		 * every thread alike */
 		int verdict = PICARD_SWEEP_GO_ON;
 		const int *voted = votes + now * P * warps;
+		const bool front_within = front_measured &&
+					  paper_window_within(voted, front_slot, warps);
 		if (front_measured) {
 			float plain = 0;
 
 			if (!L.adaptive)
 				for (int v = 0; v < warps; v++)
 					plain = fmaxf(plain, plains[(now * P + front_slot) * warps + v]);
-			const bool settled = picard_front_within(
-				L.K, L.adaptive, paper_window_within(voted, front_slot, warps),
-				(within_before >> front_slot) & 1u);
+			const bool settled = picard_front_within(L.K, L.adaptive, front_within,
+								 (within_before >> front_slot) & 1u);
 			verdict = picard_sweep_verdict(front_sweeps, L.K, L.adaptive, settled, plain,
 						       prev_plain);
 			prev_plain = plain;
 		}
-		within_before = 0;
-		if (front_measured && paper_window_within(voted, front_slot, warps))
-			within_before |= 1u << front_slot;
+		within_before = front_within ? 1u << front_slot : 0u;
 		if (next_measured && next_slot != front_slot &&
 		    paper_window_within(voted, next_slot, warps))
 			within_before |= 1u << next_slot;
@@ -237,19 +229,9 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_paper_kernel(const pi
 		/* the next front starts over from its start where its iterate,
 		 * swept from a start that was not yet right, went non-finite: a
 		 * warp holds every node of its window */
-		if (slot == next_slot) {
-			bool bad = false;
-
-#pragma unroll
-			for (int c = 0; c < n; c++)
-				bad |= !isfinite(x[c]);
-			if (__any_sync(0xffffffffu, bad)) {
-#pragma unroll
-				for (int c = 0; c < n; c++)
-					x[c] = front[c];
-				x_own = paper_component(x, k);
-				within_before &= ~(1u << next_slot);
-			}
+		if (slot == next_slot && time_restart_if_nonfinite<n>(0xffffffffu, front, x)) {
+			x_own = paper_component(x, k);
+			within_before &= ~(1u << next_slot);
 		}
 		front_sweeps = 0;
 		prev_plain = INFINITY;
@@ -259,10 +241,7 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_paper_kernel(const pi
 		front_slot = next_slot;
 	}
 
-	if (threadIdx.x < n)
-		((real *)L.x_final)[threadIdx.x * L.ntraj + traj] = front[threadIdx.x];
-	if (threadIdx.x == 0)
-		store_window_outcome(L, traj, failed, w_front, unconverged_window, sweeps, sweeps_max);
+	time_store_member<n>(L, traj, front, failed, w_front, unconverged_window, sweeps, sweeps_max);
 }
 
 #endif
