@@ -59,6 +59,20 @@ __device__ inline void time_front_passes(const picard_launch &L, const real *end
 	}
 }
 
+/* The front's window done after steps steps as the front: the work is
+ * every window in flight swept each step (P, fewer near the end), counted
+ * here once a window rather than a step at a time; the most steps and the
+ * first window not converged as count_window keeps them. */
+__device__ inline void time_count_front(const picard_launch &L, int P, int steps, int verdict,
+					long w_front, long &sweeps, int &sweeps_max,
+					long &unconverged_window)
+{
+	const long in_flight = min((long)P, L.windows - w_front);
+
+	count_window(steps, verdict, w_front, sweeps, sweeps_max, unconverged_window);
+	sweeps += steps * (in_flight - 1);
+}
+
 /* A trajectory's parameters and start, every thread's copies: the
  * converged start front (+ front_lo) and the node's iterate x, from x0. */
 template <class Model, typename real>
@@ -147,8 +161,8 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 	/* this slot's window's sweep before was within (the front's and the
 	 * next front's are measured) */
 	bool within_before = false;
-	for (long step = 0; w_front < L.windows; step++) {
-		const int now = (int)(step & 1), before = now ^ 1;
+	for (int now = 0; w_front < L.windows; now ^= 1) { /* now: the step's parity */
+		const int before = now ^ 1;
 		const int next_slot = front_slot + 1 < P ? front_slot + 1 : 0;
 		const int depth = slot >= front_slot ? slot - front_slot : slot - front_slot + P;
 		const long w = w_front + depth;
@@ -197,7 +211,6 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 			}
 			within_before = measured && within;
 		}
-		sweeps += w_front + P <= L.windows ? P : L.windows - w_front;
 		__syncthreads();
 		const int verdict = verdicts[now];
 
@@ -206,8 +219,8 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_kernel(const picard_l
 			continue;
 		time_front_passes<n>(L, ends, sums, (now * P + front_slot) * n, front, front_lo,
 				     &failed);
-		count_window(front_sweeps, verdict, w_front, sweeps, sweeps_max, unconverged_window);
-		sweeps -= front_sweeps; /* counted a step at a time above */
+		time_count_front(L, P, front_sweeps, verdict, w_front, sweeps, sweeps_max,
+				 unconverged_window);
 		if (is_front && lane) {
 			lobatto_group_output<n, real, G, dense>(L, w_front, traj, m, j, mask, front, x,
 								f);

@@ -112,8 +112,8 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_paper_kernel(const pi
 	/* bit s: slot s's window was within on its sweep before (the front's
 	 * and the next front's are measured); the same in every thread */
 	unsigned within_before = 0;
-	for (long step = 0; w_front < L.windows; step++) {
-		const int now = (int)(step & 1), before = now ^ 1;
+	for (int now = 0; w_front < L.windows; now ^= 1) { /* now: the step's parity */
+		const int before = now ^ 1;
 		const int next_slot = front_slot + 1 < P ? front_slot + 1 : 0;
 		const int depth = slot >= front_slot ? slot - front_slot : slot - front_slot + P;
 		const long w = w_front + depth;
@@ -177,7 +177,6 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_paper_kernel(const pi
 				}
 			}
 		}
-		sweeps += w_front + P <= L.windows ? P : L.windows - w_front;
 		__syncthreads();
 
 		/* the verdict, and the flags of the sweep before, from the votes:
@@ -213,8 +212,8 @@ __global__ void __launch_bounds__(512) picard_lobatto_time_paper_kernel(const pi
 			continue;
 		time_front_passes<n>(L, ends, sums, (now * P + front_slot) * n, front, front_lo,
 				     &failed);
-		count_window(front_sweeps, verdict, w_front, sweeps, sweeps_max, unconverged_window);
-		sweeps -= front_sweeps; /* counted a step at a time above */
+		time_count_front(L, P, front_sweeps, verdict, w_front, sweeps, sweeps_max,
+				 unconverged_window);
 		if (is_front) {
 			if (k == 0)
 				lobatto_group_output<n, real, G, dense>(L, w_front, traj, m, j, mask,
