@@ -368,7 +368,8 @@ static double cpu_seconds(void)
  * without repeats, or when the ensemble failed: the sample met E*, the
  * ensemble did not), the last solve's right-hand side evaluations (all
  * trajectories) into *evals; *per_block gets the layout's trajectories per
- * block, *ran the layout the solver settled (windows in flight: see below).
+ * block, *ran (if not NULL) the layout the solver settled (windows in
+ * flight: see time_point).
  * times: room for repeats. PICARD_EBLOCK/ESHMEM when the layout cannot
  * run p. */
 static int time_layout(struct tuner *t, const picard_tune_point *p, picard_layout layout,
@@ -398,7 +399,8 @@ static int time_layout(struct tuner *t, const picard_tune_point *p, picard_layou
 	err = picard_solver_create(&s, t->model, &o, ntraj);
 	if (!err) {
 		*per_block = picard_solver_grid(s)->traj_per_block;
-		*ran = picard_solver_grid(s)->layout;
+		if (ran)
+			*ran = picard_solver_grid(s)->layout;
 	}
 	for (int r = -1; !err && r < repeats; r++) {
 		const double cpu_start = cpu_seconds();
@@ -474,7 +476,6 @@ static int time_cost(struct tuner *t, int m, int block, picard_layout layout,
 	double seconds = 0, evals = 0;
 	long timed = t->opt.ntraj;
 	int per_block, err = PICARD_EFAILED;
-	picard_layout ran;
 
 	if (!times)
 		return picard_fail(PICARD_ENOMEM, "timings");
@@ -492,7 +493,7 @@ static int time_cost(struct tuner *t, int m, int block, picard_layout layout,
 			q.h /= 4;
 		}
 		err = time_layout(t, &q, layout, probe, 0, NULL, &seconds, &evals, &per_block,
-				  &ran);
+				  NULL);
 		evals *= (double)t->opt.ntraj / (double)probe; /* the whole ensemble's */
 		if (!err && evals > 0 && evals < CALIBRATE_EVALS && q.h > h_min && q.K == 1)
 			q.h = fmax(h_min, q.h * evals / CALIBRATE_EVALS);
@@ -501,7 +502,7 @@ static int time_cost(struct tuner *t, int m, int block, picard_layout layout,
 					   ceil(t->opt.ntraj * CALIBRATE_EVALS_CPU / evals));
 		if (!err)
 			err = time_layout(t, &q, layout, timed, t->opt.repeats, times, &seconds,
-					  &evals, &per_block, &ran);
+					  &evals, &per_block, NULL);
 	}
 	*seconds_per_eval = NAN;
 	if (err == PICARD_EFAILED)
